@@ -1,0 +1,1 @@
+"""Tanzaku: a Discord bot hosting games of chance and nerve."""

@@ -1,0 +1,48 @@
+"""What every engine shares with the table service.
+
+Beyond ENGINE_CONTRACT.md, every engine module provides (the table service relies on it):
+
+- ``seat_limits(rules) -> tuple[int, int]``: the fewest and most seats a table allows.
+- ``hold(rules) -> int``: coins each member puts in escrow when taking a seat in the lobby
+  (the ante or stake; 0 where money is placed later, as in Hazard's bets).
+- ``State.stakes: dict[int, int]``: coins each player currently has at risk on the table.
+  The table service keeps escrow equal to ``sum(stakes)`` and each player's wallet change
+  at the table equal to ``payouts[p] - stakes[p]``; the house's is ``payouts.get(0, 0)``.
+  An action that would make a player pay more than their wallet holds is refused.
+- ``State.ply: int``: increases whenever a decision point passes. A button drawn at another
+  ply is stale. Making or changing a secret choice inside a round does not move the ply.
+- ``deadline_seconds(state) -> int | None``: how long the current decision point lasts
+  before the table acts with :class:`Deadline`; ``None`` when nothing is waited for.
+  The service re-arms the deadline whenever the ply changes.
+- ``ACTIONS``: the action models (each with a ``kind`` literal) that ``act`` accepts,
+  :class:`Deadline` included, so an action log can be replayed from JSON.
+- Events are public unless they have a ``private_to`` field naming the one player who may
+  see them; a public event never carries a secret (a bid, a hand, a forbidden number, an
+  unrevealed choice). The state itself holds secrets and is never shown raw.
+- Events announcing an honour carry ``kind == "honour"``, ``player`` and ``name``; the
+  service records them in the player's stats.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+HOUSE = 0
+"""The key of the house (the bank) in ``payouts``."""
+
+
+class Deadline(BaseModel):
+    """The table itself acts: the current decision point's time is up."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["deadline"] = "deadline"
+
+
+class Honour(BaseModel):
+    """An honour a player earned; recorded in their stats."""
+
+    kind: Literal["honour"] = "honour"
+    player: int
+    name: str
