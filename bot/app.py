@@ -1,0 +1,92 @@
+"""The bot itself: services wired together, extensions loaded, deadlines re-armed."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.clock import Clock, discord_clock
+from bot.config import Settings
+from bot.economy import Economy
+from bot.games.registry import GameRegistry
+from bot.storage import Database
+from bot.tables import DiceFactory, TableService, fair_dice
+
+log = logging.getLogger(__name__)
+
+DEFAULT_EXTENSIONS = (
+    "cogs.economy",
+    "cogs.tables",
+    "cogs.hazard",
+    "cogs.nihakyu",
+    "cogs.strength_duel",
+)
+
+
+class TanzakuBot(commands.Bot):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        dice_factory: DiceFactory = fair_dice,
+        clock: Clock = discord_clock,
+        extensions: Sequence[str] = DEFAULT_EXTENSIONS,
+        sync_globally: bool = False,
+    ) -> None:
+        # Slash commands and components need no privileged intent.
+        intents = discord.Intents.default()
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.clock = clock
+        self.db = Database(settings.database_path)
+        self.economy = Economy(self.db, house_float=settings.house_float, clock=clock)
+        self.registry = GameRegistry()
+        self.tables = TableService(
+            self.db,
+            self.economy,
+            self.registry,
+            clock=clock,
+            dice_factory=dice_factory,
+            lobby_timeout_seconds=settings.lobby_timeout_seconds,
+        )
+        self.background_tasks: set[asyncio.Task[Any]] = set()
+        self._extensions = tuple(extensions)
+        self._sync_globally = sync_globally
+        self.rearmed_deadlines = 0
+
+    async def setup_hook(self) -> None:
+        from cogs._ui.errors import on_app_command_error
+        from cogs._ui.hub import TableComponent
+
+        await self.db.open()
+        for extension in self._extensions:
+            await self.load_extension(extension)
+        self.add_dynamic_items(TableComponent)
+        self.tree.error(on_app_command_error)
+        self.rearmed_deadlines = await self.tables.rearm()
+        log.info("re-armed %d deadlines", self.rearmed_deadlines)
+        if self._sync_globally:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
+        for guild_id in self.settings.dev_guild_ids:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to dev guild %s", len(synced), guild_id)
+
+    async def close(self) -> None:
+        await self.tables.scheduler.stop()
+        if self.background_tasks:
+            await asyncio.gather(*self.background_tasks, return_exceptions=True)
+        await super().close()
+        # Closing waits for the transaction in flight, so an action is never cut in half.
+        await self.db.close()
+
+
+def create_bot(settings: Settings, **options: Any) -> TanzakuBot:
+    return TanzakuBot(settings, **options)

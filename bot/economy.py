@@ -1,0 +1,256 @@
+"""Wallets, table escrow and the house bank; every coin that moves leaves a ledger row.
+
+Invariant (checked by the tests after every step): for each guild,
+``sum(wallets) + sum(table escrow) + house == minted``. Coins enter only by minting
+(a new wallet's starting balance, `/daily`, a moderator's grant, the house float) and
+never leave; every other movement is a transfer between two accounts.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from bot.clock import Clock, discord_clock
+from bot.errors import InsufficientFunds, NotAllowed, UserFacingError
+from bot.storage import Database, Transaction
+from bot.storage import money as q
+
+log = logging.getLogger(__name__)
+
+MINT = "mint"
+HOUSE = "house"
+DAILY_COOLDOWN_SECONDS = 20 * 3600
+MAX_AMOUNT = 10**12
+"""Bigger than any honest balance; keeps amounts far from SQLite's 64-bit limit."""
+
+
+def wallet_account(user_id: int) -> str:
+    return f"wallet:{user_id}"
+
+
+def escrow_account(table_id: int) -> str:
+    return f"escrow:{table_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Balance:
+    balance: int
+    currency: str
+
+
+@dataclass(frozen=True, slots=True)
+class DailyClaim:
+    amount: int
+    balance: int
+    currency: str
+
+
+def check_amount(amount: int) -> None:
+    """Refuse amounts no transaction should carry."""
+    if amount <= 0:
+        raise UserFacingError("The amount must be a whole number above zero.")
+    if amount > MAX_AMOUNT:
+        raise UserFacingError(f"The amount must be at most {MAX_AMOUNT:,}.")
+
+
+class Economy:
+    def __init__(self, db: Database, *, house_float: int, clock: Clock = discord_clock) -> None:
+        self._db = db
+        self._house_float = house_float
+        self._clock = clock
+
+    # -- building blocks, used inside a caller's transaction -------------------------------
+
+    async def ensure_guild(self, tx: Transaction, guild_id: int) -> q.GuildSettingsRow:
+        settings = await q.guild_settings(tx, guild_id)
+        if settings is None:
+            await q.insert_guild_settings(tx, guild_id)
+            if self._house_float:
+                await self._mint(tx, guild_id, HOUSE, self._house_float, "house float")
+            settings = await q.guild_settings(tx, guild_id)
+            assert settings is not None
+        return settings
+
+    async def ensure_wallet(self, tx: Transaction, guild_id: int, user_id: int) -> q.WalletRow:
+        existing = await q.wallet(tx, guild_id, user_id)
+        if existing is not None:
+            return existing
+        settings = await self.ensure_guild(tx, guild_id)
+        await q.insert_wallet(tx, guild_id, user_id)
+        if settings.starting_balance:
+            await self._mint(
+                tx, guild_id, wallet_account(user_id), settings.starting_balance, "welcome"
+            )
+        row = await q.wallet(tx, guild_id, user_id)
+        assert row is not None
+        return row
+
+    async def transfer(
+        self,
+        tx: Transaction,
+        guild_id: int,
+        source: str,
+        target: str,
+        amount: int,
+        *,
+        kind: str,
+        table_id: int | None = None,
+        action_seq: int | None = None,
+        memo: str = "",
+    ) -> None:
+        """Move coins between two accounts; a wallet may not go below zero."""
+        if amount == 0:
+            return
+        if amount < 0:
+            source, target, amount = target, source, -amount
+        settings = await self.ensure_guild(tx, guild_id)
+        await self._apply(tx, guild_id, source, -amount, settings.currency_name)
+        await self._apply(tx, guild_id, target, amount, settings.currency_name)
+        await q.insert_ledger(
+            tx,
+            guild_id=guild_id,
+            at=self._clock(),
+            kind=kind,
+            source=source,
+            target=target,
+            amount=amount,
+            table_id=table_id,
+            action_seq=action_seq,
+            memo=memo,
+        )
+
+    async def _mint(
+        self, tx: Transaction, guild_id: int, target: str, amount: int, memo: str
+    ) -> None:
+        await q.add_minted(tx, guild_id, amount)
+        await self._apply(tx, guild_id, target, amount, "")
+        await q.insert_ledger(
+            tx,
+            guild_id=guild_id,
+            at=self._clock(),
+            kind="mint",
+            source=MINT,
+            target=target,
+            amount=amount,
+            table_id=None,
+            action_seq=None,
+            memo=memo,
+        )
+
+    async def _apply(
+        self, tx: Transaction, guild_id: int, account: str, delta: int, currency: str
+    ) -> None:
+        kind, _, owner = account.partition(":")
+        if kind == "wallet":
+            user_id = int(owner)
+            row = await self.ensure_wallet(tx, guild_id, user_id)
+            if row.balance + delta < 0:
+                raise InsufficientFunds(-delta, row.balance, currency)
+            await q.add_to_wallet(tx, guild_id, user_id, delta)
+        elif kind == "escrow":
+            await q.add_to_escrow(tx, int(owner), delta)
+        elif kind == HOUSE:
+            # The house may run a deficit: it is the server's bank, and a player's fair
+            # win must never be refused because the bank ran dry.
+            await q.add_to_house(tx, guild_id, delta)
+        else:
+            raise ValueError(f"unknown account {account!r}")
+
+    # -- what the commands do, each its own transaction ------------------------------------
+
+    async def balance(self, guild_id: int, user_id: int) -> Balance:
+        async with self._db.transaction() as tx:
+            settings = await self.ensure_guild(tx, guild_id)
+            row = await self.ensure_wallet(tx, guild_id, user_id)
+        return Balance(row.balance, settings.currency_name)
+
+    async def currency(self, guild_id: int) -> str:
+        async with self._db.transaction() as tx:
+            return (await self.ensure_guild(tx, guild_id)).currency_name
+
+    async def daily(self, guild_id: int, user_id: int) -> DailyClaim:
+        now = self._clock()
+        async with self._db.transaction() as tx:
+            settings = await self.ensure_guild(tx, guild_id)
+            row = await self.ensure_wallet(tx, guild_id, user_id)
+            if row.last_daily is not None and now - row.last_daily < DAILY_COOLDOWN_SECONDS:
+                ready_at = int(row.last_daily + DAILY_COOLDOWN_SECONDS)
+                raise UserFacingError(
+                    f"You already claimed your daily {settings.currency_name}; "
+                    f"the next claim opens <t:{ready_at}:R>."
+                )
+            if settings.daily_amount:
+                await self._mint(
+                    tx, guild_id, wallet_account(user_id), settings.daily_amount, "daily"
+                )
+            await q.set_last_daily(tx, guild_id, user_id, now)
+            balance = row.balance + settings.daily_amount
+        return DailyClaim(settings.daily_amount, balance, settings.currency_name)
+
+    async def give(self, guild_id: int, giver: int, receiver: int, amount: int) -> Balance:
+        check_amount(amount)
+        if giver == receiver:
+            raise UserFacingError("You cannot give coins to yourself.")
+        async with self._db.transaction() as tx:
+            settings = await self.ensure_guild(tx, guild_id)
+            await self.transfer(
+                tx,
+                guild_id,
+                wallet_account(giver),
+                wallet_account(receiver),
+                amount,
+                kind="give",
+            )
+            row = await q.wallet(tx, guild_id, giver)
+            assert row is not None
+        return Balance(row.balance, settings.currency_name)
+
+    async def grant(self, guild_id: int, receiver: int, amount: int, memo: str) -> Balance:
+        """A moderator mints coins into a member's wallet."""
+        check_amount(amount)
+        async with self._db.transaction() as tx:
+            settings = await self.ensure_guild(tx, guild_id)
+            await self.ensure_wallet(tx, guild_id, receiver)
+            await self._mint(tx, guild_id, wallet_account(receiver), amount, memo or "grant")
+            row = await q.wallet(tx, guild_id, receiver)
+            assert row is not None
+        return Balance(row.balance, settings.currency_name)
+
+    async def configure(
+        self,
+        guild_id: int,
+        *,
+        currency_name: str | None = None,
+        starting_balance: int | None = None,
+        daily_amount: int | None = None,
+    ) -> q.GuildSettingsRow:
+        if currency_name is not None and not 1 <= len(currency_name.strip()) <= 20:
+            raise NotAllowed("The currency name must be 1 to 20 characters.")
+        for name, value in (("starting balance", starting_balance), ("daily amount", daily_amount)):
+            if value is not None and not 0 <= value <= 1_000_000_000:
+                raise NotAllowed(f"The {name} must be between 0 and 1,000,000,000.")
+        async with self._db.transaction() as tx:
+            await self.ensure_guild(tx, guild_id)
+            await q.update_guild_settings(
+                tx,
+                guild_id,
+                currency_name=currency_name.strip() if currency_name else None,
+                starting_balance=starting_balance,
+                daily_amount=daily_amount,
+            )
+            settings = await q.guild_settings(tx, guild_id)
+            assert settings is not None
+        return settings
+
+    async def settings(self, guild_id: int) -> q.GuildSettingsRow:
+        async with self._db.transaction() as tx:
+            return await self.ensure_guild(tx, guild_id)
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[q.WalletRow]:
+        async with self._db.reading() as tx:
+            return await q.leaderboard(tx, guild_id, limit)
+
+    async def totals(self, guild_id: int) -> q.MoneyTotals:
+        async with self._db.reading() as tx:
+            return await q.totals(tx, guild_id)

@@ -1,0 +1,43 @@
+"""Refusals shown to the member who caused them, always ephemerally, always saying why."""
+
+from __future__ import annotations
+
+from bot.games.errors import IllegalMove, UserFacingError
+
+__all__ = [
+    "IllegalMove",
+    "InsufficientFunds",
+    "NotAllowed",
+    "NotSeated",
+    "StaleAction",
+    "TableNotFound",
+    "UserFacingError",
+]
+
+
+class InsufficientFunds(UserFacingError):
+    def __init__(self, needed: int, balance: int, currency: str) -> None:
+        super().__init__(
+            f"That needs {needed:,} {currency} but your wallet holds {balance:,} {currency}."
+        )
+        self.needed = needed
+        self.balance = balance
+
+
+class NotSeated(UserFacingError):
+    def __init__(self) -> None:
+        super().__init__("You are not seated at this table, so its buttons are not yours to press.")
+
+
+class StaleAction(UserFacingError):
+    def __init__(self) -> None:
+        super().__init__("That moment has passed: the table has moved on since those buttons.")
+
+
+class TableNotFound(UserFacingError):
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"There is no table #{table_id} on this server.")
+
+
+class NotAllowed(UserFacingError):
+    """The member may not do this (not the host, not a moderator, wrong phase...)."""

@@ -1,0 +1,836 @@
+"""Nihakyu, "The Two-Hundred Game": the pure engine.
+
+Every player starts with the same Stamina and, in simultaneous rounds, loses what their
+d20 shows until one is left above 0. The authoritative rules are
+``shared/rules/nihakyu.md``; the player-facing text is ``bot/rules_text/nihakyu.md``.
+
+Surface (ENGINE_CONTRACT.md plus :mod:`bot.games.common`): :class:`Rules`, :class:`State`,
+:func:`start`, :func:`act`, :func:`seat_limits`, :func:`hold`, :func:`deadline_seconds`,
+:data:`ACTIONS`, the :data:`Action` and :data:`Event` unions, and the helpers
+:func:`standing` and :func:`legal_actions`.
+
+Chance, always through the ``dice`` argument and in exactly this order: when a round's
+dice are rolled, each standing player in seat order (Roll: one d20; Kage's Endurance: two
+consecutive d20; Shadow Step: none), then the Dealer; then, when the Sleight of Hand
+window closes, one d20 per attempted check in seat order; then, if the tie rule needs it,
+sudden death: the tied contenders in seat order (the Dealer last), round after round.
+
+Rulings the source leaves open (also explained to players in the rules text):
+
+* **Auto-roll and forfeit.** A standing player with no choice when the choosing deadline
+  passes Rolls. A player who chooses resets their count. The
+  ``afk_rounds_to_forfeit``-th auto-roll in a row is still rolled and shown, but the player
+  forfeits as that round's Stamina changes apply: they are eliminated whatever the die
+  said (Stamina set to at most 0), take no part in that round's Sleight window, cannot be
+  picked by the tie rule and get no Dealer's Blood share. Their ante stays in the pot.
+* **Sleight of Hand.** Only players who rolled (Roll or Kage's Endurance) and are not
+  forfeiting may try, once per round; the Dealer never does. Natural 1 is "caught
+  cheating" whatever the bonus: Stamina 0, eliminated, ante stays in the pot. Otherwise
+  ``d20 + sleight_bonus >= 18`` succeeds. The adjustment moves the die that counts (for
+  Kage's Endurance, the lower one) and a die shows 1..20, so the result is clamped there.
+* **Who may win.** Players ejected (by a moderator or for cheating) or forfeited cannot
+  win and get no share. If a round removes everyone who could win, the house takes the
+  pot; if the Dealer is the last one standing and no player may share, the house takes
+  the whole pot. Coins are never created or lost.
+* **Kage's Endurance** counts as used when the dice are rolled. Declaring it raises the
+  player's stake by one ante at once; changing the choice before the reveal (or being
+  ejected before it) gives that ante back. Once rolled, the ante stays in the pot.
+* **Shadow Step** uses are counted when the dice are rolled; it can eliminate (5 -> 0).
+* **Eject** is trusted to the table service (host or moderator); so is :class:`Deadline`.
+  A pending choice of the ejected player is void; in the Sleight window their roll is
+  discarded. If everyone left has already decided, the round goes on at once.
+* **Touching the Shinigami's Hand**: a player (never the Dealer) who ends a round still
+  standing at exactly 1 Stamina, every time it happens, including the winner.
+* ``round`` is the round being played (1-based); it stays at the final round when the
+  game ends. ``ply`` moves when the dice are rolled (the Sleight window opens), when a
+  round's Stamina changes apply, and when the game ends; never on a choice or decision.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.games.common import HOUSE, Deadline, Honour
+from bot.games.dice import Dice
+from bot.games.errors import IllegalMove
+
+DEALER = -1
+"""The Dealer's key in :attr:`State.stamina` (Dealer's Blood)."""
+SHINIGAMI = "Touching the Shinigami's Hand"
+"""The honour for surviving a round at exactly 1 Stamina."""
+SLEIGHT_DC = 18
+SHADOW_STEP_COST = 5
+FORBIDDEN_TECHNIQUES = (
+    "Chakra manipulation of the die",
+    "Genjutsu confusion",
+    "Dōjutsu (Byakugan, Sharingan, etc.) for predictive insight",
+    "Substitution during rolls",
+    "Summoning creatures to interfere",
+)
+
+Choice = Literal["roll", "shadow_step", "kage"]
+Phase = Literal["choosing", "sleight", "finished"]
+
+
+class Rules(BaseModel):
+    """The table's settings; every variant is off unless the table turns it on."""
+
+    model_config = ConfigDict(frozen=True)
+
+    starting_stamina: int = Field(200, ge=1)
+    ante: int = Field(10, ge=0)
+    shadow_step: bool = False
+    shadow_step_uses: int | None = Field(None, ge=0)
+    """Shadow Steps each player may use per game; ``None`` is unlimited."""
+    kage_endurance: bool = False
+    dealers_blood: bool = False
+    shinobi_interference: bool = False
+    sleight_bonus: int = 0
+    round_seconds: int = Field(60, ge=1)
+    sleight_seconds: int = Field(30, ge=1)
+    afk_rounds_to_forfeit: int = Field(3, ge=1)
+    max_players: int = Field(8, ge=2, le=8)
+
+
+# --- actions -------------------------------------------------------------------------
+
+
+class Roll(BaseModel):
+    """This round: lose what one d20 shows."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["roll"] = "roll"
+
+
+class ShadowStep(BaseModel):
+    """This round: lose exactly 5, no roll (variant)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["shadow_step"] = "shadow_step"
+
+
+class KageEndurance(BaseModel):
+    """This round: roll two d20 and lose the lower; once per game, costs one more ante."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["kage_endurance"] = "kage_endurance"
+
+
+class Sleight(BaseModel):
+    """Try a Sleight of Hand check to move one's own die by ``adjust`` (variant)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["sleight"] = "sleight"
+    adjust: Literal[-1, 1]
+
+
+class SkipSleight(BaseModel):
+    """Decline Sleight of Hand this round."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["skip_sleight"] = "skip_sleight"
+
+
+class Eject(BaseModel):
+    """A moderator removes ``target`` for a forbidden technique (authorised by the cog)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["eject"] = "eject"
+    target: int
+
+
+Action = Annotated[
+    Roll | ShadowStep | KageEndurance | Sleight | SkipSleight | Eject | Deadline,
+    Field(discriminator="kind"),
+]
+ACTIONS = (Roll, ShadowStep, KageEndurance, Sleight, SkipSleight, Eject, Deadline)
+
+
+# --- events --------------------------------------------------------------------------
+
+
+class ChoiceConfirmed(BaseModel):
+    """Private: the player's own choice for the round, and their stake after it."""
+
+    kind: Literal["choice_confirmed"] = "choice_confirmed"
+    private_to: int
+    player: int
+    round: int
+    choice: Choice
+    stake: int
+
+
+class PlayerChose(BaseModel):
+    """Public: the player has chosen (or changed) their action; never which one."""
+
+    kind: Literal["player_chose"] = "player_chose"
+    round: int
+    player: int
+
+
+class RoundRevealed(BaseModel):
+    """Public: everyone's choice and dice for the round (the Dealer under -1)."""
+
+    kind: Literal["round_revealed"] = "round_revealed"
+    round: int
+    choices: dict[int, Choice]
+    rolls: dict[int, list[int]]
+    auto_rolled: list[int]
+    """Players who did not choose in time and Rolled automatically."""
+    forfeiting: list[int]
+    """Players whose auto-roll was their last allowed in a row: out after this round."""
+
+
+class SleightWindowOpened(BaseModel):
+    """Public: these players may now try Sleight of Hand before Stamina changes."""
+
+    kind: Literal["sleight_window"] = "sleight_window"
+    round: int
+    players: list[int]
+
+
+class SleightConfirmed(BaseModel):
+    """Private: the player's own Sleight decision (``adjust`` 0 means skip)."""
+
+    kind: Literal["sleight_confirmed"] = "sleight_confirmed"
+    private_to: int
+    player: int
+    round: int
+    adjust: Literal[-1, 0, 1]
+
+
+class SleightDecided(BaseModel):
+    """Public: the player has decided in the Sleight window; never what."""
+
+    kind: Literal["sleight_decided"] = "sleight_decided"
+    round: int
+    player: int
+
+
+class SleightChecked(BaseModel):
+    """Public: one Sleight of Hand check and its outcome."""
+
+    kind: Literal["sleight_check"] = "sleight_check"
+    round: int
+    player: int
+    adjust: Literal[-1, 1]
+    natural: int
+    total: int
+    outcome: Literal["success", "failure", "caught"]
+
+
+class RoundResolved(BaseModel):
+    """Public: what each participant lost this round and everyone's Stamina after it."""
+
+    kind: Literal["round_resolved"] = "round_resolved"
+    round: int
+    losses: dict[int, int]
+    stamina: dict[int, int]
+
+
+class PlayerEliminated(BaseModel):
+    """Public: a player (or the Dealer, -1) is out."""
+
+    kind: Literal["eliminated"] = "eliminated"
+    round: int
+    player: int
+    reason: Literal["stamina", "caught_cheating", "ejected", "afk"]
+
+
+class SuddenDeath(BaseModel):
+    """Public: the tie-break rolls, one mapping per sudden-death round."""
+
+    kind: Literal["sudden_death"] = "sudden_death"
+    players: list[int]
+    rolls: list[dict[int, int]]
+    winner: int
+
+
+class RoundStarted(BaseModel):
+    """Public: a new round; ``standing`` includes the Dealer (-1) while it stands."""
+
+    kind: Literal["round_started"] = "round_started"
+    round: int
+    standing: list[int]
+
+
+class GameOver(BaseModel):
+    """Public: the result; ``shares`` is the coins each player receives from the pot."""
+
+    kind: Literal["game_over"] = "game_over"
+    winner: int | None
+    dealer_won: bool
+    reason: Literal["last_standing", "highest_before", "sudden_death", "dealer", "no_contender"]
+    pot: int
+    house: int
+    shares: dict[int, int]
+    payouts: dict[int, int]
+
+
+Event = Annotated[
+    ChoiceConfirmed
+    | PlayerChose
+    | RoundRevealed
+    | SleightWindowOpened
+    | SleightConfirmed
+    | SleightDecided
+    | SleightChecked
+    | RoundResolved
+    | PlayerEliminated
+    | SuddenDeath
+    | RoundStarted
+    | GameOver
+    | Honour,
+    Field(discriminator="kind"),
+]
+
+
+# --- state ---------------------------------------------------------------------------
+
+
+class State(BaseModel):
+    """The whole game. It holds secrets (``choices`` while choosing): never show it raw."""
+
+    rules: Rules
+    seats: list[int]
+    phase: Phase = "choosing"
+    finished: bool = False
+    round: int = 1
+    ply: int = 0
+    stamina: dict[int, int]
+    """Players, and the Dealer under -1 with Dealer's Blood. Standing means above 0."""
+    eliminated: list[int] = []
+    """Players out of the game, in the order they went out."""
+    choices: dict[int, Choice] = {}
+    """Secret until the reveal; in the Sleight window, the round's revealed choices."""
+    auto_rolls: dict[int, int]
+    """Auto-rolls in a row per player."""
+    kage_used: list[int] = []
+    shadow_steps: dict[int, int]
+    """Shadow Steps used so far per player."""
+    stakes: dict[int, int]
+    pot: int
+    payouts: dict[int, int]
+    winner: int | None = None
+    dealer_won: bool = False
+    honours: list[Honour] = []
+    rolls: dict[int, list[int]] = {}
+    """The dice of the round in the Sleight window, otherwise of the last round rolled."""
+    auto_rolled: list[int] = []
+    """Who auto-rolled in the round of :attr:`rolls`."""
+    forfeiting: list[int] = []
+    sleight_players: list[int] = []
+    """Who may decide in the open Sleight window, in seat order."""
+    sleights: dict[int, int] = {}
+    """Decisions made in the open Sleight window: -1 or +1, or 0 for skip."""
+
+
+# --- table conventions ---------------------------------------------------------------
+
+
+def seat_limits(rules: Rules) -> tuple[int, int]:
+    """The fewest and most seats a Nihakyu table allows."""
+    return 2, rules.max_players
+
+
+def hold(rules: Rules) -> int:
+    """Coins each member escrows when sitting down: the ante."""
+    return rules.ante
+
+
+def deadline_seconds(state: State) -> int | None:
+    """Time allowed for the current decision point; ``None`` once the game is over."""
+    if state.phase == "choosing":
+        return state.rules.round_seconds
+    if state.phase == "sleight":
+        return state.rules.sleight_seconds
+    return None
+
+
+def standing(state: State) -> list[int]:
+    """Players still in the game, in seat order (the Dealer is not included)."""
+    stamina = state.stamina
+    return [p for p in state.seats if stamina[p] > 0]
+
+
+def legal_actions(
+    state: State, player: int
+) -> list[Roll | ShadowStep | KageEndurance | Sleight | SkipSleight]:
+    """The actions ``player`` may send right now (not Eject or Deadline, which the table sends)."""
+    if state.finished or player not in state.stakes or state.stamina[player] <= 0:
+        return []
+    rules = state.rules
+    if state.phase == "choosing":
+        found: list[Roll | ShadowStep | KageEndurance | Sleight | SkipSleight] = [Roll()]
+        limit = rules.shadow_step_uses
+        if rules.shadow_step and (limit is None or state.shadow_steps[player] < limit):
+            found.append(ShadowStep())
+        if rules.kage_endurance and player not in state.kage_used:
+            found.append(KageEndurance())
+        return found
+    if player in state.sleight_players and player not in state.sleights:
+        return [Sleight(adjust=-1), Sleight(adjust=1), SkipSleight()]
+    return []
+
+
+# --- start and act -------------------------------------------------------------------
+
+
+def start(rules: Rules, players: list[int], dice: Dice) -> State:
+    """Seat ``players`` in the given order and take each one's ante into the pot.
+
+    ``dice`` is unused: nothing is random before the first round.
+    """
+    low, high = seat_limits(rules)
+    if not low <= len(players) <= high:
+        raise IllegalMove(f"Nihakyu needs {low} to {high} players; this table has {len(players)}.")
+    if len(set(players)) != len(players):
+        raise IllegalMove("Each player can take only one seat at the table.")
+    if any(p <= 0 for p in players):
+        raise IllegalMove("Players must be members (positive ids): 0 and -1 are reserved.")
+    stamina = dict.fromkeys(players, rules.starting_stamina)
+    if rules.dealers_blood:
+        stamina[DEALER] = rules.starting_stamina
+    payouts = dict.fromkeys(players, 0)
+    payouts[HOUSE] = 0
+    return State(
+        rules=rules,
+        seats=list(players),
+        stamina=stamina,
+        auto_rolls=dict.fromkeys(players, 0),
+        shadow_steps=dict.fromkeys(players, 0),
+        stakes=dict.fromkeys(players, rules.ante),
+        pot=rules.ante * len(players),
+        payouts=payouts,
+    )
+
+
+def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[State, list[Event]]:
+    """Apply ``action`` by ``player`` (``None``: the table). Never mutates ``state``.
+
+    Raises :class:`IllegalMove`, with a sentence for the player, when the action is not
+    allowed now; nothing changes then.
+    """
+    if state.finished:
+        raise IllegalMove("This game of Nihakyu is over.")
+    kind = action.kind
+    if kind == "roll":
+        return _choose(state, player, "roll", dice)
+    if kind == "shadow_step":
+        return _choose(state, player, "shadow_step", dice)
+    if kind == "kage_endurance":
+        return _choose(state, player, "kage", dice)
+    if kind == "sleight":
+        assert isinstance(action, Sleight)
+        return _sleight(state, player, action.adjust, dice)
+    if kind == "skip_sleight":
+        return _sleight(state, player, 0, dice)
+    if kind == "eject":
+        assert isinstance(action, Eject)
+        return _eject(state, action.target, dice)
+    if kind == "deadline":
+        return _deadline(state, dice)
+    raise IllegalMove("That is not a Nihakyu action.")
+
+
+# --- handlers ------------------------------------------------------------------------
+
+
+def _seated_and_standing(state: State, player: int | None) -> int:
+    if player is None or player not in state.stakes:
+        raise IllegalMove("You are not seated at this Nihakyu table.")
+    if state.stamina[player] <= 0:
+        raise IllegalMove("You have been eliminated from this game; you can only watch now.")
+    return player
+
+
+def _choose(
+    state: State, player: int | None, choice: Choice, dice: Dice
+) -> tuple[State, list[Event]]:
+    seated = _seated_and_standing(state, player)
+    if state.phase != "choosing":
+        raise IllegalMove(
+            "This round's dice are already on the table; choose again when the next round starts."
+        )
+    rules = state.rules
+    if choice == "shadow_step":
+        if not rules.shadow_step:
+            raise IllegalMove("Shadow Step is not played at this table.")
+        limit = rules.shadow_step_uses
+        if limit is not None and state.shadow_steps[seated] >= limit:
+            raise IllegalMove(
+                f"You have used all {limit} of your Shadow Steps this game."
+                if limit
+                else "This table allows no Shadow Steps."
+            )
+    elif choice == "kage":
+        if not rules.kage_endurance:
+            raise IllegalMove("Kage's Endurance is not played at this table.")
+        if seated in state.kage_used:
+            raise IllegalMove("You have already used Kage's Endurance: it is once per game.")
+
+    new = state.model_copy()
+    previous = state.choices.get(seated)
+    choices = dict(state.choices)
+    choices[seated] = choice
+    new.choices = choices
+    stake = state.stakes[seated]
+    if previous != choice and (previous == "kage" or choice == "kage"):
+        # The Kage ante is paid on declaring and handed back if the declaration is withdrawn.
+        delta = rules.ante if choice == "kage" else -rules.ante
+        stake += delta
+        stakes = dict(state.stakes)
+        stakes[seated] = stake
+        new.stakes = stakes
+        new.pot = state.pot + delta
+    events: list[Event] = [
+        ChoiceConfirmed(
+            private_to=seated, player=seated, round=state.round, choice=choice, stake=stake
+        ),
+        PlayerChose(round=state.round, player=seated),
+    ]
+    if len(choices) == len(standing(state)):
+        _roll_round(new, dice, [], events)
+    return new, events
+
+
+def _deadline(state: State, dice: Dice) -> tuple[State, list[Event]]:
+    new = state.model_copy()
+    events: list[Event] = []
+    if state.phase == "choosing":
+        choices = dict(state.choices)
+        auto = [p for p in standing(state) if p not in choices]
+        for p in auto:
+            choices[p] = "roll"
+        new.choices = choices
+        _roll_round(new, dice, auto, events)
+    else:
+        _apply_round(new, dice, events)
+    return new, events
+
+
+def _sleight(
+    state: State, player: int | None, adjust: Literal[-1, 0, 1], dice: Dice
+) -> tuple[State, list[Event]]:
+    if not state.rules.shinobi_interference:
+        raise IllegalMove("Shinobi Interference (Sleight of Hand) is not played at this table.")
+    seated = _seated_and_standing(state, player)
+    if state.phase != "sleight":
+        raise IllegalMove(
+            "Sleight of Hand is only possible after the dice are shown and before Stamina changes."
+        )
+    if seated in state.sleights:
+        raise IllegalMove("You have already made your Sleight of Hand decision this round.")
+    if seated not in state.sleight_players:
+        if state.choices.get(seated) == "shadow_step":
+            raise IllegalMove("You Shadow Stepped this round: there is no roll of yours to adjust.")
+        if seated in state.forfeiting:
+            raise IllegalMove(
+                "You missed too many rounds in a row and forfeit after this one: "
+                "no Sleight of Hand for you."
+            )
+        raise IllegalMove("You did not roll this round, so there is nothing to adjust.")
+    new = state.model_copy()
+    sleights = dict(state.sleights)
+    sleights[seated] = adjust
+    new.sleights = sleights
+    events: list[Event] = [
+        SleightConfirmed(private_to=seated, player=seated, round=state.round, adjust=adjust),
+        SleightDecided(round=state.round, player=seated),
+    ]
+    if len(sleights) == len(state.sleight_players):
+        _apply_round(new, dice, events)
+    return new, events
+
+
+def _eject(state: State, target: int, dice: Dice) -> tuple[State, list[Event]]:
+    if target == DEALER:
+        raise IllegalMove("The Dealer cannot be ejected.")
+    if target not in state.stakes:
+        raise IllegalMove("That member is not seated at this table.")
+    if state.stamina[target] <= 0:
+        raise IllegalMove("That player is already out of the game.")
+    new = state.model_copy()
+    stamina = dict(state.stamina)
+    stamina[target] = 0
+    new.stamina = stamina
+    new.eliminated = [*state.eliminated, target]
+    events: list[Event] = [PlayerEliminated(round=state.round, player=target, reason="ejected")]
+    if state.phase == "choosing" and target in state.choices:
+        # Their choice was never revealed, so it is void; a Kage ante on it goes back.
+        choices = dict(state.choices)
+        if choices.pop(target) == "kage":
+            stakes = dict(state.stakes)
+            stakes[target] -= state.rules.ante
+            new.stakes = stakes
+            new.pot = state.pot - state.rules.ante
+        new.choices = choices
+    elif state.phase == "sleight" and target in state.sleight_players:
+        new.sleight_players = [p for p in state.sleight_players if p != target]
+        new.sleights = {p: a for p, a in state.sleights.items() if p != target}
+
+    up = standing(new)
+    dealer_up = stamina.get(DEALER, 0) > 0
+    if len(up) == 1 and not dealer_up:
+        _finish(new, events, up[0], "last_standing", {})
+    elif not up:
+        _finish(new, events, None, "dealer", {})
+    elif new.phase == "choosing":
+        if len(new.choices) == len(up):
+            _roll_round(new, dice, [], events)
+    elif len(new.sleights) == len(new.sleight_players):
+        _apply_round(new, dice, events)
+    return new, events
+
+
+# --- resolution (these work on the fresh copy made by the handler) ---------------------
+
+
+def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> None:
+    """Every standing player has a choice: roll the round's dice and reveal them."""
+    rules = s.rules
+    stamina = s.stamina
+    choices = s.choices
+    roll = dice.roll
+    auto_rolls = dict(s.auto_rolls)
+    rolls: dict[int, list[int]] = {}
+    forfeiting: list[int] = []
+    kage_now: list[int] = []
+    shadow_now: list[int] = []
+    for p in s.seats:
+        if stamina[p] <= 0:
+            continue
+        if p in auto:
+            count = auto_rolls[p] + 1
+            auto_rolls[p] = count
+            if count >= rules.afk_rounds_to_forfeit:
+                forfeiting.append(p)
+        else:
+            auto_rolls[p] = 0
+        choice = choices[p]
+        if choice == "roll":
+            rolls[p] = [roll(20)]
+        elif choice == "kage":
+            rolls[p] = [roll(20), roll(20)]
+            kage_now.append(p)
+        else:
+            rolls[p] = []
+            shadow_now.append(p)
+    if stamina.get(DEALER, 0) > 0:
+        rolls[DEALER] = [roll(20)]
+    s.auto_rolls = auto_rolls
+    s.rolls = rolls
+    s.auto_rolled = auto
+    s.forfeiting = forfeiting
+    if kage_now:
+        s.kage_used = [*s.kage_used, *kage_now]
+    if shadow_now:
+        shadow_steps = dict(s.shadow_steps)
+        for p in shadow_now:
+            shadow_steps[p] += 1
+        s.shadow_steps = shadow_steps
+    events.append(
+        RoundRevealed(
+            round=s.round,
+            choices=choices,
+            rolls=rolls,
+            auto_rolled=auto,
+            forfeiting=forfeiting,
+        )
+    )
+    if rules.shinobi_interference:
+        eligible = [
+            p for p in rolls if p != DEALER and choices[p] != "shadow_step" and p not in forfeiting
+        ]
+        if eligible:
+            s.phase = "sleight"
+            s.ply += 1
+            s.sleight_players = eligible
+            s.sleights = {}
+            events.append(SleightWindowOpened(round=s.round, players=eligible))
+            return
+    _apply_round(s, dice, events)
+
+
+def _apply_round(s: State, dice: Dice, events: list[Event]) -> None:
+    """Roll the Sleight checks, apply every Stamina change at once, then end or go on."""
+    rules = s.rules
+    round_no = s.round
+    before = s.stamina
+    rolls = s.rolls
+    caught: list[int] = []
+    adjusted: dict[int, int] = {}
+    for p in s.sleight_players:
+        adjust = s.sleights.get(p, 0)
+        if adjust == 0 or before[p] <= 0:
+            continue
+        natural = dice.roll(20)
+        total = natural + rules.sleight_bonus
+        if natural == 1:
+            caught.append(p)
+            outcome: Literal["success", "failure", "caught"] = "caught"
+        elif total >= SLEIGHT_DC:
+            adjusted[p] = adjust
+            outcome = "success"
+        else:
+            outcome = "failure"
+        events.append(
+            SleightChecked(
+                round=round_no,
+                player=p,
+                adjust=1 if adjust > 0 else -1,
+                natural=natural,
+                total=total,
+                outcome=outcome,
+            )
+        )
+
+    after = dict(before)
+    losses: dict[int, int] = {}
+    for p, dice_shown in rolls.items():
+        if before[p] <= 0 or p in caught:
+            continue
+        if not dice_shown:
+            loss = SHADOW_STEP_COST
+        else:
+            loss = min(dice_shown)
+            if p in adjusted:
+                loss = min(20, max(1, loss + adjusted[p]))
+        losses[p] = loss
+        after[p] = before[p] - loss
+
+    out: list[tuple[int, Literal["stamina", "caught_cheating", "ejected", "afk"]]] = []
+    contenders: list[int] = []  # fell this round and may still win by the tie rule
+    for p in s.seats:
+        if before[p] <= 0:
+            continue
+        if p in caught:
+            after[p] = 0
+            out.append((p, "caught_cheating"))
+        elif p in s.forfeiting:
+            after[p] = min(after[p], 0)
+            out.append((p, "afk"))
+        elif after[p] <= 0:
+            out.append((p, "stamina"))
+            contenders.append(p)
+    dealer_fell = before.get(DEALER, 0) > 0 and after[DEALER] <= 0
+    if dealer_fell:
+        contenders.append(DEALER)
+    # Players who may share the pot if the Dealer outlasts them: in this round and not removed.
+    sharers = {
+        p: before[p] for p in s.seats if before[p] > 0 and p not in caught and p not in s.forfeiting
+    }
+
+    s.stamina = after
+    s.sleight_players = []
+    s.sleights = {}
+    s.forfeiting = []
+    events.append(RoundResolved(round=round_no, losses=losses, stamina=after))
+    if out:
+        s.eliminated = [*s.eliminated, *(p for p, _ in out)]
+        events.extend(PlayerEliminated(round=round_no, player=p, reason=why) for p, why in out)
+    if dealer_fell:
+        events.append(PlayerEliminated(round=round_no, player=DEALER, reason="stamina"))
+    touched = [p for p in s.seats if after[p] == 1 and before[p] > 0]
+    if touched:
+        honours = [Honour(player=p, name=SHINIGAMI) for p in touched]
+        s.honours = [*s.honours, *honours]
+        events.extend(honours)
+
+    up = [p for p in s.seats if after[p] > 0]
+    dealer_up = after.get(DEALER, 0) > 0
+    if len(up) >= 2 or (up and dealer_up):
+        s.round = round_no + 1
+        s.phase = "choosing"
+        s.choices = {}
+        s.ply += 1
+        events.append(RoundStarted(round=s.round, standing=[*up, DEALER] if dealer_up else up))
+    elif up:
+        _finish(s, events, up[0], "last_standing", sharers)
+    elif dealer_up:
+        _finish(s, events, None, "dealer", sharers)
+    elif not contenders:
+        _finish(s, events, None, "no_contender", sharers)
+    else:
+        top = max(before[p] for p in contenders)
+        tied = [p for p in contenders if before[p] == top]
+        if len(tied) == 1:
+            winner = tied[0]
+            reason: Literal["highest_before", "sudden_death"] = "highest_before"
+        else:
+            winner = _sudden_death(tied, dice, events)
+            reason = "sudden_death"
+        if winner == DEALER:
+            _finish(s, events, None, "dealer", sharers)
+        else:
+            _finish(s, events, winner, reason, sharers)
+
+
+def _sudden_death(tied: list[int], dice: Dice, events: list[Event]) -> int:
+    """Each tied contender rolls a d20 in order; the tied highest roll again until one wins."""
+    contenders = tied
+    rounds: list[dict[int, int]] = []
+    while len(contenders) > 1:
+        rolled = {p: dice.roll(20) for p in contenders}
+        rounds.append(rolled)
+        best = max(rolled.values())
+        contenders = [p for p in contenders if rolled[p] == best]
+    events.append(SuddenDeath(players=tied, rolls=rounds, winner=contenders[0]))
+    return contenders[0]
+
+
+def _split(amount: int, weights: dict[int, int]) -> dict[int, int]:
+    """Share ``amount`` in proportion to ``weights`` (seat order), largest remainder first."""
+    total = sum(weights.values())
+    shares = {p: amount * w // total for p, w in weights.items()}
+    left = amount - sum(shares.values())
+    # sorted() is stable, so equal remainders keep seat order.
+    by_remainder = sorted(weights, key=lambda p: -(amount * weights[p] % total))
+    for p in by_remainder[:left]:
+        shares[p] += 1
+    return shares
+
+
+def _finish(
+    s: State,
+    events: list[Event],
+    winner: int | None,
+    reason: Literal["last_standing", "highest_before", "sudden_death", "dealer", "no_contender"],
+    sharers: dict[int, int],
+) -> None:
+    """Settle the pot: stakes drop to 0 and ``payouts`` become each one's net result."""
+    pot = s.pot
+    house = 0
+    shares: dict[int, int] = {}
+    if winner is not None:
+        shares = {winner: pot}
+    elif reason == "dealer" and sharers:
+        house = pot // 2
+        shares = _split(pot - house, sharers)
+    else:
+        house = pot
+    payouts = {p: shares.get(p, 0) - s.stakes[p] for p in s.seats}
+    payouts[HOUSE] = house
+    s.payouts = payouts
+    s.stakes = dict.fromkeys(s.seats, 0)
+    s.winner = winner
+    s.dealer_won = reason == "dealer"
+    s.finished = True
+    s.phase = "finished"
+    s.ply += 1
+    s.sleight_players = []
+    s.sleights = {}
+    s.forfeiting = []
+    events.append(
+        GameOver(
+            winner=winner,
+            dealer_won=s.dealer_won,
+            reason=reason,
+            pot=pot,
+            house=house,
+            shares=shares,
+            payouts=payouts,
+        )
+    )

@@ -1,0 +1,76 @@
+"""The games the table service can host, each described by its engine module."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from bot.games.dice import Dice
+
+Events = list[BaseModel]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the table service needs to know of a game; built from its engine module."""
+
+    name: str
+    title: str
+    rules_model: type[BaseModel]
+    state_model: type[BaseModel]
+    start: Callable[[Any, list[int], Dice], Any]
+    act: Callable[[Any, int | None, Any, Dice], tuple[Any, Events]]
+    seat_limits: Callable[[Any], tuple[int, int]]
+    hold: Callable[[Any], int]
+    deadline_seconds: Callable[[Any], int | None]
+    parse_action: Callable[[Mapping[str, Any]], BaseModel]
+    join_action: type[BaseModel] | None = None
+    """An action that seats a newcomer once the game runs, where the game allows it."""
+    leave_action: type[BaseModel] | None = None
+    """An action that lets a player leave a running game, where the game allows it."""
+
+    @classmethod
+    def from_module(cls, module: ModuleType, *, title: str) -> GameSpec:
+        parse = getattr(module, "parse_action", None)
+        if parse is None:
+            adapter: TypeAdapter[Any] = TypeAdapter(module.Action)
+
+            def parse(data: Mapping[str, Any]) -> BaseModel:
+                parsed: BaseModel = adapter.validate_python(dict(data))
+                return parsed
+
+        return cls(
+            name=module.__name__.rsplit(".", 1)[-1],
+            title=title,
+            rules_model=module.Rules,
+            state_model=module.State,
+            start=module.start,
+            act=module.act,
+            seat_limits=module.seat_limits,
+            hold=module.hold,
+            deadline_seconds=module.deadline_seconds,
+            parse_action=parse,
+            join_action=getattr(module, "Join", None),
+            leave_action=getattr(module, "Leave", None),
+        )
+
+
+class GameRegistry:
+    def __init__(self) -> None:
+        self._specs: dict[str, GameSpec] = {}
+
+    def add(self, spec: GameSpec) -> None:
+        self._specs[spec.name] = spec
+
+    def get(self, name: str) -> GameSpec:
+        return self._specs[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def names(self) -> list[str]:
+        return list(self._specs)

@@ -1,0 +1,172 @@
+"""The one SQLite connection: WAL, foreign keys, migrations, and serialised transactions."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+Row = aiosqlite.Row
+Parameters = Sequence[Any] | Mapping[str, Any]
+
+
+def _bind(parameters: Parameters) -> Parameters:
+    return parameters if isinstance(parameters, Mapping) else tuple(parameters)
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    found = []
+    for entry in resources.files("bot.storage.migrations").iterdir():
+        match = _MIGRATION_NAME.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    numbers = [number for number, _, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {numbers}")
+    return found
+
+
+class Transaction:
+    """Statements inside one `BEGIN IMMEDIATE … COMMIT`; rolled back if the block raises."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._connection = connection
+
+    async def execute(self, sql: str, parameters: Parameters = ()) -> int:
+        """Run a statement; returns the row count (or lastrowid for an INSERT)."""
+        cursor = await self._connection.execute(sql, _bind(parameters))
+        try:
+            if sql.lstrip().upper().startswith("INSERT"):
+                return int(cursor.lastrowid or 0)
+            return cursor.rowcount
+        finally:
+            await cursor.close()
+
+    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
+        await self._connection.executemany(sql, [tuple(row) for row in rows])
+
+    async def fetchone(self, sql: str, parameters: Parameters = ()) -> Row | None:
+        async with self._connection.execute(sql, _bind(parameters)) as cursor:
+            row: Row | None = await cursor.fetchone()
+            return row
+
+    async def fetchall(self, sql: str, parameters: Parameters = ()) -> list[Row]:
+        async with self._connection.execute(sql, _bind(parameters)) as cursor:
+            return list(await cursor.fetchall())
+
+
+class Database:
+    """Owns the connection. Writes are serialised: SQLite has one writer, and a shared
+    aiosqlite connection would otherwise interleave two coroutines' transactions."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._connection: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        if self._connection is None:
+            raise RuntimeError("the database is not open")
+        return self._connection
+
+    @property
+    def is_open(self) -> bool:
+        return self._connection is not None
+
+    async def open(self) -> None:
+        """Open (creating the file and folder if needed) and apply pending migrations."""
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is
+        # exactly the block we wrote and nothing opens one behind our back.
+        self._connection = await aiosqlite.connect(self.path, isolation_level=None)
+        self._connection.row_factory = aiosqlite.Row
+        await self._connection.execute("PRAGMA journal_mode=WAL")
+        await self._connection.execute("PRAGMA synchronous=NORMAL")
+        await self._connection.execute("PRAGMA foreign_keys=ON")
+        await self._connection.execute("PRAGMA busy_timeout=5000")
+        await self.migrate()
+
+    async def close(self) -> None:
+        if self._connection is not None:
+            connection, self._connection = self._connection, None
+            async with self._write_lock:
+                await connection.close()
+
+    async def schema_version(self) -> int:
+        async with self.connection.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> int:
+        """Apply every migration newer than `PRAGMA user_version`, each in a transaction."""
+        current = await self.schema_version()
+        applied = 0
+        for number, name, sql in _migrations():
+            if number <= current:
+                continue
+            async with self._write_lock:
+                # executescript would COMMIT first; run the statements inside our own
+                # transaction so a failing migration leaves the schema untouched.
+                await self.connection.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _split_sql(sql):
+                        await self.connection.execute(statement)
+                    await self.connection.execute(f"PRAGMA user_version = {number}")
+                    await self.connection.execute("COMMIT")
+                except BaseException:
+                    await self.connection.execute("ROLLBACK")
+                    raise
+            log.info("applied migration %s", name)
+            applied += 1
+        return applied
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        async with self._write_lock:
+            connection = self.connection
+            await connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(connection)
+            except BaseException:
+                await connection.execute("ROLLBACK")
+                raise
+            await connection.execute("COMMIT")
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[Transaction]:
+        """Reads outside a transaction. They wait for the writer, because on a shared
+        connection they would otherwise see another coroutine's uncommitted rows."""
+        async with self._write_lock:
+            yield Transaction(self.connection)
+
+
+def _split_sql(script: str) -> list[str]:
+    """Statements of a migration file; `sqlite3.complete_statement` knows where each ends."""
+    import sqlite3
+
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        if not buffer and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        raise RuntimeError(f"incomplete SQL statement in migration: {buffer.strip()[:80]}")
+    return statements

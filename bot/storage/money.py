@@ -1,0 +1,189 @@
+"""Queries for guild settings, wallets, the house bank, table escrow and the ledger."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.storage.database import Transaction
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettingsRow:
+    guild_id: int
+    currency_name: str
+    starting_balance: int
+    daily_amount: int
+    house_balance: int
+    minted: int
+
+
+@dataclass(frozen=True, slots=True)
+class WalletRow:
+    guild_id: int
+    user_id: int
+    balance: int
+    last_daily: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    id: int
+    at: float
+    kind: str
+    source: str
+    target: str
+    amount: int
+    table_id: int | None
+    memo: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyTotals:
+    wallets: int
+    escrow: int
+    house: int
+    minted: int
+
+
+async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettingsRow | None:
+    row = await tx.fetchone(
+        "SELECT guild_id, currency_name, starting_balance, daily_amount, house_balance, minted"
+        " FROM guild_settings WHERE guild_id = ?",
+        (guild_id,),
+    )
+    return GuildSettingsRow(*row) if row else None
+
+
+async def insert_guild_settings(tx: Transaction, guild_id: int) -> None:
+    await tx.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+
+
+async def update_guild_settings(
+    tx: Transaction,
+    guild_id: int,
+    *,
+    currency_name: str | None = None,
+    starting_balance: int | None = None,
+    daily_amount: int | None = None,
+) -> None:
+    await tx.execute(
+        "UPDATE guild_settings SET currency_name = COALESCE(?, currency_name),"
+        " starting_balance = COALESCE(?, starting_balance),"
+        " daily_amount = COALESCE(?, daily_amount) WHERE guild_id = ?",
+        (currency_name, starting_balance, daily_amount, guild_id),
+    )
+
+
+async def wallet(tx: Transaction, guild_id: int, user_id: int) -> WalletRow | None:
+    row = await tx.fetchone(
+        "SELECT guild_id, user_id, balance, last_daily FROM wallets"
+        " WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return WalletRow(*row) if row else None
+
+
+async def insert_wallet(tx: Transaction, guild_id: int, user_id: int) -> None:
+    await tx.execute(
+        "INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, 0)", (guild_id, user_id)
+    )
+
+
+async def add_to_wallet(tx: Transaction, guild_id: int, user_id: int, delta: int) -> None:
+    await tx.execute(
+        "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ?",
+        (delta, guild_id, user_id),
+    )
+
+
+async def set_last_daily(tx: Transaction, guild_id: int, user_id: int, at: float) -> None:
+    await tx.execute(
+        "UPDATE wallets SET last_daily = ? WHERE guild_id = ? AND user_id = ?",
+        (at, guild_id, user_id),
+    )
+
+
+async def add_to_house(tx: Transaction, guild_id: int, delta: int) -> None:
+    await tx.execute(
+        "UPDATE guild_settings SET house_balance = house_balance + ? WHERE guild_id = ?",
+        (delta, guild_id),
+    )
+
+
+async def add_minted(tx: Transaction, guild_id: int, amount: int) -> None:
+    await tx.execute(
+        "UPDATE guild_settings SET minted = minted + ? WHERE guild_id = ?", (amount, guild_id)
+    )
+
+
+async def add_to_escrow(tx: Transaction, table_id: int, delta: int) -> None:
+    await tx.execute("UPDATE game_tables SET escrow = escrow + ? WHERE id = ?", (delta, table_id))
+
+
+async def insert_ledger(
+    tx: Transaction,
+    *,
+    guild_id: int,
+    at: float,
+    kind: str,
+    source: str,
+    target: str,
+    amount: int,
+    table_id: int | None,
+    action_seq: int | None,
+    memo: str,
+) -> None:
+    await tx.execute(
+        "INSERT INTO ledger (guild_id, at, kind, source, target, amount, table_id, action_seq,"
+        " memo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, at, kind, source, target, amount, table_id, action_seq, memo),
+    )
+
+
+async def leaderboard(tx: Transaction, guild_id: int, limit: int) -> list[WalletRow]:
+    rows = await tx.fetchall(
+        "SELECT guild_id, user_id, balance, last_daily FROM wallets WHERE guild_id = ?"
+        " ORDER BY balance DESC, user_id LIMIT ?",
+        (guild_id, limit),
+    )
+    return [WalletRow(*row) for row in rows]
+
+
+async def recent_ledger(
+    tx: Transaction, guild_id: int, account: str, limit: int
+) -> list[LedgerRow]:
+    rows = await tx.fetchall(
+        "SELECT id, at, kind, source, target, amount, table_id, memo FROM ledger"
+        " WHERE guild_id = ? AND (source = ? OR target = ?) ORDER BY id DESC LIMIT ?",
+        (guild_id, account, account, limit),
+    )
+    return [LedgerRow(*row) for row in rows]
+
+
+async def totals(tx: Transaction, guild_id: int) -> MoneyTotals:
+    """Everything a guild's coins add up to; the money invariant is checked against it."""
+    row = await tx.fetchone(
+        "SELECT (SELECT COALESCE(SUM(balance), 0) FROM wallets WHERE guild_id = :g),"
+        " (SELECT COALESCE(SUM(escrow), 0) FROM game_tables WHERE guild_id = :g),"
+        " (SELECT house_balance FROM guild_settings WHERE guild_id = :g),"
+        " (SELECT minted FROM guild_settings WHERE guild_id = :g)",
+        {"g": guild_id},
+    )
+    assert row is not None
+    return MoneyTotals(int(row[0]), int(row[1]), int(row[2] or 0), int(row[3] or 0))
+
+
+async def guild_ids(tx: Transaction) -> list[int]:
+    return [int(row[0]) for row in await tx.fetchall("SELECT guild_id FROM guild_settings")]
+
+
+async def ledger_sums(tx: Transaction, guild_id: int) -> dict[str, int]:
+    """Net flow per account from the ledger alone, to cross-check stored balances."""
+    rows = await tx.fetchall(
+        "SELECT account, SUM(amount) FROM ("
+        " SELECT target AS account, amount FROM ledger WHERE guild_id = :g"
+        " UNION ALL SELECT source AS account, -amount FROM ledger WHERE guild_id = :g)"
+        " GROUP BY account",
+        {"g": guild_id},
+    )
+    return {str(row[0]): int(row[1]) for row in rows}

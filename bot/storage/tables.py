@@ -1,0 +1,262 @@
+"""Queries for game tables, their seats, action log, deadlines, player stats and notices."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from bot.storage.database import Transaction
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, message_id, game, status, host_id, rules_json, state_json,"
+    " schema_version, version, escrow, house_net, seed_hex, commitment, dice_counter,"
+    " created_at, updated_at"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    game: str
+    status: str
+    host_id: int
+    rules_json: str
+    state_json: str | None
+    schema_version: int
+    version: int
+    escrow: int
+    house_net: int
+    seed_hex: str
+    commitment: str
+    dice_counter: int
+    created_at: float
+    updated_at: float
+
+    @property
+    def live(self) -> bool:
+        return self.status in ("lobby", "running")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    user_id: int
+    seat_no: int
+    wallet_net: int
+
+
+@dataclass(frozen=True, slots=True)
+class LogRow:
+    seq: int
+    actor_id: int | None
+    action_json: str
+    draws_json: str
+    events_json: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRow:
+    table_id: int
+    due_at: float
+    ply: int
+    kind: str
+
+
+class DuplicateOpenTable(Exception):
+    """The channel already has an open table of this game."""
+
+
+async def insert_table(
+    tx: Transaction,
+    *,
+    guild_id: int,
+    channel_id: int,
+    game: str,
+    host_id: int,
+    rules_json: str,
+    seed_hex: str,
+    commitment: str,
+    now: float,
+) -> int:
+    try:
+        return await tx.execute(
+            "INSERT INTO game_tables (guild_id, channel_id, game, status, host_id, rules_json,"
+            " seed_hex, commitment, created_at, updated_at)"
+            " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+            (guild_id, channel_id, game, host_id, rules_json, seed_hex, commitment, now, now),
+        )
+    except sqlite3.IntegrityError as error:
+        if "one_open_table_per_channel" in str(error) or "UNIQUE" in str(error):
+            raise DuplicateOpenTable from error
+        raise
+
+
+async def table(tx: Transaction, table_id: int) -> TableRow | None:
+    row = await tx.fetchone(f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,))
+    return TableRow(*row) if row else None
+
+
+async def open_table_in_channel(tx: Transaction, channel_id: int, game: str) -> TableRow | None:
+    row = await tx.fetchone(
+        f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE channel_id = ? AND game = ?"
+        " AND status IN ('lobby', 'running')",
+        (channel_id, game),
+    )
+    return TableRow(*row) if row else None
+
+
+async def live_table_ids(tx: Transaction) -> list[int]:
+    rows = await tx.fetchall(
+        "SELECT id FROM game_tables WHERE status IN ('lobby', 'running') ORDER BY id"
+    )
+    return [int(row[0]) for row in rows]
+
+
+async def update_table(
+    tx: Transaction,
+    row: TableRow,
+    *,
+    status: str,
+    state_json: str | None,
+    dice_counter: int,
+    house_net: int,
+    now: float,
+) -> bool:
+    """Save a table's new state if nobody saved it since `row` was read (optimistic lock)."""
+    changed = await tx.execute(
+        "UPDATE game_tables SET status = ?, state_json = ?, dice_counter = ?, house_net = ?,"
+        " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+        (status, state_json, dice_counter, house_net, now, row.id, row.version),
+    )
+    return changed == 1
+
+
+async def set_message(tx: Transaction, table_id: int, message_id: int) -> None:
+    await tx.execute("UPDATE game_tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+
+
+async def set_host(tx: Transaction, table_id: int, host_id: int) -> None:
+    await tx.execute("UPDATE game_tables SET host_id = ? WHERE id = ?", (host_id, table_id))
+
+
+async def seats(tx: Transaction, table_id: int) -> list[SeatRow]:
+    rows = await tx.fetchall(
+        "SELECT user_id, seat_no, wallet_net FROM table_seats WHERE table_id = ? ORDER BY seat_no",
+        (table_id,),
+    )
+    return [SeatRow(int(r[0]), int(r[1]), int(r[2])) for r in rows]
+
+
+async def add_seat(tx: Transaction, table_id: int, user_id: int) -> None:
+    await tx.execute(
+        "INSERT INTO table_seats (table_id, user_id, seat_no) VALUES (?, ?,"
+        " (SELECT COALESCE(MAX(seat_no), 0) + 1 FROM table_seats WHERE table_id = ?))",
+        (table_id, user_id, table_id),
+    )
+
+
+async def remove_seat(tx: Transaction, table_id: int, user_id: int) -> None:
+    await tx.execute(
+        "DELETE FROM table_seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+    )
+
+
+async def set_wallet_net(tx: Transaction, table_id: int, user_id: int, wallet_net: int) -> None:
+    await tx.execute(
+        "UPDATE table_seats SET wallet_net = ? WHERE table_id = ? AND user_id = ?",
+        (wallet_net, table_id, user_id),
+    )
+
+
+async def append_log(
+    tx: Transaction,
+    *,
+    table_id: int,
+    seq: int,
+    actor_id: int | None,
+    action_json: str,
+    draws_json: str,
+    events_json: str,
+    at: float,
+) -> None:
+    await tx.execute(
+        "INSERT INTO action_log (table_id, seq, actor_id, action_json, draws_json, events_json, at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (table_id, seq, actor_id, action_json, draws_json, events_json, at),
+    )
+
+
+async def action_log(tx: Transaction, table_id: int) -> list[LogRow]:
+    rows = await tx.fetchall(
+        "SELECT seq, actor_id, action_json, draws_json, events_json, at FROM action_log"
+        " WHERE table_id = ? ORDER BY seq",
+        (table_id,),
+    )
+    return [LogRow(*row) for row in rows]
+
+
+async def set_deadline(tx: Transaction, table_id: int, due_at: float, ply: int, kind: str) -> None:
+    await tx.execute(
+        "INSERT INTO deadlines (table_id, due_at, ply, kind) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (table_id) DO UPDATE SET due_at = excluded.due_at, ply = excluded.ply,"
+        " kind = excluded.kind",
+        (table_id, due_at, ply, kind),
+    )
+
+
+async def deadline(tx: Transaction, table_id: int) -> DeadlineRow | None:
+    row = await tx.fetchone(
+        "SELECT table_id, due_at, ply, kind FROM deadlines WHERE table_id = ?", (table_id,)
+    )
+    return DeadlineRow(*row) if row else None
+
+
+async def clear_deadline(tx: Transaction, table_id: int) -> None:
+    await tx.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+
+
+async def all_deadlines(tx: Transaction) -> list[DeadlineRow]:
+    rows = await tx.fetchall("SELECT table_id, due_at, ply, kind FROM deadlines")
+    return [DeadlineRow(*row) for row in rows]
+
+
+async def bump_stat(
+    tx: Transaction, guild_id: int, user_id: int, game: str, stat: str, delta: int
+) -> None:
+    await tx.execute(
+        "INSERT INTO player_stats (guild_id, user_id, game, stat, value) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, user_id, game, stat) DO UPDATE SET value = value + excluded.value",
+        (guild_id, user_id, game, stat, delta),
+    )
+
+
+async def stats(tx: Transaction, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
+    rows = await tx.fetchall(
+        "SELECT game, stat, value FROM player_stats WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return {(str(r[0]), str(r[1])): int(r[2]) for r in rows}
+
+
+async def put_notice(tx: Transaction, user_id: int, table_id: int, content: str) -> None:
+    await tx.execute(
+        "INSERT INTO private_notices (user_id, table_id, content) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id, table_id) DO UPDATE SET content = excluded.content",
+        (user_id, table_id, content),
+    )
+
+
+async def take_notice(tx: Transaction, user_id: int, table_id: int) -> str | None:
+    row = await tx.fetchone(
+        "SELECT content FROM private_notices WHERE user_id = ? AND table_id = ?",
+        (user_id, table_id),
+    )
+    if row is None:
+        return None
+    await tx.execute(
+        "DELETE FROM private_notices WHERE user_id = ? AND table_id = ?", (user_id, table_id)
+    )
+    return str(row[0])

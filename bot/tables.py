@@ -1,0 +1,725 @@
+"""The table service: the one path from "member M did A at table T" to saved state.
+
+Clicks, slash commands and deadlines all come through here. Each action takes the
+table's lock, loads it, asks the engine, and then saves the new state, the action log
+row, every coin movement and the next deadline in **one** SQLite transaction. If any
+step refuses (an illegal move, a wallet that cannot pay, a stale button), the
+transaction rolls back and nothing has changed.
+
+Money: the engine says what each player has at risk (``state.stakes``) and what they
+have won or lost so far (``state.payouts``). The service keeps every player's wallet
+change at the table equal to ``payouts[p] - stakes[p]`` and the table's escrow equal to
+``sum(stakes)``, moving coins through the economy so each movement has a ledger row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.clock import Clock, discord_clock
+from bot.economy import HOUSE as HOUSE_ACCOUNT
+from bot.economy import Economy, escrow_account, wallet_account
+from bot.errors import NotAllowed, NotSeated, StaleAction, TableNotFound, UserFacingError
+from bot.fairness import Draw, FairDice, RecordingDice, commitment, new_seed, verify_draws
+from bot.games.common import HOUSE, Deadline
+from bot.games.dice import Dice
+from bot.games.registry import GameRegistry, GameSpec
+from bot.scheduler import Scheduler
+from bot.storage import Database, Transaction
+from bot.storage import tables as q
+
+log = logging.getLogger(__name__)
+
+DiceFactory = Callable[[q.TableRow], Dice]
+"""Makes the dice for one action at a table (production: the table's fair dice)."""
+
+START = "__start__"
+LOBBY_DEADLINE = "lobby"
+GAME_DEADLINE = "game"
+
+
+def fair_dice(row: q.TableRow) -> Dice:
+    return FairDice(bytes.fromhex(row.seed_hex), row.dice_counter)
+
+
+class TableAlreadyOpen(UserFacingError):
+    def __init__(self, existing: q.TableRow, title: str) -> None:
+        where = (
+            f"https://discord.com/channels/{existing.guild_id}/{existing.channel_id}/"
+            f"{existing.message_id}"
+            if existing.message_id
+            else "this channel"
+        )
+        super().__init__(
+            f"This channel already has an open {title} table (#{existing.id}): {where}. "
+            "Join that one, or wait for it to finish."
+        )
+        self.existing = existing
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """A table as it stands after an action: what the cogs render."""
+
+    row: q.TableRow
+    spec: GameSpec
+    rules: Any
+    state: Any
+    seats: list[int]
+    currency: str
+    deadline: q.DeadlineRow | None
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    @property
+    def ply(self) -> int:
+        return int(self.state.ply) if self.state is not None else 0
+
+    @property
+    def seed_revealed(self) -> bool:
+        return not self.row.live
+
+    @property
+    def hold(self) -> int:
+        return self.spec.hold(self.rules)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action did: the table after it and the engine's events."""
+
+    snapshot: TableSnapshot
+    events: list[BaseModel] = field(default_factory=list)
+    kind: str = "acted"
+    actor: int | None = None
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    table_id: int
+    matched: bool
+    draws_checked: int
+    actions_replayed: int
+    reason: str
+    seed_hex: str
+    commitment: str
+
+
+def _dump_events(events: Iterable[BaseModel]) -> str:
+    public = [
+        event.model_dump(mode="json")
+        for event in events
+        if getattr(event, "private_to", None) is None
+    ]
+    return json.dumps(public, separators=(",", ":"))
+
+
+class TableService:
+    def __init__(
+        self,
+        db: Database,
+        economy: Economy,
+        registry: GameRegistry,
+        *,
+        clock: Clock = discord_clock,
+        dice_factory: DiceFactory = fair_dice,
+        lobby_timeout_seconds: int = 900,
+    ) -> None:
+        self._db = db
+        self._economy = economy
+        self.registry = registry
+        self._clock = clock
+        self.dice_factory = dice_factory
+        self.lobby_timeout_seconds = lobby_timeout_seconds
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._games: dict[int, str] = {}
+        self.scheduler = Scheduler(self._on_deadline, clock=clock)
+        self.deadline_listeners: list[Callable[[Outcome], Any]] = []
+        """Called (and awaited if a coroutine) with each outcome a deadline produced."""
+
+    # -- reading -----------------------------------------------------------------------------
+
+    async def snapshot(self, table_id: int, guild_id: int | None = None) -> TableSnapshot:
+        async with self._db.reading() as tx:
+            row = await self._row(tx, table_id, guild_id)
+            return await self._snapshot(tx, row)
+
+    async def game_of(self, table_id: int) -> str:
+        """The game a table plays; cached, because every button click needs it."""
+        game = self._games.get(table_id)
+        if game is None:
+            async with self._db.reading() as tx:
+                row = await self._row(tx, table_id)
+            game = self._games[table_id] = row.game
+        return game
+
+    async def history(self, table_id: int, guild_id: int) -> tuple[TableSnapshot, list[q.LogRow]]:
+        async with self._db.reading() as tx:
+            row = await self._row(tx, table_id, guild_id)
+            return await self._snapshot(tx, row), await q.action_log(tx, table_id)
+
+    async def take_notice(self, user_id: int, table_id: int) -> str | None:
+        async with self._db.transaction() as tx:
+            return await q.take_notice(tx, user_id, table_id)
+
+    async def put_notice(self, user_id: int, table_id: int, content: str) -> None:
+        async with self._db.transaction() as tx:
+            await q.put_notice(tx, user_id, table_id, content)
+
+    async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
+        async with self._db.reading() as tx:
+            return await q.stats(tx, guild_id, user_id)
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    async def open(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        rules: BaseModel,
+    ) -> Outcome:
+        spec = self.registry.get(game)
+        seed = new_seed()
+        now = self._clock()
+        async with self._db.transaction() as tx:
+            await self._economy.ensure_guild(tx, guild_id)
+            existing = await q.open_table_in_channel(tx, channel_id, game)
+            if existing is not None:
+                raise TableAlreadyOpen(existing, spec.title)
+            table_id = await q.insert_table(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                host_id=host_id,
+                rules_json=rules.model_dump_json(),
+                seed_hex=seed.hex(),
+                commitment=commitment(seed),
+                now=now,
+            )
+            row = await self._row(tx, table_id)
+            await self._seat(tx, row, spec, rules, host_id)
+            await self._log(tx, row.id, 1, host_id, {"kind": "__open__"}, [], [])
+            await q.set_deadline(tx, table_id, now + self.lobby_timeout_seconds, 0, LOBBY_DEADLINE)
+            row = await self._bump(tx, row)
+            snapshot = await self._snapshot(tx, row)
+        self._games[table_id] = game
+        self._sync_scheduler(snapshot)
+        return Outcome(snapshot, kind="opened", actor=host_id)
+
+    async def join(self, table_id: int, user_id: int) -> Outcome:
+        async with self._lock(table_id), self._db.transaction() as tx:
+            row = await self._row(tx, table_id)
+            spec = self.registry.get(row.game)
+            if row.status == "running" and spec.join_action is not None:
+                return await self._act_locked(tx, row, user_id, spec.join_action(), None)
+            self._require_lobby(row)
+            seated = [seat.user_id for seat in await q.seats(tx, table_id)]
+            if user_id in seated:
+                raise NotAllowed("You already have a seat at this table.")
+            rules = spec.rules_model.model_validate_json(row.rules_json)
+            _, most = spec.seat_limits(rules)
+            if len(seated) >= most:
+                raise NotAllowed(f"This table is full: {spec.title} seats at most {most}.")
+            await self._seat(tx, row, spec, rules, user_id)
+            await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__join__"}, [], [])
+            row = await self._bump(tx, row)
+            snapshot = await self._snapshot(tx, row)
+        return Outcome(snapshot, kind="joined", actor=user_id)
+
+    async def leave(self, table_id: int, user_id: int) -> Outcome:
+        async with self._lock(table_id), self._db.transaction() as tx:
+            row = await self._row(tx, table_id)
+            spec = self.registry.get(row.game)
+            if row.status == "running" and spec.leave_action is not None:
+                return await self._act_locked(tx, row, user_id, spec.leave_action(), None)
+            self._require_lobby(row)
+            seats = await q.seats(tx, table_id)
+            seat = next((seat for seat in seats if seat.user_id == user_id), None)
+            if seat is None:
+                raise NotSeated()
+            await self._settle_seat(tx, row, user_id, seat.wallet_net, 0, memo="left the lobby")
+            await q.remove_seat(tx, table_id, user_id)
+            remaining = [s.user_id for s in seats if s.user_id != user_id]
+            await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__leave__"}, [], [])
+            if not remaining:
+                row = await self._finish_without_play(tx, row, "cancelled")
+                kind = "cancelled"
+            else:
+                if row.host_id == user_id:
+                    # The next seat takes over as host rather than the lobby dying with
+                    # players still in it.
+                    await q.set_host(tx, table_id, remaining[0])
+                row = await self._bump(tx, row)
+                kind = "left"
+            snapshot = await self._snapshot(tx, row)
+        self._sync_scheduler(snapshot)
+        return Outcome(snapshot, kind=kind, actor=user_id)
+
+    async def start(self, table_id: int, user_id: int) -> Outcome:
+        async with self._lock(table_id), self._db.transaction() as tx:
+            row = await self._row(tx, table_id)
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise NotAllowed("Only the host who opened this table can start it.")
+            spec = self.registry.get(row.game)
+            rules = spec.rules_model.model_validate_json(row.rules_json)
+            players = [seat.user_id for seat in await q.seats(tx, table_id)]
+            fewest, most = spec.seat_limits(rules)
+            if not fewest <= len(players) <= most:
+                need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
+                raise NotAllowed(
+                    f"{spec.title} needs {need} players; {len(players)} seated so far."
+                )
+            dice = RecordingDice(self.dice_factory(row))
+            state = spec.start(rules, players, dice)
+            seq = row.version + 1
+            await self._log(
+                tx, row.id, seq, user_id, {"kind": START, "players": players}, dice.draws, []
+            )
+            row = await self._save(tx, row, spec, state, dice, seq)
+            snapshot = await self._snapshot(tx, row)
+        self._sync_scheduler(snapshot)
+        return Outcome(snapshot, kind="started", actor=user_id)
+
+    async def cancel(self, table_id: int, user_id: int, *, moderator: bool) -> Outcome:
+        """End a table early: every coin still at risk goes back to its owner.
+
+        Results already settled (a Hazard round that was decided) stand.
+        """
+        async with self._lock(table_id), self._db.transaction() as tx:
+            row = await self._row(tx, table_id)
+            if not row.live:
+                raise NotAllowed("This table has already ended.")
+            if user_id != row.host_id and not moderator:
+                raise NotAllowed("Only the table's host or a moderator can cancel it.")
+            await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__cancel__"}, [], [])
+            row = await self._cancel(tx, row)
+            snapshot = await self._snapshot(tx, row)
+        self._sync_scheduler(snapshot)
+        return Outcome(snapshot, kind="cancelled", actor=user_id)
+
+    async def set_message(self, table_id: int, message_id: int) -> None:
+        async with self._db.transaction() as tx:
+            await q.set_message(tx, table_id, message_id)
+
+    # -- playing -----------------------------------------------------------------------------
+
+    async def act(
+        self,
+        table_id: int,
+        user_id: int | None,
+        action: BaseModel,
+        *,
+        expected_ply: int | None = None,
+        outsider: bool = False,
+    ) -> Outcome:
+        """Apply one action. `expected_ply` is the ply the member's button was drawn at;
+        `outsider` lets a member who is not seated act (a moderator's ejection)."""
+        async with self._lock(table_id), self._db.transaction() as tx:
+            row = await self._row(tx, table_id)
+            if user_id is not None and not outsider:
+                seated = {seat.user_id for seat in await q.seats(tx, table_id)}
+                if user_id not in seated:
+                    raise NotSeated()
+            return await self._act_locked(tx, row, user_id, action, expected_ply)
+
+    async def _act_locked(
+        self,
+        tx: Transaction,
+        row: q.TableRow,
+        user_id: int | None,
+        action: BaseModel,
+        expected_ply: int | None,
+    ) -> Outcome:
+        if row.status == "lobby":
+            raise NotAllowed("The game has not started yet.")
+        if row.status != "running":
+            raise NotAllowed("This table has already ended.")
+        spec = self.registry.get(row.game)
+        assert row.state_json is not None
+        state: Any = spec.state_model.model_validate_json(row.state_json)
+        if expected_ply is not None and int(state.ply) != expected_ply:
+            raise StaleAction()
+        dice = RecordingDice(self.dice_factory(row))
+        new_state, events = spec.act(state, user_id, action, dice)
+        seq = row.version + 1
+        await self._log(
+            tx, row.id, seq, user_id, action.model_dump(mode="json"), dice.draws, events
+        )
+        seated = {seat.user_id for seat in await q.seats(tx, row.id)}
+        if user_id is not None and user_id not in seated and user_id in new_state.seats:
+            await q.add_seat(tx, row.id, user_id)
+        row = await self._save(tx, row, spec, new_state, dice, seq)
+        snapshot = await self._snapshot(tx, row)
+        self._sync_scheduler(snapshot)
+        return Outcome(snapshot, events, kind="acted", actor=user_id)
+
+    # -- deadlines ---------------------------------------------------------------------------
+
+    async def rearm(self) -> int:
+        """Load every stored deadline into the scheduler (at start); returns how many."""
+        async with self._db.reading() as tx:
+            rows = await q.all_deadlines(tx)
+        for deadline in rows:
+            self.scheduler.schedule(deadline.table_id, deadline.due_at, deadline.ply)
+        self.scheduler.start()
+        return len(rows)
+
+    async def _on_deadline(self, table_id: int, ply: int) -> None:
+        outcome = await self.fire_deadline(table_id, ply)
+        if outcome is None:
+            return
+        for listener in list(self.deadline_listeners):
+            try:
+                result = listener(outcome)
+                if asyncio.iscoroutine(result):
+                    await result
+            except Exception:
+                log.exception("a deadline listener failed for table %s", table_id)
+
+    async def fire_deadline(self, table_id: int, ply: int) -> Outcome | None:
+        """Act for the table when its deadline is due; `None` when the deadline went stale
+        (a click moved the table on first, or the deadline was moved)."""
+        async with self._lock(table_id), self._db.transaction() as tx:
+            deadline = await q.deadline(tx, table_id)
+            if deadline is None or deadline.ply != ply or deadline.due_at > self._clock() + 0.001:
+                return None
+            row = await self._row(tx, table_id)
+            if row.status == "lobby" and deadline.kind == LOBBY_DEADLINE:
+                await self._log(tx, row.id, row.version + 1, None, {"kind": "__expire__"}, [], [])
+                row = await self._cancel(tx, row)
+                snapshot = await self._snapshot(tx, row)
+                self._sync_scheduler(snapshot)
+                return Outcome(snapshot, kind="expired")
+            if row.status != "running":
+                await q.clear_deadline(tx, table_id)
+                return None
+            try:
+                return await self._act_locked(tx, row, None, Deadline(), ply)
+            except UserFacingError:
+                # An engine that refuses its own timeout would stall the table forever.
+                log.exception("table %s refused its deadline; it is left waiting", table_id)
+                await q.clear_deadline(tx, table_id)
+                return None
+
+    # -- verification ------------------------------------------------------------------------
+
+    async def verify(self, table_id: int, guild_id: int) -> VerifyReport:
+        """Re-derive a finished table's every roll from its revealed seed and replay it."""
+        async with self._db.reading() as tx:
+            row = await self._row(tx, table_id, guild_id)
+            log_rows = await q.action_log(tx, table_id)
+        if row.live:
+            raise NotAllowed(
+                "This table is still being played; its seed is revealed when it ends. "
+                f"Its commitment is `{row.commitment}`."
+            )
+        seed = bytes.fromhex(row.seed_hex)
+
+        def report(matched: bool, checked: int, replayed: int, reason: str) -> VerifyReport:
+            return VerifyReport(
+                table_id, matched, checked, replayed, reason, row.seed_hex, row.commitment
+            )
+
+        if commitment(seed) != row.commitment:
+            return report(False, 0, 0, "the revealed seed does not hash to the commitment")
+        logged = [[Draw.from_json(draw) for draw in json.loads(r.draws_json)] for r in log_rows]
+        matched, checked = verify_draws(seed, logged)
+        if not matched:
+            return report(False, checked, 0, f"outcome #{checked + 1} differs from the seed")
+        spec = self.registry.get(row.game)
+        rules = spec.rules_model.model_validate_json(row.rules_json)
+        dice = FairDice(seed)
+        state: Any = None
+        replayed = 0
+        for log_row in log_rows:
+            data = json.loads(log_row.action_json)
+            if data.get("kind") == START:
+                state = spec.start(rules, list(data["players"]), dice)
+            elif str(data.get("kind", "")).startswith("__"):
+                continue
+            elif state is not None:
+                state, _ = spec.act(state, log_row.actor_id, spec.parse_action(data), dice)
+            replayed += 1
+        if row.state_json is not None and state is not None:
+            stored = spec.state_model.model_validate_json(row.state_json)
+            if stored != state:
+                return report(False, checked, replayed, "replaying the log gives another result")
+        return report(True, checked, replayed, "every roll re-derives from the seed")
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def _row(self, tx: Transaction, table_id: int, guild_id: int | None = None) -> q.TableRow:
+        row = await q.table(tx, table_id)
+        if row is None or (guild_id is not None and row.guild_id != guild_id):
+            raise TableNotFound(table_id)
+        return row
+
+    @staticmethod
+    def _require_lobby(row: q.TableRow) -> None:
+        if row.status == "running":
+            raise NotAllowed("The game has already started.")
+        if row.status != "lobby":
+            raise NotAllowed("This table has already ended.")
+
+    async def _snapshot(self, tx: Transaction, row: q.TableRow) -> TableSnapshot:
+        spec = self.registry.get(row.game)
+        rules = spec.rules_model.model_validate_json(row.rules_json)
+        state: Any = (
+            spec.state_model.model_validate_json(row.state_json) if row.state_json else None
+        )
+        seats = (
+            list(state.seats)
+            if state is not None
+            else [seat.user_id for seat in await q.seats(tx, row.id)]
+        )
+        settings = await self._economy.ensure_guild(tx, row.guild_id)
+        deadline = await q.deadline(tx, row.id)
+        return TableSnapshot(row, spec, rules, state, seats, settings.currency_name, deadline)
+
+    async def _seat(
+        self, tx: Transaction, row: q.TableRow, spec: GameSpec, rules: Any, user_id: int
+    ) -> None:
+        await self._economy.ensure_wallet(tx, row.guild_id, user_id)
+        await q.add_seat(tx, row.id, user_id)
+        hold = spec.hold(rules)
+        await self._settle_seat(tx, row, user_id, 0, -hold, memo="seat at the table")
+
+    async def _settle_seat(
+        self,
+        tx: Transaction,
+        row: q.TableRow,
+        user_id: int,
+        current: int,
+        target: int,
+        *,
+        memo: str,
+    ) -> None:
+        """Move coins so the player's wallet change at this table becomes `target`."""
+        delta = target - current
+        await self._economy.transfer(
+            tx,
+            row.guild_id,
+            escrow_account(row.id),
+            wallet_account(user_id),
+            delta,
+            kind="table",
+            table_id=row.id,
+            action_seq=row.version + 1,
+            memo=memo,
+        )
+        await q.set_wallet_net(tx, row.id, user_id, target)
+
+    async def _reconcile(
+        self,
+        tx: Transaction,
+        row: q.TableRow,
+        stakes: Mapping[int, int],
+        payouts: Mapping[int, int],
+    ) -> int:
+        """Bring wallets, escrow and the house in line with the engine; returns house net."""
+        seats = {seat.user_id: seat.wallet_net for seat in await q.seats(tx, row.id)}
+        players = (
+            set(seats) | {p for p in stakes if p != HOUSE} | {p for p in payouts if p != HOUSE}
+        )
+        moves: list[tuple[int, int, int]] = []
+        for player in players:
+            if player not in seats:
+                await q.add_seat(tx, row.id, player)
+                seats[player] = 0
+            target = payouts.get(player, 0) - stakes.get(player, 0)
+            if target != seats[player]:
+                moves.append((target - seats[player], player, target))
+        # Coins flow into escrow before any flow out, so escrow never dips below zero.
+        for _, player, target in sorted(moves):
+            await self._settle_seat(tx, row, player, seats[player], target, memo="play")
+        house_target = payouts.get(HOUSE, 0)
+        await self._economy.transfer(
+            tx,
+            row.guild_id,
+            HOUSE_ACCOUNT,
+            escrow_account(row.id),
+            row.house_net - house_target,
+            kind="table",
+            table_id=row.id,
+            action_seq=row.version + 1,
+            memo="bank",
+        )
+        return house_target
+
+    async def _save(
+        self,
+        tx: Transaction,
+        row: q.TableRow,
+        spec: GameSpec,
+        state: Any,
+        dice: RecordingDice,
+        seq: int,
+    ) -> q.TableRow:
+        house_net = await self._reconcile(tx, row, state.stakes, state.payouts)
+        inner = dice.inner
+        counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter
+        status = "finished" if state.finished else "running"
+        saved = await q.update_table(
+            tx,
+            row,
+            status=status,
+            state_json=state.model_dump_json(),
+            dice_counter=counter,
+            house_net=house_net,
+            now=self._clock(),
+        )
+        if not saved:
+            raise StaleAction()
+        new_row = await self._row(tx, row.id)
+        if new_row.escrow != sum(state.stakes.values()):
+            raise RuntimeError(
+                f"table {row.id}: escrow {new_row.escrow} != stakes {sum(state.stakes.values())}"
+            )
+        if state.finished:
+            await q.clear_deadline(tx, row.id)
+            await self._record_stats(tx, new_row, spec, state, seq)
+        else:
+            old_ply = None
+            if row.state_json is not None:
+                old_ply = json.loads(row.state_json).get("ply")
+            seconds = spec.deadline_seconds(state)
+            if seconds is None:
+                await q.clear_deadline(tx, row.id)
+            elif old_ply != state.ply or row.status != "running":
+                await q.set_deadline(tx, row.id, self._clock() + seconds, state.ply, GAME_DEADLINE)
+        return new_row
+
+    async def _record_stats(
+        self, tx: Transaction, row: q.TableRow, spec: GameSpec, state: Any, seq: int
+    ) -> None:
+        for seat in await q.seats(tx, row.id):
+            net = seat.wallet_net
+            await q.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "played", 1)
+            await q.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "net", net)
+            if getattr(state, "winner", None) == seat.user_id or net > 0:
+                await q.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "won", 1)
+        for log_row in await q.action_log(tx, row.id):
+            for event in json.loads(log_row.events_json):
+                if event.get("kind") == "honour":
+                    await q.bump_stat(
+                        tx, row.guild_id, int(event["player"]), spec.name, event["name"], 1
+                    )
+
+    async def _cancel(self, tx: Transaction, row: q.TableRow) -> q.TableRow:
+        spec = self.registry.get(row.game)
+        payouts: Mapping[int, int] = {}
+        if row.state_json is not None:
+            stored: Any = spec.state_model.model_validate_json(row.state_json)
+            payouts = stored.payouts
+        house_net = await self._reconcile(tx, row, {}, payouts)
+        saved = await q.update_table(
+            tx,
+            row,
+            status="cancelled",
+            state_json=row.state_json,
+            dice_counter=row.dice_counter,
+            house_net=house_net,
+            now=self._clock(),
+        )
+        if not saved:
+            raise StaleAction()
+        await q.clear_deadline(tx, row.id)
+        return await self._row(tx, row.id)
+
+    async def _finish_without_play(
+        self, tx: Transaction, row: q.TableRow, status: str
+    ) -> q.TableRow:
+        await q.update_table(
+            tx,
+            row,
+            status=status,
+            state_json=None,
+            dice_counter=row.dice_counter,
+            house_net=row.house_net,
+            now=self._clock(),
+        )
+        await q.clear_deadline(tx, row.id)
+        return await self._row(tx, row.id)
+
+    async def _bump(self, tx: Transaction, row: q.TableRow) -> q.TableRow:
+        """Count a lobby change as a new version, so the log's sequence numbers stay unique."""
+        await q.update_table(
+            tx,
+            row,
+            status=row.status,
+            state_json=row.state_json,
+            dice_counter=row.dice_counter,
+            house_net=row.house_net,
+            now=self._clock(),
+        )
+        return await self._row(tx, row.id)
+
+    async def _log(
+        self,
+        tx: Transaction,
+        table_id: int,
+        seq: int,
+        actor_id: int | None,
+        action: Mapping[str, Any],
+        draws: list[Draw],
+        events: Iterable[BaseModel],
+    ) -> None:
+        await q.append_log(
+            tx,
+            table_id=table_id,
+            seq=seq,
+            actor_id=actor_id,
+            action_json=json.dumps(action, separators=(",", ":")),
+            draws_json=json.dumps([draw.to_json() for draw in draws], separators=(",", ":")),
+            events_json=_dump_events(events),
+            at=self._clock(),
+        )
+
+    def _sync_scheduler(self, snapshot: TableSnapshot) -> None:
+        # Runs while the transaction is still open but after every step that can refuse;
+        # if COMMIT itself failed, the stale in-memory deadline would only fire, find no
+        # matching row and do nothing.
+        deadline = snapshot.deadline
+        if deadline is None or not snapshot.row.live:
+            self.scheduler.cancel(snapshot.id)
+            if not snapshot.row.live:
+                self._locks.pop(snapshot.id, None)
+        else:
+            self.scheduler.schedule(snapshot.id, deadline.due_at, deadline.ply)
+
+
+def parse_rules(spec: GameSpec, options: Mapping[str, Any]) -> BaseModel:
+    """Build a table's rules from command options, refusing bad ones with a reason."""
+    try:
+        rules: BaseModel = spec.rules_model.model_validate(dict(options))
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc']) or 'rules'}: {item['msg']}"
+            for item in error.errors()
+        )
+        raise UserFacingError(f"Those table options do not work: {problems}.") from error
+    return rules

@@ -1,0 +1,1 @@
+"""Discord extensions: one thin cog per game plus the economy and table tools."""

@@ -1,0 +1,55 @@
+"""The one custom-id grammar of every Tanzaku component.
+
+    tz:<table>:<ply>:<verb>[:<arg>]
+
+- ``table``: the table id; ``ply``: the table's ply when the component was drawn, so a
+  click on an outdated message is recognised as stale; ``verb``: what the component does
+  (``join``, ``roll``, ``bid``…); ``arg``: an optional argument (a number, a bet kind).
+
+Ids carry ids, never state: everything else is loaded from the database at click time,
+which is why buttons keep working after a restart. At most 100 characters (Discord).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PREFIX = "tz"
+TEMPLATE = (
+    r"tz:(?P<table>[0-9]{1,19}):(?P<ply>[0-9]{1,9}):(?P<verb>[a-z_]{1,24})"
+    r"(?::(?P<arg>[A-Za-z0-9_\-]{1,40}))?"
+)
+_PATTERN = re.compile(f"^{TEMPLATE}$")
+MAX_LENGTH = 100
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentId:
+    table: int
+    ply: int
+    verb: str
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{PREFIX}:{self.table}:{self.ply}:{self.verb}"
+        if self.arg is not None:
+            text += f":{self.arg}"
+        if len(text) > MAX_LENGTH or not _PATTERN.match(text):
+            raise ValueError(f"invalid component id {text!r}")
+        return text
+
+    @classmethod
+    def parse(cls, text: str) -> ComponentId | None:
+        match = _PATTERN.match(text)
+        if match is None:
+            return None
+        return cls.from_match(match)
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> ComponentId:
+        return cls(int(match["table"]), int(match["ply"]), match["verb"], match["arg"] or None)
+
+
+def component_id(table: int, ply: int, verb: str, arg: str | int | None = None) -> str:
+    return str(ComponentId(table, ply, verb, None if arg is None else str(arg)))

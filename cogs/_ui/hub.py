@@ -1,0 +1,420 @@
+"""Where a click becomes an action and an outcome becomes a message.
+
+Every Tanzaku component is a :class:`TableComponent` (one `DynamicItem` for the custom-id
+grammar in :mod:`cogs._ui.custom_ids`), so buttons on any message — even one sent before
+a restart — route here. Lobby verbs are handled for every game alike; game verbs go to
+the game's :class:`GameUI`, which its cog registers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from pydantic import BaseModel
+
+from bot.errors import NotAllowed, UserFacingError
+from bot.tables import Outcome, TableService, TableSnapshot
+from cogs._ui import render
+from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id
+
+if TYPE_CHECKING:
+    from bot.app import TanzakuBot
+
+log = logging.getLogger(__name__)
+
+LOBBY_VERBS = frozenset({"join", "leave", "start", "cancel"})
+RULES_TABLE = 0
+"""Rules pages use table id 0 in the custom-id grammar: no real table has it."""
+APOLOGY = "Something went wrong on our side; nothing was changed. Please try again."
+
+
+@dataclass
+class Payload:
+    embed: discord.Embed
+    view: discord.ui.View | None = None
+    content: str | None = None
+
+    def as_kwargs(self) -> dict[str, Any]:
+        return {"content": self.content, "embed": self.embed, "view": self.view}
+
+
+def button(
+    table: int,
+    ply: int,
+    verb: str,
+    label: str,
+    *,
+    arg: str | int | None = None,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> TableComponent:
+    return TableComponent(
+        discord.ui.Button(
+            label=label,
+            style=style,
+            emoji=emoji,
+            disabled=disabled,
+            custom_id=component_id(table, ply, verb, arg),
+            row=row,
+        )
+    )
+
+
+def select(
+    table: int,
+    ply: int,
+    verb: str,
+    placeholder: str,
+    options: Sequence[discord.SelectOption],
+    *,
+    row: int | None = None,
+) -> TableComponent:
+    return TableComponent(
+        discord.ui.Select(
+            placeholder=placeholder,
+            options=list(options),
+            custom_id=component_id(table, ply, verb),
+            row=row,
+        )
+    )
+
+
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
+    """Any button or select of a Tanzaku table; its custom id says everything needed."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> TableComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        parsed = ComponentId.parse(str(data.get("custom_id", "")))
+        if parsed is None:
+            return
+        raw_values: Any = data.get("values") or []
+        values = [str(value) for value in raw_values]
+        await TableHub.of(interaction.client).dispatch(interaction, parsed, values)
+
+
+class GameUI:
+    """A game's face in Discord. The game's cog subclasses it and registers it."""
+
+    game: ClassVar[str]
+    title: ClassVar[str]
+
+    def __init__(self, hub: TableHub) -> None:
+        self.hub = hub
+
+    @property
+    def service(self) -> TableService:
+        return self.hub.service
+
+    def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
+        """Lines describing the table's options, shown in the lobby."""
+        return []
+
+    def render_game(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Payload:
+        raise NotImplementedError
+
+    def action_for(
+        self, snapshot_id: int, verb: str, arg: str | None, values: Sequence[str]
+    ) -> BaseModel:
+        raise NotAllowed("That button does nothing at this table.")
+
+    async def click(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        action = self.action_for(cid.table, cid.verb, cid.arg, values)
+        outcome = await self.service.act(
+            cid.table, interaction.user.id, action, expected_ply=cid.ply
+        )
+        await self.hub.answer(interaction, outcome)
+
+    async def after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
+        """Private follow-ups of an outcome (confirmations, DMs). Default: none."""
+
+
+class TableHub:
+    """The shared machinery behind every table message."""
+
+    def __init__(self, bot: TanzakuBot) -> None:
+        self.bot = bot
+        self.games: dict[str, GameUI] = {}
+        self._editing: set[int] = set()
+        self._dirty: set[int] = set()
+        self.edits_sent = 0
+        bot.tables.deadline_listeners.append(self.on_deadline_outcome)
+
+    @classmethod
+    def of(cls, client: discord.Client) -> TableHub:
+        hub: TableHub | None = getattr(client, "table_hub", None)
+        if hub is None:
+            hub = cls(client)  # type: ignore[arg-type]
+            client.table_hub = hub  # type: ignore[attr-defined]
+        return hub
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.tables
+
+    def register(self, ui: GameUI) -> None:
+        self.games[ui.game] = ui
+
+    def ui(self, game: str) -> GameUI:
+        ui = self.games.get(game)
+        if ui is None:
+            raise NotAllowed("That game is not available on this bot right now.")
+        return ui
+
+    # -- rendering ---------------------------------------------------------------------------
+
+    def render(self, snapshot: TableSnapshot, events: Sequence[BaseModel] = ()) -> Payload:
+        if snapshot.status == "lobby":
+            return self.render_lobby(snapshot)
+        if snapshot.status == "cancelled" and snapshot.state is None:
+            return self.render_cancelled(snapshot)
+        payload = self.ui(snapshot.spec.name).render_game(snapshot, events)
+        if snapshot.status == "cancelled":
+            payload.embed.colour = discord.Colour(render.COLOUR_CANCELLED)
+            payload.embed.description = (
+                "**Cancelled** — every coin still at stake went back to its owner.\n"
+                + (payload.embed.description or "")
+            )[:4096]
+            payload.view = None
+        self.add_fairness(payload.embed, snapshot)
+        return payload
+
+    def render_lobby(self, snapshot: TableSnapshot) -> Payload:
+        spec = snapshot.spec
+        fewest, most = spec.seat_limits(snapshot.rules)
+        need = f"{fewest}" if fewest == most else f"{fewest}–{most}"
+        lines = [f"Host: {render.mention(snapshot.row.host_id)} · players: {need}"]
+        if snapshot.hold:
+            lines.append(f"Stake to sit: **{render.coins(snapshot.hold, snapshot.currency)}**")
+        lines.extend(self.ui(spec.name).describe_rules(snapshot))
+        if snapshot.deadline is not None:
+            lines.append(f"Closes {render.timestamp(snapshot.deadline.due_at)} unless started.")
+        embed = discord.Embed(
+            title=f"{spec.title} — table #{snapshot.id} (lobby)",
+            description="\n".join(lines),
+            colour=discord.Colour(render.COLOUR_LOBBY),
+        )
+        seats = "\n".join(
+            f"{number}. {render.mention(user)}" for number, user in enumerate(snapshot.seats, 1)
+        )
+        embed.add_field(name=f"Seats ({len(snapshot.seats)}/{most})", value=seats or "—")
+        self.add_fairness(embed, snapshot)
+        table = snapshot.id
+        view = view_of(
+            button(table, 0, "join", "Join", style=discord.ButtonStyle.success),
+            button(table, 0, "leave", "Leave"),
+            button(table, 0, "start", "Start", style=discord.ButtonStyle.primary),
+            button(table, 0, "cancel", "Cancel", style=discord.ButtonStyle.danger),
+        )
+        return Payload(embed, view)
+
+    def render_cancelled(self, snapshot: TableSnapshot) -> Payload:
+        embed = discord.Embed(
+            title=f"{snapshot.spec.title} — table #{snapshot.id} (closed)",
+            description="This table closed before play began; every stake was refunded.",
+            colour=discord.Colour(render.COLOUR_CANCELLED),
+        )
+        self.add_fairness(embed, snapshot)
+        return Payload(embed, None)
+
+    @staticmethod
+    def add_fairness(embed: discord.Embed, snapshot: TableSnapshot) -> None:
+        row = snapshot.row
+        if snapshot.seed_revealed:
+            text = (
+                f"Fair dice — seed `{row.seed_hex}` (SHA-256 `{row.commitment[:16]}…`). "
+                f"Check every roll with /verify table:{row.id}"
+            )
+        else:
+            text = f"Fair dice — commitment SHA-256 `{row.commitment}`; seed revealed at the end."
+        embed.set_footer(text=text)
+
+    # -- opening and clicking ----------------------------------------------------------------
+
+    async def open_table(
+        self, interaction: discord.Interaction[Any], game: str, rules: BaseModel
+    ) -> Outcome:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        outcome = await self.service.open(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            game=game,
+            host_id=interaction.user.id,
+            rules=rules,
+        )
+        payload = self.render(outcome.snapshot)
+        await interaction.response.send_message(**payload.as_kwargs())
+        message = await interaction.original_response()
+        await self.service.set_message(outcome.snapshot.id, message.id)
+        return outcome
+
+    async def dispatch(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        try:
+            if cid.table == RULES_TABLE and cid.verb == "rules" and cid.arg:
+                from cogs._ui.rules_pages import rules_page
+
+                await interaction.response.edit_message(**rules_page(cid.arg, cid.ply).as_kwargs())
+                return
+            if cid.verb in LOBBY_VERBS:
+                await self._lobby_click(interaction, cid)
+            else:
+                game = await self.service.game_of(cid.table)
+                await self.ui(game).click(interaction, cid, values)
+            await self.deliver_notice(interaction, cid.table)
+        except UserFacingError as error:
+            await self.refuse(interaction, error)
+        except Exception:
+            log.exception("click %s by %s failed", cid, interaction.user.id)
+            await self.refuse(interaction, None)
+
+    async def _lobby_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
+        user = interaction.user.id
+        if cid.verb == "join":
+            outcome = await self.service.join(cid.table, user)
+        elif cid.verb == "leave":
+            outcome = await self.service.leave(cid.table, user)
+        elif cid.verb == "start":
+            outcome = await self.service.start(cid.table, user)
+        else:
+            outcome = await self.service.cancel(
+                cid.table, user, moderator=is_moderator(interaction)
+            )
+        await self.answer(interaction, outcome)
+
+    async def answer(self, interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+        """Show an outcome: through the click's own response when the click came from the
+        table message (one request instead of two), otherwise by a coalesced edit."""
+        snapshot = outcome.snapshot
+        on_table_message = (
+            interaction.message is not None and interaction.message.id == snapshot.row.message_id
+        )
+        if on_table_message and not interaction.response.is_done():
+            await interaction.response.edit_message(
+                **self.render(snapshot, outcome.events).as_kwargs()
+            )
+        else:
+            self.schedule_refresh(snapshot.id)
+        await self.ui(snapshot.spec.name).after(outcome, interaction)
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+
+    async def refuse(
+        self, interaction: discord.Interaction[Any], error: UserFacingError | None
+    ) -> None:
+        text = str(error) if error is not None else APOLOGY
+        await send_ephemeral(interaction, text)
+
+    async def deliver_notice(self, interaction: discord.Interaction[Any], table_id: int) -> None:
+        """A private message that could not be sent as a DM is shown on the next click."""
+        notice = await self.service.take_notice(interaction.user.id, table_id)
+        if notice is not None:
+            await send_ephemeral(
+                interaction,
+                "Your direct messages are closed, so here is what I tried to send you:\n\n"
+                + notice,
+            )
+
+    # -- updates not caused by a click on the table message ------------------------------------
+
+    def schedule_refresh(self, table_id: int) -> None:
+        task = asyncio.create_task(self.refresh(table_id), name=f"tanzaku-refresh-{table_id}")
+        self.bot.background_tasks.add(task)
+        task.add_done_callback(self.bot.background_tasks.discard)
+
+    async def refresh(self, table_id: int, events: Sequence[BaseModel] = ()) -> None:
+        """Edit the table message to show the table as it is now.
+
+        Edits are coalesced: while one edit of a table is in flight, further requests only
+        mark it dirty, and one more edit with the then-current state follows. A burst of
+        deadlines and private bids thus costs a channel two edits, not one per change.
+        """
+        if table_id in self._editing:
+            self._dirty.add(table_id)
+            return
+        self._editing.add(table_id)
+        try:
+            while True:
+                self._dirty.discard(table_id)
+                snapshot = await self.service.snapshot(table_id)
+                await self._edit(snapshot, events)
+                events = ()
+                if table_id not in self._dirty:
+                    break
+        except Exception:
+            log.exception("could not refresh table %s", table_id)
+        finally:
+            self._editing.discard(table_id)
+
+    async def _edit(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> None:
+        if snapshot.row.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(
+            snapshot.row.channel_id, guild_id=snapshot.row.guild_id
+        )
+        message = channel.get_partial_message(snapshot.row.message_id)
+        try:
+            await message.edit(**self.render(snapshot, events).as_kwargs())
+            self.edits_sent += 1
+        except discord.NotFound:
+            log.warning("table %s lost its message %s", snapshot.id, snapshot.row.message_id)
+
+    async def on_deadline_outcome(self, outcome: Outcome) -> None:
+        await self.refresh(outcome.snapshot.id, outcome.events)
+        if outcome.snapshot.row.live or outcome.kind == "acted":
+            await self.ui(outcome.snapshot.spec.name).after(outcome, None)
+
+
+def is_moderator(interaction: discord.Interaction[Any]) -> bool:
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+async def send_ephemeral(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer privately, whether or not the interaction was already answered."""
+    kwargs: dict[str, Any] = {"ephemeral": True}
+    if content is not None:
+        kwargs["content"] = render.clip(content, 2000)
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)

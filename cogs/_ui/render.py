@@ -1,0 +1,49 @@
+"""Small pieces of text every table message uses."""
+
+from __future__ import annotations
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+COLOUR_LOBBY = 0x5865F2
+COLOUR_PLAYING = 0xE67E22
+COLOUR_FINISHED = 0x2ECC71
+COLOUR_CANCELLED = 0x95A5A6
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def die(value: int) -> str:
+    return DIE_FACES[value - 1] if 1 <= value <= 6 else str(value)
+
+
+def dice_pair(first: int, second: int) -> str:
+    return f"{die(first)} {die(second)} = {first + second}"
+
+
+def timestamp(seconds: float, style: str = "R") -> str:
+    """A Discord timestamp; style R counts down live in every client."""
+    return f"<t:{int(seconds)}:{style}>"
+
+
+def coins(amount: int, currency: str) -> str:
+    return f"{amount:,} {currency}"
+
+
+def signed_coins(amount: int, currency: str) -> str:
+    return f"{'+' if amount > 0 else ''}{amount:,} {currency}"
+
+
+def bar(value: int, maximum: int, width: int = 10) -> str:
+    """A text gauge: ▰▰▰▱▱ — width cells, filled in proportion."""
+    if maximum <= 0:
+        return "▱" * width
+    filled = max(0, min(width, round(width * max(value, 0) / maximum)))
+    if value > 0 and filled == 0:
+        filled = 1
+    return "▰" * filled + "▱" * (width - filled)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,33 @@
+"""Rules shown as paged embeds; the page buttons are ordinary table components."""
+
+from __future__ import annotations
+
+import discord
+
+from bot import rules_text
+from cogs._ui import render
+from cogs._ui.hub import RULES_TABLE, Payload, button, view_of
+
+
+def rules_page(game: str, page: int) -> Payload:
+    pages = rules_text.pages(game)
+    page = max(0, min(page, len(pages) - 1))
+    title, body = pages[page]
+    embed = discord.Embed(
+        title=f"{rules_text.GAMES[game]} — {title}",
+        description=render.clip(body, 4096),
+        colour=discord.Colour(render.COLOUR_LOBBY),
+    )
+    embed.set_footer(text=f"Page {page + 1} of {len(pages)}")
+    view = view_of(
+        button(RULES_TABLE, max(page - 1, 0), "rules", "◀ Previous", arg=game, disabled=page == 0),
+        button(
+            RULES_TABLE,
+            min(page + 1, len(pages) - 1),
+            "rules",
+            "Next ▶",
+            arg=game,
+            disabled=page == len(pages) - 1,
+        ),
+    )
+    return Payload(embed, view)

@@ -1,0 +1,130 @@
+"""Table tools for every game: /rules, /history, /verify and /stats."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import rules_text
+from bot.app import TanzakuBot
+from bot.errors import UserFacingError
+from cogs._ui import render
+from cogs._ui.hub import TableHub, send_ephemeral
+from cogs._ui.rules_pages import rules_page
+
+GameName = Literal["nihakyu", "fortunes_winds", "strength_duel", "hachihachi", "hazard"]
+HISTORY_LINES = 25
+SECRET_WHILE_LIVE = "(a private choice — shown when the table ends)"
+
+
+def describe_logged(data: dict[str, Any]) -> str:
+    kind = str(data.get("kind", "?"))
+    labels = {
+        "__open__": "opened the table",
+        "__join__": "joined",
+        "__leave__": "left",
+        "__start__": "started the game",
+        "__cancel__": "cancelled the table",
+        "__expire__": "the lobby expired",
+        "deadline": "time ran out",
+    }
+    if kind in labels:
+        return labels[kind]
+    fields = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("kind", "action"))
+    name = str(data.get("action", kind))
+    return f"{name}({fields})" if fields else name
+
+
+@app_commands.guild_only()
+class TablesCog(commands.Cog, name="Tables"):
+    def __init__(self, bot: TanzakuBot) -> None:
+        self.bot = bot
+        TableHub.of(bot)
+
+    @app_commands.command(name="rules", description="Read how a game is played.")
+    @app_commands.describe(game="Which game")
+    async def rules(self, interaction: discord.Interaction[Any], game: GameName) -> None:
+        await interaction.response.send_message(**rules_page(game, 0).as_kwargs(), ephemeral=True)
+
+    @app_commands.command(name="history", description="What happened at a table, step by step.")
+    @app_commands.describe(table="The table's number (shown in its title)")
+    async def history(
+        self, interaction: discord.Interaction[Any], table: app_commands.Range[int, 1]
+    ) -> None:
+        assert interaction.guild_id is not None
+        snapshot, rows = await self.bot.tables.history(table, interaction.guild_id)
+        lines = []
+        for row in rows[-HISTORY_LINES:]:
+            who = render.mention(row.actor_id) if row.actor_id else "the table"
+            data = json.loads(row.action_json)
+            # While a table runs, a player's action may be a secret (a bid, a choice); only
+            # its public consequences are listed until the end.
+            secret = snapshot.row.live and not str(data.get("kind", "")).startswith("__")
+            what = SECRET_WHILE_LIVE if secret and row.actor_id else describe_logged(data)
+            events = [str(event.get("kind")) for event in json.loads(row.events_json)]
+            tail = f" → {', '.join(events)}" if events else ""
+            lines.append(f"`{row.seq:>3}` {render.timestamp(row.at, 'T')} {who}: {what}{tail}")
+        embed = discord.Embed(
+            title=f"{snapshot.spec.title} — table #{table} ({snapshot.status})",
+            description=render.clip("\n".join(lines) or "Nothing yet.", 4096),
+            colour=discord.Colour(render.COLOUR_LOBBY),
+        )
+        if len(rows) > HISTORY_LINES:
+            embed.set_footer(text=f"Last {HISTORY_LINES} of {len(rows)} steps.")
+        await interaction.response.send_message(
+            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="verify", description="Check a finished table's dice are fair.")
+    @app_commands.describe(table="The table's number")
+    async def verify(
+        self, interaction: discord.Interaction[Any], table: app_commands.Range[int, 1]
+    ) -> None:
+        assert interaction.guild_id is not None
+        report = await self.bot.tables.verify(table, interaction.guild_id)
+        verdict = "✅ Every roll matches the seed." if report.matched else "❌ Mismatch found."
+        embed = discord.Embed(
+            title=f"Fairness check — table #{table}",
+            description=(
+                f"{verdict}\n{report.reason}.\n\n"
+                f"Outcomes re-derived: **{report.draws_checked}** · "
+                f"actions replayed: **{report.actions_replayed}**\n"
+                f"Seed: `{report.seed_hex}`\nSHA-256 commitment: `{report.commitment}`\n"
+                "Each outcome is HMAC-SHA256(seed, block) split into 32-bit words, "
+                "with rejection sampling for an exact uniform die."
+            ),
+            colour=discord.Colour(
+                render.COLOUR_FINISHED if report.matched else render.COLOUR_CANCELLED
+            ),
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="stats", description="Games played, won and honours earned.")
+    @app_commands.describe(member="Whose stats; yours by default")
+    async def stats(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        assert interaction.guild_id is not None
+        target = member or interaction.user
+        if target.bot:
+            raise UserFacingError("Bots do not play here, so they have no stats.")
+        stats = await self.bot.tables.stats(interaction.guild_id, target.id)
+        by_game: dict[str, list[str]] = {}
+        for (game, stat), value in sorted(stats.items()):
+            by_game.setdefault(game, []).append(f"{stat}: **{value:,}**")
+        embed = discord.Embed(
+            title=f"Stats — {target.display_name}", colour=discord.Colour(render.COLOUR_LOBBY)
+        )
+        for game, lines in by_game.items():
+            embed.add_field(name=rules_text.GAMES.get(game, game), value="\n".join(lines))
+        if not by_game:
+            embed.description = "No finished games yet."
+        await send_ephemeral(interaction, embed=embed)
+
+
+async def setup(bot: TanzakuBot) -> None:
+    await bot.add_cog(TablesCog(bot))
