@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.clock import Clock, discord_clock
@@ -22,9 +23,6 @@ log = logging.getLogger(__name__)
 DEFAULT_EXTENSIONS = (
     "cogs.economy",
     "cogs.tables",
-    "cogs.hazard",
-    "cogs.nihakyu",
-    "cogs.strength_duel",
 )
 
 
@@ -40,7 +38,15 @@ class TanzakuBot(commands.Bot):
     ) -> None:
         # Slash commands and components need no privileged intent.
         intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            # Every command is about a server's wallets and tables: none works in DMs.
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=False, private_channel=False
+            ),
+        )
         self.settings = settings
         self.clock = clock
         self.db = Database(settings.database_path)

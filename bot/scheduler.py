@@ -40,10 +40,9 @@ class Scheduler:
         self._heap: list[_Entry] = []
         self._current: dict[int, _Entry] = {}
         self._order = itertools.count()
-        self._loop_task: asyncio.Task[None] | None = None
-        self._sleeper: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
-        self._firing: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._running = False
+        self._firing = False
         self.fired = 0
 
     def __len__(self) -> int:
@@ -59,7 +58,7 @@ class Scheduler:
         self._current[key] = entry
         heapq.heappush(self._heap, entry)
         if self._heap[0] is entry:
-            self._interrupt()
+            self._wake()
 
     def cancel(self, key: int) -> None:
         # The heap entry stays and is skipped when popped; removing it would cost O(n).
@@ -69,52 +68,52 @@ class Scheduler:
             heapq.heapify(self._heap)
 
     def start(self) -> None:
-        if self._loop_task is None or self._loop_task.done():
-            self._loop_task = asyncio.create_task(self._run(), name="tanzaku-scheduler")
+        self._running = True
+        self._wake()
 
     async def stop(self) -> None:
         """Stop waiting; a deadline being applied right now is finished first."""
-        task, self._loop_task = self._loop_task, None
-        if self._sleeper is not None:
-            self._sleeper.cancel()
-        if task is not None:
+        self._running = False
+        task, self._task = self._task, None
+        if task is None:
+            return
+        if not self._firing:
             task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-        if self._firing is not None:
-            await asyncio.gather(self._firing, return_exceptions=True)
+        await asyncio.gather(task, return_exceptions=True)
 
-    def _interrupt(self) -> None:
-        self._wake.set()
-        if self._sleeper is not None and not self._sleeper.done():
-            self._sleeper.cancel()
+    def _wake(self) -> None:
+        """(Re)start the loop so it sleeps until the earliest deadline.
+
+        The loop only ever waits in `asyncio.sleep`, and exits when nothing is armed: an
+        idle bot holds no pending wait, and a virtual clock can drive every timer.
+        """
+        if not self._running:
+            return
+        if self._task is not None and not self._task.done():
+            if self._firing:
+                return  # it looks at the heap again as soon as this deadline is applied
+            self._task.cancel()
+        self._task = asyncio.create_task(self._run(), name="tanzaku-scheduler")
 
     async def _run(self) -> None:
-        while True:
-            self._wake.clear()
+        while self._running:
             entry = self._next_live()
             if entry is None:
-                await self._wake.wait()
-                continue
+                return
             delay = entry.due_at - self._clock()
             if delay > 0:
-                self._sleeper = asyncio.create_task(asyncio.sleep(delay))
-                # A cancelled sleeper means an earlier deadline arrived: look again.
-                await asyncio.wait({self._sleeper})
-                self._sleeper = None
+                await asyncio.sleep(delay)
                 continue
             heapq.heappop(self._heap)
             del self._current[entry.key]
             self.fired += 1
-            # Shielded so that stopping the loop (SIGTERM) lets the action finish.
-            self._firing = asyncio.create_task(self._fire_logged(entry))
-            await asyncio.shield(self._firing)
-            self._firing = None
-
-    async def _fire_logged(self, entry: _Entry) -> None:
-        try:
-            await self._fire(entry.key, entry.token)
-        except Exception:
-            log.exception("deadline of %s failed", entry.key)
+            self._firing = True
+            try:
+                await self._fire(entry.key, entry.token)
+            except Exception:
+                log.exception("deadline of %s failed", entry.key)
+            finally:
+                self._firing = False
 
     def _next_live(self) -> _Entry | None:
         while self._heap:

@@ -14,7 +14,6 @@ from cogs._ui import render
 from cogs._ui.hub import send_ephemeral
 
 
-@app_commands.guild_only()
 class EconomyCog(commands.Cog, name="Economy"):
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot

@@ -13,7 +13,7 @@ from bot import rules_text
 from bot.app import TanzakuBot
 from bot.errors import UserFacingError
 from cogs._ui import render
-from cogs._ui.hub import TableHub, send_ephemeral
+from cogs._ui.hub import TableHub, is_moderator, send_ephemeral
 from cogs._ui.rules_pages import rules_page
 
 GameName = Literal["nihakyu", "fortunes_winds", "strength_duel", "hachihachi", "hazard"]
@@ -39,7 +39,6 @@ def describe_logged(data: dict[str, Any]) -> str:
     return f"{name}({fields})" if fields else name
 
 
-@app_commands.guild_only()
 class TablesCog(commands.Cog, name="Tables"):
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
@@ -102,6 +101,22 @@ class TablesCog(commands.Cog, name="Tables"):
             ),
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="cancel", description="Cancel a table; stakes go back to players.")
+    @app_commands.describe(table="The table's number (its host or a moderator may cancel)")
+    async def cancel(
+        self, interaction: discord.Interaction[Any], table: app_commands.Range[int, 1]
+    ) -> None:
+        assert interaction.guild_id is not None
+        await self.bot.tables.snapshot(table, interaction.guild_id)  # refuses other guilds
+        await self.bot.tables.cancel(
+            table, interaction.user.id, moderator=is_moderator(interaction)
+        )
+        TableHub.of(self.bot).schedule_refresh(table)
+        await send_ephemeral(
+            interaction,
+            f"Table #{table} is cancelled; every coin still at stake went back to its owner.",
+        )
 
     @app_commands.command(name="stats", description="Games played, won and honours earned.")
     @app_commands.describe(member="Whose stats; yours by default")

@@ -38,6 +38,12 @@ def _migrations() -> list[tuple[int, str, str]]:
     return found
 
 
+async def _run(connection: aiosqlite.Connection, sql: str) -> None:
+    # Closing the cursor at once matters: SQLite refuses to COMMIT while one is open.
+    cursor = await connection.execute(sql)
+    await cursor.close()
+
+
 class Transaction:
     """Statements inside one `BEGIN IMMEDIATE … COMMIT`; rolled back if the block raises."""
 
@@ -94,10 +100,10 @@ class Database:
         # exactly the block we wrote and nothing opens one behind our back.
         self._connection = await aiosqlite.connect(self.path, isolation_level=None)
         self._connection.row_factory = aiosqlite.Row
-        await self._connection.execute("PRAGMA journal_mode=WAL")
-        await self._connection.execute("PRAGMA synchronous=NORMAL")
-        await self._connection.execute("PRAGMA foreign_keys=ON")
-        await self._connection.execute("PRAGMA busy_timeout=5000")
+        await _run(self._connection, "PRAGMA journal_mode=WAL")
+        await _run(self._connection, "PRAGMA synchronous=NORMAL")
+        await _run(self._connection, "PRAGMA foreign_keys=ON")
+        await _run(self._connection, "PRAGMA busy_timeout=5000")
         await self.migrate()
 
     async def close(self) -> None:
@@ -121,14 +127,14 @@ class Database:
             async with self._write_lock:
                 # executescript would COMMIT first; run the statements inside our own
                 # transaction so a failing migration leaves the schema untouched.
-                await self.connection.execute("BEGIN IMMEDIATE")
+                await _run(self.connection, "BEGIN IMMEDIATE")
                 try:
                     for statement in _split_sql(sql):
-                        await self.connection.execute(statement)
-                    await self.connection.execute(f"PRAGMA user_version = {number}")
-                    await self.connection.execute("COMMIT")
+                        await _run(self.connection, statement)
+                    await _run(self.connection, f"PRAGMA user_version = {number}")
+                    await _run(self.connection, "COMMIT")
                 except BaseException:
-                    await self.connection.execute("ROLLBACK")
+                    await _run(self.connection, "ROLLBACK")
                     raise
             log.info("applied migration %s", name)
             applied += 1
@@ -138,13 +144,13 @@ class Database:
     async def transaction(self) -> AsyncIterator[Transaction]:
         async with self._write_lock:
             connection = self.connection
-            await connection.execute("BEGIN IMMEDIATE")
+            await _run(connection, "BEGIN IMMEDIATE")
             try:
                 yield Transaction(connection)
             except BaseException:
-                await connection.execute("ROLLBACK")
+                await _run(connection, "ROLLBACK")
                 raise
-            await connection.execute("COMMIT")
+            await _run(connection, "COMMIT")
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Transaction]:

@@ -290,12 +290,15 @@ class TableHub:
             else:
                 game = await self.service.game_of(cid.table)
                 await self.ui(game).click(interaction, cid, values)
-            await self.deliver_notice(interaction, cid.table)
         except UserFacingError as error:
             await self.refuse(interaction, error)
         except Exception:
             log.exception("click %s by %s failed", cid, interaction.user.id)
             await self.refuse(interaction, None)
+        try:
+            await self.deliver_notice(interaction, cid.table)
+        except Exception:
+            log.exception("could not deliver a private notice at table %s", cid.table)
 
     async def _lobby_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
         user = interaction.user.id

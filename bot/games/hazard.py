@@ -1,0 +1,921 @@
+"""Hazard: the old English dice game of mains and chances, as a pure engine.
+
+One seated player, the **caster**, holds the dice. Each round the caster calls a *main*
+(5 to 9) and throws two dice: the first throw nicks (caster wins), throws out (caster
+loses) or sets a *chance*; with a chance set the caster throws on until the chance (win)
+or the main (loss) comes up. Everyone else bets with or against the caster; the caster
+may stake on themselves; once a chance is set, the odds may be taken at fair odds. All
+bets are against the bank (``payouts[HOUSE]``).
+
+The authority is ``shared/rules/hazard.md``. Rulings of ours (also in the player rules,
+``bot/rules_text/hazard.md``):
+
+- Betting (caster's stake, with, against) is open from the end of the previous round
+  until the first throw, whether or not the main is called yet. A further bet of a kind
+  already held tops it up; the total of each bet must lie within the table limits. A
+  player may not be with and against the caster in the same round.
+- Odds bets are open while a chance is set, to the caster (holding a stake) and to
+  players holding a with/against bet; the player's odds bets (both kinds together) may
+  total at most ``odds_max_multiple`` times their original stake this round, and each
+  odds bet's total is at least ``min_stake``. Fractional winnings round down.
+- The caster may pass the dice voluntarily between rounds, after a win or before
+  casting a first round; bets already placed for the coming round are returned.
+- A player with bets riding cannot leave. A caster may leave between rounds (the main
+  call, if any, lapses; others' bets for the round are returned) and the dice pass on,
+  but not while a chance is set.
+- ``Close`` is allowed between rounds with no bets riding, by a seated player or the
+  table itself (``player=None``); the cog decides who may close.
+- A round in which the deadline acted for the caster is an *absent* round; after
+  ``absent_rounds_to_lose_dice`` absent rounds in a row the dice pass (0 disables this).
+  Optionally (``idle_laps_to_close``, off by default) the table closes itself once the
+  dice have gone that many times round the table through absence with nobody acting.
+
+Chance comes only from the ``dice`` argument: two ``dice.roll(6)`` per throw, the first
+die then the second. ``act`` never mutates its input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Annotated, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+from bot.games.common import HOUSE, Deadline
+from bot.games.dice import Dice
+from bot.games.errors import IllegalMove
+
+__all__ = [
+    "ACTIONS",
+    "BET_KINDS",
+    "LOSSES_TO_PASS",
+    "MAINS",
+    "Action",
+    "Bet",
+    "BetKind",
+    "BetPlaced",
+    "BetReturned",
+    "BetSettled",
+    "CallMain",
+    "Close",
+    "Closed",
+    "Deadline",
+    "DicePassed",
+    "Event",
+    "Join",
+    "Joined",
+    "Leave",
+    "Left",
+    "MainCalled",
+    "MainOdds",
+    "PassDice",
+    "RoundEnded",
+    "Rules",
+    "State",
+    "Throw",
+    "Thrown",
+    "act",
+    "can_pass_dice",
+    "deadline_seconds",
+    "first_throw_outcome",
+    "hold",
+    "odds",
+    "odds_cap",
+    "odds_payout",
+    "odds_table",
+    "parse_action",
+    "seat_limits",
+    "start",
+    "ways",
+]
+
+MAINS: tuple[int, ...] = (5, 6, 7, 8, 9)
+"""The numbers a caster may call as the main."""
+
+LOSSES_TO_PASS = 3
+"""Losses in succession after which the caster must pass the dice."""
+
+BetKind: TypeAlias = Literal["caster", "with", "against", "odds_for", "odds_against"]
+BET_KINDS: tuple[BetKind, ...] = ("caster", "with", "against", "odds_for", "odds_against")
+_ODDS_KINDS: tuple[BetKind, ...] = ("odds_for", "odds_against")
+_OPPOSITE: dict[BetKind, BetKind] = {"with": "against", "against": "with"}
+
+FirstOutcome: TypeAlias = Literal["nick", "out", "chance"]
+ThrowOutcome: TypeAlias = Literal["nick", "out", "chance", "win", "lose", "again"]
+PassReason: TypeAlias = Literal["three_losses", "absent", "voluntary", "left"]
+
+# The outcome table of shared/rules/hazard.md; every total not listed becomes the chance.
+_NICKS: dict[int, frozenset[int]] = {
+    5: frozenset({5}),
+    6: frozenset({6, 12}),
+    7: frozenset({7, 11}),
+    8: frozenset({8, 12}),
+    9: frozenset({9}),
+}
+_OUTS: dict[int, frozenset[int]] = {
+    5: frozenset({2, 3, 11, 12}),
+    6: frozenset({2, 3, 11}),
+    7: frozenset({2, 3, 12}),
+    8: frozenset({2, 3, 11}),
+    9: frozenset({2, 3, 11, 12}),
+}
+
+_DEADLINE_MAIN = 7
+"""The main the table calls for an absent caster: the caster's best main."""
+
+
+# --------------------------------------------------------------------------- rules
+
+
+class Rules(BaseModel):
+    """House rules of a Hazard table (defaults as in ``shared/rules/hazard.md``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    odds_bets: bool = True
+    odds_max_multiple: int = Field(default=1, ge=0)
+    min_stake: int = Field(default=1, ge=1)
+    max_stake: int = Field(default=1000, ge=1)
+    throw_seconds: int = Field(default=60, ge=1)
+    absent_rounds_to_lose_dice: int = Field(default=2, ge=0)
+    max_players: int = Field(default=10, ge=1)
+    idle_laps_to_close: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _limits_are_ordered(self) -> Rules:
+        if self.max_stake < self.min_stake:
+            raise ValueError("max_stake must be at least min_stake")
+        return self
+
+
+# ------------------------------------------------------------------------- actions
+
+
+class CallMain(BaseModel):
+    """The caster names the main for this round (5 to 9)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["call_main"] = "call_main"
+    main: int
+
+
+class Bet(BaseModel):
+    """A bet against the bank; ``kind`` is the bet kind (the discriminator is ``action``)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["bet"] = "bet"
+    kind: BetKind
+    amount: int
+
+
+class Throw(BaseModel):
+    """The caster throws the two dice."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["throw"] = "throw"
+
+
+class PassDice(BaseModel):
+    """The caster hands the dice to the next seat (between rounds, after a win)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["pass_dice"] = "pass_dice"
+
+
+class Join(BaseModel):
+    """A member takes the next free seat (at the end of seat order)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["join"] = "join"
+
+
+class Leave(BaseModel):
+    """A seated player cashes out and leaves the table."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["leave"] = "leave"
+
+
+class Close(BaseModel):
+    """The table ends (between rounds, with no bets riding)."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["close"] = "close"
+
+
+Action: TypeAlias = CallMain | Bet | Throw | PassDice | Join | Leave | Close | Deadline
+"""Everything ``act`` accepts. Hazard's own actions are told apart by their ``action``
+field; :class:`Deadline` by ``kind == "deadline"`` (see :func:`parse_action`)."""
+
+ACTIONS: tuple[type[BaseModel], ...] = (
+    CallMain,
+    Bet,
+    Throw,
+    PassDice,
+    Join,
+    Leave,
+    Close,
+    Deadline,
+)
+
+_HazardAction = Annotated[
+    CallMain | Bet | Throw | PassDice | Join | Leave | Close,
+    Field(discriminator="action"),
+]
+_ACTION_ADAPTER: TypeAdapter[CallMain | Bet | Throw | PassDice | Join | Leave | Close] = (
+    TypeAdapter(_HazardAction)
+)
+
+
+def parse_action(data: Mapping[str, object]) -> Action:
+    """Rebuild an action from its logged ``model_dump()`` (or JSON-mode dump).
+
+    Hazard's actions carry ``action``; the shared :class:`Deadline` carries only
+    ``kind == "deadline"`` (a :class:`Bet` also has a ``kind``, the bet kind, so ``kind``
+    alone cannot be the discriminator). Raises ``ValueError`` for anything else.
+    """
+    if "action" in data:
+        return _ACTION_ADAPTER.validate_python(dict(data))
+    if data.get("kind") == "deadline":
+        return Deadline.model_validate(dict(data))
+    raise ValueError(f"not a Hazard action: {dict(data)!r}")
+
+
+# -------------------------------------------------------------------------- events
+
+
+class MainCalled(BaseModel):
+    """The caster (or the table, for an absent caster) called the main."""
+
+    kind: Literal["main_called"] = "main_called"
+    caster: int
+    main: int
+    by_deadline: bool = False
+
+
+class BetPlaced(BaseModel):
+    """A bet went down; ``total`` is the player's whole bet of that kind this round."""
+
+    kind: Literal["bet_placed"] = "bet_placed"
+    player: int
+    bet: BetKind
+    amount: int
+    total: int
+
+
+class Thrown(BaseModel):
+    """The dice were thrown. ``chance`` is the chance after this throw."""
+
+    kind: Literal["thrown"] = "thrown"
+    caster: int
+    dice: tuple[int, int]
+    total: int
+    outcome: ThrowOutcome
+    main: int
+    chance: int | None
+    by_deadline: bool = False
+
+
+class BetSettled(BaseModel):
+    """A bet was settled against the bank; ``net`` is the player's gain (negative: loss)."""
+
+    kind: Literal["bet_settled"] = "bet_settled"
+    player: int
+    bet: BetKind
+    amount: int
+    won: bool
+    net: int
+
+
+class BetReturned(BaseModel):
+    """A bet was handed back unplayed (its round never started)."""
+
+    kind: Literal["bet_returned"] = "bet_returned"
+    player: int
+    bet: BetKind
+    amount: int
+
+
+class RoundEnded(BaseModel):
+    """A round was decided; ``losses_in_a_row`` is the caster's streak after it."""
+
+    kind: Literal["round_ended"] = "round_ended"
+    round: int
+    caster: int
+    won: bool
+    losses_in_a_row: int
+
+
+class DicePassed(BaseModel):
+    """The dice moved to another caster (``to_player`` may equal ``from_player`` alone)."""
+
+    kind: Literal["dice_passed"] = "dice_passed"
+    from_player: int
+    to_player: int
+    reason: PassReason
+
+
+class Joined(BaseModel):
+    """A member took a seat; ``seat`` is their 0-based position in seat order."""
+
+    kind: Literal["joined"] = "joined"
+    player: int
+    seat: int
+
+
+class Left(BaseModel):
+    """A player cashed out; ``net`` is what they won (or lost) at the table overall."""
+
+    kind: Literal["left"] = "left"
+    player: int
+    net: int
+
+
+class Closed(BaseModel):
+    """The table finished. ``by`` is who closed it (``None``: the table itself)."""
+
+    kind: Literal["closed"] = "closed"
+    by: int | None
+    reason: Literal["closed", "empty", "idle"]
+
+
+Event = Annotated[
+    MainCalled
+    | BetPlaced
+    | Thrown
+    | BetSettled
+    | BetReturned
+    | RoundEnded
+    | DicePassed
+    | Joined
+    | Left
+    | Closed,
+    Field(discriminator="kind"),
+]
+"""Every event ``act`` emits. All are public: Hazard has no secrets."""
+
+
+# --------------------------------------------------------------------------- state
+
+
+class State(BaseModel):
+    """The whole table. Round-trips through JSON exactly.
+
+    ``bets[p][kind]`` is what ``p`` has riding on each bet kind this round (players with
+    nothing riding have no entry); ``stakes[p]`` is the sum of those, kept for every
+    player who ever sat (0 when nothing rides). ``payouts`` holds each player's net
+    result so far and the bank's under ``HOUSE`` (0); it always sums to 0.
+    """
+
+    rules: Rules
+    seats: list[int]
+    caster: int
+    main: int | None = None
+    chance: int | None = None
+    losses_in_a_row: int = 0
+    round: int = 1
+    throws: int = 0
+    """Throws made this round; betting closes at the first."""
+    last_throw: tuple[int, int] | None = None
+    bets: dict[int, dict[BetKind, int]] = Field(default_factory=dict)
+    stakes: dict[int, int]
+    payouts: dict[int, int]
+    ply: int = 0
+    finished: bool = False
+    caster_rounds: int = 0
+    """Rounds the current caster has cast since receiving the dice."""
+    absent_rounds: int = 0
+    """Rounds in a row in which the deadline acted for the current caster."""
+    deadline_acted: bool = False
+    """Whether the deadline has acted for the caster in the current round."""
+    idle_passes: int = 0
+    """Dice passes through absence since any player last acted."""
+
+
+# ------------------------------------------------------------- table conventions
+
+
+def seat_limits(rules: Rules) -> tuple[int, int]:
+    """The fewest and most seats a Hazard table allows."""
+    return (1, rules.max_players)
+
+
+def hold(rules: Rules) -> int:
+    """Coins held in escrow on taking a seat: none, since money goes down as bets."""
+    return 0
+
+
+def deadline_seconds(state: State) -> int | None:
+    """Seconds the caster has to act before the table throws for them."""
+    return None if state.finished else state.rules.throw_seconds
+
+
+# ---------------------------------------------------------------------- the dice
+
+
+def ways(total: int) -> int:
+    """The number of ways two six-sided dice make ``total`` (0 when impossible)."""
+    if not 2 <= total <= 12:
+        return 0
+    return 6 - abs(total - 7)
+
+
+def first_throw_outcome(main: int, total: int) -> FirstOutcome:
+    """What the first throw of a round means for a given main."""
+    if main not in MAINS:
+        raise ValueError(f"main must be one of {MAINS}, not {main}")
+    if total in _NICKS[main]:
+        return "nick"
+    if total in _OUTS[main]:
+        return "out"
+    return "chance"
+
+
+def odds_payout(kind: BetKind, amount: int, main: int, chance: int) -> int:
+    """Whole coins a winning bet of ``amount`` wins (the stake comes back besides).
+
+    Even-money bets win their amount. Odds bets are paid at fair odds: on the chance
+    ``ways(main):ways(chance)``, against it the inverse, rounded down to whole coins
+    (the rounding is the bank's only gain on the odds).
+    """
+    if kind == "odds_for":
+        return amount * ways(main) // ways(chance)
+    if kind == "odds_against":
+        return amount * ways(chance) // ways(main)
+    return amount
+
+
+# -------------------------------------------------------------------------- odds
+
+
+@dataclass(frozen=True)
+class MainOdds:
+    """Exact figures for one main, from the outcome table (no simulation)."""
+
+    main: int
+    nick: Fraction
+    """Probability that the first throw wins."""
+    out: Fraction
+    """Probability that the first throw loses."""
+    chance: Fraction
+    """Probability that the first throw sets a chance."""
+    caster_wins: Fraction
+    """Probability that the caster wins the round."""
+    expected_throws: Fraction
+    """Expected number of throws in a round."""
+
+    @property
+    def caster_loses(self) -> Fraction:
+        """Probability that the caster loses the round."""
+        return 1 - self.caster_wins
+
+    def edge(self, kind: BetKind) -> Fraction:
+        """The bank's expected gain per coin bet on ``kind``.
+
+        Negative means the bet favours the player: every main gives the caster less
+        than an even chance, so "against" is a good bet for the player. Odds bets are
+        fair (0) before rounding down of fractional wins.
+        """
+        p = self.caster_wins
+        if kind in ("caster", "with"):
+            return 1 - 2 * p
+        if kind == "against":
+            return 2 * p - 1
+        return Fraction(0)
+
+    @property
+    def edges(self) -> dict[BetKind, Fraction]:
+        """The bank's edge on every bet kind."""
+        return {kind: self.edge(kind) for kind in BET_KINDS}
+
+
+@cache
+def odds(main: int) -> MainOdds:
+    """Exact odds of a round with the given main (5 to 9)."""
+    if main not in MAINS:
+        raise ValueError(f"main must be one of {MAINS}, not {main}")
+    nick = out = chance = Fraction(0)
+    win = Fraction(0)
+    throws = Fraction(1)
+    for total in range(2, 13):
+        p = Fraction(ways(total), 36)
+        outcome = first_throw_outcome(main, total)
+        if outcome == "nick":
+            nick += p
+            win += p
+        elif outcome == "out":
+            out += p
+        else:
+            chance += p
+            decisive = ways(total) + ways(main)
+            # Later throws repeat until chance or main: a race won with these odds,
+            # lasting a geometric number of throws with success chance decisive/36.
+            win += p * Fraction(ways(total), decisive)
+            throws += p * Fraction(36, decisive)
+    return MainOdds(
+        main=main, nick=nick, out=out, chance=chance, caster_wins=win, expected_throws=throws
+    )
+
+
+def odds_table() -> dict[int, MainOdds]:
+    """Exact odds for every main, 5 to 9."""
+    return {main: odds(main) for main in MAINS}
+
+
+# ----------------------------------------------------------------------- helpers
+
+
+def can_pass_dice(state: State) -> bool:
+    """Whether the caster may pass the dice voluntarily right now."""
+    return (
+        not state.finished
+        and state.throws == 0
+        and len(state.seats) > 1
+        and (state.caster_rounds == 0 or state.losses_in_a_row == 0)
+    )
+
+
+def _original_stake(state: State, player: int) -> int:
+    """The even-money bet an odds bet is capped against (caster's stake, with or against)."""
+    held = state.bets.get(player, {})
+    if player == state.caster:
+        return held.get("caster", 0)
+    return held.get("with", 0) + held.get("against", 0)
+
+
+def odds_cap(state: State, player: int) -> int:
+    """The most a player's odds bets may total this round."""
+    return state.rules.odds_max_multiple * _original_stake(state, player)
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def _next_seat(seats: list[int], player: int) -> int:
+    return seats[(seats.index(player) + 1) % len(seats)]
+
+
+# ----------------------------------------------------------------- start and act
+
+
+def start(rules: Rules, players: list[int], dice: Dice) -> State:
+    """Seat the players in the given order; the first seat casts first.
+
+    No dice are used. Raises :class:`IllegalMove` for a bad seating.
+    """
+    low, high = seat_limits(rules)
+    if not low <= len(players) <= high:
+        raise IllegalMove(f"A Hazard table seats {low} to {high} players.")
+    if len(set(players)) != len(players):
+        raise IllegalMove("Each player can take only one seat.")
+    if HOUSE in players:
+        raise IllegalMove("That player id is reserved for the bank.")
+    return State(
+        rules=rules,
+        seats=list(players),
+        caster=players[0],
+        stakes={p: 0 for p in players},
+        payouts={HOUSE: 0} | {p: 0 for p in players},
+    )
+
+
+def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[State, list[Event]]:
+    """Apply one action by ``player`` (``None``: the table itself) to a copy of ``state``.
+
+    Returns the new state and the events to show. Raises :class:`IllegalMove`, with a
+    reason fit for the player, for anything the rules forbid; ``state`` is never changed.
+    """
+    if state.finished:
+        raise IllegalMove("This Hazard table has closed.")
+    if isinstance(action, Deadline):
+        if player is not None:
+            raise IllegalMove("Only the table itself can call time.")
+        new = state.model_copy(deep=True)
+        return new, _deadline(new, dice)
+    if player is None:
+        if isinstance(action, Close):
+            _check_close(state)
+            new = state.model_copy(deep=True)
+            return new, _close(new, None, "closed")
+        raise IllegalMove("The table itself can only call time or close.")
+    if isinstance(action, Join):
+        _check_join(state, player)
+        new = state.model_copy(deep=True)
+        events = _join(new, player)
+    else:
+        if player not in state.seats:
+            raise IllegalMove("You aren't seated at this Hazard table — join it first.")
+        new, events = _seated_action(state, player, action, dice)
+    new.idle_passes = 0
+    return new, events
+
+
+def _seated_action(
+    state: State, player: int, action: Action, dice: Dice
+) -> tuple[State, list[Event]]:
+    if isinstance(action, CallMain):
+        _check_call_main(state, player, action.main)
+        new = state.model_copy(deep=True)
+        new.main = action.main
+        new.ply += 1
+        return new, [MainCalled(caster=player, main=action.main)]
+    if isinstance(action, Bet):
+        _check_bet(state, player, action)
+        new = state.model_copy(deep=True)
+        return new, [_place_bet(new, player, action)]
+    if isinstance(action, Throw):
+        _check_throw(state, player)
+        new = state.model_copy(deep=True)
+        return new, _throw(new, dice, by_deadline=False)
+    if isinstance(action, PassDice):
+        _check_pass(state, player)
+        new = state.model_copy(deep=True)
+        events: list[Event] = list(_return_bets(new))
+        events.append(_pass_dice(new, "voluntary"))
+        return new, events
+    if isinstance(action, Leave):
+        _check_leave(state, player)
+        new = state.model_copy(deep=True)
+        return new, _leave(new, player)
+    if isinstance(action, Close):
+        _check_close(state)
+        new = state.model_copy(deep=True)
+        return new, _close(new, player, "closed")
+    raise IllegalMove("That isn't something you can do at a Hazard table.")
+
+
+# ---------------------------------------------------------------------- checks
+
+
+def _check_call_main(state: State, player: int, main: int) -> None:
+    if player != state.caster:
+        raise IllegalMove("Only the caster calls the main.")
+    if state.main is not None:
+        raise IllegalMove(f"The main is already called for this round: {state.main}.")
+    if main not in MAINS:
+        raise IllegalMove("The main must be a number from 5 to 9.")
+
+
+def _check_bet(state: State, player: int, bet: Bet) -> None:
+    rules = state.rules
+    if bet.amount <= 0:
+        raise IllegalMove("A bet must be at least 1 coin.")
+    held = state.bets.get(player, {})
+    total = held.get(bet.kind, 0) + bet.amount
+    if bet.kind in _ODDS_KINDS:
+        if not rules.odds_bets:
+            raise IllegalMove("Odds bets are switched off at this table.")
+        if state.chance is None:
+            raise IllegalMove("Odds bets open once the first throw sets a chance.")
+        if _original_stake(state, player) == 0:
+            raise IllegalMove(
+                "Only the caster (with a stake) or a player who bet with or against "
+                "the caster this round can take the odds."
+            )
+        cap = odds_cap(state, player)
+        odds_total = sum(held.get(kind, 0) for kind in _ODDS_KINDS) + bet.amount
+        if odds_total > cap:
+            raise IllegalMove(
+                f"Your odds bets can total at most {_coins(cap)} this round "
+                f"({rules.odds_max_multiple}× your stake); this would make {odds_total}."
+            )
+        if total < rules.min_stake:
+            raise IllegalMove(f"The table minimum is {_coins(rules.min_stake)} per bet.")
+        return
+    if state.throws > 0:
+        raise IllegalMove("Bets are closed: the dice have been thrown this round.")
+    if bet.kind == "caster" and player != state.caster:
+        raise IllegalMove("Only the caster can stake on their own throw — bet with or against.")
+    if bet.kind != "caster" and player == state.caster:
+        raise IllegalMove("The caster can't bet with or against themselves — stake instead.")
+    other: BetKind | None = _OPPOSITE.get(bet.kind)
+    if other is not None and held.get(other, 0) > 0:
+        raise IllegalMove(f"You already bet {other} the caster this round; you can't back both.")
+    if total < rules.min_stake:
+        raise IllegalMove(f"The table minimum is {_coins(rules.min_stake)} per bet.")
+    if total > rules.max_stake:
+        raise IllegalMove(
+            f"The table maximum is {_coins(rules.max_stake)} per bet; this would make {total}."
+        )
+
+
+def _check_throw(state: State, player: int) -> None:
+    if player != state.caster:
+        raise IllegalMove("Only the caster throws the dice.")
+    if state.main is None:
+        raise IllegalMove("Call a main (5 to 9) before throwing.")
+
+
+def _check_pass(state: State, player: int) -> None:
+    if player != state.caster:
+        raise IllegalMove("Only the caster can pass the dice.")
+    if state.throws > 0:
+        raise IllegalMove("You can't pass the dice in the middle of a round.")
+    if len(state.seats) < 2:
+        raise IllegalMove("There's nobody else at the table to pass the dice to.")
+    if not can_pass_dice(state):
+        raise IllegalMove(
+            "You can pass the dice only after a win (or before your first round); "
+            "after a loss you keep casting until a win or three losses in a row."
+        )
+
+
+def _check_join(state: State, player: int) -> None:
+    if player == HOUSE:
+        raise IllegalMove("That player id is reserved for the bank.")
+    if player in state.seats:
+        raise IllegalMove("You're already seated at this table.")
+    if len(state.seats) >= state.rules.max_players:
+        raise IllegalMove(f"This table is full ({state.rules.max_players} seats).")
+
+
+def _check_leave(state: State, player: int) -> None:
+    if state.stakes.get(player, 0) > 0:
+        raise IllegalMove("You have bets riding — wait until they're settled before leaving.")
+    if player == state.caster and state.throws > 0:
+        raise IllegalMove("You're in the middle of a round — throw until it's decided first.")
+
+
+def _check_close(state: State) -> None:
+    if state.throws > 0:
+        raise IllegalMove("A round is in play — the table can close once it's decided.")
+    if any(state.stakes.values()):
+        raise IllegalMove("Bets are riding — the table can close once they're settled.")
+
+
+# -------------------------------------------------------------------- mutations
+# Each works on the fresh copy made in ``act``, after the checks passed.
+
+
+def _place_bet(s: State, player: int, bet: Bet) -> BetPlaced:
+    held = s.bets.setdefault(player, {})
+    held[bet.kind] = held.get(bet.kind, 0) + bet.amount
+    s.stakes[player] = s.stakes.get(player, 0) + bet.amount
+    return BetPlaced(player=player, bet=bet.kind, amount=bet.amount, total=held[bet.kind])
+
+
+def _return_bets(s: State) -> list[BetReturned]:
+    events: list[BetReturned] = []
+    for player, held in s.bets.items():
+        for kind in BET_KINDS:
+            amount = held.get(kind, 0)
+            if amount:
+                s.stakes[player] -= amount
+                events.append(BetReturned(player=player, bet=kind, amount=amount))
+    s.bets = {}
+    return events
+
+
+def _deadline(s: State, dice: Dice) -> list[Event]:
+    s.deadline_acted = True
+    events: list[Event] = []
+    if s.main is None:
+        s.main = _DEADLINE_MAIN
+        s.ply += 1
+        events.append(MainCalled(caster=s.caster, main=_DEADLINE_MAIN, by_deadline=True))
+    events.extend(_throw(s, dice, by_deadline=True))
+    return events
+
+
+def _throw(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
+    assert s.main is not None  # guaranteed by the checks / the deadline's call
+    first = dice.roll(6)
+    second = dice.roll(6)
+    total = first + second
+    s.throws += 1
+    s.ply += 1
+    s.last_throw = (first, second)
+    outcome: ThrowOutcome
+    if s.chance is None:
+        outcome = first_throw_outcome(s.main, total)
+        if outcome == "chance":
+            s.chance = total
+    elif total == s.chance:
+        outcome = "win"
+    elif total == s.main:
+        outcome = "lose"
+    else:
+        outcome = "again"
+    events: list[Event] = [
+        Thrown(
+            caster=s.caster,
+            dice=(first, second),
+            total=total,
+            outcome=outcome,
+            main=s.main,
+            chance=s.chance,
+            by_deadline=by_deadline,
+        )
+    ]
+    if outcome in ("nick", "win"):
+        events.extend(_end_round(s, caster_won=True))
+    elif outcome in ("out", "lose"):
+        events.extend(_end_round(s, caster_won=False))
+    return events
+
+
+def _bet_wins(kind: BetKind, caster_won: bool) -> bool:
+    # Odds bets exist only with a chance set, where the caster wins exactly when the
+    # chance comes before the main.
+    return caster_won if kind in ("caster", "with", "odds_for") else not caster_won
+
+
+def _end_round(s: State, *, caster_won: bool) -> list[Event]:
+    assert s.main is not None
+    events: list[Event] = []
+    for player in s.seats:
+        held = s.bets.get(player, {})
+        for kind in BET_KINDS:
+            amount = held.get(kind, 0)
+            if not amount:
+                continue
+            won = _bet_wins(kind, caster_won)
+            # An odds bet always has a chance set; the even-money kinds ignore it.
+            net = odds_payout(kind, amount, s.main, s.chance or s.main) if won else -amount
+            s.payouts[player] = s.payouts.get(player, 0) + net
+            s.payouts[HOUSE] -= net
+            s.stakes[player] -= amount
+            events.append(BetSettled(player=player, bet=kind, amount=amount, won=won, net=net))
+    s.bets = {}
+    s.losses_in_a_row = 0 if caster_won else s.losses_in_a_row + 1
+    s.caster_rounds += 1
+    s.absent_rounds = s.absent_rounds + 1 if s.deadline_acted else 0
+    events.append(
+        RoundEnded(
+            round=s.round,
+            caster=s.caster,
+            won=caster_won,
+            losses_in_a_row=s.losses_in_a_row,
+        )
+    )
+    s.round += 1
+    s.main = None
+    s.chance = None
+    s.throws = 0
+    s.deadline_acted = False
+    reason: PassReason | None = None
+    if s.losses_in_a_row >= LOSSES_TO_PASS:
+        reason = "three_losses"
+    elif 0 < s.rules.absent_rounds_to_lose_dice <= s.absent_rounds:
+        reason = "absent"
+    if reason is not None:
+        events.append(_pass_dice(s, reason))
+        if reason == "absent":
+            s.idle_passes += 1
+            laps = s.rules.idle_laps_to_close
+            if laps and s.idle_passes >= laps * len(s.seats):
+                events.extend(_close(s, None, "idle"))
+    return events
+
+
+def _pass_dice(s: State, reason: PassReason) -> DicePassed:
+    giver = s.caster
+    s.caster = _next_seat(s.seats, giver)
+    s.main = None
+    s.losses_in_a_row = 0
+    s.caster_rounds = 0
+    s.absent_rounds = 0
+    s.ply += 1
+    return DicePassed(from_player=giver, to_player=s.caster, reason=reason)
+
+
+def _join(s: State, player: int) -> list[Event]:
+    s.seats.append(player)
+    s.stakes.setdefault(player, 0)
+    s.payouts.setdefault(player, 0)
+    s.ply += 1
+    return [Joined(player=player, seat=len(s.seats) - 1)]
+
+
+def _leave(s: State, player: int) -> list[Event]:
+    events: list[Event] = []
+    was_caster = player == s.caster
+    if was_caster:
+        # The leaving caster's round never starts: bets placed on it go back.
+        events.extend(_return_bets(s))
+    index = s.seats.index(player)
+    s.seats.remove(player)
+    s.ply += 1
+    events.append(Left(player=player, net=s.payouts.get(player, 0)))
+    if not s.seats:
+        events.extend(_close(s, None, "empty"))
+    elif was_caster:
+        s.caster = s.seats[index % len(s.seats)]
+        s.main = None
+        s.losses_in_a_row = 0
+        s.caster_rounds = 0
+        s.absent_rounds = 0
+        s.deadline_acted = False
+        events.append(DicePassed(from_player=player, to_player=s.caster, reason="left"))
+    return events
+
+
+def _close(s: State, by: int | None, reason: Literal["closed", "empty", "idle"]) -> list[Event]:
+    s.finished = True
+    s.main = None
+    s.ply += 1
+    return [Closed(by=by, reason=reason)]

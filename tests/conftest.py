@@ -1,0 +1,58 @@
+"""Fixtures shared by every test: settings, bots that are always closed, SimCord helpers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot
+from bot.config import Settings
+
+settings.register_profile(
+    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("ci")
+
+TEST_EXTENSIONS = (*DEFAULT_EXTENSIONS, "tests.support.coinflip_cog")
+
+
+def settings_for_tests(tmp_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "token": "not-a-real-token",
+        "database_path": tmp_path / "tanzaku.db",
+        "house_float": 100_000,
+        "lobby_timeout_seconds": 900,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)
+
+
+BotFactory = Callable[..., TanzakuBot]
+
+
+@pytest.fixture
+async def bot_factory(tmp_path: Path) -> AsyncIterator[BotFactory]:
+    made: list[TanzakuBot] = []
+
+    def make(**options: Any) -> TanzakuBot:
+        overrides = options.pop("settings", {})
+        options.setdefault("extensions", TEST_EXTENSIONS)
+        bot = create_bot(settings_for_tests(tmp_path, **overrides), **options)
+        made.append(bot)
+        return bot
+
+    yield make
+    for bot in made:
+        if not bot.is_closed():
+            await bot.close()
+        elif bot.db.is_open:
+            await bot.db.close()
+
+
+@pytest.fixture
+def simcord_bot(bot_factory: BotFactory) -> TanzakuBot:
+    return bot_factory()

@@ -1,0 +1,187 @@
+"""Races at the table service on a real SQLite file: every action applies once or not at all."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.economy import Economy
+from bot.errors import UserFacingError
+from bot.games.dice import ScriptedDice
+from bot.games.registry import GameRegistry, GameSpec
+from bot.storage import Database
+from bot.storage import money
+from bot.tables import TableService
+from tests.support import coinflip
+
+GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[TableService]:
+    db = Database(tmp_path / "race.db")
+    await db.open()
+    clock = FakeClock()
+    registry = GameRegistry()
+    registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
+    dice = ScriptedDice(rolls=[2] * 200)  # every flip lands tails
+    service = TableService(
+        db,
+        Economy(db, house_float=1000, clock=clock),
+        registry,
+        clock=clock,
+        dice_factory=lambda row: dice,
+    )
+    service.clock = clock  # type: ignore[attr-defined]
+    yield service
+    await service.scheduler.stop()
+    await db.close()
+
+
+async def running_table(service: TableService) -> int:
+    outcome = await service.open(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        game="coinflip",
+        host_id=ALICE,
+        rules=coinflip.Rules(stake=10),
+    )
+    await service.join(outcome.snapshot.id, BOB)
+    await service.start(outcome.snapshot.id, ALICE)
+    return outcome.snapshot.id
+
+
+async def invariant(service: TableService, table_id: int) -> None:
+    async with service._db.reading() as tx:
+        totals = await money.totals(tx, GUILD)
+    assert totals.wallets + totals.escrow + totals.house == totals.minted
+    snapshot = await service.snapshot(table_id)
+    assert snapshot.row.escrow == sum(snapshot.state.stakes.values())
+
+
+async def settle(*calls):
+    return await asyncio.gather(*calls, return_exceptions=True)
+
+
+async def test_two_clicks_on_the_same_moment_apply_once(service):
+    table = await running_table(service)
+    results = await settle(
+        service.act(table, ALICE, coinflip.Call(side="heads"), expected_ply=0),
+        service.act(table, ALICE, coinflip.Call(side="heads"), expected_ply=0),
+    )
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, UserFacingError)]
+    assert len(applied) == 1 and len(refused) == 1, results
+    snapshot = await service.snapshot(table)
+    assert snapshot.state.ply == 1
+    assert snapshot.row.version == applied[0].snapshot.row.version
+    await invariant(service, table)
+
+
+async def test_double_raise_counts_each_click_exactly_once(service):
+    table = await running_table(service)
+    before = await service.snapshot(table)
+    results = await settle(
+        *(service.act(table, BOB, coinflip.Raise(amount=5), expected_ply=0) for _ in range(5))
+    )
+    assert all(not isinstance(r, BaseException) for r in results), results
+    after = await service.snapshot(table)
+    assert after.row.version == before.row.version + 5
+    assert after.state.stakes[BOB] == 10 + 25
+    assert (await service._economy.balance(GUILD, BOB)).balance == 1000 - 35
+    await invariant(service, table)
+
+
+async def test_click_racing_its_deadline_applies_once(service):
+    table = await running_table(service)
+    deadline = (await service.snapshot(table)).deadline
+    service.clock.now = deadline.due_at + 1  # type: ignore[attr-defined]
+    results = await settle(
+        service.act(table, ALICE, coinflip.Call(side="tails"), expected_ply=0),
+        service.fire_deadline(table, deadline.ply),
+    )
+    snapshot = await service.snapshot(table)
+    assert snapshot.state.ply == 1, "exactly one of the two moved the table on"
+    applied = [r for r in results if r is not None and not isinstance(r, BaseException)]
+    assert len(applied) == 1, results
+    async with service._db.reading() as tx:
+        from bot.storage import tables as q
+
+        log = await q.action_log(tx, table)
+    assert (
+        sum(1 for row in log if '"call"' in row.action_json or "deadline" in row.action_json) == 1
+    )
+    await invariant(service, table)
+
+
+async def test_racing_joins_never_overfill_or_double_charge(service):
+    outcome = await service.open(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        game="coinflip",
+        host_id=ALICE,
+        rules=coinflip.Rules(stake=10, max_players=3),
+    )
+    table = outcome.snapshot.id
+    joiners = [BOB, BOB, 300, 400, 500]
+    results = await settle(*(service.join(table, user) for user in joiners))
+    seated = (await service.snapshot(table)).seats
+    assert len(seated) == 3 and len(set(seated)) == 3
+    assert sum(1 for r in results if not isinstance(r, BaseException)) == 2
+    assert (await service._economy.balance(GUILD, BOB)).balance == 990
+    async with service._db.reading() as tx:
+        totals = await money.totals(tx, GUILD)
+    assert totals.escrow == 30
+
+
+async def test_tables_do_not_block_each_other(service):
+    first = await running_table(service)
+    second_open = await service.open(
+        guild_id=GUILD,
+        channel_id=CHANNEL + 1,
+        game="coinflip",
+        host_id=ALICE,
+        rules=coinflip.Rules(stake=10),
+    )
+    second = second_open.snapshot.id
+    await service.join(second, BOB)
+    await service.start(second, ALICE)
+    results = await settle(
+        service.act(first, ALICE, coinflip.Call(side="heads"), expected_ply=0),
+        service.act(second, ALICE, coinflip.Call(side="heads"), expected_ply=0),
+    )
+    assert all(not isinstance(r, BaseException) for r in results), results
+    await invariant(service, first)
+    await invariant(service, second)
+
+
+async def test_closing_the_database_finishes_the_action_in_flight(service, tmp_path):
+    """What SIGTERM relies on: close() waits for the transaction holding the lock."""
+    table = await running_table(service)
+    version = (await service.snapshot(table)).row.version
+    action = asyncio.create_task(service.act(table, BOB, coinflip.Raise(amount=5)))
+    while not service._db._write_lock.locked():
+        await asyncio.sleep(0)
+    await service._db.close()
+    outcome = await action
+    assert outcome.snapshot.row.version == version + 1
+
+    reopened = Database(tmp_path / "race.db")
+    await reopened.open()
+    async with reopened.reading() as tx:
+        from bot.storage import tables as q
+
+        row = await q.table(tx, table)
+    await reopened.close()
+    assert row is not None and row.version == version + 1

@@ -1,0 +1,92 @@
+"""The coin-flip test game in Discord: proves lobby, buttons and deadlines end to end."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import BaseModel
+
+from bot.app import TanzakuBot
+from bot.games.registry import GameSpec
+from bot.tables import Outcome, TableSnapshot, parse_rules
+from cogs._ui import render
+from cogs._ui.hub import GameUI, Payload, TableHub, button, send_ephemeral, view_of
+from cogs._ui.private import send_private
+from tests.support import coinflip
+
+
+class CoinflipUI(GameUI):
+    game = "coinflip"
+    title = "Coin Flip"
+
+    def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
+        return [f"Rake: {snapshot.rules.rake}"]
+
+    async def after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
+        if outcome.kind == "started":
+            for player in outcome.snapshot.seats:
+                await send_private(
+                    self.hub, player, outcome.snapshot.id, f"Table #{outcome.snapshot.id} began."
+                )
+
+    def controls(self, snapshot: TableSnapshot) -> discord.ui.View:
+        ply = snapshot.state.ply
+        return view_of(
+            button(snapshot.id, ply, "call", "Heads", arg="heads"),
+            button(snapshot.id, ply, "call", "Tails", arg="tails"),
+            button(snapshot.id, ply, "raise", "Raise 5", arg="5"),
+        )
+
+    def render_game(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Payload:
+        state = snapshot.state
+        lines = [f"Seats: {', '.join(render.mention(p) for p in state.seats)}"]
+        if state.finished:
+            lines.append(f"Winner: {render.mention(state.winner)}")
+        else:
+            lines.append(f"To call: {render.mention(state.seats[state.turn])}")
+        for event in events:
+            if getattr(event, "kind", "") == "flipped":
+                lines.append(f"Flip landed {event.landed}")  # type: ignore[attr-defined]
+        embed = discord.Embed(title=f"Coin Flip #{snapshot.id}", description="\n".join(lines))
+        return Payload(embed, None if state.finished else self.controls(snapshot))
+
+    def action_for(
+        self, snapshot_id: int, verb: str, arg: str | None, values: Sequence[str]
+    ) -> BaseModel:
+        if verb == "call" and arg in ("heads", "tails"):
+            return coinflip.Call(side=arg)
+        if verb == "raise" and arg:
+            return coinflip.Raise(amount=int(arg))
+        return super().action_for(snapshot_id, verb, arg, values)
+
+
+@app_commands.guild_only()
+class CoinflipCog(commands.GroupCog, group_name="coinflip", group_description="Test coin flip"):
+    def __init__(self, bot: TanzakuBot) -> None:
+        self.bot = bot
+        self.hub = TableHub.of(bot)
+
+    @app_commands.command(name="open", description="Open a coin flip table")
+    async def open(
+        self, interaction: discord.Interaction[Any], stake: int = 10, rake: int = 0
+    ) -> None:
+        spec = self.bot.registry.get("coinflip")
+        rules = parse_rules(spec, {"stake": stake, "rake": rake})
+        await self.hub.open_table(interaction, "coinflip", rules)
+
+    @app_commands.command(name="panel", description="Your own copy of a table's buttons")
+    async def panel(self, interaction: discord.Interaction[Any], table: int) -> None:
+        snapshot = await self.bot.tables.snapshot(table)
+        ui = self.hub.ui("coinflip")
+        assert isinstance(ui, CoinflipUI)
+        await send_ephemeral(interaction, "Your controls:", view=ui.controls(snapshot))
+
+
+async def setup(bot: TanzakuBot) -> None:
+    bot.registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
+    TableHub.of(bot).register(CoinflipUI(TableHub.of(bot)))
+    await bot.add_cog(CoinflipCog(bot))
