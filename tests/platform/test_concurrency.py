@@ -12,8 +12,7 @@ from bot.economy import Economy
 from bot.errors import UserFacingError
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameRegistry, GameSpec
-from bot.storage import Database
-from bot.storage import money
+from bot.storage import Database, money
 from bot.tables import TableService
 from tests.support import coinflip
 
@@ -171,7 +170,7 @@ async def test_closing_the_database_finishes_the_action_in_flight(service, tmp_p
     table = await running_table(service)
     version = (await service.snapshot(table)).row.version
     action = asyncio.create_task(service.act(table, BOB, coinflip.Raise(amount=5)))
-    while not service._db._write_lock.locked():
+    while not service._db._write_lock.locked():  # noqa: ASYNC110 - polling is the point
         await asyncio.sleep(0)
     await service._db.close()
     outcome = await action
