@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 DEFAULT_EXTENSIONS = (
     "cogs.economy",
     "cogs.tables",
+    "cogs.hazard",
 )
 
 

@@ -157,6 +157,15 @@ class TableService:
             row = await self._row(tx, table_id, guild_id)
             return await self._snapshot(tx, row)
 
+    async def live_table_in(self, channel_id: int, game: str) -> int:
+        """The open table of `game` in a channel, for commands that act on "this table"."""
+        async with self._db.reading() as tx:
+            row = await q.open_table_in_channel(tx, channel_id, game)
+        if row is None:
+            title = self.registry.get(game).title
+            raise NotAllowed(f"There is no open {title} table in this channel.")
+        return row.id
+
     async def game_of(self, table_id: int) -> str:
         """The game a table plays; cached, because every button click needs it."""
         game = self._games.get(table_id)
@@ -542,32 +551,36 @@ class TableService:
     ) -> int:
         """Bring wallets, escrow and the house in line with the engine; returns house net."""
         seats = {seat.user_id: seat.wallet_net for seat in await q.seats(tx, row.id)}
-        players = (
-            set(seats) | {p for p in stakes if p != HOUSE} | {p for p in payouts if p != HOUSE}
-        )
-        moves: list[tuple[int, int, int]] = []
+        players = set(seats) | set(stakes) | set(payouts)
+        players.discard(HOUSE)
+        # (coins flowing into escrow, player or None for the house, target net)
+        moves: list[tuple[int, int | None, int]] = []
         for player in players:
             if player not in seats:
                 await q.add_seat(tx, row.id, player)
                 seats[player] = 0
             target = payouts.get(player, 0) - stakes.get(player, 0)
             if target != seats[player]:
-                moves.append((target - seats[player], player, target))
-        # Coins flow into escrow before any flow out, so escrow never dips below zero.
-        for _, player, target in sorted(moves):
-            await self._settle_seat(tx, row, player, seats[player], target, memo="play")
+                moves.append((seats[player] - target, player, target))
         house_target = payouts.get(HOUSE, 0)
-        await self._economy.transfer(
-            tx,
-            row.guild_id,
-            HOUSE_ACCOUNT,
-            escrow_account(row.id),
-            row.house_net - house_target,
-            kind="table",
-            table_id=row.id,
-            action_seq=row.version + 1,
-            memo="bank",
-        )
+        if house_target != row.house_net:
+            moves.append((row.house_net - house_target, None, house_target))
+        # Every inflow before any outflow, so escrow never dips below zero on the way.
+        for into_escrow, player, target in sorted(moves, key=lambda move: -move[0]):
+            if player is not None:
+                await self._settle_seat(tx, row, player, seats[player], target, memo="play")
+            else:
+                await self._economy.transfer(
+                    tx,
+                    row.guild_id,
+                    HOUSE_ACCOUNT,
+                    escrow_account(row.id),
+                    into_escrow,
+                    kind="table",
+                    table_id=row.id,
+                    action_seq=row.version + 1,
+                    memo="bank",
+                )
         return house_target
 
     async def _save(

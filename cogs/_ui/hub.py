@@ -314,9 +314,16 @@ class TableHub:
             )
         await self.answer(interaction, outcome)
 
-    async def answer(self, interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+    async def answer(
+        self,
+        interaction: discord.Interaction[Any],
+        outcome: Outcome,
+        *,
+        confirm: str | None = None,
+    ) -> None:
         """Show an outcome: through the click's own response when the click came from the
-        table message (one request instead of two), otherwise by a coalesced edit."""
+        table message (one request instead of two), otherwise by a coalesced edit.
+        `confirm` is a private word to the member who acted."""
         snapshot = outcome.snapshot
         on_table_message = (
             interaction.message is not None and interaction.message.id == snapshot.row.message_id
@@ -328,8 +335,13 @@ class TableHub:
         else:
             self.schedule_refresh(snapshot.id)
         await self.ui(snapshot.spec.name).after(outcome, interaction)
+        if confirm is not None:
+            await send_ephemeral(interaction, confirm)
         if not interaction.response.is_done():
-            await interaction.response.defer()
+            if interaction.type == discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await send_ephemeral(interaction, "Done.")
 
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None

@@ -1,0 +1,368 @@
+"""Hazard in Discord: /hazard open, bet, odds, close; the caster's select and buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import BaseModel
+
+from bot.app import TanzakuBot
+from bot.errors import NotAllowed, UserFacingError
+from bot.games import hazard
+from bot.games.common import HOUSE
+from bot.games.registry import GameSpec
+from bot.tables import TableSnapshot, parse_rules
+from cogs._ui import render
+from cogs._ui.custom_ids import ComponentId
+from cogs._ui.hub import GameUI, Payload, TableHub, button, is_moderator, select, view_of
+
+BET_LABELS: dict[str, str] = {
+    "caster": "caster's stake",
+    "with": "with the caster",
+    "against": "against the caster",
+    "odds_for": "odds on the chance",
+    "odds_against": "odds on the main",
+}
+OUTCOME_TEXT: dict[str, str] = {
+    "nick": "**nicks** — the caster wins",
+    "out": "**throws out** — the caster loses",
+    "chance": "sets the **chance**",
+    "win": "the chance came — the caster **wins**",
+    "lose": "the main came — the caster **loses**",
+    "again": "neither — throw again",
+}
+
+
+def percent(value: Fraction) -> str:
+    return f"{float(value) * 100:.2f}%"
+
+
+def odds_embed(main: int | None = None) -> discord.Embed:
+    """The exact odds table from the engine (fractions, not simulation)."""
+    mains = [main] if main is not None else list(hazard.MAINS)
+    embed = discord.Embed(
+        title="Hazard — exact odds",
+        description=(
+            "Computed exactly from the outcome table. *Edge* is the bank's expected gain "
+            "per coin staked; a negative edge favours the player. Odds bets are paid at "
+            "fair odds (edge 0, before fractions are rounded down)."
+        ),
+        colour=discord.Colour(render.COLOUR_LOBBY),
+    )
+    for value in mains:
+        figures = hazard.odds(value)
+        edges = figures.edges
+        embed.add_field(
+            name=f"Main {value}",
+            value=(
+                f"Caster wins **{figures.caster_wins}** ≈ {percent(figures.caster_wins)}\n"
+                f"First throw: nick {percent(figures.nick)} · out {percent(figures.out)} · "
+                f"chance {percent(figures.chance)}\n"
+                f"Edge — caster/with {percent(edges['with'])} · "
+                f"against {percent(edges['against'])} · odds 0%\n"
+                f"Expected throws {figures.expected_throws} ≈ "
+                f"{float(figures.expected_throws):.2f}"
+            ),
+            inline=False,
+        )
+    return embed
+
+
+class BetModal(discord.ui.Modal):
+    """Asks how much to bet; the bet itself goes through the table service."""
+
+    amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
+        label="Amount", placeholder="Whole coins", min_length=1, max_length=12, custom_id="amount"
+    )
+
+    def __init__(self, ui: HazardUI, table: int, kind: str) -> None:
+        super().__init__(title=f"Bet: {BET_LABELS[kind]}", timeout=300)
+        self.ui = ui
+        self.table = table
+        self.kind = kind
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.ui.place_bet(interaction, self.table, self.kind, self.amount.value)
+        except UserFacingError as error:
+            await self.ui.hub.refuse(interaction, error)
+
+
+class HazardUI(GameUI):
+    game = "hazard"
+    title = "Hazard"
+
+    def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
+        rules: hazard.Rules = snapshot.rules
+        odds = (
+            f"odds bets up to {rules.odds_max_multiple}× the stake"
+            if rules.odds_bets and rules.odds_max_multiple
+            else "no odds bets"
+        )
+        return [
+            f"Bets {rules.min_stake:,}–{rules.max_stake:,} {snapshot.currency} · {odds}",
+            f"The caster has {rules.throw_seconds} s to act before the table throws.",
+        ]
+
+    def render_game(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Payload:
+        state: hazard.State = snapshot.state
+        currency = snapshot.currency
+        lines = [
+            f"Round {state.round} · caster {render.mention(state.caster)} "
+            f"(losses in a row: {state.losses_in_a_row}/{hazard.LOSSES_TO_PASS})",
+            f"Main: **{state.main or '—'}** · chance: **{state.chance or '—'}**",
+        ]
+        if state.last_throw is not None:
+            lines.append(f"Last throw: {render.dice_pair(*state.last_throw)}")
+        if not state.finished and snapshot.deadline is not None:
+            lines.append(
+                f"The table throws for the caster {render.timestamp(snapshot.deadline.due_at)}"
+            )
+        happenings = [text for event in events if (text := self.describe(event, currency))]
+        if happenings:
+            lines.append("")
+            lines.extend(happenings[-8:])
+        if state.finished:
+            lines.insert(0, "**The table is closed.**")
+        embed = discord.Embed(
+            title=f"Hazard — table #{snapshot.id}",
+            description=render.clip("\n".join(lines), 4096),
+            colour=discord.Colour(
+                render.COLOUR_FINISHED if state.finished else render.COLOUR_PLAYING
+            ),
+        )
+        seats = []
+        for player in state.seats:
+            bets = state.bets.get(player, {})
+            riding = ", ".join(f"{BET_LABELS[k]} {v:,}" for k, v in bets.items() if v) or "no bets"
+            net = state.payouts.get(player, 0)
+            seats.append(
+                f"{'🎲 ' if player == state.caster else ''}{render.mention(player)} — {riding}"
+                f" · net {render.signed_coins(net, currency)}"
+            )
+        embed.add_field(
+            name="Seats", value=render.clip("\n".join(seats) or "—", 1024), inline=False
+        )
+        bank = state.payouts.get(HOUSE, 0)
+        embed.add_field(name="Bank", value=render.signed_coins(bank, currency))
+        if state.finished:
+            return Payload(embed, None)
+        return Payload(embed, self.controls(snapshot))
+
+    def controls(self, snapshot: TableSnapshot) -> discord.ui.View:
+        state: hazard.State = snapshot.state
+        table, ply = snapshot.id, state.ply
+        items: list[discord.ui.Item[Any]] = []
+        if state.main is None and state.throws == 0:
+            options = [
+                discord.SelectOption(
+                    label=f"Main {main}",
+                    value=str(main),
+                    description=f"caster wins {percent(hazard.odds(main).caster_wins)}",
+                )
+                for main in hazard.MAINS
+            ]
+            items.append(select(table, ply, "main", "Caster: call a main (5–9)", options, row=0))
+        items.append(
+            button(
+                table, ply, "throw", "Throw", style=discord.ButtonStyle.primary, emoji="🎲", row=1
+            )
+        )
+        items.append(
+            button(
+                table, ply, "pass", "Pass the dice", disabled=not hazard.can_pass_dice(state), row=1
+            )
+        )
+        betting_open = state.throws == 0
+        for kind, label in (
+            ("with", "Bet with"),
+            ("against", "Bet against"),
+            ("caster", "Caster's stake"),
+        ):
+            items.append(
+                button(table, ply, "bet", label, arg=kind, disabled=not betting_open, row=2)
+            )
+        odds_open = state.chance is not None and state.rules.odds_bets
+        items.append(
+            button(table, ply, "bet", "Odds: chance", arg="odds_for", disabled=not odds_open, row=3)
+        )
+        items.append(
+            button(
+                table, ply, "bet", "Odds: main", arg="odds_against", disabled=not odds_open, row=3
+            )
+        )
+        items.append(button(table, 0, "join", "Join", style=discord.ButtonStyle.success, row=4))
+        items.append(button(table, 0, "leave", "Cash out", row=4))
+        items.append(
+            button(table, ply, "close", "Close table", style=discord.ButtonStyle.danger, row=4)
+        )
+        return view_of(*items)
+
+    @staticmethod
+    def describe(event: BaseModel, currency: str) -> str | None:
+        if isinstance(event, hazard.MainCalled):
+            how = " (called by the table)" if event.by_deadline else ""
+            return f"{render.mention(event.caster)} calls main **{event.main}**{how}."
+        if isinstance(event, hazard.Thrown):
+            how = " (thrown by the table)" if event.by_deadline else ""
+            return f"{render.dice_pair(*event.dice)} — {OUTCOME_TEXT[event.outcome]}{how}."
+        if isinstance(event, hazard.BetPlaced):
+            return (
+                f"{render.mention(event.player)} bets {render.coins(event.amount, currency)} "
+                f"{BET_LABELS[event.bet]}."
+            )
+        if isinstance(event, hazard.BetSettled):
+            verb = "wins" if event.won else "loses"
+            return (
+                f"{render.mention(event.player)} {verb} on {BET_LABELS[event.bet]}: "
+                f"{render.signed_coins(event.net, currency)}."
+            )
+        if isinstance(event, hazard.BetReturned):
+            return f"{render.mention(event.player)}'s {BET_LABELS[event.bet]} is returned."
+        if isinstance(event, hazard.DicePassed):
+            reasons = {
+                "three_losses": "after three losses in a row",
+                "absent": "the caster was absent",
+                "voluntary": "by choice",
+                "left": "the caster left",
+            }
+            return f"The dice pass to {render.mention(event.to_player)} ({reasons[event.reason]})."
+        if isinstance(event, hazard.Joined):
+            return f"{render.mention(event.player)} sits down."
+        if isinstance(event, hazard.Left):
+            return (
+                f"{render.mention(event.player)} cashes out at "
+                f"{render.signed_coins(event.net, currency)}."
+            )
+        if isinstance(event, hazard.Closed):
+            return "The table closes."
+        return None
+
+    async def click(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        if cid.verb == "bet" and cid.arg in BET_LABELS:
+            await interaction.response.send_modal(BetModal(self, cid.table, cid.arg))
+            return
+        if cid.verb == "close":
+            await self.close(interaction, cid.table)
+            return
+        await super().click(interaction, cid, values)
+
+    def action_for(
+        self, snapshot_id: int, verb: str, arg: str | None, values: Sequence[str]
+    ) -> BaseModel:
+        if verb == "main" and values:
+            return hazard.CallMain(main=int(values[0]))
+        if verb == "throw":
+            return hazard.Throw()
+        if verb == "pass":
+            return hazard.PassDice()
+        return super().action_for(snapshot_id, verb, arg, values)
+
+    async def place_bet(
+        self, interaction: discord.Interaction[Any], table: int, kind: str, amount_text: str
+    ) -> None:
+        try:
+            amount = int(amount_text.strip().replace(",", "").replace("_", ""))
+        except ValueError:
+            raise NotAllowed(f"“{amount_text}” is not a whole number of coins.") from None
+        bet = hazard.Bet.model_validate({"kind": kind, "amount": amount})
+        outcome = await self.service.act(table, interaction.user.id, bet)
+        await self.hub.answer(
+            interaction,
+            outcome,
+            confirm=f"Your bet is on: {render.coins(amount, outcome.snapshot.currency)} "
+            f"{BET_LABELS[kind]}.",
+        )
+
+    async def close(self, interaction: discord.Interaction[Any], table: int) -> None:
+        snapshot = await self.service.snapshot(table)
+        if interaction.user.id != snapshot.row.host_id and not is_moderator(interaction):
+            raise NotAllowed("Only the table's host or a moderator can close it.")
+        outcome = await self.service.act(table, None, hazard.Close())
+        await self.hub.answer(interaction, outcome)
+
+
+class HazardCog(
+    commands.GroupCog, group_name="hazard", group_description="Hazard, the old dice game"
+):
+    def __init__(self, bot: TanzakuBot, ui: HazardUI) -> None:
+        self.bot = bot
+        self.ui = ui
+
+    @app_commands.command(name="open", description="Open a Hazard table in this channel.")
+    @app_commands.describe(
+        min_stake="Smallest bet (default 1)",
+        max_stake="Largest bet (default 1000)",
+        odds_bets="Allow odds bets once a chance is set (default on)",
+        odds_max_multiple="Odds bets up to this many times the stake (default 1)",
+        throw_seconds="Seconds the caster has before the table throws (default 60)",
+    )
+    async def open(
+        self,
+        interaction: discord.Interaction[Any],
+        min_stake: app_commands.Range[int, 1, 1_000_000] = 1,
+        max_stake: app_commands.Range[int, 1, 1_000_000_000] = 1000,
+        odds_bets: bool = True,
+        odds_max_multiple: app_commands.Range[int, 0, 10] = 1,
+        throw_seconds: app_commands.Range[int, 15, 3600] = 60,
+    ) -> None:
+        if min_stake > max_stake:
+            raise NotAllowed("The smallest bet cannot be above the largest.")
+        rules = parse_rules(
+            self.bot.registry.get("hazard"),
+            {
+                "min_stake": min_stake,
+                "max_stake": max_stake,
+                "odds_bets": odds_bets,
+                "odds_max_multiple": odds_max_multiple,
+                "throw_seconds": throw_seconds,
+                # A table everyone walked away from closes after the dice have gone twice
+                # round it by absence, rather than throwing for nobody forever.
+                "idle_laps_to_close": 2,
+            },
+        )
+        await self.ui.hub.open_table(interaction, "hazard", rules)
+
+    @app_commands.command(name="bet", description="Bet at this channel's Hazard table.")
+    @app_commands.describe(kind="What to bet on", amount="How many coins")
+    async def bet(
+        self,
+        interaction: discord.Interaction[Any],
+        kind: Literal["caster", "with", "against", "odds_for", "odds_against"],
+        amount: app_commands.Range[int, 1, 1_000_000_000],
+    ) -> None:
+        assert interaction.channel_id is not None
+        table = await self.bot.tables.live_table_in(interaction.channel_id, "hazard")
+        await self.ui.place_bet(interaction, table, kind, str(amount))
+
+    @app_commands.command(name="odds", description="The exact odds of Hazard, main by main.")
+    @app_commands.describe(main="One main (5–9); all by default")
+    async def odds(
+        self,
+        interaction: discord.Interaction[Any],
+        main: app_commands.Range[int, 5, 9] | None = None,
+    ) -> None:
+        await interaction.response.send_message(embed=odds_embed(main), ephemeral=True)
+
+    @app_commands.command(
+        name="close", description="Close this channel's Hazard table (host or moderator)."
+    )
+    async def close(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.channel_id is not None
+        table = await self.bot.tables.live_table_in(interaction.channel_id, "hazard")
+        await self.ui.close(interaction, table)
+
+
+async def setup(bot: TanzakuBot) -> None:
+    bot.registry.add(GameSpec.from_module(hazard, title="Hazard"))
+    hub = TableHub.of(bot)
+    ui = HazardUI(hub)
+    hub.register(ui)
+    await bot.add_cog(HazardCog(bot, ui))
