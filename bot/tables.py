@@ -566,9 +566,9 @@ class TableService:
         if house_target != row.house_net:
             moves.append((row.house_net - house_target, None, house_target))
         # Every inflow before any outflow, so escrow never dips below zero on the way.
-        for into_escrow, player, target in sorted(moves, key=lambda move: -move[0]):
-            if player is not None:
-                await self._settle_seat(tx, row, player, seats[player], target, memo="play")
+        for into_escrow, mover, target in sorted(moves, key=lambda move: -move[0]):
+            if mover is not None:
+                await self._settle_seat(tx, row, mover, seats[mover], target, memo="play")
             else:
                 await self._economy.transfer(
                     tx,
