@@ -24,6 +24,7 @@ DEFAULT_EXTENSIONS = (
     "cogs.economy",
     "cogs.tables",
     "cogs.hazard",
+    "cogs.nihakyu",
 )
 
 

@@ -41,6 +41,8 @@ DiceFactory = Callable[[q.TableRow], Dice]
 """Makes the dice for one action at a table (production: the table's fair dice)."""
 
 START = "__start__"
+RECENT_LOG_ROWS = 8
+"""How many of the latest actions' public events a table message recalls."""
 LOBBY_DEADLINE = "lobby"
 GAME_DEADLINE = "game"
 
@@ -75,6 +77,8 @@ class TableSnapshot:
     seats: list[int]
     currency: str
     deadline: q.DeadlineRow | None
+    recent_events: list[BaseModel] = field(default_factory=list)
+    """Public events of the last few actions, oldest first: what the message shows."""
 
     @property
     def id(self) -> int:
@@ -507,7 +511,17 @@ class TableService:
         )
         settings = await self._economy.ensure_guild(tx, row.guild_id)
         deadline = await q.deadline(tx, row.id)
-        return TableSnapshot(row, spec, rules, state, seats, settings.currency_name, deadline)
+        recent: list[BaseModel] = []
+        if spec.event_adapter is not None and state is not None:
+            for events_json in await q.recent_events(tx, row.id, RECENT_LOG_ROWS):
+                for data in json.loads(events_json):
+                    try:
+                        recent.append(spec.event_adapter.validate_python(data))
+                    except ValidationError:
+                        log.warning("table %s logged an event it cannot read: %s", row.id, data)
+        return TableSnapshot(
+            row, spec, rules, state, seats, settings.currency_name, deadline, recent
+        )
 
     async def _seat(
         self, tx: Transaction, row: q.TableRow, spec: GameSpec, rules: Any, user_id: int

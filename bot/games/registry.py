@@ -28,6 +28,8 @@ class GameSpec:
     hold: Callable[[Any], int]
     deadline_seconds: Callable[[Any], int | None]
     parse_action: Callable[[Mapping[str, Any]], BaseModel]
+    event_adapter: TypeAdapter[Any] | None = None
+    """Parses a logged public event back into the engine's event model."""
     join_action: type[BaseModel] | None = None
     """An action that seats a newcomer once the game runs, where the game allows it."""
     leave_action: type[BaseModel] | None = None
@@ -54,6 +56,7 @@ class GameSpec:
             hold=module.hold,
             deadline_seconds=module.deadline_seconds,
             parse_action=parse,
+            event_adapter=TypeAdapter(module.Event) if hasattr(module, "Event") else None,
             join_action=getattr(module, "Join", None),
             leave_action=getattr(module, "Leave", None),
         )

@@ -326,12 +326,8 @@ def start(rules: Rules, players: list[int], dice: Dice) -> State:
     teams = [players[0:2], players[2:4]] if rules.mode == "tag" else []
     in_play = [team[0] for team in teams]
     forbid_first = rules.mode == "forbidden"
-    if forbid_first:
-        must_bid = list(players)
-    elif rules.mode == "tag":
-        must_bid = list(in_play)
-    else:
-        must_bid = list(players)
+    # In the forbid phase everyone must choose, so only tag mode starts with fewer.
+    must_bid = list(in_play) if rules.mode == "tag" else list(players)
     return State(
         rules=rules,
         seats=list(players),

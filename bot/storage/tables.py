@@ -198,6 +198,15 @@ async def action_log(tx: Transaction, table_id: int) -> list[LogRow]:
     return [LogRow(*row) for row in rows]
 
 
+async def recent_events(tx: Transaction, table_id: int, rows: int) -> list[str]:
+    """The public-events JSON of a table's last `rows` log rows, oldest first."""
+    found = await tx.fetchall(
+        "SELECT events_json FROM action_log WHERE table_id = ? ORDER BY seq DESC LIMIT ?",
+        (table_id, rows),
+    )
+    return [str(row[0]) for row in reversed(found)]
+
+
 async def set_deadline(tx: Transaction, table_id: int, due_at: float, ply: int, kind: str) -> None:
     await tx.execute(
         "INSERT INTO deadlines (table_id, due_at, ply, kind) VALUES (?, ?, ?, ?)"

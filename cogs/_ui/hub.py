@@ -191,12 +191,12 @@ class TableHub:
 
     # -- rendering ---------------------------------------------------------------------------
 
-    def render(self, snapshot: TableSnapshot, events: Sequence[BaseModel] = ()) -> Payload:
+    def render(self, snapshot: TableSnapshot) -> Payload:
         if snapshot.status == "lobby":
             return self.render_lobby(snapshot)
         if snapshot.status == "cancelled" and snapshot.state is None:
             return self.render_cancelled(snapshot)
-        payload = self.ui(snapshot.spec.name).render_game(snapshot, events)
+        payload = self.ui(snapshot.spec.name).render_game(snapshot, snapshot.recent_events)
         if snapshot.status == "cancelled":
             payload.embed.colour = discord.Colour(render.COLOUR_CANCELLED)
             payload.embed.description = (
@@ -329,9 +329,7 @@ class TableHub:
             interaction.message is not None and interaction.message.id == snapshot.row.message_id
         )
         if on_table_message and not interaction.response.is_done():
-            await interaction.response.edit_message(
-                **self.render(snapshot, outcome.events).as_kwargs()
-            )
+            await interaction.response.edit_message(**self.render(snapshot).as_kwargs())
         else:
             self.schedule_refresh(snapshot.id)
         await self.ui(snapshot.spec.name).after(outcome, interaction)
@@ -366,7 +364,7 @@ class TableHub:
         self.bot.background_tasks.add(task)
         task.add_done_callback(self.bot.background_tasks.discard)
 
-    async def refresh(self, table_id: int, events: Sequence[BaseModel] = ()) -> None:
+    async def refresh(self, table_id: int) -> None:
         """Edit the table message to show the table as it is now.
 
         Edits are coalesced: while one edit of a table is in flight, further requests only
@@ -381,8 +379,7 @@ class TableHub:
             while True:
                 self._dirty.discard(table_id)
                 snapshot = await self.service.snapshot(table_id)
-                await self._edit(snapshot, events)
-                events = ()
+                await self._edit(snapshot)
                 if table_id not in self._dirty:
                     break
         except Exception:
@@ -390,7 +387,7 @@ class TableHub:
         finally:
             self._editing.discard(table_id)
 
-    async def _edit(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> None:
+    async def _edit(self, snapshot: TableSnapshot) -> None:
         if snapshot.row.message_id is None:
             return
         channel = self.bot.get_partial_messageable(
@@ -398,13 +395,13 @@ class TableHub:
         )
         message = channel.get_partial_message(snapshot.row.message_id)
         try:
-            await message.edit(**self.render(snapshot, events).as_kwargs())
+            await message.edit(**self.render(snapshot).as_kwargs())
             self.edits_sent += 1
         except discord.NotFound:
             log.warning("table %s lost its message %s", snapshot.id, snapshot.row.message_id)
 
     async def on_deadline_outcome(self, outcome: Outcome) -> None:
-        await self.refresh(outcome.snapshot.id, outcome.events)
+        await self.refresh(outcome.snapshot.id)
         if outcome.snapshot.row.live or outcome.kind == "acted":
             await self.ui(outcome.snapshot.spec.name).after(outcome, None)
 

@@ -56,6 +56,7 @@ class State(BaseModel):
 
 
 Action = Annotated[Call | Raise | Deadline, Field(discriminator="kind")]
+Event = Annotated[Flipped | Won, Field(discriminator="kind")]
 ACTIONS = (Call, Raise, Deadline)
 
 
