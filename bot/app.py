@@ -25,6 +25,7 @@ DEFAULT_EXTENSIONS = (
     "cogs.tables",
     "cogs.hazard",
     "cogs.nihakyu",
+    "cogs.strength_duel",
 )
 
 

@@ -206,7 +206,13 @@ class TableService:
         game: str,
         host_id: int,
         rules: BaseModel,
+        invitee_id: int | None = None,
+        lobby_seconds: int | None = None,
     ) -> Outcome:
+        """Open a lobby with the host seated; with `invitee_id` it is a challenge that only
+        that member may accept (or decline)."""
+        if invitee_id == host_id:
+            raise NotAllowed("You cannot challenge yourself.")
         spec = self.registry.get(game)
         seed = new_seed()
         now = self._clock()
@@ -225,11 +231,13 @@ class TableService:
                 seed_hex=seed.hex(),
                 commitment=commitment(seed),
                 now=now,
+                invitee_id=invitee_id,
             )
             row = await self._row(tx, table_id)
             await self._seat(tx, row, spec, rules, host_id)
             await self._log(tx, row.id, 1, host_id, {"kind": "__open__"}, [], [])
-            await q.set_deadline(tx, table_id, now + self.lobby_timeout_seconds, 0, LOBBY_DEADLINE)
+            lobby_for = lobby_seconds if lobby_seconds is not None else self.lobby_timeout_seconds
+            await q.set_deadline(tx, table_id, now + lobby_for, 0, LOBBY_DEADLINE)
             row = await self._bump(tx, row)
             snapshot = await self._snapshot(tx, row)
         self._games[table_id] = game
@@ -243,6 +251,8 @@ class TableService:
             if row.status == "running" and spec.join_action is not None:
                 return await self._act_locked(tx, row, user_id, spec.join_action(), None)
             self._require_lobby(row)
+            if row.invitee_id is not None and user_id != row.invitee_id:
+                raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
             seated = [seat.user_id for seat in await q.seats(tx, table_id)]
             if user_id in seated:
                 raise NotAllowed("You already have a seat at this table.")
@@ -285,29 +295,46 @@ class TableService:
         self._sync_scheduler(snapshot)
         return Outcome(snapshot, kind=kind, actor=user_id)
 
-    async def start(self, table_id: int, user_id: int) -> Outcome:
+    async def accept(self, table_id: int, user_id: int) -> Outcome:
+        """The invitee accepts a challenge: takes the seat and the game starts, at once."""
         async with self._lock(table_id), self._db.transaction() as tx:
             row = await self._row(tx, table_id)
             self._require_lobby(row)
-            if user_id != row.host_id:
-                raise NotAllowed("Only the host who opened this table can start it.")
+            if row.invitee_id is None:
+                raise NotAllowed("This table is not a challenge; use Join.")
+            if user_id != row.invitee_id:
+                raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
             spec = self.registry.get(row.game)
             rules = spec.rules_model.model_validate_json(row.rules_json)
-            players = [seat.user_id for seat in await q.seats(tx, table_id)]
-            fewest, most = spec.seat_limits(rules)
-            if not fewest <= len(players) <= most:
-                need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
-                raise NotAllowed(
-                    f"{spec.title} needs {need} players; {len(players)} seated so far."
-                )
-            dice = RecordingDice(self.dice_factory(row))
-            state = spec.start(rules, players, dice)
-            seq = row.version + 1
-            await self._log(
-                tx, row.id, seq, user_id, {"kind": START, "players": players}, dice.draws, []
-            )
-            row = await self._save(tx, row, spec, state, dice, seq)
-            snapshot = await self._snapshot(tx, row)
+            await self._seat(tx, row, spec, rules, user_id)
+            await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__join__"}, [], [])
+            row = await self._bump(tx, row)
+            return await self._start_locked(tx, row, row.host_id)
+
+    async def start(self, table_id: int, user_id: int) -> Outcome:
+        async with self._lock(table_id), self._db.transaction() as tx:
+            row = await self._row(tx, table_id)
+            return await self._start_locked(tx, row, user_id)
+
+    async def _start_locked(self, tx: Transaction, row: q.TableRow, user_id: int) -> Outcome:
+        self._require_lobby(row)
+        if user_id != row.host_id:
+            raise NotAllowed("Only the host who opened this table can start it.")
+        spec = self.registry.get(row.game)
+        rules = spec.rules_model.model_validate_json(row.rules_json)
+        players = [seat.user_id for seat in await q.seats(tx, row.id)]
+        fewest, most = spec.seat_limits(rules)
+        if not fewest <= len(players) <= most:
+            need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
+            raise NotAllowed(f"{spec.title} needs {need} players; {len(players)} seated so far.")
+        dice = RecordingDice(self.dice_factory(row))
+        state = spec.start(rules, players, dice)
+        seq = row.version + 1
+        await self._log(
+            tx, row.id, seq, user_id, {"kind": START, "players": players}, dice.draws, []
+        )
+        row = await self._save(tx, row, spec, state, dice, seq)
+        snapshot = await self._snapshot(tx, row)
         self._sync_scheduler(snapshot)
         return Outcome(snapshot, kind="started", actor=user_id)
 
@@ -320,7 +347,8 @@ class TableService:
             row = await self._row(tx, table_id)
             if not row.live:
                 raise NotAllowed("This table has already ended.")
-            if user_id != row.host_id and not moderator:
+            declining = row.status == "lobby" and user_id == row.invitee_id
+            if user_id != row.host_id and not moderator and not declining:
                 raise NotAllowed("Only the table's host or a moderator can cancel it.")
             await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__cancel__"}, [], [])
             row = await self._cancel(tx, row)

@@ -10,7 +10,7 @@ from bot.storage.database import Transaction
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, game, status, host_id, rules_json, state_json,"
     " schema_version, version, escrow, house_net, seed_hex, commitment, dice_counter,"
-    " created_at, updated_at"
+    " created_at, updated_at, invitee_id"
 )
 
 
@@ -34,6 +34,7 @@ class TableRow:
     dice_counter: int
     created_at: float
     updated_at: float
+    invitee_id: int | None
 
     @property
     def live(self) -> bool:
@@ -80,13 +81,25 @@ async def insert_table(
     seed_hex: str,
     commitment: str,
     now: float,
+    invitee_id: int | None = None,
 ) -> int:
     try:
         return await tx.execute(
             "INSERT INTO game_tables (guild_id, channel_id, game, status, host_id, rules_json,"
-            " seed_hex, commitment, created_at, updated_at)"
-            " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-            (guild_id, channel_id, game, host_id, rules_json, seed_hex, commitment, now, now),
+            " seed_hex, commitment, created_at, updated_at, invitee_id)"
+            " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id,
+                channel_id,
+                game,
+                host_id,
+                rules_json,
+                seed_hex,
+                commitment,
+                now,
+                now,
+                invitee_id,
+            ),
         )
     except sqlite3.IntegrityError as error:
         if "one_open_table_per_channel" in str(error) or "UNIQUE" in str(error):

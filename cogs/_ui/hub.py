@@ -9,6 +9,7 @@ the game's :class:`GameUI`, which its cog registers.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 from collections.abc import Sequence
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOBBY_VERBS = frozenset({"join", "leave", "start", "cancel"})
+LOBBY_VERBS = frozenset({"join", "leave", "start", "cancel", "accept", "decline"})
 RULES_TABLE = 0
 """Rules pages use table id 0 in the custom-id grammar: no real table has it."""
 APOLOGY = "Something went wrong on our side; nothing was changed. Please try again."
@@ -42,6 +43,10 @@ class Payload:
 
     def as_kwargs(self) -> dict[str, Any]:
         return {"content": self.content, "embed": self.embed, "view": self.view}
+
+    def fingerprint(self) -> str:
+        view = self.view.to_components() if self.view is not None else []
+        return json.dumps([self.content, self.embed.to_dict(), view], sort_keys=True, default=str)
 
 
 def button(
@@ -165,6 +170,7 @@ class TableHub:
         self.games: dict[str, GameUI] = {}
         self._editing: set[int] = set()
         self._dirty: set[int] = set()
+        self._last_sent: dict[int, str] = {}
         self.edits_sent = 0
         bot.tables.deadline_listeners.append(self.on_deadline_outcome)
 
@@ -192,6 +198,14 @@ class TableHub:
     # -- rendering ---------------------------------------------------------------------------
 
     def render(self, snapshot: TableSnapshot) -> Payload:
+        """The table message. Content is always set (even to empty) so an invitation's
+        mention does not linger once the challenge is answered."""
+        payload = self._render(snapshot)
+        if payload.content is None:
+            payload.content = ""
+        return payload
+
+    def _render(self, snapshot: TableSnapshot) -> Payload:
         if snapshot.status == "lobby":
             return self.render_lobby(snapshot)
         if snapshot.status == "cancelled" and snapshot.state is None:
@@ -211,12 +225,18 @@ class TableHub:
         spec = snapshot.spec
         fewest, most = spec.seat_limits(snapshot.rules)
         need = f"{fewest}" if fewest == most else f"{fewest}–{most}"
-        lines = [f"Host: {render.mention(snapshot.row.host_id)} · players: {need}"]
+        invitee = snapshot.row.invitee_id
+        if invitee is not None:
+            lines = [
+                f"{render.mention(snapshot.row.host_id)} challenges {render.mention(invitee)}!"
+            ]
+        else:
+            lines = [f"Host: {render.mention(snapshot.row.host_id)} · players: {need}"]
         if snapshot.hold:
             lines.append(f"Stake to sit: **{render.coins(snapshot.hold, snapshot.currency)}**")
         lines.extend(self.ui(spec.name).describe_rules(snapshot))
         if snapshot.deadline is not None:
-            lines.append(f"Closes {render.timestamp(snapshot.deadline.due_at)} unless started.")
+            lines.append(f"Expires {render.timestamp(snapshot.deadline.due_at)} unless started.")
         embed = discord.Embed(
             title=f"{spec.title} — table #{snapshot.id} (lobby)",
             description="\n".join(lines),
@@ -228,6 +248,12 @@ class TableHub:
         embed.add_field(name=f"Seats ({len(snapshot.seats)}/{most})", value=seats or "—")
         self.add_fairness(embed, snapshot)
         table = snapshot.id
+        if invitee is not None:
+            view = view_of(
+                button(table, 0, "accept", "Accept", style=discord.ButtonStyle.success),
+                button(table, 0, "decline", "Decline", style=discord.ButtonStyle.danger),
+            )
+            return Payload(embed, view, content=render.mention(invitee))
         view = view_of(
             button(table, 0, "join", "Join", style=discord.ButtonStyle.success),
             button(table, 0, "leave", "Leave"),
@@ -260,7 +286,13 @@ class TableHub:
     # -- opening and clicking ----------------------------------------------------------------
 
     async def open_table(
-        self, interaction: discord.Interaction[Any], game: str, rules: BaseModel
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        rules: BaseModel,
+        *,
+        invitee_id: int | None = None,
+        lobby_seconds: int | None = None,
     ) -> Outcome:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         outcome = await self.service.open(
@@ -269,6 +301,8 @@ class TableHub:
             game=game,
             host_id=interaction.user.id,
             rules=rules,
+            invitee_id=invitee_id,
+            lobby_seconds=lobby_seconds,
         )
         payload = self.render(outcome.snapshot)
         await interaction.response.send_message(**payload.as_kwargs())
@@ -308,6 +342,10 @@ class TableHub:
             outcome = await self.service.leave(cid.table, user)
         elif cid.verb == "start":
             outcome = await self.service.start(cid.table, user)
+        elif cid.verb == "accept":
+            outcome = await self.service.accept(cid.table, user)
+        elif cid.verb == "decline":
+            outcome = await self.service.cancel(cid.table, user, moderator=False)
         else:
             outcome = await self.service.cancel(
                 cid.table, user, moderator=is_moderator(interaction)
@@ -329,7 +367,9 @@ class TableHub:
             interaction.message is not None and interaction.message.id == snapshot.row.message_id
         )
         if on_table_message and not interaction.response.is_done():
-            await interaction.response.edit_message(**self.render(snapshot).as_kwargs())
+            payload = self.render(snapshot)
+            await interaction.response.edit_message(**payload.as_kwargs())
+            self._last_sent[snapshot.id] = payload.fingerprint()
         else:
             self.schedule_refresh(snapshot.id)
         await self.ui(snapshot.spec.name).after(outcome, interaction)
@@ -394,8 +434,15 @@ class TableHub:
             snapshot.row.channel_id, guild_id=snapshot.row.guild_id
         )
         message = channel.get_partial_message(snapshot.row.message_id)
+        payload = self.render(snapshot)
+        # An edit that changes nothing visible is skipped: it would cost a request, and
+        # its mere timing could tell watchers that a secret (a bid) was changed.
+        fingerprint = payload.fingerprint()
+        if self._last_sent.get(snapshot.id) == fingerprint:
+            return
         try:
-            await message.edit(**self.render(snapshot).as_kwargs())
+            await message.edit(**payload.as_kwargs())
+            self._last_sent[snapshot.id] = fingerprint
             self.edits_sent += 1
         except discord.NotFound:
             log.warning("table %s lost its message %s", snapshot.id, snapshot.row.message_id)

@@ -1,0 +1,192 @@
+"""Strength Duel through Discord: challenge, secret bids by DM, fallback, reveal."""
+
+from __future__ import annotations
+
+import re
+
+from tests.support.sim import answered, make_world, message_text, refusal, visible_to
+
+SAMPLE_GAME = [(3, 2), (3, 4), (5, 0), (0, 2), (1, 1), (2, 1), (3, 3), (1, 3)]
+NOISE = re.compile(r"<t:\d+:\w>|<@!?\d+>|`[0-9a-f]{16,}…?`|#\d+|table \d+", re.IGNORECASE)
+
+
+async def wallet(world, member) -> int:
+    return (await world.env.bot.economy.balance(world.guild.id, member.id)).balance
+
+
+async def challenge(world, challenger, opponent, **options):
+    options.setdefault("stake", 10)
+    result = answered(
+        await challenger.slash(world.channel, "duel challenge", member=opponent, **options)
+    )
+    return result.response.message
+
+
+async def started_duel(world, **options):
+    alice, bob = world["alice"], world["bob"]
+    table = await challenge(world, alice, bob, **options)
+    answered(await bob.click(table, label="Accept"))
+    return table
+
+
+async def bid_by_dm(member, amount: int):
+    panel = member.user.dm_channel.last_message
+    assert panel is not None and "Pick your bid" in panel.content
+    return answered(await member.user.click(panel, label=str(amount)))
+
+
+async def test_the_seed_sample_game_by_direct_message(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started_duel(world)
+    assert await wallet(world, alice) == 990 and await wallet(world, bob) == 990
+    expected = [(22, 20), (16, 16), (11, 13), (8, 11), (7, 10), (5, 6), (2, 3)]
+    for number, (a_bid, b_bid) in enumerate(SAMPLE_GAME):
+        confirmation = await bid_by_dm(alice, a_bid)
+        notes = [m.content for m in [confirmation.response, *confirmation.followups] if m]
+        assert any(f"your bid is **{a_bid}**" in text for text in notes)
+        await bid_by_dm(bob, b_bid)
+        state = (await simcord_env.bot.tables.snapshot(1)).state
+        if number < len(expected):
+            assert (state.strength[alice.id], state.strength[bob.id]) == expected[number]
+    assert state.finished and state.winner == bob.id
+    final = world.channel.last_message.embeds[0].description
+    assert "Round 8 revealed" in final and "wins the pot of 20" in final
+    assert await wallet(world, bob) == 1010 and await wallet(world, alice) == 990
+
+
+async def test_no_message_the_opponent_can_see_holds_the_bid(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started_duel(world)
+    public_before = message_text(world.channel.last_message)
+    panel = alice.user.dm_channel.last_message
+    # Amounts above the quick buttons (0-14), so no button label can match them.
+    shown = answered(await alice.user.click(panel, label="Other amount…"))
+    answered(await alice.user.submit_modal(shown, {"amount": "23"}))
+    edits_before = sum(1 for r in simcord_env.http_requests if r.method == "PATCH")
+    shown = answered(await alice.user.click(panel, label="Other amount…"))
+    answered(await alice.user.submit_modal(shown, {"amount": "21"}))
+    edits_after = sum(1 for r in simcord_env.http_requests if r.method == "PATCH")
+    assert edits_after == edits_before, "changing a bid must not edit any public message"
+
+    public_after = message_text(world.channel.last_message)
+    assert public_after.replace("✅ has bid", "⏳ waiting") == public_before
+    for message in visible_to(world, bob):
+        text = NOISE.sub("", message_text(message))
+        assert not re.search(r"\b2[13]\b", text), f"bob can read alice's bid in: {text!r}"
+    await bid_by_dm(bob, 2)
+    assert "**21**" in world.channel.last_message.embeds[0].description, "revealed at last"
+
+
+async def test_closed_dms_fall_back_to_bidding_privately(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    simcord_env.inject_error(
+        "POST",
+        f"/channels/{bob.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    table = await challenge(world, alice, bob)
+    accepted = answered(await bob.click(table, label="Accept"))
+    notes = [m.content for m in accepted.followups if m.ephemeral]
+    assert any("direct messages are closed" in n and "Pick your bid" in n for n in notes)
+    table = world.channel.last_message
+    assert "I cannot DM you" in table.embeds[0].description
+    private = await bob.click(table, label="Bid privately")
+    panels = [m for m in [private.response, *private.followups] if m and m.ephemeral]
+    panel = next(m for m in panels if "Pick your bid" in m.content)
+    answered(await bob.click(panel.message, label="4"))
+    await bid_by_dm(alice, 1)
+    state = (await simcord_env.bot.tables.snapshot(1)).state
+    assert (state.strength[alice.id], state.strength[bob.id]) == (21, 21)
+    for message in visible_to(world, alice):
+        assert (
+            "Pick your bid" not in message.content or message.channel.id == alice.user.dm_channel.id
+        )
+
+
+async def test_restart_between_the_two_bids_keeps_the_first(simcord_env, bot_factory):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started_duel(world)
+    await bid_by_dm(alice, 5)
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(bot_factory())
+    await bid_by_dm(bob, 2)  # the DM drawn before the restart still works
+    state = (await simcord_env.bot.tables.snapshot(1)).state
+    assert state.round == 2
+    assert (state.strength[alice.id], state.strength[bob.id]) == (20, 20)
+
+
+async def test_a_deadline_counts_missing_bids_as_zero(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started_duel(world, round_seconds=60)
+    await bid_by_dm(alice, 2)
+    await simcord_env.advance_time(61)
+    state = (await simcord_env.bot.tables.snapshot(1)).state
+    assert (state.strength[alice.id], state.strength[bob.id]) == (23, 22)
+    assert "(default)" in world.channel.last_message.embeds[0].description
+    assert "round 2" in bob.user.dm_channel.last_message.content
+
+
+async def test_bad_input_is_refused_privately_and_changes_nothing(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob", "dave")
+    alice, bob, dave = world["alice"], world["bob"], world["dave"]
+    assert "yourself" in refusal(
+        await alice.slash(world.channel, "duel challenge", member=alice, stake=5)
+    )
+    robot = world.guild.add_member(simcord_env.create_user("robot", bot=True))
+    assert "Bots" in refusal(
+        await alice.slash(world.channel, "duel challenge", member=robot, stake=5)
+    )
+    assert "cannot cover" in refusal(
+        await alice.slash(world.channel, "duel challenge", member=bob, stake=5000)
+    )
+    table = await challenge(world, alice, bob, mode="forbidden")
+    assert "challenge is for" in refusal(await alice.click(table, label="Accept"))
+    assert "challenge is for" in refusal(await dave.click(table, label="Accept"))
+    answered(await bob.click(table, label="Accept"))
+
+    forbid_panel = alice.user.dm_channel.last_message
+    answered(await alice.user.click(forbid_panel, label="4"))
+    await bob.user.click(bob.user.dm_channel.last_message, label="0")
+    panel = alice.user.dm_channel.last_message
+    before = await simcord_env.bot.tables.snapshot(1)
+    shown = await alice.user.click(panel, label="Other amount…")
+    assert "forbidden" in refusal(await alice.user.submit_modal(shown, {"amount": "4"}))
+    shown = await alice.user.click(panel, label="Other amount…")
+    assert "strength" in refusal(await alice.user.submit_modal(shown, {"amount": "51"}))
+    shown = await alice.user.click(panel, label="Other amount…")
+    assert "whole number" in refusal(await alice.user.submit_modal(shown, {"amount": "-3"}))
+    shown = await alice.user.click(panel, label="Other amount…")
+    assert "whole number" in refusal(await alice.user.submit_modal(shown, {"amount": "lots"}))
+    assert "not in this duel" in refusal(
+        await dave.click(world.channel.last_message, label="Bid privately")
+    )
+    after = await simcord_env.bot.tables.snapshot(1)
+    assert after.row.version == before.row.version and after.state == before.state
+
+    await alice.user.click(panel, label="1")
+    await bob.user.click(bob.user.dm_channel.last_message, label="1")
+    assert "moment has passed" in refusal(await alice.user.click(panel, label="2"))
+
+
+async def test_an_unanswered_challenge_expires_with_a_refund(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    await challenge(world, world["alice"], world["bob"], stake=100)
+    assert await wallet(world, world["alice"]) == 900
+    await simcord_env.advance_time(301)
+    assert await wallet(world, world["alice"]) == 1000
+    assert "closed" in world.channel.last_message.embeds[0].title
+
+
+async def test_decline_refunds_the_challenger(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    table = await challenge(world, world["alice"], world["bob"], stake=100)
+    answered(await world["bob"].click(table, label="Decline"))
+    assert await wallet(world, world["alice"]) == 1000
