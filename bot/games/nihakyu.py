@@ -48,7 +48,7 @@ Rulings the source leaves open (also explained to players in the rules text):
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -287,6 +287,13 @@ Event = Annotated[
 ]
 
 
+_FAST: dict[type[BaseModel], tuple[str, set[str]]] = {
+    cls: (cls.model_fields["kind"].default, set(cls.model_fields))
+    for cls in (ChoiceConfirmed, PlayerChose, RoundRevealed, RoundResolved, RoundStarted)
+}
+"""The events :func:`_event` builds: their kind and the set of all their field names."""
+
+
 # --- state ---------------------------------------------------------------------------
 
 
@@ -327,6 +334,13 @@ class State(BaseModel):
     """Decisions made in the open Sleight window: -1 or +1, or 0 for skip."""
 
 
+_new_object = object.__new__
+_set_slot = object.__setattr__
+
+
+_STATE_FIELDS = set(State.model_fields)
+
+
 # --- table conventions ---------------------------------------------------------------
 
 
@@ -363,16 +377,25 @@ def legal_actions(
         return []
     rules = state.rules
     if state.phase == "choosing":
-        found: list[Roll | ShadowStep | KageEndurance | Sleight | SkipSleight] = [Roll()]
+        found: list[Roll | ShadowStep | KageEndurance | Sleight | SkipSleight] = [_ROLL]
         limit = rules.shadow_step_uses
         if rules.shadow_step and (limit is None or state.shadow_steps[player] < limit):
-            found.append(ShadowStep())
+            found.append(_SHADOW_STEP)
         if rules.kage_endurance and player not in state.kage_used:
-            found.append(KageEndurance())
+            found.append(_KAGE)
         return found
     if player in state.sleight_players and player not in state.sleights:
-        return [Sleight(adjust=-1), Sleight(adjust=1), SkipSleight()]
+        return [_SLEIGHT_DOWN, _SLEIGHT_UP, _SKIP_SLEIGHT]
     return []
+
+
+# Actions are frozen, so these can be handed out again and again.
+_ROLL = Roll()
+_SHADOW_STEP = ShadowStep()
+_KAGE = KageEndurance()
+_SLEIGHT_DOWN = Sleight(adjust=-1)
+_SLEIGHT_UP = Sleight(adjust=1)
+_SKIP_SLEIGHT = SkipSleight()
 
 
 # --- start and act -------------------------------------------------------------------
@@ -395,7 +418,7 @@ def start(rules: Rules, players: list[int], dice: Dice) -> State:
         stamina[DEALER] = rules.starting_stamina
     payouts = dict.fromkeys(players, 0)
     payouts[HOUSE] = 0
-    return State(
+    state = State(
         rules=rules,
         seats=list(players),
         stamina=stamina,
@@ -405,6 +428,9 @@ def start(rules: Rules, players: list[int], dice: Dice) -> State:
         pot=rules.ante * len(players),
         payouts=payouts,
     )
+    # Defaults count as set too, so a state's dump is the same before and after a copy.
+    _set_slot(state, "__pydantic_fields_set__", _STATE_FIELDS)
+    return state
 
 
 def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[State, list[Event]]:
@@ -422,13 +448,11 @@ def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[S
         return _choose(state, player, "shadow_step", dice)
     if kind == "kage_endurance":
         return _choose(state, player, "kage", dice)
-    if kind == "sleight":
-        assert isinstance(action, Sleight)
+    if isinstance(action, Sleight):
         return _sleight(state, player, action.adjust, dice)
     if kind == "skip_sleight":
         return _sleight(state, player, 0, dice)
-    if kind == "eject":
-        assert isinstance(action, Eject)
+    if isinstance(action, Eject):
         return _eject(state, action.target, dice)
     if kind == "deadline":
         return _deadline(state, dice)
@@ -471,11 +495,12 @@ def _choose(
         if seated in state.kage_used:
             raise IllegalMove("You have already used Kage's Endurance: it is once per game.")
 
-    new = state.model_copy()
+    new = _copy(state)
+    fields = new.__dict__  # written directly: see _put
     previous = state.choices.get(seated)
     choices = dict(state.choices)
     choices[seated] = choice
-    new.choices = choices
+    fields["choices"] = choices
     stake = state.stakes[seated]
     if previous != choice and (previous == "kage" or choice == "kage"):
         # The Kage ante is paid on declaring and handed back if the declaration is withdrawn.
@@ -483,28 +508,35 @@ def _choose(
         stake += delta
         stakes = dict(state.stakes)
         stakes[seated] = stake
-        new.stakes = stakes
-        new.pot = state.pot + delta
+        fields["stakes"] = stakes
+        fields["pot"] = state.pot + delta
+    round_no = state.round
     events: list[Event] = [
-        ChoiceConfirmed(
-            private_to=seated, player=seated, round=state.round, choice=choice, stake=stake
+        _event(
+            ChoiceConfirmed,
+            private_to=seated,
+            player=seated,
+            round=round_no,
+            choice=choice,
+            stake=stake,
         ),
-        PlayerChose(round=state.round, player=seated),
+        _event(PlayerChose, round=round_no, player=seated),
     ]
-    if len(choices) == len(standing(state)):
+    # Every elimination is recorded in ``eliminated`` exactly once.
+    if len(choices) == len(state.seats) - len(state.eliminated):
         _roll_round(new, dice, [], events)
     return new, events
 
 
 def _deadline(state: State, dice: Dice) -> tuple[State, list[Event]]:
-    new = state.model_copy()
+    new = _copy(state)
     events: list[Event] = []
     if state.phase == "choosing":
         choices = dict(state.choices)
         auto = [p for p in standing(state) if p not in choices]
         for p in auto:
             choices[p] = "roll"
-        new.choices = choices
+        _put(new, choices=choices)
         _roll_round(new, dice, auto, events)
     else:
         _apply_round(new, dice, events)
@@ -532,10 +564,10 @@ def _sleight(
                 "no Sleight of Hand for you."
             )
         raise IllegalMove("You did not roll this round, so there is nothing to adjust.")
-    new = state.model_copy()
+    new = _copy(state)
     sleights = dict(state.sleights)
     sleights[seated] = adjust
-    new.sleights = sleights
+    _put(new, sleights=sleights)
     events: list[Event] = [
         SleightConfirmed(private_to=seated, player=seated, round=state.round, adjust=adjust),
         SleightDecided(round=state.round, player=seated),
@@ -552,11 +584,10 @@ def _eject(state: State, target: int, dice: Dice) -> tuple[State, list[Event]]:
         raise IllegalMove("That member is not seated at this table.")
     if state.stamina[target] <= 0:
         raise IllegalMove("That player is already out of the game.")
-    new = state.model_copy()
+    new = _copy(state)
     stamina = dict(state.stamina)
     stamina[target] = 0
-    new.stamina = stamina
-    new.eliminated = [*state.eliminated, target]
+    _put(new, stamina=stamina, eliminated=[*state.eliminated, target])
     events: list[Event] = [PlayerEliminated(round=state.round, player=target, reason="ejected")]
     if state.phase == "choosing" and target in state.choices:
         # Their choice was never revealed, so it is void; a Kage ante on it goes back.
@@ -564,12 +595,14 @@ def _eject(state: State, target: int, dice: Dice) -> tuple[State, list[Event]]:
         if choices.pop(target) == "kage":
             stakes = dict(state.stakes)
             stakes[target] -= state.rules.ante
-            new.stakes = stakes
-            new.pot = state.pot - state.rules.ante
-        new.choices = choices
+            _put(new, stakes=stakes, pot=state.pot - state.rules.ante)
+        _put(new, choices=choices)
     elif state.phase == "sleight" and target in state.sleight_players:
-        new.sleight_players = [p for p in state.sleight_players if p != target]
-        new.sleights = {p: a for p, a in state.sleights.items() if p != target}
+        _put(
+            new,
+            sleight_players=[p for p in state.sleight_players if p != target],
+            sleights={p: a for p, a in state.sleights.items() if p != target},
+        )
 
     up = standing(new)
     dealer_up = stamina.get(DEALER, 0) > 0
@@ -588,13 +621,62 @@ def _eject(state: State, target: int, dice: Dice) -> tuple[State, list[Event]]:
 # --- resolution (these work on the fresh copy made by the handler) ---------------------
 
 
+def _copy(state: State) -> State:
+    """A shallow copy of ``state``: what ``model_copy()`` does, minus its generality.
+
+    It runs once per act and was a visible share of a playout's time. State has no extra
+    or private attributes, so the field dict is all there is to copy; every state the
+    engine makes has all its fields set, so they share one (never-shrinking) fields-set.
+    """
+    new = _new_object(State)
+    _set_slot(new, "__dict__", state.__dict__.copy())
+    _set_slot(new, "__pydantic_fields_set__", _STATE_FIELDS)
+    _set_slot(new, "__pydantic_extra__", None)
+    _set_slot(new, "__pydantic_private__", None)
+    return new
+
+
+def _put(s: State, **fields: object) -> None:
+    """Write fields of the handler's fresh copy straight into it.
+
+    This skips pydantic's per-assignment bookkeeping, which dominated a playout's profile.
+    It is safe because ``s`` is a copy no one else holds, every value is built here with
+    its declared type, and containers are always replaced, never mutated in place.
+    """
+    s.__dict__.update(fields)
+
+
+_EventT = TypeVar("_EventT", bound=BaseModel)
+
+
+def _event(cls: type[_EventT], **fields: object) -> _EventT:
+    """Build one of the frequent events without validating it.
+
+    Used only where a playout spends its time (choices, reveals, round results); every
+    value is built here with its declared type, and the tests re-validate every event
+    they see. Like successive states, events may share containers with a state: all of
+    them are read-only by convention, and the engine never mutates a container in place.
+    """
+    kind, all_fields = _FAST[cls]
+    event = _new_object(cls)
+    _set_slot(event, "__dict__", {"kind": kind, **fields})
+    # Every field is set, so pydantic's ``add`` on a later assignment never changes it.
+    _set_slot(event, "__pydantic_fields_set__", all_fields)
+    _set_slot(event, "__pydantic_extra__", None)
+    _set_slot(event, "__pydantic_private__", None)
+    return event
+
+
 def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> None:
     """Every standing player has a choice: roll the round's dice and reveal them."""
     rules = s.rules
     stamina = s.stamina
     choices = s.choices
     roll = dice.roll
-    auto_rolls = dict(s.auto_rolls)
+    # A count is above 0 only after an auto-roll in the previous round; skip the rebuild
+    # when there is nothing to count or reset (the usual round).
+    rebuild = bool(auto or s.auto_rolled)
+    auto_rolls = dict(s.auto_rolls) if rebuild else s.auto_rolls
     rolls: dict[int, list[int]] = {}
     forfeiting: list[int] = []
     kage_now: list[int] = []
@@ -607,7 +689,7 @@ def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> N
             auto_rolls[p] = count
             if count >= rules.afk_rounds_to_forfeit:
                 forfeiting.append(p)
-        else:
+        elif rebuild:
             auto_rolls[p] = 0
         choice = choices[p]
         if choice == "roll":
@@ -620,19 +702,21 @@ def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> N
             shadow_now.append(p)
     if stamina.get(DEALER, 0) > 0:
         rolls[DEALER] = [roll(20)]
-    s.auto_rolls = auto_rolls
-    s.rolls = rolls
-    s.auto_rolled = auto
-    s.forfeiting = forfeiting
+    fields = s.__dict__  # written directly: see _put
+    fields["auto_rolls"] = auto_rolls
+    fields["rolls"] = rolls
+    fields["auto_rolled"] = auto
+    fields["forfeiting"] = forfeiting
     if kage_now:
-        s.kage_used = [*s.kage_used, *kage_now]
+        fields["kage_used"] = [*s.kage_used, *kage_now]
     if shadow_now:
         shadow_steps = dict(s.shadow_steps)
         for p in shadow_now:
             shadow_steps[p] += 1
-        s.shadow_steps = shadow_steps
+        fields["shadow_steps"] = shadow_steps
     events.append(
-        RoundRevealed(
+        _event(
+            RoundRevealed,
             round=s.round,
             choices=choices,
             rolls=rolls,
@@ -645,10 +729,7 @@ def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> N
             p for p in rolls if p != DEALER and choices[p] != "shadow_step" and p not in forfeiting
         ]
         if eligible:
-            s.phase = "sleight"
-            s.ply += 1
-            s.sleight_players = eligible
-            s.sleights = {}
+            _put(s, phase="sleight", ply=s.ply + 1, sleight_players=eligible, sleights={})
             events.append(SleightWindowOpened(round=s.round, players=eligible))
             return
     _apply_round(s, dice, events)
@@ -687,67 +768,80 @@ def _apply_round(s: State, dice: Dice, events: list[Event]) -> None:
             )
         )
 
+    forfeiting = s.forfeiting
     after = dict(before)
     losses: dict[int, int] = {}
-    for p, dice_shown in rolls.items():
-        if before[p] <= 0 or p in caught:
-            continue
-        if not dice_shown:
-            loss = SHADOW_STEP_COST
-        else:
-            loss = min(dice_shown)
-            if p in adjusted:
-                loss = min(20, max(1, loss + adjusted[p]))
-        losses[p] = loss
-        after[p] = before[p] - loss
-
     out: list[tuple[int, Literal["stamina", "caught_cheating", "ejected", "afk"]]] = []
     contenders: list[int] = []  # fell this round and may still win by the tie rule
-    for p in s.seats:
-        if before[p] <= 0:
+    up: list[int] = []
+    touched: list[int] = []
+    dealer_up = False
+    # ``rolls`` lists every participant of the round in seat order, the Dealer last.
+    for p, shown in rolls.items():
+        if before[p] <= 0:  # ejected by a moderator during the Sleight window
             continue
         if p in caught:
             after[p] = 0
             out.append((p, "caught_cheating"))
-        elif p in s.forfeiting:
-            after[p] = min(after[p], 0)
+            continue
+        if shown:
+            loss = min(shown)
+            if p in adjusted:
+                loss = min(20, max(1, loss + adjusted[p]))
+        else:
+            loss = SHADOW_STEP_COST
+        losses[p] = loss
+        left = before[p] - loss
+        if p in forfeiting:
+            after[p] = min(left, 0)
             out.append((p, "afk"))
-        elif after[p] <= 0:
+            continue
+        after[p] = left
+        if p == DEALER:
+            dealer_up = left > 0
+            if not dealer_up:
+                contenders.append(DEALER)
+        elif left > 0:
+            up.append(p)
+            if left == 1:
+                touched.append(p)
+        else:
             out.append((p, "stamina"))
             contenders.append(p)
-    dealer_fell = before.get(DEALER, 0) > 0 and after[DEALER] <= 0
-    if dealer_fell:
-        contenders.append(DEALER)
-    # Players who may share the pot if the Dealer outlasts them: in this round and not removed.
-    sharers = {
-        p: before[p] for p in s.seats if before[p] > 0 and p not in caught and p not in s.forfeiting
-    }
 
-    s.stamina = after
-    s.sleight_players = []
-    s.sleights = {}
-    s.forfeiting = []
-    events.append(RoundResolved(round=round_no, losses=losses, stamina=after))
+    fields = s.__dict__  # written directly: see _put
+    fields["stamina"] = after
+    if s.sleight_players:
+        fields["sleight_players"] = []
+        fields["sleights"] = {}
+    fields["forfeiting"] = []
+    events.append(_event(RoundResolved, round=round_no, losses=losses, stamina=after))
     if out:
-        s.eliminated = [*s.eliminated, *(p for p, _ in out)]
+        _put(s, eliminated=[*s.eliminated, *(p for p, _ in out)])
         events.extend(PlayerEliminated(round=round_no, player=p, reason=why) for p, why in out)
-    if dealer_fell:
+    if DEALER in contenders:
         events.append(PlayerEliminated(round=round_no, player=DEALER, reason="stamina"))
-    touched = [p for p in s.seats if after[p] == 1 and before[p] > 0]
     if touched:
         honours = [Honour(player=p, name=SHINIGAMI) for p in touched]
-        s.honours = [*s.honours, *honours]
+        _put(s, honours=[*s.honours, *honours])
         events.extend(honours)
 
-    up = [p for p in s.seats if after[p] > 0]
-    dealer_up = after.get(DEALER, 0) > 0
     if len(up) >= 2 or (up and dealer_up):
-        s.round = round_no + 1
-        s.phase = "choosing"
-        s.choices = {}
-        s.ply += 1
-        events.append(RoundStarted(round=s.round, standing=[*up, DEALER] if dealer_up else up))
-    elif up:
+        fields["round"] = round_no + 1
+        fields["phase"] = "choosing"
+        fields["choices"] = {}
+        fields["ply"] = s.ply + 1
+        events.append(
+            _event(RoundStarted, round=round_no + 1, standing=[*up, DEALER] if dealer_up else up)
+        )
+        return
+    # Players who may share the pot if the Dealer outlasts them: in this round, not removed.
+    sharers = {
+        p: before[p]
+        for p in rolls
+        if p != DEALER and before[p] > 0 and p not in caught and p not in forfeiting
+    }
+    if up:
         _finish(s, events, up[0], "last_standing", sharers)
     elif dealer_up:
         _finish(s, events, None, "dealer", sharers)
@@ -813,20 +907,23 @@ def _finish(
         house = pot
     payouts = {p: shares.get(p, 0) - s.stakes[p] for p in s.seats}
     payouts[HOUSE] = house
-    s.payouts = payouts
-    s.stakes = dict.fromkeys(s.seats, 0)
-    s.winner = winner
-    s.dealer_won = reason == "dealer"
-    s.finished = True
-    s.phase = "finished"
-    s.ply += 1
-    s.sleight_players = []
-    s.sleights = {}
-    s.forfeiting = []
+    _put(
+        s,
+        payouts=payouts,
+        stakes=dict.fromkeys(s.seats, 0),
+        winner=winner,
+        dealer_won=reason == "dealer",
+        finished=True,
+        phase="finished",
+        ply=s.ply + 1,
+        sleight_players=[],
+        sleights={},
+        forfeiting=[],
+    )
     events.append(
         GameOver(
             winner=winner,
-            dealer_won=s.dealer_won,
+            dealer_won=reason == "dealer",
             reason=reason,
             pot=pot,
             house=house,

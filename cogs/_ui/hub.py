@@ -442,7 +442,10 @@ class TableHub:
             return
         try:
             await message.edit(**payload.as_kwargs())
-            self._last_sent[snapshot.id] = fingerprint
+            if snapshot.row.live:
+                self._last_sent[snapshot.id] = fingerprint
+            else:
+                self._last_sent.pop(snapshot.id, None)
             self.edits_sent += 1
         except discord.NotFound:
             log.warning("table %s lost its message %s", snapshot.id, snapshot.row.message_id)
