@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -87,6 +88,9 @@ class TanzakuBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to dev guild %s", len(synced), guild_id)
+        # What exists now lives as long as the bot: keep it out of every later full
+        # collection, whose pauses would otherwise land inside clicks.
+        gc.freeze()
 
     async def close(self) -> None:
         await self.tables.scheduler.stop()

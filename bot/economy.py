@@ -104,9 +104,8 @@ class Economy:
             return
         if amount < 0:
             source, target, amount = target, source, -amount
-        settings = await self.ensure_guild(tx, guild_id)
-        await self._apply(tx, guild_id, source, -amount, settings.currency_name)
-        await self._apply(tx, guild_id, target, amount, settings.currency_name)
+        await self._apply(tx, guild_id, source, -amount)
+        await self._apply(tx, guild_id, target, amount)
         await q.insert_ledger(
             tx,
             guild_id=guild_id,
@@ -124,7 +123,7 @@ class Economy:
         self, tx: Transaction, guild_id: int, target: str, amount: int, memo: str
     ) -> None:
         await q.add_minted(tx, guild_id, amount)
-        await self._apply(tx, guild_id, target, amount, "")
+        await self._apply(tx, guild_id, target, amount)
         await q.insert_ledger(
             tx,
             guild_id=guild_id,
@@ -138,16 +137,17 @@ class Economy:
             memo=memo,
         )
 
-    async def _apply(
-        self, tx: Transaction, guild_id: int, account: str, delta: int, currency: str
-    ) -> None:
+    async def _apply(self, tx: Transaction, guild_id: int, account: str, delta: int) -> None:
         kind, _, owner = account.partition(":")
         if kind == "wallet":
             user_id = int(owner)
+            # The common case is one statement; a new wallet or a refusal takes the long way.
+            if await q.add_to_wallet(tx, guild_id, user_id, delta) is not None:
+                return
             row = await self.ensure_wallet(tx, guild_id, user_id)
-            if row.balance + delta < 0:
-                raise InsufficientFunds(-delta, row.balance, currency)
-            await q.add_to_wallet(tx, guild_id, user_id, delta)
+            if await q.add_to_wallet(tx, guild_id, user_id, delta) is None:
+                settings = await self.ensure_guild(tx, guild_id)
+                raise InsufficientFunds(-delta, row.balance, settings.currency_name)
         elif kind == "escrow":
             await q.add_to_escrow(tx, int(owner), delta)
         elif kind == HOUSE:

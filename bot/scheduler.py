@@ -54,16 +54,24 @@ class Scheduler:
 
     def schedule(self, key: int, due_at: float, token: int) -> None:
         """Arm (or move) the deadline of `key`; `token` comes back to the callback."""
+        current = self._current.get(key)
+        if current is not None and current.due_at == due_at and current.token == token:
+            return
         entry = _Entry(due_at, next(self._order), key, token)
         self._current[key] = entry
         heapq.heappush(self._heap, entry)
         if self._heap[0] is entry:
             self._wake()
+        self._compact()
 
     def cancel(self, key: int) -> None:
         # The heap entry stays and is skipped when popped; removing it would cost O(n).
         self._current.pop(key, None)
-        if len(self._heap) > 64 and len(self._heap) > 4 * len(self._current):
+        self._compact()
+
+    def _compact(self) -> None:
+        """Drop superseded heap entries once they outnumber the live ones."""
+        if len(self._heap) > 64 and len(self._heap) > 2 * len(self._current):
             self._heap = [entry for entry in self._heap if self._current.get(entry.key) is entry]
             heapq.heapify(self._heap)
 

@@ -150,6 +150,7 @@ class TableService:
         self.lobby_timeout_seconds = lobby_timeout_seconds
         self._locks: dict[int, asyncio.Lock] = {}
         self._games: dict[int, str] = {}
+        self._pending_notices: set[tuple[int, int]] = set()
         self.scheduler = Scheduler(self._on_deadline, clock=clock)
         self.deadline_listeners: list[Callable[[Outcome], Any]] = []
         """Called (and awaited if a coroutine) with each outcome a deadline produced."""
@@ -185,12 +186,18 @@ class TableService:
             return await self._snapshot(tx, row), await q.action_log(tx, table_id)
 
     async def take_notice(self, user_id: int, table_id: int) -> str | None:
+        # Asked on every click: the in-memory set answers "none" without a transaction.
+        if (user_id, table_id) not in self._pending_notices:
+            return None
         async with self._db.transaction() as tx:
-            return await q.take_notice(tx, user_id, table_id)
+            notice = await q.take_notice(tx, user_id, table_id)
+        self._pending_notices.discard((user_id, table_id))
+        return notice
 
     async def put_notice(self, user_id: int, table_id: int, content: str) -> None:
         async with self._db.transaction() as tx:
             await q.put_notice(tx, user_id, table_id, content)
+        self._pending_notices.add((user_id, table_id))
 
     async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
         async with self._db.reading() as tx:
@@ -375,11 +382,10 @@ class TableService:
         `outsider` lets a member who is not seated act (a moderator's ejection)."""
         async with self._lock(table_id), self._db.transaction() as tx:
             row = await self._row(tx, table_id)
-            if user_id is not None and not outsider:
-                seated = {seat.user_id for seat in await q.seats(tx, table_id)}
-                if user_id not in seated:
-                    raise NotSeated()
-            return await self._act_locked(tx, row, user_id, action, expected_ply)
+            seats = await q.seats(tx, table_id)
+            if user_id is not None and not outsider and user_id not in {s.user_id for s in seats}:
+                raise NotSeated()
+            return await self._act_locked(tx, row, user_id, action, expected_ply, seats)
 
     async def _act_locked(
         self,
@@ -388,6 +394,7 @@ class TableService:
         user_id: int | None,
         action: BaseModel,
         expected_ply: int | None,
+        seats: list[q.SeatRow] | None = None,
     ) -> Outcome:
         if row.status == "lobby":
             raise NotAllowed("The game has not started yet.")
@@ -404,10 +411,7 @@ class TableService:
         await self._log(
             tx, row.id, seq, user_id, action.model_dump(mode="json"), dice.draws, events
         )
-        seated = {seat.user_id for seat in await q.seats(tx, row.id)}
-        if user_id is not None and user_id not in seated and user_id in new_state.seats:
-            await q.add_seat(tx, row.id, user_id)
-        row = await self._save(tx, row, spec, new_state, dice, seq)
+        row = await self._save(tx, row, spec, new_state, dice, seq, seats)
         snapshot = await self._snapshot(tx, row)
         self._sync_scheduler(snapshot)
         return Outcome(snapshot, events, kind="acted", actor=user_id)
@@ -418,6 +422,9 @@ class TableService:
         """Load every stored deadline into the scheduler (at start); returns how many."""
         async with self._db.reading() as tx:
             rows = await q.all_deadlines(tx)
+            # One query now spares every live table's first click a look-up of its own.
+            self._games.update(await q.live_games(tx))
+            self._pending_notices.update(await q.notice_keys(tx))
         for deadline in rows:
             self.scheduler.schedule(deadline.table_id, deadline.due_at, deadline.ply)
         self.scheduler.start()
@@ -590,9 +597,13 @@ class TableService:
         row: q.TableRow,
         stakes: Mapping[int, int],
         payouts: Mapping[int, int],
+        seat_rows: list[q.SeatRow] | None = None,
     ) -> int:
-        """Bring wallets, escrow and the house in line with the engine; returns house net."""
-        seats = {seat.user_id: seat.wallet_net for seat in await q.seats(tx, row.id)}
+        """Bring wallets, escrow and the house in line with the engine; returns house net.
+        A player the engine names who has no seat row yet (joined mid-game) gets one."""
+        if seat_rows is None:
+            seat_rows = await q.seats(tx, row.id)
+        seats = {seat.user_id: seat.wallet_net for seat in seat_rows}
         players = set(seats) | set(stakes) | set(payouts)
         players.discard(HOUSE)
         # (coins flowing into escrow, player or None for the house, target net)
@@ -633,12 +644,13 @@ class TableService:
         state: Any,
         dice: RecordingDice,
         seq: int,
+        seats: list[q.SeatRow] | None = None,
     ) -> q.TableRow:
-        house_net = await self._reconcile(tx, row, state.stakes, state.payouts)
+        house_net = await self._reconcile(tx, row, state.stakes, state.payouts, seats)
         inner = dice.inner
         counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter
         status = "finished" if state.finished else "running"
-        saved = await q.update_table(
+        new_row = await q.update_table(
             tx,
             row,
             status=status,
@@ -647,9 +659,8 @@ class TableService:
             house_net=house_net,
             now=self._clock(),
         )
-        if not saved:
+        if new_row is None:
             raise StaleAction()
-        new_row = await self._row(tx, row.id)
         if new_row.escrow != sum(state.stakes.values()):
             raise RuntimeError(
                 f"table {row.id}: escrow {new_row.escrow} != stakes {sum(state.stakes.values())}"
@@ -700,15 +711,15 @@ class TableService:
             house_net=house_net,
             now=self._clock(),
         )
-        if not saved:
+        if saved is None:
             raise StaleAction()
         await q.clear_deadline(tx, row.id)
-        return await self._row(tx, row.id)
+        return saved
 
     async def _finish_without_play(
         self, tx: Transaction, row: q.TableRow, status: str
     ) -> q.TableRow:
-        await q.update_table(
+        saved = await q.update_table(
             tx,
             row,
             status=status,
@@ -717,12 +728,14 @@ class TableService:
             house_net=row.house_net,
             now=self._clock(),
         )
+        if saved is None:
+            raise StaleAction()
         await q.clear_deadline(tx, row.id)
-        return await self._row(tx, row.id)
+        return saved
 
     async def _bump(self, tx: Transaction, row: q.TableRow) -> q.TableRow:
         """Count a lobby change as a new version, so the log's sequence numbers stay unique."""
-        await q.update_table(
+        saved = await q.update_table(
             tx,
             row,
             status=row.status,
@@ -731,7 +744,9 @@ class TableService:
             house_net=row.house_net,
             now=self._clock(),
         )
-        return await self._row(tx, row.id)
+        if saved is None:
+            raise StaleAction()
+        return saved
 
     async def _log(
         self,

@@ -6,8 +6,9 @@ d20 shows until one is left above 0. The authoritative rules are
 
 Surface (ENGINE_CONTRACT.md plus :mod:`bot.games.common`): :class:`Rules`, :class:`State`,
 :func:`start`, :func:`act`, :func:`seat_limits`, :func:`hold`, :func:`deadline_seconds`,
-:data:`ACTIONS`, the :data:`Action` and :data:`Event` unions, and the helpers
-:func:`standing` and :func:`legal_actions`.
+:data:`ACTIONS`, the :data:`Action` and :data:`Event` unions, the helpers
+:func:`standing` and :func:`legal_actions`, and :data:`DEALER`, :data:`SHINIGAMI` and
+:data:`FORBIDDEN_TECHNIQUES` for the cog.
 
 Chance, always through the ``dice`` argument and in exactly this order: when a round's
 dice are rolled, each standing player in seat order (Roll: one d20; Kage's Endurance: two
@@ -42,8 +43,9 @@ Rulings the source leaves open (also explained to players in the rules text):
 * **Touching the Shinigami's Hand**: a player (never the Dealer) who ends a round still
   standing at exactly 1 Stamina, every time it happens, including the winner.
 * ``round`` is the round being played (1-based); it stays at the final round when the
-  game ends. ``ply`` moves when the dice are rolled (the Sleight window opens), when a
-  round's Stamina changes apply, and when the game ends; never on a choice or decision.
+  game ends. ``ply`` moves by one when a Sleight window opens, when a round's Stamina
+  changes apply, and when the game ends (never on a choice or a Sleight decision): a
+  round without a window moves it once, a round with one twice.
 """
 
 from __future__ import annotations
@@ -609,7 +611,9 @@ def _eject(state: State, target: int, dice: Dice) -> tuple[State, list[Event]]:
     if len(up) == 1 and not dealer_up:
         _finish(new, events, up[0], "last_standing", {})
     elif not up:
-        _finish(new, events, None, "dealer", {})
+        # Only the Dealer can be left (a lone player would already have won); an ejected
+        # player shares nothing, so the house takes the whole pot.
+        _finish(new, events, None, "dealer" if dealer_up else "no_contender", {})
     elif new.phase == "choosing":
         if len(new.choices) == len(up):
             _roll_round(new, dice, [], events)

@@ -39,48 +39,53 @@ def _migrations() -> list[tuple[int, str, str]]:
 
 
 async def _run(connection: aiosqlite.Connection, sql: str) -> None:
-    # Closing the cursor at once matters: SQLite refuses to COMMIT while one is open.
-    cursor = await connection.execute(sql)
-    await cursor.close()
+    # execute_fetchall steps the statement to its end in one trip to the SQLite thread;
+    # SQLite refuses to COMMIT while a statement is still open.
+    await connection.execute_fetchall(sql)
 
 
 class Transaction:
-    """Statements inside one `BEGIN IMMEDIATE … COMMIT`; rolled back if the block raises."""
+    """Statements inside one `BEGIN IMMEDIATE … COMMIT`; rolled back if the block raises.
+
+    Each call is one trip to aiosqlite's thread: on a busy bot those hand-offs, not
+    SQLite itself, are what a click waits for.
+    """
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
 
-    async def execute(self, sql: str, parameters: Parameters = ()) -> int:
-        """Run a statement; returns the row count (or lastrowid for an INSERT)."""
-        cursor = await self._connection.execute(sql, _bind(parameters))
-        try:
-            if sql.lstrip().upper().startswith("INSERT"):
-                return int(cursor.lastrowid or 0)
-            return cursor.rowcount
-        finally:
-            await cursor.close()
+    async def execute(self, sql: str, parameters: Parameters = ()) -> None:
+        await self._connection.execute_fetchall(sql, _bind(parameters))
+
+    async def insert(self, sql: str, parameters: Parameters = ()) -> int:
+        """Run an INSERT; returns the new row's id."""
+        row = await self._connection.execute_insert(sql, _bind(parameters))
+        return int(row[0]) if row is not None else 0
 
     async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
         await self._connection.executemany(sql, [tuple(row) for row in rows])
 
     async def fetchone(self, sql: str, parameters: Parameters = ()) -> Row | None:
-        async with self._connection.execute(sql, _bind(parameters)) as cursor:
-            row: Row | None = await cursor.fetchone()
+        rows = await self._connection.execute_fetchall(sql, _bind(parameters))
+        for row in rows:
             return row
+        return None
 
     async def fetchall(self, sql: str, parameters: Parameters = ()) -> list[Row]:
-        async with self._connection.execute(sql, _bind(parameters)) as cursor:
-            return list(await cursor.fetchall())
+        return list(await self._connection.execute_fetchall(sql, _bind(parameters)))
 
 
 class Database:
     """Owns the connection. Writes are serialised: SQLite has one writer, and a shared
     aiosqlite connection would otherwise interleave two coroutines' transactions."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, checkpoint_every: int = 1000) -> None:
         self.path = Path(path)
         self._connection: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
+        self._checkpoint_every = checkpoint_every
+        self._commits_since_checkpoint = 0
+        self._checkpointing: asyncio.Task[None] | None = None
 
     @property
     def connection(self) -> aiosqlite.Connection:
@@ -104,13 +109,24 @@ class Database:
         await _run(self._connection, "PRAGMA synchronous=NORMAL")
         await _run(self._connection, "PRAGMA foreign_keys=ON")
         await _run(self._connection, "PRAGMA busy_timeout=5000")
+        # Checkpoints run from `checkpoint()` between actions, not inside whichever
+        # click's COMMIT happened to fill the WAL.
+        await _run(self._connection, "PRAGMA wal_autocheckpoint=0")
         await self.migrate()
 
     async def close(self) -> None:
+        if self._checkpointing is not None:
+            await asyncio.gather(self._checkpointing, return_exceptions=True)
         if self._connection is not None:
             connection, self._connection = self._connection, None
             async with self._write_lock:
                 await connection.close()
+
+    async def checkpoint(self) -> None:
+        """Fold the WAL back into the database file (between actions, never inside one)."""
+        async with self._write_lock:
+            if self._connection is not None:
+                await _run(self._connection, "PRAGMA wal_checkpoint(PASSIVE)")
 
     async def schema_version(self) -> int:
         async with self.connection.execute("PRAGMA user_version") as cursor:
@@ -151,6 +167,19 @@ class Database:
                 await _run(connection, "ROLLBACK")
                 raise
             await _run(connection, "COMMIT")
+        self._commits_since_checkpoint += 1
+        if self._commits_since_checkpoint >= self._checkpoint_every and self._checkpointing is None:
+            # Queued behind the current action instead of inside some click's COMMIT.
+            self._commits_since_checkpoint = 0
+            self._checkpointing = asyncio.create_task(self._background_checkpoint())
+
+    async def _background_checkpoint(self) -> None:
+        try:
+            await self.checkpoint()
+        except Exception:
+            log.exception("WAL checkpoint failed")
+        finally:
+            self._checkpointing = None
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Transaction]:

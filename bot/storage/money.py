@@ -89,11 +89,15 @@ async def insert_wallet(tx: Transaction, guild_id: int, user_id: int) -> None:
     )
 
 
-async def add_to_wallet(tx: Transaction, guild_id: int, user_id: int, delta: int) -> None:
-    await tx.execute(
-        "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ?",
-        (delta, guild_id, user_id),
+async def add_to_wallet(tx: Transaction, guild_id: int, user_id: int, delta: int) -> int | None:
+    """Add `delta` (negative: take) unless the wallet would go below zero; returns the new
+    balance, or None when the wallet is missing or cannot pay."""
+    row = await tx.fetchone(
+        "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ?"
+        " AND balance + ? >= 0 RETURNING balance",
+        (delta, guild_id, user_id, delta),
     )
+    return int(row[0]) if row is not None else None
 
 
 async def set_last_daily(tx: Transaction, guild_id: int, user_id: int, at: float) -> None:

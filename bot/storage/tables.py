@@ -84,7 +84,7 @@ async def insert_table(
     invitee_id: int | None = None,
 ) -> int:
     try:
-        return await tx.execute(
+        return await tx.insert(
             "INSERT INTO game_tables (guild_id, channel_id, game, status, host_id, rules_json,"
             " seed_hex, commitment, created_at, updated_at, invitee_id)"
             " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
@@ -137,14 +137,16 @@ async def update_table(
     dice_counter: int,
     house_net: int,
     now: float,
-) -> bool:
-    """Save a table's new state if nobody saved it since `row` was read (optimistic lock)."""
-    changed = await tx.execute(
+) -> TableRow | None:
+    """Save a table's new state if nobody saved it since `row` was read (optimistic lock);
+    returns the row as saved, or None when another action got there first."""
+    saved = await tx.fetchone(
         "UPDATE game_tables SET status = ?, state_json = ?, dice_counter = ?, house_net = ?,"
-        " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+        f" version = version + 1, updated_at = ? WHERE id = ? AND version = ? RETURNING"
+        f" {_TABLE_COLUMNS}",
         (status, state_json, dice_counter, house_net, now, row.id, row.version),
     )
-    return changed == 1
+    return TableRow(*saved) if saved else None
 
 
 async def set_message(tx: Transaction, table_id: int, message_id: int) -> None:
@@ -273,12 +275,19 @@ async def put_notice(tx: Transaction, user_id: int, table_id: int, content: str)
 
 async def take_notice(tx: Transaction, user_id: int, table_id: int) -> str | None:
     row = await tx.fetchone(
-        "SELECT content FROM private_notices WHERE user_id = ? AND table_id = ?",
+        "DELETE FROM private_notices WHERE user_id = ? AND table_id = ? RETURNING content",
         (user_id, table_id),
     )
-    if row is None:
-        return None
-    await tx.execute(
-        "DELETE FROM private_notices WHERE user_id = ? AND table_id = ?", (user_id, table_id)
+    return str(row[0]) if row is not None else None
+
+
+async def notice_keys(tx: Transaction) -> list[tuple[int, int]]:
+    rows = await tx.fetchall("SELECT user_id, table_id FROM private_notices")
+    return [(int(row[0]), int(row[1])) for row in rows]
+
+
+async def live_games(tx: Transaction) -> list[tuple[int, str]]:
+    rows = await tx.fetchall(
+        "SELECT id, game FROM game_tables WHERE status IN ('lobby', 'running')"
     )
-    return str(row[0])
+    return [(int(row[0]), str(row[1])) for row in rows]
