@@ -1,0 +1,471 @@
+"""Click → interaction answer through the full stack, against a bare discord.py button.
+
+Goal (from the brief): with 1 000 live tables and a stream of clicks, the p99 of
+click → answer through the table service, the engine and the SQLite commit is at most
+1.5× the p99 of a bare discord.py button that answers at once, and under 50 ms.
+
+How it runs (everything in-process, nothing on the network, the database in a temp dir):
+
+1. Builds a simulated Discord (SimCord) world: guilds of up to 250 channels, a pool of
+   members in each guild.
+2. Seeds the live coin-flip tables straight through a ``TableService`` on the bot's
+   database file (open → join → start), with the SimCord ids of the guild, channel and
+   players, and grants every player enough coins that no raise is refused. This is set-up,
+   not timed. Turns last an hour of virtual time, so no deadline can fall due mid-run.
+3. Starts the real ``TanzakuBot`` (default extensions + the coin-flip test cog), which
+   re-arms every table's deadline in ``setup_hook``, plus a bare cog defined here: one
+   ``DynamicItem`` button that answers with ``interaction.response.edit_message`` at once,
+   with an embed and three buttons like a table message, and never touches the database.
+4. Posts every table's message (rendered by the bot's own ``TableHub``) and records its
+   message id, and posts one bare message in each table's channel.
+5. Clicks: a shuffled stream that interleaves ``--clicks`` "Raise 5" clicks on random
+   tables, each by one of its two seated players, with as many clicks on random bare
+   messages, so both kinds run under the same conditions. Each click is timed from just
+   before ``member.click`` to the moment SimCord's backend records the interaction's
+   answer (click → answer), and to the return of ``member.click`` (SimCord returns once the
+   bot's work for the click has settled: click → settled).
+
+SimCord polls every 50 ms while it waits for queued callbacks, which adds ~50 ms to
+``member.click`` for a button answered without any await (the bare one) and would stretch
+the run past two minutes; ``--settle-idle`` (default 1 ms) shortens that poll. It changes
+only when ``member.click`` returns, never when the answer is recorded.
+
+Run from the repository root::
+
+    python benchmarks/click_latency.py [--tables 1000] [--clicks 2000] [--warmup 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import math
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import discord  # noqa: E402
+import simcord  # noqa: E402
+from discord.ext import commands  # noqa: E402
+
+from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot  # noqa: E402
+from bot.config import Settings  # noqa: E402
+from bot.economy import Economy  # noqa: E402
+from bot.games.registry import GameRegistry, GameSpec  # noqa: E402
+from bot.storage import Database  # noqa: E402
+from bot.tables import TableService  # noqa: E402
+from cogs._ui.hub import TableHub  # noqa: E402
+from tests.support import coinflip  # noqa: E402
+
+EXTENSIONS = (*DEFAULT_EXTENSIONS, "tests.support.coinflip_cog")
+HOUSE_FLOAT = 100_000
+CHANNELS_PER_GUILD = 250
+PLAYERS_PER_GUILD = 40
+PLAYER_FLOAT = 10_000_000
+TURN_SECONDS = 3600
+"""Turns last an hour of virtual time: SimCord's clock stands still between clicks, so no
+deadline falls due, and an hour is longer than any run, so no real-time fallback fires."""
+RAISE_LABEL = "Raise 5"
+
+GOAL_RATIO = 1.5
+GOAL_MS = 50.0
+
+
+def say(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+
+
+# -- the bare baseline ----------------------------------------------------------------------
+
+
+class BareButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:(?P<n>[0-9]+):(?P<v>[a-z]+)"
+):
+    """A button answered at once with an edit of its own message: no database, no engine."""
+
+    def __init__(self, n: int, verb: str, label: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.secondary, custom_id=f"bench:{n}:{verb}"
+            )
+        )
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> BareButton:
+        return cls(int(match["n"]), match["v"], str(getattr(item, "label", "") or "?"))
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        await interaction.response.edit_message(
+            embed=bare_embed(self.n, interaction.user.id), view=bare_view(self.n)
+        )
+
+
+class BareCog(commands.Cog, name="BenchBare"):
+    """The tiny extra cog of this benchmark: it registers the bare button."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(BareButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(BareButton)
+
+
+def bare_embed(n: int, user_id: int) -> discord.Embed:
+    # About the size of a coin-flip table message: title, two lines, a long footer.
+    embed = discord.Embed(
+        title=f"Bare #{n}", description=f"Seats: <@{user_id}>, <@{user_id}>\nTo call: <@{user_id}>"
+    )
+    embed.set_footer(
+        text="Fair dice — commitment SHA-256 `" + "0" * 64 + "`; seed revealed at the end."
+    )
+    return embed
+
+
+def bare_view(n: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(BareButton(n, "heads", "Heads"))
+    view.add_item(BareButton(n, "tails", "Tails"))
+    view.add_item(BareButton(n, "raise", RAISE_LABEL))
+    return view
+
+
+# -- measuring ------------------------------------------------------------------------------
+
+
+class AnswerClock:
+    """Notes when SimCord's backend records the answer to an interaction.
+
+    Wraps the backend's response markers (SimCord internals, patched in this process only);
+    if they are not found, only click → settled is reported.
+    """
+
+    MARKERS = ("respond_with_message", "defer", "defer_update", "update_source", "show_modal")
+
+    def __init__(self) -> None:
+        self.answered_at: float | None = None
+        self.available = False
+        try:
+            from simcord.backend.models.interaction import Interaction
+        except ImportError:
+            return
+        for name in self.MARKERS:
+            original = getattr(Interaction, name, None)
+            if original is None:
+                return
+            setattr(Interaction, name, self._wrap(original))
+        self.available = True
+
+    def _wrap(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        clock = self
+
+        def marker(interaction: Any, *args: Any, **kwargs: Any) -> Any:
+            if clock.answered_at is None and not interaction.responded:
+                clock.answered_at = time.perf_counter()
+            return original(interaction, *args, **kwargs)
+
+        return marker
+
+
+@dataclass
+class Series:
+    answer_ms: list[float] = field(default_factory=list)
+    settled_ms: list[float] = field(default_factory=list)
+    refused: int = 0
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def set_settle_idle(seconds: float) -> bool:
+    """Shorten SimCord's idle poll while it settles (a keyword default of a private method)."""
+    settle = getattr(simcord.Env, "_settle_internal", None)
+    defaults = dict(getattr(settle, "__kwdefaults__", None) or {})
+    if settle is None or "idle" not in defaults:
+        return False
+    defaults["idle"] = seconds
+    settle.__kwdefaults__ = defaults
+    return True
+
+
+@contextmanager
+def timed_calls(target: Any, name: str, into: list[float]) -> Iterator[None]:
+    """Time every call of an async method on one object (instance attribute, undone after)."""
+    original: Callable[..., Awaitable[Any]] = getattr(target, name)
+
+    async def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return await original(*args, **kwargs)
+        finally:
+            into.append((time.perf_counter() - started) * 1000)
+
+    setattr(target, name, timed)
+    try:
+        yield
+    finally:
+        delattr(target, name)
+
+
+# -- the world ------------------------------------------------------------------------------
+
+
+@dataclass
+class TablePlan:
+    guild_id: int
+    channel: simcord.ChannelHandle
+    host: simcord.MemberActor
+    guest: simcord.MemberActor
+    table_id: int = 0
+    message: discord.Message | None = None
+    bare_message: discord.Message | None = None
+
+
+def build_world(env: simcord.Env, tables: int) -> list[TablePlan]:
+    users = [env.create_user(f"player{k}") for k in range(PLAYERS_PER_GUILD)]
+    plans: list[TablePlan] = []
+    for g in range(math.ceil(tables / CHANNELS_PER_GUILD)):
+        guild = env.create_guild(f"guild{g}")
+        pool = [guild.add_member(user) for user in users]
+        for c in range(min(CHANNELS_PER_GUILD, tables - g * CHANNELS_PER_GUILD)):
+            channel = guild.create_text_channel(f"table-{c}")
+            plans.append(
+                TablePlan(
+                    guild.id, channel, pool[(2 * c) % len(pool)], pool[(2 * c + 1) % len(pool)]
+                )
+            )
+    return plans
+
+
+async def seed_tables(db_path: Path, plans: list[TablePlan], now: float) -> None:
+    """Open, join and start every table through a TableService on the bot's database file."""
+    clock = lambda: now  # noqa: E731 - SimCord's virtual "now" at start-up
+    db = Database(db_path)
+    await db.open()
+    economy = Economy(db, house_float=HOUSE_FLOAT, clock=clock)
+    registry = GameRegistry()
+    registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
+    service = TableService(db, economy, registry, clock=clock)
+    rules = coinflip.Rules(stake=10, turn_seconds=TURN_SECONDS)
+    try:
+        granted: set[tuple[int, int]] = set()
+        for plan in plans:
+            for member in (plan.host, plan.guest):
+                if (plan.guild_id, member.id) not in granted:
+                    granted.add((plan.guild_id, member.id))
+                    await economy.grant(plan.guild_id, member.id, PLAYER_FLOAT, "benchmark")
+        for plan in plans:
+            opened = await service.open(
+                guild_id=plan.guild_id,
+                channel_id=plan.channel.id,
+                game="coinflip",
+                host_id=plan.host.id,
+                rules=rules,
+            )
+            plan.table_id = opened.snapshot.id
+            await service.join(plan.table_id, plan.guest.id)
+            await service.start(plan.table_id, plan.host.id)
+    finally:
+        await service.scheduler.stop()
+        await db.close()
+
+
+def make_bot(db_path: Path) -> TanzakuBot:
+    settings = Settings(
+        _env_file=None,
+        token="not-a-real-token",
+        database_path=db_path,
+        house_float=HOUSE_FLOAT,
+        lobby_timeout_seconds=900,
+    )
+    return create_bot(settings, extensions=EXTENSIONS)
+
+
+async def post_messages(bot: TanzakuBot, plans: list[TablePlan]) -> None:
+    hub = TableHub.of(bot)
+    for n, plan in enumerate(plans):
+        channel = bot.get_channel(plan.channel.id)
+        assert isinstance(channel, discord.TextChannel)
+        snapshot = await bot.tables.snapshot(plan.table_id)
+        plan.message = await channel.send(**hub.render(snapshot).as_kwargs())
+        await bot.tables.set_message(plan.table_id, plan.message.id)
+        plan.bare_message = await channel.send(embed=bare_embed(n, plan.host.id), view=bare_view(n))
+
+
+# -- the run --------------------------------------------------------------------------------
+
+
+async def click(
+    member: Any, message: discord.Message, answers: AnswerClock, series: Series | None
+) -> None:
+    answers.answered_at = None
+    started = time.perf_counter()
+    result = await member.click(message, label=RAISE_LABEL)
+    settled = time.perf_counter()
+    if series is None:
+        return
+    if not result.acknowledged or result.ephemeral:
+        series.refused += 1
+    series.settled_ms.append((settled - started) * 1000)
+    if answers.answered_at is not None:
+        series.answer_ms.append((answers.answered_at - started) * 1000)
+
+
+async def run(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    answers = AnswerClock()
+    set_settle_idle(args.settle_idle)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="tanzaku-bench-") as tmp:
+        db_path = Path(tmp) / "tanzaku.db"
+        bot = make_bot(db_path)
+        await bot.add_cog(BareCog(bot))
+        env = simcord.Env(bot)
+        plans = build_world(env, args.tables)
+        await seed_tables(db_path, plans, env.now().timestamp())
+        seeded = time.perf_counter()
+        started_env = False
+        try:
+            await env.start()
+            started_env = True
+            with env.time_context():
+                await post_messages(bot, plans)
+            posted = time.perf_counter()
+            service_ms: list[float] = []
+            table, bare = Series(), Series()
+            kinds = ["table"] * args.clicks + ["bare"] * args.clicks
+            rng.shuffle(kinds)
+            warmup = ["table", "bare"] * args.warmup
+            gc.collect()
+            with timed_calls(bot.tables, "act", service_ms):
+                for n, kind in enumerate([*warmup, *kinds]):
+                    measuring = n >= len(warmup)
+                    plan = rng.choice(plans)
+                    member = rng.choice((plan.host, plan.guest))
+                    if kind == "table":
+                        assert plan.message is not None
+                        await click(member, plan.message, answers, table if measuring else None)
+                    else:
+                        assert plan.bare_message is not None
+                        await click(member, plan.bare_message, answers, bare if measuring else None)
+            clicked = time.perf_counter()
+            service_ms = service_ms[args.warmup :]
+            report(args, bot, answers, table, bare, service_ms)
+            say(
+                f"\nwall time: seed {seeded - started:.1f} s, start + post {posted - seeded:.1f} s,"
+                f" clicks {clicked - posted:.1f} s"
+            )
+            return 0 if table.refused == bare.refused == 0 else 2
+        finally:
+            if started_env:
+                await env.shutdown()
+            if not bot.is_closed():
+                await bot.close()
+
+
+def report(
+    args: argparse.Namespace,
+    bot: TanzakuBot,
+    answers: AnswerClock,
+    table: Series,
+    bare: Series,
+    service_ms: list[float],
+) -> None:
+    scheduler = bot.tables.scheduler
+    say("Tanzaku click latency — click → interaction answer, full stack vs bare discord.py")
+    say(
+        f"live tables: {args.tables} (deadlines re-armed at start: {bot.rearmed_deadlines},"
+        f" armed now: {len(scheduler)}), clicks: {len(table.settled_ms)} 'Raise 5'"
+        f" + {len(bare.settled_ms)} bare, interleaved, after {args.warmup} warm-up of each"
+    )
+    say(f"deadlines fired during the run: {scheduler.fired} (0 = no click waited on a timer)")
+    say("")
+    header = f"{'':34}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}"
+    say(header)
+
+    def row(name: str, values: list[float]) -> None:
+        if not values:
+            say(f"{name:34}{'n/a':>9}")
+            return
+        cells = "".join(f"{percentile(values, p):>7.2f}ms" for p in (50, 95, 99, 100))
+        say(f"{name:34}{cells}")
+
+    row("full stack, click → answer", table.answer_ms)
+    row("  of which TableService.act", service_ms)
+    row("bare button, click → answer", bare.answer_ms)
+    row("full stack, click → settled (*)", table.settled_ms)
+    row("bare button, click → settled (*)", bare.settled_ms)
+    say("(*) until member.click returns: includes SimCord's settling and, for the full stack,")
+    say("    the bot's work after the answer (the pending-notice check, one more transaction).")
+    say("")
+    if table.refused or bare.refused:
+        say(f"WARNING: {table.refused} table clicks and {bare.refused} bare clicks were refused")
+
+    def verdict(label: str, full: list[float], base: list[float]) -> None:
+        if not full or not base:
+            return
+        p99_full, p99_bare = percentile(full, 99), percentile(base, 99)
+        ratio = p99_full / p99_bare
+        say(
+            f"{label}: p99 {p99_full:.2f} ms vs bare {p99_bare:.2f} ms → ratio {ratio:.2f}×"
+            f"  | goal ≤ {GOAL_RATIO}×: {'MET' if ratio <= GOAL_RATIO else 'NOT MET'}"
+            f"  | goal < {GOAL_MS:.0f} ms: {'MET' if p99_full < GOAL_MS else 'NOT MET'}"
+        )
+
+    if answers.available:
+        verdict("click → answer", table.answer_ms, bare.answer_ms)
+    else:
+        say("SimCord's answer markers were not found: judging click → settled instead")
+        verdict("click → settled", table.settled_ms, bare.settled_ms)
+    say(
+        f"scheduler heap after the run: {len(getattr(scheduler, '_heap', ()))} entries"
+        f" for {len(scheduler)} armed deadlines"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=1000, help="live tables (default 1000)")
+    parser.add_argument(
+        "--clicks", type=int, default=2000, help="measured clicks of each kind (default 2000)"
+    )
+    parser.add_argument("--warmup", type=int, default=100, help="unmeasured clicks of each kind")
+    parser.add_argument("--seed", type=int, default=1, help="random seed of the click stream")
+    parser.add_argument(
+        "--settle-idle",
+        type=float,
+        default=0.001,
+        help="SimCord's idle poll while settling, in seconds (SimCord's default is 0.05)",
+    )
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.clicks < 1 or args.warmup < 0:
+        parser.error("--tables and --clicks must be at least 1, --warmup at least 0")
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
