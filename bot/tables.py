@@ -459,13 +459,20 @@ class TableService:
             if row.status != "running":
                 await q.clear_deadline(tx, table_id)
                 return None
+            # A savepoint, so that a refusal undoes what the attempt wrote (its log row,
+            # coin movements) while the transaction still clears the deadline.
+            await tx.execute("SAVEPOINT deadline")
             try:
-                return await self._act_locked(tx, row, None, Deadline(), ply)
+                outcome = await self._act_locked(tx, row, None, Deadline(), ply)
             except UserFacingError:
+                await tx.execute("ROLLBACK TO deadline")
+                await tx.execute("RELEASE deadline")
                 # An engine that refuses its own timeout would stall the table forever.
                 log.exception("table %s refused its deadline; it is left waiting", table_id)
                 await q.clear_deadline(tx, table_id)
                 return None
+            await tx.execute("RELEASE deadline")
+            return outcome
 
     # -- verification ------------------------------------------------------------------------
 
@@ -507,7 +514,10 @@ class TableService:
                 state, _ = spec.act(state, log_row.actor_id, spec.parse_action(data), dice)
             replayed += 1
         if row.state_json is not None and state is not None:
-            stored = spec.state_model.model_validate_json(row.state_json)
+            try:
+                stored = spec.state_model.model_validate_json(row.state_json)
+            except ValidationError:
+                return report(False, checked, replayed, "the stored result cannot be read")
             if stored != state:
                 return report(False, checked, replayed, "replaying the log gives another result")
         return report(True, checked, replayed, "every roll re-derives from the seed")

@@ -1,0 +1,258 @@
+"""The SQLite layer on a real file: migrations, pragmas, the one-open-table index,
+transactions that roll back, and the optimistic lock on a table's version."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Database
+from bot.storage import database as database_module
+from bot.storage import money as mq
+from bot.storage import tables as tq
+
+
+def migration_files() -> list[str]:
+    folder = resources.files("bot.storage.migrations")
+    return sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".sql"))
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = Database(tmp_path / "nested" / "folder" / "tanzaku.db")
+    await database.open()
+    yield database
+    await database.close()
+
+
+async def pragma(db: Database, name: str) -> object:
+    async with db.reading() as tx:
+        row = await tx.fetchone(f"PRAGMA {name}")
+    assert row is not None
+    return row[0]
+
+
+async def add_table(db: Database, *, channel_id: int = 10, game: str = "coinflip") -> int:
+    async with db.transaction() as tx:
+        await mq.insert_guild_settings(tx, 1)
+        return await tq.insert_table(
+            tx,
+            guild_id=1,
+            channel_id=channel_id,
+            game=game,
+            host_id=7,
+            rules_json="{}",
+            seed_hex="00",
+            commitment="c",
+            now=1.0,
+        )
+
+
+# -- migrations ---------------------------------------------------------------------------
+
+
+async def test_fresh_file_is_migrated_to_the_last_migration(db: Database) -> None:
+    files = migration_files()
+    assert files, "no migration files found"
+    assert db.path.exists()
+    assert await db.schema_version() == len(files)
+    assert await pragma(db, "user_version") == len(files)
+    async with db.reading() as tx:
+        names = {
+            str(row[0])
+            for row in await tx.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+    expected = {"guild_settings", "wallets", "game_tables", "table_seats", "ledger"}
+    assert expected | {"action_log", "deadlines", "player_stats", "private_notices"} <= names
+
+
+async def test_wal_and_foreign_keys_are_on(db: Database) -> None:
+    assert str(await pragma(db, "journal_mode")).lower() == "wal"
+    assert await pragma(db, "foreign_keys") == 1
+    # And they are enforced: a table for a guild that does not exist is refused.
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        async with db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO game_tables (guild_id, channel_id, game, status, host_id,"
+                " rules_json, seed_hex, commitment, created_at, updated_at)"
+                " VALUES (999, 1, 'g', 'lobby', 1, '{}', '', '', 0, 0)"
+            )
+
+
+async def test_reopening_applies_nothing_and_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    first = Database(path)
+    await first.open()
+    async with first.transaction() as tx:
+        await mq.insert_guild_settings(tx, 42)
+    await first.close()
+
+    second = Database(path)
+    await second.open()
+    try:
+        assert await second.migrate() == 0
+        assert await second.schema_version() == len(migration_files())
+        async with second.reading() as tx:
+            assert await mq.guild_ids(tx) == [42]
+    finally:
+        await second.close()
+
+
+async def test_a_failing_migration_leaves_the_schema_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = database_module._migrations()
+    bad = (
+        len(real) + 1,
+        f"{len(real) + 1:04d}_bad.sql",
+        "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n",
+    )
+    monkeypatch.setattr(database_module, "_migrations", lambda: [*real, bad])
+    db = Database(tmp_path / "t.db")
+    with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
+        await db.open()
+    try:
+        assert await db.schema_version() == len(real)
+        async with db.reading() as tx:
+            row = await tx.fetchone("SELECT name FROM sqlite_master WHERE name = 'half_done'")
+        assert row is None
+    finally:
+        await db.close()
+
+
+def test_split_sql_keeps_semicolons_inside_strings_and_refuses_a_truncated_statement() -> None:
+    script = (
+        "-- a comment\n\nCREATE TABLE a (x TEXT DEFAULT 'semi;colon');\n"
+        "INSERT INTO a VALUES ('one;\ntwo');\n"
+    )
+    statements = database_module._split_sql(script)
+    assert len(statements) == 2
+    assert statements[0].startswith("CREATE TABLE a")
+    assert "'one;\ntwo'" in statements[1]
+    with pytest.raises(RuntimeError, match="incomplete"):
+        database_module._split_sql("CREATE TABLE b (x INTEGER)\n")
+
+
+# -- the one-open-table-per-channel index -------------------------------------------------
+
+
+async def test_second_open_table_in_a_channel_is_refused(db: Database) -> None:
+    first = await add_table(db, channel_id=10)
+    with pytest.raises(tq.DuplicateOpenTable):
+        await add_table(db, channel_id=10)
+    # Another game, or another channel, is fine.
+    await add_table(db, channel_id=10, game="hazard")
+    await add_table(db, channel_id=11)
+    async with db.reading() as tx:
+        count = await tx.fetchone("SELECT COUNT(*) FROM game_tables WHERE channel_id = 10")
+        found = await tq.open_table_in_channel(tx, 10, "coinflip")
+    assert count is not None and count[0] == 2
+    assert found is not None and found.id == first
+
+
+async def test_a_running_table_also_blocks_and_an_ended_one_does_not(db: Database) -> None:
+    table_id = await add_table(db, channel_id=10)
+    for status, blocks in (("running", True), ("finished", False)):
+        async with db.transaction() as tx:
+            row = await tq.table(tx, table_id)
+            assert row is not None
+            assert await tq.update_table(
+                tx, row, status=status, state_json=None, dice_counter=0, house_net=0, now=2.0
+            )
+        if blocks:
+            with pytest.raises(tq.DuplicateOpenTable):
+                await add_table(db, channel_id=10)
+        else:
+            replacement = await add_table(db, channel_id=10)
+            assert replacement != table_id
+
+
+# -- transactions -------------------------------------------------------------------------
+
+
+class Boom(Exception):
+    pass
+
+
+async def test_rollback_leaves_nothing_behind(db: Database) -> None:
+    table_id = await add_table(db)
+    with pytest.raises(Boom):
+        async with db.transaction() as tx:
+            await mq.insert_guild_settings(tx, 2)
+            await mq.insert_wallet(tx, 2, 5)
+            await mq.add_to_wallet(tx, 2, 5, 300)
+            await mq.add_to_escrow(tx, table_id, 50)
+            await tq.add_seat(tx, table_id, 5)
+            raise Boom
+    async with db.reading() as tx:
+        assert await mq.guild_settings(tx, 2) is None
+        assert await mq.wallet(tx, 2, 5) is None
+        assert await tq.seats(tx, table_id) == []
+        row = await tq.table(tx, table_id)
+    assert row is not None and row.escrow == 0
+    # The write lock was released and the connection is out of the transaction.
+    async with db.transaction() as tx:
+        await mq.insert_guild_settings(tx, 3)
+    async with db.reading() as tx:
+        assert sorted(await mq.guild_ids(tx)) == [1, 3]
+
+
+async def test_a_failing_statement_rolls_back_the_earlier_ones(db: Database) -> None:
+    async with db.transaction() as tx:
+        await mq.insert_guild_settings(tx, 1)
+        await mq.insert_wallet(tx, 1, 5)
+    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        async with db.transaction() as tx:
+            await mq.add_to_house(tx, 1, 500)
+            # balance >= 0 is a CHECK in the schema
+            await tx.execute("UPDATE wallets SET balance = -1 WHERE guild_id = 1 AND user_id = 5")
+    async with db.reading() as tx:
+        settings = await mq.guild_settings(tx, 1)
+        wallet = await mq.wallet(tx, 1, 5)
+    assert settings is not None and settings.house_balance == 0
+    assert wallet is not None and wallet.balance == 0
+
+
+async def test_closed_database_refuses_use(tmp_path: Path) -> None:
+    db = Database(tmp_path / "t.db")
+    assert not db.is_open
+    with pytest.raises(RuntimeError, match="not open"):
+        _ = db.connection
+    await db.open()
+    assert db.is_open
+    await db.close()
+    assert not db.is_open
+    await db.close()  # closing twice is harmless
+
+
+# -- optimistic locking -------------------------------------------------------------------
+
+
+async def test_update_table_refuses_a_stale_version(db: Database) -> None:
+    table_id = await add_table(db)
+    async with db.transaction() as tx:
+        stale = await tq.table(tx, table_id)
+        assert stale is not None and stale.version == 0
+        assert await tq.update_table(
+            tx, stale, status="running", state_json='{"a":1}', dice_counter=3, house_net=0, now=5.0
+        )
+    async with db.transaction() as tx:
+        saved = await tq.update_table(
+            tx, stale, status="finished", state_json='{"b":2}', dice_counter=9, house_net=1, now=6.0
+        )
+        current = await tq.table(tx, table_id)
+    assert not saved  # refused: nothing saved
+    assert current is not None
+    assert (current.version, current.status, current.state_json) == (1, "running", '{"a":1}')
+    assert (current.dice_counter, current.updated_at) == (3, 5.0)
+    # The fresh row saves fine and bumps the version again.
+    async with db.transaction() as tx:
+        assert await tq.update_table(
+            tx, current, status="finished", state_json=None, dice_counter=4, house_net=0, now=7.0
+        )
+        final = await tq.table(tx, table_id)
+    assert final is not None and (final.version, final.status) == (2, "finished")
