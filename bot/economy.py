@@ -122,20 +122,9 @@ class Economy:
     async def _mint(
         self, tx: Transaction, guild_id: int, target: str, amount: int, memo: str
     ) -> None:
+        """Create coins: the only way the total grows, so it is counted in `minted`."""
         await q.add_minted(tx, guild_id, amount)
-        await self._apply(tx, guild_id, target, amount)
-        await q.insert_ledger(
-            tx,
-            guild_id=guild_id,
-            at=self._clock(),
-            kind="mint",
-            source=MINT,
-            target=target,
-            amount=amount,
-            table_id=None,
-            action_seq=None,
-            memo=memo,
-        )
+        await self.transfer(tx, guild_id, MINT, target, amount, kind="mint", memo=memo)
 
     async def _apply(self, tx: Transaction, guild_id: int, account: str, delta: int) -> None:
         kind, _, owner = account.partition(":")
@@ -150,6 +139,8 @@ class Economy:
                 raise InsufficientFunds(-delta, row.balance, settings.currency_name)
         elif kind == "escrow":
             await q.add_to_escrow(tx, int(owner), delta)
+        elif kind == MINT:
+            pass  # the mint is the outside world: its coins are counted in `minted`
         elif kind == HOUSE:
             # The house may run a deficit: it is the server's bank, and a player's fair
             # win must never be refused because the bank ran dry.

@@ -15,11 +15,18 @@ from bot.app import TanzakuBot
 from bot.errors import NotAllowed, UserFacingError
 from bot.games import hazard
 from bot.games.common import HOUSE
-from bot.games.registry import GameSpec
 from bot.tables import TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.hub import GameUI, Payload, TableHub, button, is_moderator, select, view_of
+from cogs._ui.hub import (
+    GameUI,
+    Payload,
+    button,
+    install_game,
+    is_moderator,
+    select,
+    view_of,
+)
 
 BET_LABELS: dict[str, str] = {
     "caster": "caster's stake",
@@ -361,8 +368,4 @@ class HazardCog(
 
 
 async def setup(bot: TanzakuBot) -> None:
-    bot.registry.add(GameSpec.from_module(hazard, title="Hazard"))
-    hub = TableHub.of(bot)
-    ui = HazardUI(hub)
-    hub.register(ui)
-    await bot.add_cog(HazardCog(bot, ui))
+    await install_game(bot, hazard, HazardUI, HazardCog)

@@ -14,10 +14,17 @@ from bot.app import TanzakuBot
 from bot.errors import NotAllowed
 from bot.games import nihakyu
 from bot.games.common import HOUSE, Honour
-from bot.games.registry import GameSpec
 from bot.tables import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
-from cogs._ui.hub import GameUI, Payload, TableHub, button, is_moderator, send_ephemeral, view_of
+from cogs._ui.hub import (
+    GameUI,
+    Payload,
+    button,
+    install_game,
+    is_moderator,
+    send_ephemeral,
+    view_of,
+)
 
 CHOICE_TEXT = {
     "roll": "Roll (lose 1d20)",
@@ -274,8 +281,4 @@ class NihakyuCog(
 
 
 async def setup(bot: TanzakuBot) -> None:
-    bot.registry.add(GameSpec.from_module(nihakyu, title="Nihakyu"))
-    hub = TableHub.of(bot)
-    ui = NihakyuUI(hub)
-    hub.register(ui)
-    await bot.add_cog(NihakyuCog(bot, ui))
+    await install_game(bot, nihakyu, NihakyuUI, NihakyuCog)

@@ -18,11 +18,10 @@ from pydantic import BaseModel
 from bot.app import TanzakuBot
 from bot.errors import NotAllowed, UserFacingError
 from bot.games import strength_duel as duel
-from bot.games.registry import GameSpec
 from bot.tables import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.hub import GameUI, Payload, TableHub, button, send_ephemeral, view_of
+from cogs._ui.hub import GameUI, Payload, TableHub, button, install_game, send_ephemeral, view_of
 from cogs._ui.private import send_private
 
 MODE_TITLES = {
@@ -336,8 +335,4 @@ class DuelCog(commands.GroupCog, group_name="duel", group_description="Strength 
 
 
 async def setup(bot: TanzakuBot) -> None:
-    bot.registry.add(GameSpec.from_module(duel, title="Strength Duel"))
-    hub = TableHub.of(bot)
-    ui = DuelUI(hub)
-    hub.register(ui)
-    await bot.add_cog(DuelCog(bot, ui))
+    await install_game(bot, duel, DuelUI, DuelCog)

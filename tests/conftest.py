@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, settings
 
 from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot
 from bot.config import Settings
+from bot.games.dice import ScriptedDice
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -54,5 +55,16 @@ async def bot_factory(tmp_path: Path) -> AsyncIterator[BotFactory]:
 
 
 @pytest.fixture
-def simcord_bot(bot_factory: BotFactory) -> TanzakuBot:
+def dice() -> ScriptedDice:
+    """Scripted outcomes for a test; a test that asks for it plays with these dice."""
+    return ScriptedDice()
+
+
+@pytest.fixture
+def simcord_bot(bot_factory: BotFactory, request: pytest.FixtureRequest) -> TanzakuBot:
+    """The bot SimCord runs: with the test's scripted dice if it asked for `dice`, with
+    production fair dice otherwise."""
+    if "dice" in request.fixturenames:
+        scripted: ScriptedDice = request.getfixturevalue("dice")
+        return bot_factory(dice_factory=lambda row: scripted)
     return bot_factory()

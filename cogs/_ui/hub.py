@@ -12,14 +12,17 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
+from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.errors import NotAllowed, UserFacingError
+from bot.games.registry import GameSpec
 from bot.tables import Outcome, TableService, TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id
@@ -454,6 +457,21 @@ class TableHub:
         await self.refresh(outcome.snapshot.id)
         if outcome.snapshot.row.live or outcome.kind == "acted":
             await self.ui(outcome.snapshot.spec.name).after(outcome, None)
+
+
+async def install_game(
+    bot: TanzakuBot,
+    engine: ModuleType,
+    ui_type: type[GameUI],
+    cog_type: Callable[[TanzakuBot, Any], commands.Cog],
+) -> None:
+    """What every game extension's `setup` does: register the engine with the table
+    service, the UI with the hub, and add the game's cog."""
+    bot.registry.add(GameSpec.from_module(engine, title=ui_type.title))
+    hub = TableHub.of(bot)
+    ui = ui_type(hub)
+    hub.register(ui)
+    await bot.add_cog(cog_type(bot, ui))
 
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:

@@ -2,20 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from bot.games.dice import ScriptedDice
 from tests.support.sim import answered, make_world, refusal
-
-
-@pytest.fixture
-def dice() -> ScriptedDice:
-    return ScriptedDice()
-
-
-@pytest.fixture
-def simcord_bot(bot_factory, dice):
-    return bot_factory(dice_factory=lambda row: dice)
 
 
 def select_id(message) -> str:

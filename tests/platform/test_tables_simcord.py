@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-from bot.games.dice import ScriptedDice
 from tests.support.sim import answered, make_world, refusal
 
 
@@ -15,16 +12,6 @@ async def balance(world, member) -> int:
 async def open_table(world, host, **options):
     result = answered(await host.slash(world.channel, "coinflip open", **options), ephemeral=False)
     return result.response.message
-
-
-@pytest.fixture
-def dice() -> ScriptedDice:
-    return ScriptedDice()
-
-
-@pytest.fixture
-def simcord_bot(bot_factory, dice):
-    return bot_factory(dice_factory=lambda row: dice)
 
 
 async def test_lobby_join_leave_start(simcord_env):

@@ -11,10 +11,9 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TanzakuBot
-from bot.games.registry import GameSpec
 from bot.tables import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
-from cogs._ui.hub import GameUI, Payload, TableHub, button, send_ephemeral, view_of
+from cogs._ui.hub import GameUI, Payload, button, install_game, send_ephemeral, view_of
 from cogs._ui.private import send_private
 from tests.support import coinflip
 
@@ -66,9 +65,9 @@ class CoinflipUI(GameUI):
 
 @app_commands.guild_only()
 class CoinflipCog(commands.GroupCog, group_name="coinflip", group_description="Test coin flip"):
-    def __init__(self, bot: TanzakuBot) -> None:
+    def __init__(self, bot: TanzakuBot, ui: CoinflipUI) -> None:
         self.bot = bot
-        self.hub = TableHub.of(bot)
+        self.hub = ui.hub
 
     @app_commands.command(name="open", description="Open a coin flip table")
     async def open(
@@ -87,6 +86,4 @@ class CoinflipCog(commands.GroupCog, group_name="coinflip", group_description="T
 
 
 async def setup(bot: TanzakuBot) -> None:
-    bot.registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
-    TableHub.of(bot).register(CoinflipUI(TableHub.of(bot)))
-    await bot.add_cog(CoinflipCog(bot))
+    await install_game(bot, coinflip, CoinflipUI, CoinflipCog)
