@@ -330,7 +330,8 @@ class TableHub:
         except UserFacingError as error:
             await self.refuse(interaction, error)
         except Exception:
-            log.exception("click %s by %s failed", cid, interaction.user.id)
+            # Table and verb only: a component's argument may be a secret (a bid).
+            log.exception("a %r click at table %s failed", cid.verb, cid.table)
             await self.refuse(interaction, None)
         try:
             await self.deliver_notice(interaction, cid.table)
