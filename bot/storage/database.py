@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -61,9 +61,6 @@ class Transaction:
         """Run an INSERT; returns the new row's id."""
         row = await self._connection.execute_insert(sql, _bind(parameters))
         return int(row[0]) if row is not None else 0
-
-    async def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> None:
-        await self._connection.executemany(sql, [tuple(row) for row in rows])
 
     async def fetchone(self, sql: str, parameters: Parameters = ()) -> Row | None:
         rows = await self._connection.execute_fetchall(sql, _bind(parameters))

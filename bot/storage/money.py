@@ -26,18 +26,6 @@ class WalletRow:
 
 
 @dataclass(frozen=True, slots=True)
-class LedgerRow:
-    id: int
-    at: float
-    kind: str
-    source: str
-    target: str
-    amount: int
-    table_id: int | None
-    memo: str
-
-
-@dataclass(frozen=True, slots=True)
 class MoneyTotals:
     wallets: int
     escrow: int
@@ -151,17 +139,6 @@ async def leaderboard(tx: Transaction, guild_id: int, limit: int) -> list[Wallet
         (guild_id, limit),
     )
     return [WalletRow(*row) for row in rows]
-
-
-async def recent_ledger(
-    tx: Transaction, guild_id: int, account: str, limit: int
-) -> list[LedgerRow]:
-    rows = await tx.fetchall(
-        "SELECT id, at, kind, source, target, amount, table_id, memo FROM ledger"
-        " WHERE guild_id = ? AND (source = ? OR target = ?) ORDER BY id DESC LIMIT ?",
-        (guild_id, account, account, limit),
-    )
-    return [LedgerRow(*row) for row in rows]
 
 
 async def totals(tx: Transaction, guild_id: int) -> MoneyTotals:
