@@ -461,18 +461,14 @@ class TableService:
                 return None
             # A savepoint, so that a refusal undoes what the attempt wrote (its log row,
             # coin movements) while the transaction still clears the deadline.
-            await tx.execute("SAVEPOINT deadline")
             try:
-                outcome = await self._act_locked(tx, row, None, Deadline(), ply)
+                async with tx.savepoint("deadline"):
+                    return await self._act_locked(tx, row, None, Deadline(), ply)
             except UserFacingError:
-                await tx.execute("ROLLBACK TO deadline")
-                await tx.execute("RELEASE deadline")
                 # An engine that refuses its own timeout would stall the table forever.
                 log.exception("table %s refused its deadline; it is left waiting", table_id)
                 await q.clear_deadline(tx, table_id)
                 return None
-            await tx.execute("RELEASE deadline")
-            return outcome
 
     # -- verification ------------------------------------------------------------------------
 

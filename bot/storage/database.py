@@ -62,6 +62,19 @@ class Transaction:
         row = await self._connection.execute_insert(sql, _bind(parameters))
         return int(row[0]) if row is not None else 0
 
+    @asynccontextmanager
+    async def savepoint(self, name: str) -> AsyncIterator[None]:
+        """A nested step: if the block raises, only what it wrote is undone, and the
+        enclosing transaction carries on."""
+        await self.execute(f"SAVEPOINT {name}")
+        try:
+            yield
+        except BaseException:
+            await self.execute(f"ROLLBACK TO {name}")
+            await self.execute(f"RELEASE {name}")
+            raise
+        await self.execute(f"RELEASE {name}")
+
     async def fetchone(self, sql: str, parameters: Parameters = ()) -> Row | None:
         rows = await self._connection.execute_fetchall(sql, _bind(parameters))
         for row in rows:
