@@ -21,6 +21,22 @@ Beyond ENGINE_CONTRACT.md, every engine module provides (the table service relie
   unrevealed choice). The state itself holds secrets and is never shown raw.
 - Events announcing an honour carry ``kind == "honour"``, ``player`` and ``name``; the
   service records them in the player's stats.
+- :class:`Abort` ends a started table on a moderator's word (the service checks who may
+  send it; the engine accepts it from whoever the log names). The engine returns a
+  finished state whose ``stakes`` are all 0: what the game had settled stands in
+  ``payouts``, what was still open goes back to its owner, and nobody gains by choosing
+  the moment (an undecided bet whose odds have moved is settled at its exact value).
+
+Optional hooks an engine module may define (the service uses them when present):
+
+- ``bank_exposure(state) -> int``: the most the bank could have to pay out, net, on the
+  bets now open, whatever happens. A bet that lifts it above the bank's balance is refused.
+- ``pending_charge(state, player) -> int``: coins a player's secret choice will take at
+  the reveal. Their wallet must cover it when they choose (the refusal is private), but
+  no coin moves before the reveal.
+- ``shortfall(state, player) -> action | None``: at a reveal, `player`'s wallet cannot
+  pay what the reveal takes; the action (applied by the table, then the reveal retried)
+  changes their choice to one they can pay, or ``None`` when the game has no way around it.
 """
 
 from __future__ import annotations
@@ -46,3 +62,10 @@ class Honour(BaseModel):
     kind: Literal["honour"] = "honour"
     player: int
     name: str
+
+
+class Abort(BaseModel):
+    """A moderator ends a started table; see the module notes for what each game returns."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["abort"] = "abort"

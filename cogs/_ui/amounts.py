@@ -1,0 +1,24 @@
+"""Reading a number a member typed: ASCII digits only, with optional thousands separators."""
+
+from __future__ import annotations
+
+import re
+
+from bot.errors import NotAllowed
+
+# str.isdigit() and int() accept "²" or "٣"; a bet form must not.
+_AMOUNT = re.compile(r"[0-9]{1,3}(?:[,_ ]?[0-9]{3})*|[0-9]+")
+MAX_TYPED_DIGITS = 12
+
+
+def parse_amount(text: str, *, what: str = "a whole number of coins") -> int:
+    """The whole number in `text`, or a private refusal saying what was expected."""
+    cleaned = text.strip()
+    if (
+        not cleaned.isascii()
+        or len(cleaned) > MAX_TYPED_DIGITS + 4
+        or _AMOUNT.fullmatch(cleaned) is None
+    ):
+        shown = cleaned[:20] + ("…" if len(cleaned) > 20 else "")
+        raise NotAllowed(f"“{shown}” is not {what}.")
+    return int(re.sub(r"[,_ ]", "", cleaned))
