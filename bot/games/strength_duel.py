@@ -28,6 +28,10 @@ Rulings made here (beyond those in the rules file):
   1s while the bench recovers). After ``max_rounds`` rounds without a result the game ends:
   the most strength wins (tag: the team's total over living ninjas); a tie is a draw
   between the tied.
+- Abort (a moderator ends a started table): nothing is settled before the game ends, so
+  every stake goes back to its owner; the game is over with no winner and no draw
+  (``aborted`` is set). Unrevealed bids stay secret; forbidden numbers are revealed, as
+  at any end.
 - Money: the pot (every stake) goes to the winner, or is split evenly between the winning
   team or the ninjas who drew (the remainder one coin at a time in seat order). When
   everyone draws that is a refund. In three-player play a ninja eliminated earlier is not
@@ -40,7 +44,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.common import HOUSE, Deadline
+from bot.games.common import HOUSE, Abort, Deadline
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
 
@@ -108,8 +112,8 @@ class Forbid(BaseModel):
     number: int
 
 
-Action = Annotated[Bid | Forbid | Deadline, Field(discriminator="kind")]
-ACTIONS: tuple[type[BaseModel], ...] = (Bid, Forbid, Deadline)
+Action = Annotated[Bid | Forbid | Deadline | Abort, Field(discriminator="kind")]
+ACTIONS: tuple[type[BaseModel], ...] = (Bid, Forbid, Deadline, Abort)
 
 
 # --------------------------------------------------------------------------- events
@@ -214,6 +218,16 @@ class GameOver(BaseModel):
     payouts: dict[int, int]
 
 
+class Aborted(BaseModel):
+    """Public: a moderator ended the game; every stake went back to its owner."""
+
+    kind: Literal["aborted"] = "aborted"
+    by: int | None
+    round: int
+    strength: dict[int, int]
+    forbidden: dict[int, int]
+
+
 Event = Annotated[
     PlayerBid
     | BidConfirmed
@@ -222,7 +236,8 @@ Event = Annotated[
     | ForbidClosed
     | RoundOpened
     | RoundRevealed
-    | GameOver,
+    | GameOver
+    | Aborted,
     Field(discriminator="kind"),
 ]
 
@@ -247,6 +262,8 @@ class State(BaseModel):
     winner: int | None = None
     """The winner; in tag mode the winning team's first-seated player."""
     draw: bool = False
+    aborted: bool = False
+    """Ended by a moderator: no winner, no draw, every stake returned."""
     pot_to: list[int] = Field(default_factory=list)
     """Who shared the pot: the winner, the winning team, or those who drew."""
     must_bid: list[int]
@@ -357,6 +374,10 @@ def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[S
         if player is not None:
             raise IllegalMove("Only the table can call time.")
         return _deadline(state)
+    if isinstance(action, Abort):
+        # The table service decides who may abort (a moderator not seated); the engine
+        # takes it from whoever the log names.
+        return _abort(state, player)
     if player is None or player not in state.seats:
         raise IllegalMove("You're not playing in this game.")
     if isinstance(action, Forbid):
@@ -387,6 +408,28 @@ def _forbid(state: State, player: int, action: Forbid) -> tuple[State, list[Even
         s.ply += 1
         events.append(_open_first_round(s))
     return s, events
+
+
+def _abort(state: State, by: int | None) -> tuple[State, list[Event]]:
+    """End the game at once: nothing was settled yet, so every stake is returned."""
+    s = state.model_copy(deep=True)
+    for p in s.seats:
+        s.stakes[p] = 0
+        s.payouts[p] = 0
+    s.payouts[HOUSE] = 0
+    # Bids and tag requests of the open round are dropped unrevealed.
+    s.bids = {}
+    s.tag_requests = []
+    s.finished = True
+    s.aborted = True
+    s.phase = "over"
+    s.must_bid = []
+    s.winner = None
+    s.draw = False
+    s.pot_to = []
+    s.ply += 1
+    event = Aborted(by=by, round=s.round, strength=dict(s.strength), forbidden=dict(s.forbidden))
+    return s, [event]
 
 
 def _open_first_round(s: State) -> RoundOpened:

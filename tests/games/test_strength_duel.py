@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter
 
 from bot.games import strength_duel as sd
-from bot.games.common import HOUSE, Deadline
+from bot.games.common import HOUSE, Abort, Deadline
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
 from bot.games.strength_duel import (
@@ -121,8 +121,8 @@ def test_start_refuses_wrong_table(mode: sd.Mode, players: list[int]) -> None:
 
 
 def test_actions_and_union_round_trip() -> None:
-    assert set(ACTIONS) == {Bid, Forbid, Deadline}
-    for action in (Bid(amount=4, tag_out=True), Forbid(number=2), Deadline()):
+    assert set(ACTIONS) == {Bid, Forbid, Deadline, Abort}
+    for action in (Bid(amount=4, tag_out=True), Forbid(number=2), Deadline(), Abort()):
         assert ACTION.validate_json(action.model_dump_json()) == action
     assert Bid(amount=1).kind == "bid" and Forbid(number=0).kind == "forbid"
 
@@ -192,6 +192,32 @@ def test_paying_the_last_three_to_zero_against_zero_is_a_draw() -> None:
     assert state.strength == {A: 0, B: 0}
     assert reveal(events).extra == {A: 3}
     assert state.finished and state.draw
+
+
+# The rules file's ruling on the order (bid first, roll-away second), with its two worked
+# cases; the rules screen quotes both.
+def test_ruling_lower_bidder_who_cannot_pay_loses_even_if_both_reach_zero() -> None:
+    state = new("duel", stake=10)
+    state, _ = play(state, {A: 22, B: 17})  # B lower pays 3: A 3, B 5
+    assert state.strength == {A: 3, B: 5}
+    state, events = play(state, {A: 3, B: 5})  # both at 0 by their bids; A cannot pay 3
+    assert state.strength == {A: 0, B: 0}
+    final = reveal(events)
+    assert final.lost_round == [A] and final.extra == {}
+    assert [(e.player, e.reason) for e in final.eliminated] == [(A, "could_not_pay")]
+    assert state.finished and state.winner == B and not state.draw
+    assert state.payouts == {HOUSE: 0, A: -10, B: 10}
+
+
+def test_ruling_lower_bidder_paying_exactly_their_last_three_is_a_draw() -> None:
+    state = new("duel", stake=10)
+    state, _ = play(state, {A: 20, B: 20})
+    assert state.strength == {A: 5, B: 5}
+    state, events = play(state, {A: 5, B: 2})  # B pays 3 and reaches 0 as A does
+    assert state.strength == {A: 0, B: 0}
+    assert reveal(events).extra == {B: 3}
+    assert state.finished and state.draw and state.winner is None
+    assert state.payouts == {HOUSE: 0, A: 0, B: 0}
 
 
 def test_paying_the_last_three_to_zero_against_strength_loses() -> None:
@@ -638,6 +664,52 @@ def test_changing_a_bid_is_invisible_publicly() -> None:
     state, first = act(state, A, Bid(amount=3), dice())
     state, second = act(state, A, Bid(amount=9), dice())
     assert [e for e in first if is_public(e)] == [e for e in second if is_public(e)]
+
+
+# --------------------------------------------------------------------------- abort
+
+
+def _mid_round(mode: sd.Mode) -> State:
+    """A game some rounds in, with one secret bid of the open round already made."""
+    state = new(mode, stake=7)
+    if mode == "forbidden":
+        state, _ = act(state, A, Forbid(number=3), dice())
+        state, _ = act(state, B, Forbid(number=0), dice())
+    bidders = sd.waiting_for(state)
+    state, _ = play(state, {p: 2 + i for i, p in enumerate(bidders)})
+    state, _ = play(state, {sd.waiting_for(state)[0]: 4})
+    return state
+
+
+@pytest.mark.parametrize("mode", ["duel", "forbidden", "three", "tag"])
+@pytest.mark.parametrize("by", [999, None])
+def test_abort_returns_every_stake_and_ends_without_winner(mode: sd.Mode, by: int | None) -> None:
+    state = _mid_round(mode)
+    before = state.model_dump_json()
+    final, events = act(state, by, Abort(), dice())
+    assert state.model_dump_json() == before
+    assert final.finished and final.aborted
+    assert final.winner is None and not final.draw and final.pot_to == []
+    assert set(final.stakes.values()) == {0}
+    assert set(final.payouts.values()) == {0} and HOUSE in final.payouts
+    assert final.ply == state.ply + 1
+    assert sd.deadline_seconds(final) is None and sd.waiting_for(final) == []
+    (event,) = events
+    assert isinstance(event, sd.Aborted) and is_public(event) and event.by == by
+    assert EVENTS.validate_json(event.model_dump_json()) == event
+    # The open round's secret bid is not revealed by the abort.
+    assert "bids" not in event.model_dump() and final.bids == {}
+    with pytest.raises(IllegalMove, match="already over"):
+        act(final, A, Bid(amount=0), dice())
+    with pytest.raises(IllegalMove, match="already over"):
+        act(final, 999, Abort(), dice())
+
+
+def test_abort_in_the_forbid_phase_reveals_only_chosen_numbers() -> None:
+    state, _ = act(new("forbidden"), A, Forbid(number=2), dice())
+    final, (event,) = act(state, 5, Abort(), dice())
+    assert isinstance(event, sd.Aborted)
+    assert event.forbidden == {A: 2} and final.payouts == {HOUSE: 0, A: 0, B: 0}
 
 
 # --------------------------------------------------------------------------- bad input
