@@ -938,3 +938,18 @@ def _replay(
         state, events = act(state, player, action, dice())
         all_events.append(events)
     return state, all_events
+
+
+def test_rules_screen_states_the_order_ruling_with_both_worked_cases() -> None:
+    from bot import rules_text
+
+    first = rules_text.pages("strength_duel")[0][1]
+    # Before the ruling the screen called every "both at 0" a draw, which the engine is not.
+    assert "Both at 0** after a round: it's a **draw**" not in first
+    assert "A has 3 and bids 3, B has 5 and bids 5" in first and "**B wins**" in first
+    assert "A has 5 and bids 5, B has 5 and bids 2" in first and "**draw**" in first
+    # Both worked cases are exactly what the engine does.
+    state, _ = play(play(new("duel"), {A: 22, B: 17})[0], {A: 3, B: 5})
+    assert state.winner == B
+    state, _ = play(play(new("duel"), {A: 20, B: 20})[0], {A: 5, B: 2})
+    assert state.draw
