@@ -10,10 +10,25 @@ bets are against the bank (``payouts[HOUSE]``).
 The authority is ``shared/rules/hazard.md``. Rulings of ours (also in the player rules,
 ``bot/rules_text/hazard.md``):
 
-- Betting (caster's stake, with, against) is open from the end of the previous round
-  until the first throw, whether or not the main is called yet. A further bet of a kind
-  already held tops it up; the total of each bet must lie within the table limits. A
-  player may not be with and against the caster in the same round.
+- Betting (caster's stake, with, against) is open from the end of the previous round,
+  before the main is called too (harmless: every bet has a bank edge >= 0 whatever the
+  main), until the betting window closes or, with no window, until the first throw. A
+  further bet of a kind already held tops it up; the total of each bet must lie within
+  the table limits. A player may not be with and against the caster in the same round.
+- The betting window (``bet_seconds`` > 0 and someone besides the caster seated) opens
+  when the main is called. It waits for every other seated player to bet with/against
+  *after* the call or to say :class:`Ready` (bets placed before the call do not count: the
+  main was not known yet), or for the deadline. While it is open the caster cannot throw;
+  once it closes, the caster's stake and with/against bets are closed for the round.
+  ``Ready`` means "no more bets from me this round".
+- ``against_bar`` (default on): an "against" bet is a push when the round's first throw
+  is a 2. ``against_commission`` (percent) is taken from "against" winnings, rounded up
+  (in the bank's favour). :class:`Rules` refuses options that leave any bet with a
+  negative edge for the bank.
+- :class:`Abort` (a moderator's word; the service checks who) ends the table at once:
+  settled rounds stand; before the round's first throw every bet goes back in full; with
+  a chance set each bet is settled at its exact expected value at that moment (the player
+  gets it rounded down, the bank keeps the fraction), so nobody gains by the timing.
 - Odds bets are open while a chance is set, to the caster (holding a stake) and to
   players holding a with/against bet; the player's odds bets (both kinds together) may
   total at most ``odds_max_multiple`` times their original stake this round, and each
@@ -36,6 +51,7 @@ die then the second. ``act`` never mutates its input.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,7 +60,7 @@ from typing import Annotated, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from bot.games.common import HOUSE, Deadline
+from bot.games.common import HOUSE, Abort, Deadline
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
 
@@ -53,12 +69,16 @@ __all__ = [
     "BET_KINDS",
     "LOSSES_TO_PASS",
     "MAINS",
+    "Abort",
+    "Aborted",
     "Action",
     "Bet",
     "BetKind",
     "BetPlaced",
     "BetReturned",
     "BetSettled",
+    "BetValued",
+    "BettingClosed",
     "CallMain",
     "Close",
     "Closed",
@@ -74,17 +94,25 @@ __all__ = [
     "MainOdds",
     "PassDice",
     "PassReason",
+    "PlayerReady",
+    "Ready",
     "RoundEnded",
     "Rules",
     "State",
     "Throw",
     "ThrowOutcome",
     "Thrown",
+    "abort_value",
     "act",
+    "against_net",
+    "bank_exposure",
+    "betting_open",
     "can_pass_dice",
+    "commission",
     "deadline_seconds",
     "first_throw_outcome",
     "hold",
+    "min_against_commission",
     "odds",
     "odds_cap",
     "odds_payout",
@@ -92,6 +120,7 @@ __all__ = [
     "parse_action",
     "seat_limits",
     "start",
+    "waiting_on",
     "ways",
 ]
 
@@ -146,11 +175,30 @@ class Rules(BaseModel):
     absent_rounds_to_lose_dice: int = Field(default=2, ge=0)
     max_players: int = Field(default=10, ge=1)
     idle_laps_to_close: int = Field(default=0, ge=0)
+    against_bar: bool = True
+    """A first throw of 2 pushes "against" bets (craps bars the 12 on its don't bets)."""
+    against_commission: int = Field(default=0, ge=0, le=100)
+    """Percent of "against" winnings the bank keeps, rounded up to whole coins."""
+    bet_seconds: int = Field(default=20, ge=0, le=3600)
+    """The betting window after the main is called; 0: no window."""
 
     @model_validator(mode="after")
     def _limits_are_ordered(self) -> Rules:
         if self.max_stake < self.min_stake:
             raise ValueError("max_stake must be at least min_stake")
+        return self
+
+    @model_validator(mode="after")
+    def _bank_never_bets_at_a_loss(self) -> Rules:
+        # Caster/with edges are fixed and positive, odds bets are fair before rounding
+        # down: only "against" depends on the options.
+        for main in MAINS:
+            if odds(main, self.against_bar, self.against_commission).edge("against") < 0:
+                needed = min_against_commission(self.against_bar)
+                raise ValueError(
+                    f"an 'against' bet would favour the player with main {main}: keep "
+                    f"against_bar on or take a commission of at least {needed}%"
+                )
         return self
 
 
@@ -188,6 +236,13 @@ class PassDice(BaseModel):
     action: Literal["pass_dice"] = "pass_dice"
 
 
+class Ready(BaseModel):
+    """A player other than the caster is done betting: the window need not wait for them."""
+
+    model_config = ConfigDict(frozen=True)
+    action: Literal["ready"] = "ready"
+
+
 class Join(BaseModel):
     """A member takes the next free seat (at the end of seat order)."""
 
@@ -209,9 +264,12 @@ class Close(BaseModel):
     action: Literal["close"] = "close"
 
 
-Action: TypeAlias = CallMain | Bet | Throw | PassDice | Join | Leave | Close | Deadline
+Action: TypeAlias = (
+    CallMain | Bet | Ready | Throw | PassDice | Join | Leave | Close | Deadline | Abort
+)
 """Everything ``act`` accepts. Hazard's own actions are told apart by their ``action``
-field; :class:`Deadline` by ``kind == "deadline"`` (see :func:`parse_action`)."""
+field; the shared :class:`Deadline` and :class:`Abort` by ``kind`` (see
+:func:`parse_action`)."""
 
 ACTIONS: tuple[type[BaseModel], ...] = (
     CallMain,
@@ -222,14 +280,13 @@ ACTIONS: tuple[type[BaseModel], ...] = (
     Leave,
     Close,
     Deadline,
+    Ready,
+    Abort,
 )
 
-_HazardAction = Annotated[
-    CallMain | Bet | Throw | PassDice | Join | Leave | Close,
-    Field(discriminator="action"),
-]
-_ACTION_ADAPTER: TypeAdapter[CallMain | Bet | Throw | PassDice | Join | Leave | Close] = (
-    TypeAdapter(_HazardAction)
+_OwnAction: TypeAlias = CallMain | Bet | Ready | Throw | PassDice | Join | Leave | Close
+_ACTION_ADAPTER: TypeAdapter[_OwnAction] = TypeAdapter(
+    Annotated[_OwnAction, Field(discriminator="action")]
 )
 
 
@@ -238,12 +295,15 @@ def parse_action(data: Mapping[str, object]) -> Action:
 
     Hazard's actions carry ``action``; the shared :class:`Deadline` carries only
     ``kind == "deadline"`` (a :class:`Bet` also has a ``kind``, the bet kind, so ``kind``
-    alone cannot be the discriminator). Raises ``ValueError`` for anything else.
+    alone cannot be the discriminator); likewise :class:`Abort` (``kind == "abort"``).
+    Raises ``ValueError`` for anything else.
     """
     if "action" in data:
         return _ACTION_ADAPTER.validate_python(dict(data))
     if data.get("kind") == "deadline":
         return Deadline.model_validate(dict(data))
+    if data.get("kind") == "abort":
+        return Abort.model_validate(dict(data))
     raise ValueError(f"not a Hazard action: {dict(data)!r}")
 
 
@@ -283,7 +343,10 @@ class Thrown(BaseModel):
 
 
 class BetSettled(BaseModel):
-    """A bet was settled against the bank; ``net`` is the player's gain (negative: loss)."""
+    """A bet was settled against the bank; ``net`` is the player's gain (negative: loss).
+
+    ``push``: an "against" bet barred by a first throw of 2 (net 0). ``commission``: the
+    coins the bank kept from a winning "against" bet."""
 
     kind: Literal["bet_settled"] = "bet_settled"
     player: int
@@ -291,6 +354,36 @@ class BetSettled(BaseModel):
     amount: int
     won: bool
     net: int
+    push: bool = False
+    commission: int = 0
+
+
+class BetValued(BaseModel):
+    """An undecided bet settled at its exact value when the table was aborted.
+
+    ``returned`` is the value rounded down (the bank keeps the fraction); ``net`` is
+    ``returned - amount``."""
+
+    kind: Literal["bet_valued"] = "bet_valued"
+    player: int
+    bet: BetKind
+    amount: int
+    returned: int
+    net: int
+
+
+class PlayerReady(BaseModel):
+    """A player is done betting for this round."""
+
+    kind: Literal["player_ready"] = "player_ready"
+    player: int
+
+
+class BettingClosed(BaseModel):
+    """The betting window closed: everyone was ready, or its time ran out."""
+
+    kind: Literal["betting_closed"] = "betting_closed"
+    by_deadline: bool = False
 
 
 class BetReturned(BaseModel):
@@ -345,17 +438,28 @@ class Closed(BaseModel):
     reason: Literal["closed", "empty", "idle"]
 
 
+class Aborted(BaseModel):
+    """A moderator ended the table; ``by`` is who the log names (``None``: the table)."""
+
+    kind: Literal["aborted"] = "aborted"
+    by: int | None
+
+
 Event = Annotated[
     MainCalled
     | BetPlaced
     | Thrown
     | BetSettled
     | BetReturned
+    | BetValued
+    | PlayerReady
+    | BettingClosed
     | RoundEnded
     | DicePassed
     | Joined
     | Left
-    | Closed,
+    | Closed
+    | Aborted,
     Field(discriminator="kind"),
 ]
 """Every event ``act`` emits. All are public: Hazard has no secrets."""
@@ -396,6 +500,14 @@ class State(BaseModel):
     """Whether the deadline has acted for the caster in the current round."""
     idle_passes: int = 0
     """Dice passes through absence since any player last acted."""
+    window_open: bool = False
+    """The betting window after the main call is open: the caster cannot throw."""
+    bets_closed: bool = False
+    """The window has closed this round: no more caster/with/against bets."""
+    ready: list[int] = Field(default_factory=list)
+    """Players who said :class:`Ready` this round (no more bets from them)."""
+    window_bettors: list[int] = Field(default_factory=list)
+    """Players who bet with/against since the main was called."""
 
 
 # ------------------------------------------------------------- table conventions
@@ -412,8 +524,67 @@ def hold(rules: Rules) -> int:
 
 
 def deadline_seconds(state: State) -> int | None:
-    """Seconds the caster has to act before the table throws for them."""
-    return None if state.finished else state.rules.throw_seconds
+    """Seconds until the table acts: the betting window's length while it is open, else
+    the time the caster has before the table throws for them."""
+    if state.finished:
+        return None
+    return state.rules.bet_seconds if state.window_open else state.rules.throw_seconds
+
+
+def waiting_on(state: State) -> list[int]:
+    """The players the open betting window still waits for (seat order)."""
+    if not state.window_open:
+        return []
+    done = set(state.ready) | set(state.window_bettors)
+    return [p for p in state.seats if p != state.caster and p not in done]
+
+
+def betting_open(state: State) -> bool:
+    """Whether caster's stakes and with/against bets are taken right now."""
+    return not state.finished and state.throws == 0 and not state.bets_closed
+
+
+def bank_exposure(state: State) -> int:
+    """The most the bank could pay out, net, on the bets now open, over every outcome.
+
+    Before the first throw the outcomes are: the caster wins, loses, or loses with a
+    first throw of 2 (which pushes "against" under the bar); with a chance set, the
+    caster wins or loses. Never negative (0 when the bank wins whatever happens).
+    """
+    if not state.bets:
+        return 0
+    main = state.main or _DEADLINE_MAIN
+    scenarios = [(True, False), (False, False)]
+    if state.chance is None and state.rules.against_bar:
+        scenarios.append((False, True))
+    worst = 0
+    for caster_won, barred in scenarios:
+        paid = 0
+        for held in state.bets.values():
+            for kind, amount in held.items():
+                paid += _settle_net(
+                    state.rules, kind, amount, main, state.chance, caster_won, barred
+                )[0]
+        worst = max(worst, paid)
+    return worst
+
+
+def abort_value(state: State, kind: BetKind, amount: int) -> Fraction:
+    """What a bet of ``amount`` on ``kind`` is worth now, stake included.
+
+    Before the round's first throw a bet is returned in full. With a chance set it is
+    worth its exact expectation: the chance of winning the race between chance and main
+    times what a win pays back (stake, winnings after rounding and any commission).
+    """
+    if state.chance is None or state.main is None:
+        return Fraction(amount)
+    chance_first = Fraction(ways(state.chance), ways(state.chance) + ways(state.main))
+    wins_with_caster = kind in ("caster", "with", "odds_for")
+    p_win = chance_first if wins_with_caster else 1 - chance_first
+    net, _ = _settle_net(
+        state.rules, kind, amount, state.main, state.chance, wins_with_caster, False
+    )
+    return p_win * (amount + net)
 
 
 # ---------------------------------------------------------------------- the dice
@@ -451,6 +622,40 @@ def odds_payout(kind: BetKind, amount: int, main: int, chance: int) -> int:
     return amount
 
 
+def commission(amount: int, percent: int) -> int:
+    """The bank's commission on a win of ``amount``: ``percent`` of it, rounded up."""
+    return -(-amount * percent // 100)
+
+
+def against_net(rules: Rules, amount: int) -> int:
+    """What a winning "against" bet of ``amount`` wins after the commission."""
+    return amount - commission(amount, rules.against_commission)
+
+
+def _settle_net(
+    rules: Rules,
+    kind: BetKind,
+    amount: int,
+    main: int,
+    chance: int | None,
+    caster_won: bool,
+    barred: bool,
+) -> tuple[int, int]:
+    """(the player's net, the commission kept) for a bet in a decided round.
+
+    ``barred``: the round ended on a first throw of 2.
+    """
+    if kind == "against" and barred and rules.against_bar:
+        return 0, 0
+    if not _bet_wins(kind, caster_won):
+        return -amount, 0
+    if kind == "against":
+        kept = commission(amount, rules.against_commission)
+        return amount - kept, kept
+    # An odds bet always has a chance set; the even-money kinds ignore it.
+    return odds_payout(kind, amount, main, chance or main), 0
+
+
 # -------------------------------------------------------------------------- odds
 
 
@@ -469,24 +674,35 @@ class MainOdds:
     """Probability that the caster wins the round."""
     expected_throws: Fraction
     """Expected number of throws in a round."""
+    against_bar: bool = True
+    """Whether a first throw of 2 pushes "against" bets."""
+    against_commission: int = 0
+    """Percent the bank keeps of "against" winnings."""
 
     @property
     def caster_loses(self) -> Fraction:
         """Probability that the caster loses the round."""
         return 1 - self.caster_wins
 
-    def edge(self, kind: BetKind) -> Fraction:
-        """The bank's expected gain per coin bet on ``kind``.
+    @property
+    def against_push(self) -> Fraction:
+        """Probability that an "against" bet is pushed (a first throw of 2, barred)."""
+        return Fraction(ways(2), 36) if self.against_bar else Fraction(0)
 
-        Negative means the bet favours the player: every main gives the caster less
-        than an even chance, so "against" is a good bet for the player. Odds bets are
-        fair (0) before rounding down of fractional wins.
+    def edge(self, kind: BetKind) -> Fraction:
+        """The bank's expected gain per coin bet on ``kind``, before any rounding.
+
+        Every main gives the caster less than an even chance, so an even-money "against"
+        bet would favour the player; the bar (or a commission) turns it round. Odds bets
+        are fair (0) before fractional wins are rounded down, and rounding down (like
+        rounding the commission up) only adds to the bank's edge.
         """
         p = self.caster_wins
         if kind in ("caster", "with"):
             return 1 - 2 * p
         if kind == "against":
-            return 2 * p - 1
+            keep = 1 - Fraction(self.against_commission, 100)
+            return p - (self.caster_loses - self.against_push) * keep
         return Fraction(0)
 
     @property
@@ -496,8 +712,8 @@ class MainOdds:
 
 
 @cache
-def odds(main: int) -> MainOdds:
-    """Exact odds of a round with the given main (5 to 9)."""
+def odds(main: int, against_bar: bool = True, against_commission: int = 0) -> MainOdds:
+    """Exact odds of a round with the given main (5 to 9) and "against" options."""
     if main not in MAINS:
         raise ValueError(f"main must be one of {MAINS}, not {main}")
     nick = out = chance = Fraction(0)
@@ -519,13 +735,29 @@ def odds(main: int) -> MainOdds:
             win += p * Fraction(ways(total), decisive)
             throws += p * Fraction(36, decisive)
     return MainOdds(
-        main=main, nick=nick, out=out, chance=chance, caster_wins=win, expected_throws=throws
+        main=main,
+        nick=nick,
+        out=out,
+        chance=chance,
+        caster_wins=win,
+        expected_throws=throws,
+        against_bar=against_bar,
+        against_commission=against_commission,
     )
 
 
-def odds_table() -> dict[int, MainOdds]:
+def odds_table(against_bar: bool = True, against_commission: int = 0) -> dict[int, MainOdds]:
     """Exact odds for every main, 5 to 9."""
-    return {main: odds(main) for main in MAINS}
+    return {main: odds(main, against_bar, against_commission) for main in MAINS}
+
+
+@cache
+def min_against_commission(against_bar: bool) -> int:
+    """The least whole-percent commission keeping "against" in the bank's favour."""
+    for percent in range(101):
+        if all(odds(main, against_bar, percent).edge("against") >= 0 for main in MAINS):
+            return percent
+    raise AssertionError("a 100% commission always favours the bank")
 
 
 # ----------------------------------------------------------------------- helpers
@@ -594,6 +826,10 @@ def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[S
     """
     if state.finished:
         raise IllegalMove("This Hazard table has closed.")
+    if isinstance(action, Abort):
+        # Who may abort is the service's business (a moderator); the log names them.
+        new = state.model_copy(deep=True)
+        return new, _abort(new, player)
     if isinstance(action, Deadline):
         if player is not None:
             raise IllegalMove("Only the table itself can call time.")
@@ -625,11 +861,24 @@ def _seated_action(
         new = state.model_copy(deep=True)
         new.main = action.main
         new.ply += 1
+        _open_window(new)
         return new, [MainCalled(caster=player, main=action.main)]
     if isinstance(action, Bet):
         _check_bet(state, player, action)
         new = state.model_copy(deep=True)
-        return new, [_place_bet(new, player, action)]
+        events: list[Event] = [_place_bet(new, player, action)]
+        if new.window_open and action.kind in _OPPOSITE:
+            if player not in new.window_bettors:
+                new.window_bettors.append(player)
+            events.extend(_close_window_if_done(new))
+        return new, events
+    if isinstance(action, Ready):
+        _check_ready(state, player)
+        new = state.model_copy(deep=True)
+        new.ready.append(player)
+        events = [PlayerReady(player=player)]
+        events.extend(_close_window_if_done(new))
+        return new, events
     if isinstance(action, Throw):
         _check_throw(state, player)
         new = state.model_copy(deep=True)
@@ -637,7 +886,7 @@ def _seated_action(
     if isinstance(action, PassDice):
         _check_pass(state, player)
         new = state.model_copy(deep=True)
-        events: list[Event] = list(_return_bets(new))
+        events = list[Event](_return_bets(new))
         events.append(_pass_dice(new, "voluntary"))
         return new, events
     if isinstance(action, Leave):
@@ -691,6 +940,10 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
         return
     if state.throws > 0:
         raise IllegalMove("Bets are closed: the dice have been thrown this round.")
+    if state.bets_closed:
+        raise IllegalMove("Bets are closed for this round: the betting window has ended.")
+    if player in state.ready:
+        raise IllegalMove("You said you're ready — no more bets from you this round.")
     if bet.kind == "caster" and player != state.caster:
         raise IllegalMove("Only the caster can stake on their own throw — bet with or against.")
     if bet.kind != "caster" and player == state.caster:
@@ -711,6 +964,20 @@ def _check_throw(state: State, player: int) -> None:
         raise IllegalMove("Only the caster throws the dice.")
     if state.main is None:
         raise IllegalMove("Call a main (5 to 9) before throwing.")
+    if state.window_open:
+        raise IllegalMove(
+            "Bets are still open — you can throw once everyone has bet or is ready, "
+            "or when the countdown ends."
+        )
+
+
+def _check_ready(state: State, player: int) -> None:
+    if player == state.caster:
+        raise IllegalMove("The betting window waits for the other players, not the caster.")
+    if not state.window_open:
+        raise IllegalMove("No betting window is open right now.")
+    if player in state.ready:
+        raise IllegalMove("You already said you're ready.")
 
 
 def _check_pass(state: State, player: int) -> None:
@@ -774,14 +1041,49 @@ def _return_bets(s: State) -> list[BetReturned]:
 
 
 def _deadline(s: State, dice: Dice) -> list[Event]:
+    if s.window_open:
+        # The window's time is up; the caster was not waited for, so this is no absence.
+        return [_close_window(s, by_deadline=True)]
     s.deadline_acted = True
     events: list[Event] = []
     if s.main is None:
         s.main = _DEADLINE_MAIN
         s.ply += 1
         events.append(MainCalled(caster=s.caster, main=_DEADLINE_MAIN, by_deadline=True))
+        if _open_window(s):
+            # The others get their window on the table's main too.
+            return events
     events.extend(_throw(s, dice, by_deadline=True))
     return events
+
+
+def _open_window(s: State) -> bool:
+    """Open the betting window after a main call, if the table has one; say whether."""
+    s.ready = []
+    s.window_bettors = []
+    s.window_open = s.rules.bet_seconds > 0 and any(p != s.caster for p in s.seats)
+    return s.window_open
+
+
+def _close_window(s: State, *, by_deadline: bool) -> BettingClosed:
+    s.window_open = False
+    s.bets_closed = True
+    s.ply += 1
+    return BettingClosed(by_deadline=by_deadline)
+
+
+def _close_window_if_done(s: State) -> list[Event]:
+    if s.window_open and not waiting_on(s):
+        return [_close_window(s, by_deadline=False)]
+    return []
+
+
+def _reset_betting(s: State) -> None:
+    """A new round (or a new caster): bets open again, no window yet."""
+    s.window_open = False
+    s.bets_closed = False
+    s.ready = []
+    s.window_bettors = []
 
 
 def _throw(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
@@ -793,8 +1095,10 @@ def _throw(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
     s.ply += 1
     s.last_throw = (first, second)
     outcome: ThrowOutcome
+    barred = False
     if s.chance is None:
         outcome = first_throw_outcome(s.main, total)
+        barred = total == 2
         if outcome == "chance":
             s.chance = total
     elif total == s.chance:
@@ -817,7 +1121,7 @@ def _throw(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
     if outcome in ("nick", "win"):
         events.extend(_end_round(s, caster_won=True))
     elif outcome in ("out", "lose"):
-        events.extend(_end_round(s, caster_won=False))
+        events.extend(_end_round(s, caster_won=False, barred=barred))
     return events
 
 
@@ -827,7 +1131,8 @@ def _bet_wins(kind: BetKind, caster_won: bool) -> bool:
     return caster_won if kind in ("caster", "with", "odds_for") else not caster_won
 
 
-def _end_round(s: State, *, caster_won: bool) -> list[Event]:
+def _end_round(s: State, *, caster_won: bool, barred: bool = False) -> list[Event]:
+    """Settle the round; ``barred``: it ended on a first throw of 2."""
     assert s.main is not None
     events: list[Event] = []
     for player in s.seats:
@@ -836,14 +1141,25 @@ def _end_round(s: State, *, caster_won: bool) -> list[Event]:
             amount = held.get(kind, 0)
             if not amount:
                 continue
-            won = _bet_wins(kind, caster_won)
-            # An odds bet always has a chance set; the even-money kinds ignore it.
-            net = odds_payout(kind, amount, s.main, s.chance or s.main) if won else -amount
+            net, kept = _settle_net(s.rules, kind, amount, s.main, s.chance, caster_won, barred)
+            push = kind == "against" and barred and s.rules.against_bar
+            won = _bet_wins(kind, caster_won) and not push
             s.payouts[player] = s.payouts.get(player, 0) + net
             s.payouts[HOUSE] -= net
             s.stakes[player] -= amount
-            events.append(BetSettled(player=player, bet=kind, amount=amount, won=won, net=net))
+            events.append(
+                BetSettled(
+                    player=player,
+                    bet=kind,
+                    amount=amount,
+                    won=won,
+                    net=net,
+                    push=push,
+                    commission=kept,
+                )
+            )
     s.bets = {}
+    _reset_betting(s)
     s.losses_in_a_row = 0 if caster_won else s.losses_in_a_row + 1
     s.caster_rounds += 1
     s.absent_rounds = s.absent_rounds + 1 if s.deadline_acted else 0
@@ -879,6 +1195,7 @@ def _pass_dice(s: State, reason: PassReason) -> DicePassed:
     giver = s.caster
     s.caster = _next_seat(s.seats, giver)
     s.main = None
+    _reset_betting(s)
     s.losses_in_a_row = 0
     s.caster_rounds = 0
     s.absent_rounds = 0
@@ -904,21 +1221,63 @@ def _leave(s: State, player: int) -> list[Event]:
     s.seats.remove(player)
     s.ply += 1
     events.append(Left(player=player, net=s.payouts.get(player, 0)))
+    if player in s.ready:
+        s.ready.remove(player)
+    if player in s.window_bettors:
+        s.window_bettors.remove(player)
     if not s.seats:
         events.extend(_close(s, None, "empty"))
     elif was_caster:
         s.caster = s.seats[index % len(s.seats)]
         s.main = None
+        _reset_betting(s)
         s.losses_in_a_row = 0
         s.caster_rounds = 0
         s.absent_rounds = 0
         s.deadline_acted = False
         events.append(DicePassed(from_player=player, to_player=s.caster, reason="left"))
+    else:
+        # The window may have been waiting only for the player who left.
+        events.extend(_close_window_if_done(s))
     return events
 
 
 def _close(s: State, by: int | None, reason: Literal["closed", "empty", "idle"]) -> list[Event]:
     s.finished = True
     s.main = None
+    _reset_betting(s)
     s.ply += 1
     return [Closed(by=by, reason=reason)]
+
+
+def _abort(s: State, by: int | None) -> list[Event]:
+    """End the table now: open bets go back (before the first throw) or are settled at
+    their exact value (chance set); what earlier rounds settled stands."""
+    events: list[Event] = []
+    if s.throws == 0:
+        events.extend(_return_bets(s))
+    else:
+        for player in list(s.bets):
+            held = s.bets[player]
+            for kind in BET_KINDS:
+                amount = held.get(kind, 0)
+                if not amount:
+                    continue
+                # floor: the bank keeps the fraction, so the payout never exceeds the value.
+                returned = math.floor(abort_value(s, kind, amount))
+                net = returned - amount
+                s.payouts[player] = s.payouts.get(player, 0) + net
+                s.payouts[HOUSE] -= net
+                s.stakes[player] -= amount
+                events.append(
+                    BetValued(player=player, bet=kind, amount=amount, returned=returned, net=net)
+                )
+        s.bets = {}
+    s.finished = True
+    s.main = None
+    s.chance = None
+    s.throws = 0
+    _reset_betting(s)
+    s.ply += 1
+    events.append(Aborted(by=by))
+    return events

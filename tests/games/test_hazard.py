@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter
 
 from bot.games import hazard as hz
-from bot.games.common import HOUSE, Deadline
+from bot.games.common import HOUSE, Abort, Deadline
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
 from bot.games.hazard import (
@@ -59,6 +59,9 @@ def pair(total: int) -> tuple[int, int]:
 
 
 def table(players: Sequence[int] = (A, B, C), **rules: Any) -> State:
+    # These tests are about the throws and the bets; the betting window (which holds the
+    # throw after a main call) has its own tests in test_hazard_rulings.py.
+    rules.setdefault("bet_seconds", 0)
     return hz.start(Rules(**rules), list(players), ScriptedDice())
 
 
@@ -274,7 +277,7 @@ def test_voluntary_pass_returns_bets_for_the_coming_round() -> None:
 
 @pytest.mark.parametrize(
     ("main", "totals", "caster_won"),
-    [(7, (7,), True), (7, (11,), True), (7, (2,), False), (6, (4, 4), True), (6, (4, 6), False)],
+    [(7, (7,), True), (7, (11,), True), (7, (3,), False), (6, (4, 4), True), (6, (4, 6), False)],
 )
 def test_even_money_bets_settle(main: int, totals: tuple[int, ...], caster_won: bool) -> None:
     state = play(
@@ -411,14 +414,17 @@ def test_bank_edges() -> None:
     seven = hz.odds(7)
     assert seven.edge("caster") == Fraction(7, 495)  # 1.41 %
     assert seven.edge("with") == Fraction(7, 495)
-    assert seven.edge("against") == Fraction(-7, 495)  # favours the player
+    # With the bar (default) a first throw of 2 pushes "against": 1/36 - 7/495.
+    assert seven.edge("against") == Fraction(3, 220)  # 1.36 %
     assert seven.edge("odds_for") == 0
     assert seven.edge("odds_against") == 0
     six = hz.odds(6)
     assert six.edge("caster") == 1 - 2 * Fraction(6961, 14256)
     assert round(float(six.edge("caster")) * 100, 2) == 2.34
-    assert hz.odds(5).edges["against"] == 2 * Fraction(1396, 2835) - 1
-    assert all(figures.edge("against") < 0 for figures in hz.odds_table().values())
+    # Without bar or commission, even money against would favour the player (issue 9).
+    assert hz.odds(5, False, 0).edges["against"] == 2 * Fraction(1396, 2835) - 1
+    assert all(figures.edge("against") < 0 for figures in hz.odds_table(False, 0).values())
+    assert all(figures.edge("against") > 0 for figures in hz.odds_table().values())
 
 
 def test_expected_throws() -> None:
@@ -562,12 +568,18 @@ def test_pass_dice_when_not_allowed() -> None:
         Close(),
         PassDice(),
         Deadline(),
+        hz.Ready(),
+        Abort(),
     ],
 )
 def test_actions_on_a_finished_table(action: Any) -> None:
     state, _ = step(table(), A, Close())
     assert state.finished
-    player = None if isinstance(action, Deadline) else (OUTSIDER if isinstance(action, Join) else B)
+    player: int | None = B
+    if isinstance(action, (Deadline, Abort)):
+        player = None
+    elif isinstance(action, Join):
+        player = OUTSIDER
     illegal(state, player, action, match="closed")
 
 
@@ -775,7 +787,18 @@ def test_table_conventions() -> None:
     rules = Rules(max_players=6)
     assert hz.seat_limits(rules) == (1, 6)
     assert hz.hold(rules) == 0
-    assert list(hz.ACTIONS) == [CallMain, Bet, Throw, PassDice, Join, Leave, Close, Deadline]
+    assert list(hz.ACTIONS) == [
+        CallMain,
+        Bet,
+        Throw,
+        PassDice,
+        Join,
+        Leave,
+        Close,
+        Deadline,
+        hz.Ready,
+        Abort,
+    ]
     state = table()
     assert state.seats == [A, B, C]
     assert state.caster == A
@@ -800,6 +823,8 @@ def test_actions_construct_with_defaults_and_parse_back() -> None:
         Leave(),
         Close(),
         Deadline(),
+        hz.Ready(),
+        Abort(),
     ]
     for action in actions:
         assert hz.parse_action(action.model_dump()) == action
@@ -900,11 +925,15 @@ def random_action(data: st.DataObject, state: State) -> tuple[int | None, Any]:
         return None, Deadline()
     if choice < 90:
         return data.draw(anyone), PassDice()
-    if choice < 94:
+    if choice < 93:
         return data.draw(st.sampled_from([OUTSIDER, OUTSIDER + 1, A])), Join()
-    if choice < 98:
+    if choice < 96:
         return data.draw(anyone), Leave()
-    return data.draw(st.sampled_from([*seated, None])), Close()
+    if choice < 98:
+        return data.draw(anyone), hz.Ready()
+    if choice < 99:
+        return data.draw(st.sampled_from([*seated, None])), Close()
+    return data.draw(st.sampled_from([*seated, None])), Abort()
 
 
 @settings(
@@ -918,6 +947,8 @@ def random_action(data: st.DataObject, state: State) -> tuple[int | None, Any]:
     odds_max_multiple=st.integers(0, 3),
     odds_bets=st.booleans(),
     absent=st.integers(0, 3),
+    bet_seconds=st.sampled_from([0, 20]),
+    bar_and_commission=st.sampled_from([(True, 0), (True, 10), (False, 5), (False, 30)]),
 )
 def test_random_games_keep_the_books(
     data: st.DataObject,
@@ -925,6 +956,8 @@ def test_random_games_keep_the_books(
     odds_max_multiple: int,
     odds_bets: bool,
     absent: int,
+    bet_seconds: int,
+    bar_and_commission: tuple[bool, int],
 ) -> None:
     rules = Rules(
         odds_max_multiple=odds_max_multiple,
@@ -932,6 +965,9 @@ def test_random_games_keep_the_books(
         absent_rounds_to_lose_dice=absent,
         max_stake=20,
         max_players=5,
+        bet_seconds=bet_seconds,
+        against_bar=bar_and_commission[0],
+        against_commission=bar_and_commission[1],
     )
     state = hz.start(rules, players, ScriptedDice())
     initial = state
@@ -958,13 +994,22 @@ def test_random_games_keep_the_books(
         assert new.ply >= state.ply
         if of(events, "thrown") or of(events, "dice_passed") or of(events, "joined"):
             assert new.ply > state.ply
+        if new.window_open:
+            assert hz.deadline_seconds(new) == bet_seconds
+            assert new.throws == 0 and new.main is not None
+        assert hz.bank_exposure(new) >= 0
         for event in events:
             if event.kind == "bet_placed":
                 riding += event.amount
             elif event.kind == "bet_settled":
                 riding -= event.amount
                 nets[event.player] = nets.get(event.player, 0) + event.net
-                assert event.net == -event.amount or event.won
+                assert event.net == -event.amount or event.won or event.push
+                assert not event.push or event.net == 0
+            elif event.kind == "bet_valued":
+                riding -= event.amount
+                nets[event.player] = nets.get(event.player, 0) + event.net
+                assert event.returned >= 0
             elif event.kind == "bet_returned":
                 riding -= event.amount
         state = new
