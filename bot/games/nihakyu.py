@@ -6,8 +6,9 @@ d20 shows until one is left above 0. The authoritative rules are
 
 Surface (ENGINE_CONTRACT.md plus :mod:`bot.games.common`): :class:`Rules`, :class:`State`,
 :func:`start`, :func:`act`, :func:`seat_limits`, :func:`hold`, :func:`deadline_seconds`,
-:data:`ACTIONS`, the :data:`Action` and :data:`Event` unions, the helpers
-:func:`standing` and :func:`legal_actions`, and :data:`DEALER`, :data:`SHINIGAMI` and
+:data:`ACTIONS`, the :data:`Action` and :data:`Event` unions, the hooks
+:func:`pending_charge` and :func:`shortfall`, the helpers :func:`standing` and
+:func:`legal_actions`, and :data:`DEALER`, :data:`SHINIGAMI` and
 :data:`FORBIDDEN_TECHNIQUES` for the cog.
 
 Chance, always through the ``dice`` argument and in exactly this order: when a round's
@@ -25,9 +26,10 @@ Rulings the source leaves open (also explained to players in the rules text):
   said (Stamina set to at most 0), take no part in that round's Sleight window, cannot be
   picked by the tie rule and get no Dealer's Blood share. Their ante stays in the pot.
 * **Sleight of Hand.** Only players who rolled (Roll or Kage's Endurance) and are not
-  forfeiting may try, once per round; the Dealer never does. Natural 1 is "caught
-  cheating" whatever the bonus: Stamina 0, eliminated, ante stays in the pot. Otherwise
-  ``d20 + sleight_bonus >= 18`` succeeds. The adjustment moves the die that counts (for
+  forfeiting may try, once per round; the Dealer never does. The window closes as soon
+  as all of them decided. With ``caught_on_natural_one`` (off by default) a natural 1 is
+  "caught cheating" whatever the bonus: Stamina 0, eliminated, ante stays in the pot.
+  Otherwise ``d20 + sleight_bonus >= 18`` succeeds. The adjustment moves the die that counts (for
   Kage's Endurance, the lower one) and a die shows 1..20, so the result is clamped there.
 * **Who may win.** Players ejected (by a moderator or for cheating) or forfeited cannot
   win and get no share. If a round removes everyone who could win, the house takes the
@@ -38,13 +40,22 @@ Rulings the source leaves open (also explained to players in the rules text):
   players who took part in the final round and were not removed, in proportion to their
   Stamina before it; leftover coins go to the largest remainders, ties in seat order.
 * **Sudden death** is rolled at once, inside the act that ends the round.
-* **Kage's Endurance** counts as used when the dice are rolled. Declaring it raises the
-  player's stake by one ante at once; changing the choice before the reveal (or being
-  ejected before it) gives that ante back. Once rolled, the ante stays in the pot.
+* **Kage's Endurance** counts as used when the dice are rolled. The choice stays secret,
+  so choosing it moves no coin: the second ante joins the player's stake and the pot at
+  the reveal (:func:`pending_charge` lets the service check the wallet on choosing). If
+  the wallet cannot pay then, the service applies :class:`KageUnpaid` (from
+  :func:`shortfall`) and retries: the choice becomes a Roll and the reveal says why.
+  Once rolled, the second ante stays in the pot.
 * **Shadow Step** uses are counted when the dice are rolled; it can eliminate (5 -> 0).
-* **Eject** is trusted to the table service (host or moderator); so is :class:`Deadline`.
-  A pending choice of the ejected player is void; in the Sleight window their roll is
-  discarded. If everyone left has already decided, the round goes on at once.
+* **Eject** is a moderator's (Manage Server) action; the cog checks the permission and the
+  engine refuses it from anyone seated, the host included (a host could otherwise eject
+  everyone and take the pot). The event names who ejected. A pending choice of the
+  ejected player is void; in the Sleight window their roll is discarded. If everyone left
+  has already decided, the round goes on at once. :class:`Deadline` and
+  :class:`KageUnpaid` are the table's.
+* **Abort** (:class:`~bot.games.common.Abort`, a moderator's word, checked by the
+  service): nothing in Nihakyu is settled before the end, so every stake goes back (each
+  ante and any second ante already taken); no winner, payouts all 0.
 * **Touching the Shinigami's Hand**: a player (never the Dealer) who ends a round still
   standing at exactly 1 Stamina, every time it happens, including the winner.
 * ``round`` is the round being played (1-based); it stays at the final round when the
@@ -60,11 +71,11 @@ writes on that copy (:func:`_put`) and unvalidated construction of the frequent 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.common import HOUSE, Deadline, Honour
+from bot.games.common import HOUSE, Abort, Deadline, Honour
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
 
@@ -83,6 +94,7 @@ FORBIDDEN_TECHNIQUES = (
 )
 
 Choice = Literal["roll", "shadow_step", "kage"]
+EliminationReason = Literal["stamina", "caught_cheating", "ejected", "afk"]
 Phase = Literal["choosing", "sleight", "finished"]
 
 
@@ -100,6 +112,8 @@ class Rules(BaseModel):
     dealers_blood: bool = False
     shinobi_interference: bool = False
     sleight_bonus: int = 0
+    caught_on_natural_one: bool = False
+    """House rule: a natural 1 on a Sleight of Hand check is "caught cheating"."""
     round_seconds: int = Field(60, ge=1)
     sleight_seconds: int = Field(30, ge=1)
     afk_rounds_to_forfeit: int = Field(3, ge=1)
@@ -146,25 +160,56 @@ class SkipSleight(BaseModel):
 
 
 class Eject(BaseModel):
-    """A moderator removes ``target`` for a forbidden technique (authorised by the cog)."""
+    """A moderator who is not seated removes ``target`` for a forbidden technique.
+
+    The cog checks the Manage Server permission; the engine refuses it from a seated player.
+    """
 
     model_config = ConfigDict(frozen=True)
     kind: Literal["eject"] = "eject"
     target: int
 
 
+class KageUnpaid(BaseModel):
+    """The table: ``player``'s wallet cannot pay the second ante of their Kage's Endurance
+    at the reveal, so the choice becomes a plain Roll (see :func:`shortfall`)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["kage_unpaid"] = "kage_unpaid"
+    player: int
+
+
 Action = Annotated[
-    Roll | ShadowStep | KageEndurance | Sleight | SkipSleight | Eject | Deadline,
+    Roll
+    | ShadowStep
+    | KageEndurance
+    | Sleight
+    | SkipSleight
+    | Eject
+    | KageUnpaid
+    | Abort
+    | Deadline,
     Field(discriminator="kind"),
 ]
-ACTIONS = (Roll, ShadowStep, KageEndurance, Sleight, SkipSleight, Eject, Deadline)
+ACTIONS = (
+    Roll,
+    ShadowStep,
+    KageEndurance,
+    Sleight,
+    SkipSleight,
+    Eject,
+    KageUnpaid,
+    Abort,
+    Deadline,
+)
 
 
 # --- events --------------------------------------------------------------------------
 
 
 class ChoiceConfirmed(BaseModel):
-    """Private: the player's own choice for the round, and their stake after it."""
+    """Private: the player's own choice for the round, their stake (unchanged by a choice)
+    and ``charge``, the coins the choice will take at the reveal (Kage's second ante)."""
 
     kind: Literal["choice_confirmed"] = "choice_confirmed"
     private_to: int
@@ -172,6 +217,7 @@ class ChoiceConfirmed(BaseModel):
     round: int
     choice: Choice
     stake: int
+    charge: int = 0
 
 
 class PlayerChose(BaseModel):
@@ -193,6 +239,9 @@ class RoundRevealed(BaseModel):
     """Players who did not choose in time and Rolled automatically."""
     forfeiting: list[int]
     """Players whose auto-roll was their last allowed in a row: out after this round."""
+    kage_unpaid: list[int] = []
+    """Players whose Kage's Endurance became a Roll: their wallet could not pay the second
+    ante (they show under ``choices`` as "roll")."""
 
 
 class SleightWindowOpened(BaseModel):
@@ -248,7 +297,9 @@ class PlayerEliminated(BaseModel):
     kind: Literal["eliminated"] = "eliminated"
     round: int
     player: int
-    reason: Literal["stamina", "caught_cheating", "ejected", "afk"]
+    reason: EliminationReason
+    by: int | None = None
+    """Who ejected the player (reason "ejected"); ``None`` when the table itself did."""
 
 
 class SuddenDeath(BaseModel):
@@ -279,6 +330,17 @@ class GameOver(BaseModel):
     house: int
     shares: dict[int, int]
     payouts: dict[int, int]
+    basis: dict[int, int] = {}
+    """Dealer's Blood split: the Stamina before the final round each share is based on."""
+
+
+class TableAborted(BaseModel):
+    """Public: a moderator ended the table; every stake (ante, second ante) goes back."""
+
+    kind: Literal["aborted"] = "aborted"
+    round: int
+    by: int | None
+    refunds: dict[int, int]
 
 
 Event = Annotated[
@@ -294,6 +356,7 @@ Event = Annotated[
     | SuddenDeath
     | RoundStarted
     | GameOver
+    | TableAborted
     | Honour,
     Field(discriminator="kind"),
 ]
@@ -344,6 +407,14 @@ class State(BaseModel):
     """Who may decide in the open Sleight window, in seat order."""
     sleights: dict[int, int] = {}
     """Decisions made in the open Sleight window: -1 or +1, or 0 for skip."""
+    kage_unpaid: list[int] = []
+    """This round's Kage choices turned into a Roll by :class:`KageUnpaid` (until the reveal)."""
+    aborted: bool = False
+    """A moderator ended the game (:class:`~bot.games.common.Abort`); every stake went back."""
+    shares: dict[int, int] = {}
+    """Once finished: the coins each player received from the pot."""
+    share_basis: dict[int, int] = {}
+    """Dealer's Blood split: the Stamina before the final round each share was based on."""
 
 
 _new_object = object.__new__
@@ -372,6 +443,24 @@ def deadline_seconds(state: State) -> int | None:
         return state.rules.round_seconds
     if state.phase == "sleight":
         return state.rules.sleight_seconds
+    return None
+
+
+def pending_charge(state: State, player: int) -> int:
+    """Coins ``player``'s unrevealed choice will take at the reveal: the second ante while
+    their choice this round is Kage's Endurance, else 0. Nothing moves before the reveal;
+    the service only checks that the wallet covers it (the refusal is private)."""
+    if state.phase == "choosing" and state.choices.get(player) == "kage":
+        return state.rules.ante
+    return 0
+
+
+def shortfall(state: State, player: int) -> KageUnpaid | None:
+    """At a reveal, ``player``'s wallet cannot pay what it takes (``state`` is the state
+    before the reveal): the table action that turns their Kage's Endurance into a Roll,
+    or ``None`` when they owe nothing at the reveal."""
+    if pending_charge(state, player) > 0:
+        return KageUnpaid(player=player)
     return None
 
 
@@ -465,7 +554,11 @@ def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[S
     if kind == "skip_sleight":
         return _sleight(state, player, 0, dice)
     if isinstance(action, Eject):
-        return _eject(state, action.target, dice)
+        return _eject(state, player, action.target, dice)
+    if isinstance(action, KageUnpaid):
+        return _kage_unpaid(state, player, action.player)
+    if kind == "abort":
+        return _abort(state, player)
     if kind == "deadline":
         return _deadline(state, dice)
     raise IllegalMove("That is not a Nihakyu action.")
@@ -509,19 +602,14 @@ def _choose(
 
     new = _copy(state)
     fields = new.__dict__  # written directly: see _put
-    previous = state.choices.get(seated)
     choices = dict(state.choices)
     choices[seated] = choice
     fields["choices"] = choices
-    stake = state.stakes[seated]
-    if previous != choice and (previous == "kage" or choice == "kage"):
-        # The Kage ante is paid on declaring and handed back if the declaration is withdrawn.
-        delta = rules.ante if choice == "kage" else -rules.ante
-        stake += delta
-        stakes = dict(state.stakes)
-        stakes[seated] = stake
-        fields["stakes"] = stakes
-        fields["pot"] = state.pot + delta
+    if seated in state.kage_unpaid:
+        # A fresh choice replaces the one the table had turned into a Roll.
+        fields["kage_unpaid"] = [p for p in state.kage_unpaid if p != seated]
+    # No coin moves on a choice: Kage's second ante is taken at the reveal, so that the
+    # pot, the wallets and the table message say nothing about an unrevealed choice.
     round_no = state.round
     events: list[Event] = [
         _event(
@@ -532,7 +620,8 @@ def _choose(
                 "player": seated,
                 "round": round_no,
                 "choice": choice,
-                "stake": stake,
+                "stake": state.stakes[seated],
+                "charge": rules.ante if choice == "kage" else 0,
             },
         ),
         _event(PlayerChose, {"kind": "player_chose", "round": round_no, "player": seated}),
@@ -592,7 +681,12 @@ def _sleight(
     return new, events
 
 
-def _eject(state: State, target: int, dice: Dice) -> tuple[State, list[Event]]:
+def _eject(state: State, player: int | None, target: int, dice: Dice) -> tuple[State, list[Event]]:
+    if player is not None and player in state.stakes:
+        # A host could otherwise eject everyone and take the pot.
+        raise IllegalMove(
+            "You are playing at this table: only a moderator who is not seated can eject a player."
+        )
     if target == DEALER:
         raise IllegalMove("The Dealer cannot be ejected.")
     if target not in state.stakes:
@@ -603,15 +697,18 @@ def _eject(state: State, target: int, dice: Dice) -> tuple[State, list[Event]]:
     stamina = dict(state.stamina)
     stamina[target] = 0
     _put(new, stamina=stamina, eliminated=[*state.eliminated, target])
-    events: list[Event] = [PlayerEliminated(round=state.round, player=target, reason="ejected")]
+    events: list[Event] = [
+        PlayerEliminated(round=state.round, player=target, reason="ejected", by=player)
+    ]
     if state.phase == "choosing" and target in state.choices:
-        # Their choice was never revealed, so it is void; a Kage ante on it goes back.
+        # Their choice was never revealed, so it is void (no coin had moved for it).
         choices = dict(state.choices)
-        if choices.pop(target) == "kage":
-            stakes = dict(state.stakes)
-            stakes[target] -= state.rules.ante
-            _put(new, stakes=stakes, pot=state.pot - state.rules.ante)
-        _put(new, choices=choices)
+        del choices[target]
+        _put(
+            new,
+            choices=choices,
+            kage_unpaid=[p for p in state.kage_unpaid if p != target],
+        )
     elif state.phase == "sleight" and target in state.sleight_players:
         _put(
             new,
@@ -633,6 +730,47 @@ def _eject(state: State, target: int, dice: Dice) -> tuple[State, list[Event]]:
     elif len(new.sleights) == len(new.sleight_players):
         _apply_round(new, dice, events)
     return new, events
+
+
+def _kage_unpaid(state: State, player: int | None, target: int) -> tuple[State, list[Event]]:
+    if player is not None:
+        raise IllegalMove("Only the table itself turns a Kage's Endurance into a Roll.")
+    if state.phase != "choosing" or state.choices.get(target) != "kage":
+        raise IllegalMove("That player has no Kage's Endurance waiting for the reveal.")
+    new = _copy(state)
+    choices = dict(state.choices)
+    choices[target] = "roll"
+    _put(new, choices=choices, kage_unpaid=[*state.kage_unpaid, target])
+    # No event: the reveal the table retries next says what happened and why; anything
+    # said now would name an unrevealed choice.
+    return new, []
+
+
+def _abort(state: State, player: int | None) -> tuple[State, list[Event]]:
+    """A moderator ends the game. Nothing in Nihakyu is settled before the end, so every
+    stake (each ante, and any second ante already taken at a reveal) goes back."""
+    new = _copy(state)
+    refunds = {p: state.stakes[p] for p in state.seats}
+    payouts = dict.fromkeys(state.seats, 0)
+    payouts[HOUSE] = 0
+    _put(
+        new,
+        stakes=dict.fromkeys(state.seats, 0),
+        payouts=payouts,
+        winner=None,
+        dealer_won=False,
+        aborted=True,
+        finished=True,
+        phase="finished",
+        ply=state.ply + 1,
+        # Unrevealed choices and Sleight decisions are dropped, never shown.
+        choices={},
+        kage_unpaid=[],
+        sleight_players=[],
+        sleights={},
+        forfeiting=[],
+    )
+    return new, [TableAborted(round=state.round, by=player, refunds=refunds)]
 
 
 # --- resolution (these work on the fresh copy made by the handler) ---------------------
@@ -725,7 +863,17 @@ def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> N
     fields["auto_rolled"] = auto
     fields["forfeiting"] = forfeiting
     if kage_now:
+        # The second ante moves now, at the reveal, never on the (secret) choice.
+        ante = rules.ante
+        stakes = dict(s.stakes)
+        for p in kage_now:
+            stakes[p] += ante
+        fields["stakes"] = stakes
+        fields["pot"] = s.pot + ante * len(kage_now)
         fields["kage_used"] = [*s.kage_used, *kage_now]
+    unpaid = s.kage_unpaid
+    if unpaid:
+        fields["kage_unpaid"] = []
     if shadow_now:
         shadow_steps = dict(s.shadow_steps)
         for p in shadow_now:
@@ -741,6 +889,7 @@ def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> N
                 "rolls": rolls,
                 "auto_rolled": auto,
                 "forfeiting": forfeiting,
+                "kage_unpaid": unpaid,
             },
         )
     )
@@ -755,12 +904,37 @@ def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> N
     _apply_round(s, dice, events)
 
 
+class _Tally(NamedTuple):
+    """What a round's Stamina changes did, worked out before anything is written."""
+
+    after: dict[int, int]
+    losses: dict[int, int]
+    out: list[tuple[int, EliminationReason]]
+    contenders: list[int]
+    """Fell this round and may still win by the tie rule (the Dealer included)."""
+    up: list[int]
+    """Players still standing, in seat order."""
+    touched: list[int]
+    """Players left at exactly 1 Stamina."""
+    dealer_up: bool
+
+
 def _apply_round(s: State, dice: Dice, events: list[Event]) -> None:
     """Roll the Sleight checks, apply every Stamina change at once, then end or go on."""
-    rules = s.rules
-    round_no = s.round
     before = s.stamina
-    rolls = s.rolls
+    caught, adjusted = _sleight_checks(s, dice, events)
+    tally = _tally(s, caught, adjusted)
+    _record_round(s, tally, events)
+    if len(tally.up) >= 2 or (tally.up and tally.dealer_up):
+        _next_round(s, tally, events)
+    else:
+        _end_game(s, before, caught, tally, dice, events)
+
+
+def _sleight_checks(s: State, dice: Dice, events: list[Event]) -> tuple[list[int], dict[int, int]]:
+    """Roll each attempted check in seat order: who was caught, and who moves their die."""
+    rules = s.rules
+    before = s.stamina
     caught: list[int] = []
     adjusted: dict[int, int] = {}
     for p in s.sleight_players:
@@ -769,7 +943,7 @@ def _apply_round(s: State, dice: Dice, events: list[Event]) -> None:
             continue
         natural = dice.roll(20)
         total = natural + rules.sleight_bonus
-        if natural == 1:
+        if natural == 1 and rules.caught_on_natural_one:
             caught.append(p)
             outcome: Literal["success", "failure", "caught"] = "caught"
         elif total >= SLEIGHT_DC:
@@ -779,7 +953,7 @@ def _apply_round(s: State, dice: Dice, events: list[Event]) -> None:
             outcome = "failure"
         events.append(
             SleightChecked(
-                round=round_no,
+                round=s.round,
                 player=p,
                 adjust=1 if adjust > 0 else -1,
                 natural=natural,
@@ -787,17 +961,22 @@ def _apply_round(s: State, dice: Dice, events: list[Event]) -> None:
                 outcome=outcome,
             )
         )
+    return caught, adjusted
 
+
+def _tally(s: State, caught: list[int], adjusted: dict[int, int]) -> _Tally:
+    """Every participant's loss and new Stamina, and who is out, standing or contending."""
+    before = s.stamina
     forfeiting = s.forfeiting
     after = dict(before)
     losses: dict[int, int] = {}
-    out: list[tuple[int, Literal["stamina", "caught_cheating", "ejected", "afk"]]] = []
-    contenders: list[int] = []  # fell this round and may still win by the tie rule
+    out: list[tuple[int, EliminationReason]] = []
+    contenders: list[int] = []
     up: list[int] = []
     touched: list[int] = []
     dealer_up = False
     # ``rolls`` lists every participant of the round in seat order, the Dealer last.
-    for p, shown in rolls.items():
+    for p, shown in s.rolls.items():
         if before[p] <= 0:  # ejected by a moderator during the Sleight window
             continue
         if p in caught:
@@ -828,9 +1007,14 @@ def _apply_round(s: State, dice: Dice, events: list[Event]) -> None:
         else:
             out.append((p, "stamina"))
             contenders.append(p)
+    return _Tally(after, losses, out, contenders, up, touched, dealer_up)
 
+
+def _record_round(s: State, tally: _Tally, events: list[Event]) -> None:
+    """Write the new Stamina, close the Sleight window and announce the round's results."""
+    round_no = s.round
     fields = s.__dict__  # written directly: see _put
-    fields["stamina"] = after
+    fields["stamina"] = tally.after
     if s.sleight_players:
         fields["sleight_players"] = []
         fields["sleights"] = {}
@@ -838,44 +1022,67 @@ def _apply_round(s: State, dice: Dice, events: list[Event]) -> None:
     events.append(
         _event(
             RoundResolved,
-            {"kind": "round_resolved", "round": round_no, "losses": losses, "stamina": after},
+            {
+                "kind": "round_resolved",
+                "round": round_no,
+                "losses": tally.losses,
+                "stamina": tally.after,
+            },
         )
     )
-    if out:
-        _put(s, eliminated=[*s.eliminated, *(p for p, _ in out)])
-        events.extend(PlayerEliminated(round=round_no, player=p, reason=why) for p, why in out)
-    if DEALER in contenders:
+    if tally.out:
+        _put(s, eliminated=[*s.eliminated, *(p for p, _ in tally.out)])
+        events.extend(
+            PlayerEliminated(round=round_no, player=p, reason=why) for p, why in tally.out
+        )
+    if DEALER in tally.contenders:
         events.append(PlayerEliminated(round=round_no, player=DEALER, reason="stamina"))
-    if touched:
-        honours = [Honour(player=p, name=SHINIGAMI) for p in touched]
+    if tally.touched:
+        honours = [Honour(player=p, name=SHINIGAMI) for p in tally.touched]
         _put(s, honours=[*s.honours, *honours])
         events.extend(honours)
 
-    if len(up) >= 2 or (up and dealer_up):
-        fields["round"] = round_no + 1
-        fields["phase"] = "choosing"
-        fields["choices"] = {}
-        fields["ply"] = s.ply + 1
-        events.append(
-            _event(
-                RoundStarted,
-                {
-                    "kind": "round_started",
-                    "round": round_no + 1,
-                    "standing": [*up, DEALER] if dealer_up else up,
-                },
-            )
+
+def _next_round(s: State, tally: _Tally, events: list[Event]) -> None:
+    """Two or more can still play on (the Dealer counts): open the next round."""
+    round_no = s.round + 1
+    fields = s.__dict__  # written directly: see _put
+    fields["round"] = round_no
+    fields["phase"] = "choosing"
+    fields["choices"] = {}
+    fields["ply"] = s.ply + 1
+    events.append(
+        _event(
+            RoundStarted,
+            {
+                "kind": "round_started",
+                "round": round_no,
+                "standing": [*tally.up, DEALER] if tally.dealer_up else tally.up,
+            },
         )
-        return
+    )
+
+
+def _end_game(
+    s: State,
+    before: dict[int, int],
+    caught: list[int],
+    tally: _Tally,
+    dice: Dice,
+    events: list[Event],
+) -> None:
+    """At most one can play on: find the winner (tie rule, sudden death) and settle."""
+    forfeiting = [p for p, why in tally.out if why == "afk"]
     # Players who may share the pot if the Dealer outlasts them: in this round, not removed.
     sharers = {
         p: before[p]
-        for p in rolls
+        for p in s.rolls
         if p != DEALER and before[p] > 0 and p not in caught and p not in forfeiting
     }
+    up, contenders = tally.up, tally.contenders
     if up:
         _finish(s, events, up[0], "last_standing", sharers)
-    elif dealer_up:
+    elif tally.dealer_up:
         _finish(s, events, None, "dealer", sharers)
     elif not contenders:
         _finish(s, events, None, "no_contender", sharers)
@@ -930,11 +1137,13 @@ def _finish(
     pot = s.pot
     house = 0
     shares: dict[int, int] = {}
+    basis: dict[int, int] = {}
     if winner is not None:
         shares = {winner: pot}
     elif reason == "dealer" and sharers:
         house = pot // 2
         shares = _split(pot - house, sharers)
+        basis = sharers
     else:
         house = pot
     payouts = {p: shares.get(p, 0) - s.stakes[p] for p in s.seats}
@@ -951,6 +1160,8 @@ def _finish(
         sleight_players=[],
         sleights={},
         forfeiting=[],
+        shares=shares,
+        share_basis=basis,
     )
     events.append(
         GameOver(
@@ -961,5 +1172,6 @@ def _finish(
             house=house,
             shares=shares,
             payouts=payouts,
+            basis=basis,
         )
     )

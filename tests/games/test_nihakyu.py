@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from bot.games import nihakyu as N
-from bot.games.common import HOUSE, Deadline, Honour
+from bot.games.common import HOUSE, Abort, Deadline, Honour
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
 
@@ -184,6 +184,7 @@ def test_rules_defaults_match_the_rules_file() -> None:
     assert rules.shadow_step_uses is None and rules.sleight_bonus == 0
     assert (rules.round_seconds, rules.sleight_seconds, rules.afk_rounds_to_forfeit) == (60, 30, 3)
     assert rules.max_players == 8
+    assert rules.caught_on_natural_one is False
 
 
 @pytest.mark.parametrize(
@@ -227,7 +228,19 @@ def test_start_refuses_a_bad_table(players: list[int], rules: dict[str, Any], re
 def test_actions_are_exported_and_parse_from_json() -> None:
     assert Deadline in N.ACTIONS
     assert len({cls.model_fields["kind"].default for cls in N.ACTIONS}) == len(N.ACTIONS)
-    for action in (ROLL, SHADOW, KAGE, UP, DOWN, SKIP, N.Eject(target=A), Deadline()):
+    assert N.Abort in N.ACTIONS and N.KageUnpaid in N.ACTIONS
+    for action in (
+        ROLL,
+        SHADOW,
+        KAGE,
+        UP,
+        DOWN,
+        SKIP,
+        N.Eject(target=A),
+        N.KageUnpaid(player=A),
+        Abort(),
+        Deadline(),
+    ):
         assert ACTION.validate_json(action.model_dump_json()) == action
     assert N.Sleight(adjust=1).kind == "sleight"
     with pytest.raises(ValidationError):
@@ -348,25 +361,74 @@ def test_winner_at_one_is_honoured_and_the_dealer_never_is() -> None:
 # --- Kage's Endurance ------------------------------------------------------------------
 
 
-def test_kage_raises_the_stake_and_refunds_on_change() -> None:
+def test_kage_moves_no_coin_until_the_reveal() -> None:
     state = new_game(ante=10, kage_endurance=True)
+    as_roll, _ = step(state, A, ROLL, ScriptedDice())
     state, events = step(state, A, KAGE, ScriptedDice())
-    assert state.stakes[A] == 20 and state.pot == 30
+    # Nothing but the secret choice differs from choosing Roll: stakes, pot, ply.
+    assert state.stakes == {A: 10, B: 10} and state.pot == 20
+    assert state.model_dump(exclude={"choices"}) == as_roll.model_dump(exclude={"choices"})
     mine = only(events, "choice_confirmed")
-    assert (mine.private_to, mine.choice, mine.stake) == (A, "kage", 20)
-    state, _ = step(state, A, KAGE, ScriptedDice())  # choosing it again charges nothing
-    assert state.stakes[A] == 20
+    assert (mine.private_to, mine.choice, mine.stake, mine.charge) == (A, "kage", 10, 10)
+    assert N.pending_charge(state, A) == 10 and N.pending_charge(state, B) == 0
+    assert N.pending_charge(as_roll, A) == 0
+    state, _ = step(state, A, KAGE, ScriptedDice())  # choosing it again changes nothing
     state, events = step(state, A, ROLL, ScriptedDice())
-    assert state.stakes[A] == 10 and state.pot == 20
-    assert only(events, "choice_confirmed").stake == 10
+    assert state.stakes[A] == 10 and state.pot == 20 and N.pending_charge(state, A) == 0
+    assert only(events, "choice_confirmed").charge == 0
     assert state.kage_used == []
     state, _ = step(state, A, KAGE, ScriptedDice())
-    # Two d20 for A (lower counts), then B's die.
+    # Two d20 for A (lower counts), then B's die; the second ante moves at the reveal.
     state, events = play_round(state, [15, 6, 9], picks={A: KAGE})
     assert state.stamina == {A: 194, B: 191}
     assert only(events, "round_revealed").rolls == {A: [15, 6], B: [9]}
     assert only(events, "round_revealed").choices == {A: "kage", B: "roll"}
-    assert state.kage_used == [A] and state.stakes[A] == 20
+    assert only(events, "round_revealed").kage_unpaid == []
+    assert state.kage_used == [A] and state.stakes == {A: 20, B: 10} and state.pot == 30
+    assert N.pending_charge(state, A) == 0
+
+
+def test_kage_second_ante_is_taken_at_a_deadline_reveal_too() -> None:
+    state = new_game((A, B, C), ante=7, kage_endurance=True)
+    state, _ = step(state, B, KAGE, ScriptedDice())
+    state, events = step(state, None, Deadline(), ScriptedDice([1, 2, 3, 4]))
+    assert only(events, "round_revealed").rolls == {A: [1], B: [2, 3], C: [4]}
+    assert state.stakes == {A: 7, B: 14, C: 7} and state.pot == 28
+
+
+def test_shortfall_turns_kage_into_a_roll_and_the_reveal_says_why() -> None:
+    state = new_game((A, B), ante=10, kage_endurance=True)
+    assert N.shortfall(state, A) is None
+    state, _ = step(state, A, KAGE, ScriptedDice())
+    fix = N.shortfall(state, A)
+    assert fix == N.KageUnpaid(player=A) and N.shortfall(state, B) is None
+    # The table applies it (player None): no event, since nothing is revealed yet.
+    fixed, events = step(state, None, fix, ScriptedDice())
+    assert events == [] and fixed.choices == {A: "roll"} and fixed.kage_unpaid == [A]
+    assert fixed.ply == state.ply and fixed.stakes == state.stakes
+    assert N.pending_charge(fixed, A) == 0 and N.shortfall(fixed, A) is None
+    # The retried reveal: one d20 for A (a plain Roll), then B's; no second ante.
+    fixed, events = step(fixed, B, ROLL, ScriptedDice([12, 5]))
+    revealed = only(events, "round_revealed")
+    assert revealed.rolls == {A: [12], B: [5]} and revealed.choices == {A: "roll", B: "roll"}
+    assert revealed.kage_unpaid == [A]
+    assert fixed.stakes == {A: 10, B: 10} and fixed.kage_used == [] and fixed.kage_unpaid == []
+    assert KAGE in N.legal_actions(fixed, A), "an unpaid Kage was never used"
+
+
+def test_kage_unpaid_is_the_tables_alone_and_needs_a_pending_kage() -> None:
+    state = new_game((A, B), kage_endurance=True)
+    refused(state, None, N.KageUnpaid(player=A), "no Kage")
+    state, _ = step(state, A, KAGE, ScriptedDice())
+    refused(state, A, N.KageUnpaid(player=A), "Only the table")
+    refused(state, B, N.KageUnpaid(player=A), "Only the table")
+    refused(state, None, N.KageUnpaid(player=B), "no Kage")
+    state, _ = step(state, None, N.KageUnpaid(player=A), ScriptedDice())
+    # A chooses afresh before the reveal: the table's change no longer applies.
+    state, _ = step(state, A, ROLL, ScriptedDice())
+    assert state.kage_unpaid == []
+    state, events = step(state, B, ROLL, ScriptedDice([3, 4]))
+    assert only(events, "round_revealed").kage_unpaid == []
 
 
 def test_kage_is_once_per_game_and_its_ante_stays() -> None:
@@ -378,7 +440,7 @@ def test_kage_is_once_per_game_and_its_ante_stays() -> None:
     state, _ = play_round(state, [20, 2])
     state, _ = play_round(state, [20, 2])
     assert state.finished and state.winner == B
-    # A paid two antes and lost both; B wins the 30-coin pot.
+    # A paid two antes (the second at the first reveal) and lost both; B wins the pot of 30.
     assert state.payouts == {A: -20, B: 20, HOUSE: 0}
 
 
@@ -482,6 +544,8 @@ def test_dealer_last_standing_splits_the_pot(
     assert over.house == pot // 2
     assert sum(shares.values()) + over.house == pot
     assert state.payouts == {**{p: shares[p] - ante for p in players}, HOUSE: pot // 2}
+    # Each share is shown with the Stamina it was based on.
+    assert over.basis == before and state.share_basis == before and state.shares == shares
 
 
 def test_dealer_picked_by_the_tie_rule() -> None:
@@ -571,8 +635,10 @@ def test_sleight_checks(
     assert state.phase == "choosing" and state.ply == 2
 
 
-def test_sleight_natural_one_is_caught_cheating() -> None:
-    state = new_game((A, B, C), shinobi_interference=True, sleight_bonus=17, ante=10)
+def test_sleight_natural_one_is_caught_cheating_with_the_house_rule() -> None:
+    state = new_game(
+        (A, B, C), shinobi_interference=True, sleight_bonus=17, ante=10, caught_on_natural_one=True
+    )
     state, _ = play_round(state, [10, 5, 7])
     state, _ = step(state, A, SKIP, ScriptedDice())
     state, _ = step(state, B, UP, ScriptedDice())
@@ -591,8 +657,22 @@ def test_sleight_natural_one_is_caught_cheating() -> None:
     refused(state, B, ROLL, "eliminated")
 
 
+@pytest.mark.parametrize(("bonus", "outcome", "loss"), [(0, "failure", 10), (17, "success", 11)])
+def test_sleight_natural_one_is_a_plain_check_by_default(
+    bonus: int, outcome: str, loss: int
+) -> None:
+    state = new_game(shinobi_interference=True, sleight_bonus=bonus)
+    state, _ = play_round(state, [10, 5])
+    state, _ = step(state, A, UP, ScriptedDice())
+    state, events = step(state, B, SKIP, ScriptedDice([1]))
+    check = only(events, "sleight_check")
+    assert (check.natural, check.total, check.outcome) == (1, 1 + bonus, outcome)
+    assert state.stamina == {A: 200 - loss, B: 195} and state.eliminated == []
+    assert "eliminated" not in kinds(events)
+
+
 def test_caught_cheater_cannot_win_even_last() -> None:
-    state = new_game(shinobi_interference=True, starting_stamina=5)
+    state = new_game(shinobi_interference=True, starting_stamina=5, caught_on_natural_one=True)
     state, _ = play_round(state, [1, 20])
     state, _ = step(state, A, UP, ScriptedDice())
     state, events = step(state, B, SKIP, ScriptedDice([1]))
@@ -694,10 +774,11 @@ def test_forfeiting_player_gets_no_sleight_window() -> None:
 
 def test_eject_ends_a_two_player_game() -> None:
     state = new_game()
-    state, events = step(state, 999, N.Eject(target=B), ScriptedDice())  # any caller
+    state, events = step(state, 999, N.Eject(target=B), ScriptedDice())  # a moderator
     assert state.finished and state.winner == A
     assert kinds(events) == ["eliminated", "game_over"]
-    assert only(events, "eliminated").reason == "ejected"
+    gone = only(events, "eliminated")
+    assert (gone.player, gone.reason, gone.by) == (B, "ejected", 999)
     assert state.stamina[B] == 0 and state.payouts == {A: 10, B: -10, HOUSE: 0}
 
 
@@ -705,10 +786,11 @@ def test_eject_voids_a_pending_kage() -> None:
     state = new_game((A, B, C), kage_endurance=True)
     state, _ = step(state, C, KAGE, ScriptedDice())
     state, _ = step(state, A, ROLL, ScriptedDice())
-    assert state.stakes[C] == 20 and state.pot == 40
+    assert state.stakes[C] == 10 and state.pot == 30
     state, events = step(state, None, N.Eject(target=C), ScriptedDice())
-    assert state.stakes[C] == 10 and state.pot == 30  # the unrevealed Kage ante comes back
+    assert state.stakes[C] == 10 and state.pot == 30  # the second ante was never taken
     assert C not in state.choices and state.kage_used == []
+    assert only(events, "eliminated").by is None
     # B has not chosen yet, so nothing resolves; B's choice then resolves the round.
     assert kinds(events) == ["eliminated"] and state.round == 1
     state, events = step(state, B, ROLL, ScriptedDice([4, 6]))
@@ -719,7 +801,7 @@ def test_eject_resolves_the_round_when_everyone_left_has_chosen() -> None:
     state = new_game((A, B, C))
     state, _ = step(state, A, ROLL, ScriptedDice())
     state, _ = step(state, B, ROLL, ScriptedDice())
-    state, events = step(state, A, N.Eject(target=C), ScriptedDice([7, 8]))
+    state, events = step(state, 999, N.Eject(target=C), ScriptedDice([7, 8]))
     assert kinds(events)[:2] == ["eliminated", "round_revealed"]
     assert state.stamina == {A: 193, B: 192, C: 0}
 
@@ -744,6 +826,65 @@ def test_eject_refusals(target: int, reason: str) -> None:
     state = new_game((A, B, C), dealers_blood=True)
     state, _ = step(state, None, N.Eject(target=B), ScriptedDice())
     refused(state, None, N.Eject(target=target), reason)
+
+
+@pytest.mark.parametrize("who", [A, B, C])
+@pytest.mark.parametrize("target", [A, C])
+def test_nobody_seated_may_eject_not_even_the_host(who: int, target: int) -> None:
+    # A is the host (first seat); B is already out but still seated: their ante is in the pot.
+    state = new_game((A, B, C))
+    state, _ = step(state, 999, N.Eject(target=B), ScriptedDice())
+    refused(state, who, N.Eject(target=target), "only a moderator who is not seated")
+
+
+# --- Abort -----------------------------------------------------------------------------
+
+
+def assert_aborted(state: N.State, events: list[Any], refunds: dict[int, int]) -> None:
+    assert state.finished and state.aborted and state.phase == "finished"
+    assert state.winner is None and not state.dealer_won
+    assert state.stakes == dict.fromkeys(state.seats, 0)
+    assert state.payouts == {**dict.fromkeys(state.seats, 0), HOUSE: 0}
+    assert state.choices == {} and state.sleights == {}
+    assert N.deadline_seconds(state) is None
+    event = only(events, "aborted")
+    assert event.refunds == refunds
+    assert "game_over" not in kinds(events)
+    refused(state, None, Deadline(), "over")
+    refused(state, None, Abort(), "over")
+
+
+def test_abort_at_the_start_gives_every_ante_back() -> None:
+    state = new_game((A, B, C), ante=25)
+    state, events = step(state, 999, Abort(), ScriptedDice())
+    assert_aborted(state, events, {A: 25, B: 25, C: 25})
+    assert only(events, "aborted").by == 999
+    assert state.ply == 1
+
+
+def test_abort_returns_a_second_ante_already_taken_and_drops_secret_choices() -> None:
+    state = new_game((A, B, C), ante=10, kage_endurance=True, dealers_blood=True)
+    state, _ = play_round(state, [3, 4, 5, 6, 7], picks={A: KAGE})
+    assert state.stakes == {A: 20, B: 10, C: 10}
+    state, _ = step(state, B, KAGE, ScriptedDice())  # unrevealed: nothing to give back
+    state, events = step(state, None, Abort(), ScriptedDice())
+    assert_aborted(state, events, {A: 20, B: 10, C: 10})
+    assert only(events, "aborted").by is None
+
+
+def test_abort_in_the_sleight_window_and_after_an_elimination() -> None:
+    state = new_game((A, B, C), shinobi_interference=True, starting_stamina=10)
+    state, _ = play_round(state, [20, 1, 2])
+    state, _ = step(state, A, UP, ScriptedDice())
+    state, _ = step(state, B, SKIP, ScriptedDice())
+    state, _ = step(state, C, SKIP, ScriptedDice([5]))
+    assert A in state.eliminated
+    state, _ = play_round(state, [1, 1])
+    assert state.phase == "sleight"
+    state, _ = step(state, B, DOWN, ScriptedDice())
+    state, events = step(state, C, Abort(), ScriptedDice())  # whoever the log names
+    # Even the eliminated player's ante goes back: nothing is settled before the end.
+    assert_aborted(state, events, {A: 10, B: 10, C: 10})
 
 
 # --- refusals ------------------------------------------------------------------------
@@ -847,6 +988,7 @@ def test_ply_moves_on_decision_points_only() -> None:
 # --- random playouts: money, termination, replay --------------------------------------
 
 ACTIONS_ANY = st.sampled_from([ROLL, ROLL, ROLL, SHADOW, KAGE, UP, DOWN, SKIP, Deadline()])
+TABLE_FIXES = st.builds(N.KageUnpaid, player=st.sampled_from([1000, 1001, 1002]))
 
 
 @settings(max_examples=300, deadline=None)
@@ -893,7 +1035,9 @@ def test_random_playouts(
         st.lists(
             st.tuples(
                 st.sampled_from([*seats, None, 999]),
-                ACTIONS_ANY | st.builds(N.Eject, target=st.sampled_from([*seats, DEALER, 7])),
+                ACTIONS_ANY
+                | TABLE_FIXES
+                | st.builds(N.Eject, target=st.sampled_from([*seats, DEALER, 7])),
             ),
             max_size=50,
         )
