@@ -7,8 +7,10 @@ whether a bid changed, never a tag request, until the round's reveal.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import discord
 from discord import app_commands
@@ -18,11 +20,15 @@ from pydantic import BaseModel
 from bot.app import TanzakuBot
 from bot.errors import NotAllowed, UserFacingError
 from bot.games import strength_duel as duel
+from bot.panels import PrivatePanels
 from bot.tables import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
+from cogs._ui.amounts import parse_amount
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.hub import GameUI, Payload, TableHub, button, install_game, send_ephemeral, view_of
-from cogs._ui.private import send_private
+from cogs._ui.private import show_panel
+
+log = logging.getLogger(__name__)
 
 MODE_TITLES = {
     "duel": "Duel",
@@ -32,6 +38,14 @@ MODE_TITLES = {
 }
 QUICK_BIDS = 15
 """Bids 0..14 get a button each (three rows); larger ones go through the amount form."""
+PANEL_MOVES = (
+    duel.RoundOpened,
+    duel.RoundRevealed,
+    duel.ForbidClosed,
+    duel.GameOver,
+    duel.Aborted,
+)
+"""Events after which every player's private panel is redrawn (a new decision point)."""
 ELIMINATION_TEXT = {
     "could_not_pay": "cannot pay and is out",
     "no_strength": "has no strength left and is out",
@@ -53,28 +67,54 @@ class BidModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            text = self.amount.value.strip()
-            if not text.isdigit():
-                raise NotAllowed(f"“{text}” is not a whole number from 0 up to your strength.")
-            await self.ui.bid(interaction, self.table, self.ply, int(text), self.tag_out)
+            # Strict: str.isdigit() would let "²" through, and int() would then fail.
+            amount = parse_amount(
+                self.amount.value, what="a whole number from 0 up to your strength"
+            )
+            await self.ui.bid(interaction, self.table, self.ply, amount, self.tag_out)
         except UserFacingError as error:
             await self.ui.hub.refuse(interaction, error)
+
+    async def on_error(  # type: ignore[override]  # Modal narrows BaseView's signature
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        # Table and form only: the typed value is a secret bid.
+        log.error(
+            "a bid form at table %s failed (%s)", self.table, type(error).__name__, exc_info=error
+        )
+        await self.ui.hub.refuse(interaction, None)
 
 
 class DuelUI(GameUI):
     game = "strength_duel"
     title = "Strength Duel"
+    has_dice: ClassVar[bool] = False
+    """No dice in this game: the table shows no fair-dice footer."""
 
     def __init__(self, hub: TableHub) -> None:
         super().__init__(hub)
-        self.dm_closed: set[tuple[int, int]] = set()
+        self.panels = PrivatePanels(hub.bot.db)
+        # One panel redraw at a time per table, so two redraws never both send a first DM.
+        self._panel_locks: dict[int, asyncio.Lock] = {}
 
     def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
         rules: duel.Rules = snapshot.rules
-        return [
+        lines = [
             f"Mode: **{MODE_TITLES[rules.mode]}** · {rules.round_seconds} s to bid each round",
             "Bids are secret: you bid by direct message (or privately here).",
         ]
+        if rules.mode == "tag":
+            seats: list[int | None] = [*snapshot.seats[:4]]
+            seats += [None] * (4 - len(seats))
+
+            def team(members: list[int | None]) -> str:
+                return " & ".join(render.mention(p) if p else "*open seat*" for p in members)
+
+            lines.append(
+                f"Teams: **seats 1–2** ({team(seats[0:2])}) vs **seats 3–4** "
+                f"({team(seats[2:4])}). The first seat of each team starts in."
+            )
+        return lines
 
     # -- the public table message ------------------------------------------------------------
 
@@ -93,8 +133,8 @@ class DuelUI(GameUI):
         if happenings:
             lines.append("")
             lines.extend(happenings[-6:])
-        closed = [p for p in state.seats if (snapshot.id, p) in self.dm_closed]
-        for player in closed:
+        closed = self.panels.closed(snapshot.id) if not state.finished else frozenset()
+        for player in (p for p in state.seats if p in closed):
             lines.append(f"📪 {render.mention(player)}: I cannot DM you — use **Bid privately**.")
         embed = discord.Embed(
             title=f"Strength Duel — table #{snapshot.id}",
@@ -112,7 +152,11 @@ class DuelUI(GameUI):
             if player in state.eliminated:
                 marks.append("✖ out")
             elif player in state.must_bid and not state.finished:
-                marks.append("⏳ waiting" if player in waiting else "✅ has bid")
+                # Forbid phase: that a ninja has chosen, never the number.
+                if state.phase == "forbid":
+                    marks.append("⏳ choosing" if player in waiting else "✅ has chosen")
+                else:
+                    marks.append("⏳ waiting" if player in waiting else "✅ has bid")
             rows.append(
                 f"{render.mention(player)} — strength **{state.strength[player]}**"
                 + (f" · {' · '.join(marks)}" if marks else "")
@@ -149,6 +193,14 @@ class DuelUI(GameUI):
         if isinstance(event, duel.ForbidClosed) and event.timed_out:
             late = ", ".join(render.mention(p) for p in event.timed_out)
             return f"Time ran out for choosing: {late} got the default number."
+        if isinstance(event, duel.Aborted):
+            who = f" by {render.mention(event.by)}" if event.by else ""
+            text = f"**Stopped{who}** in round {event.round}: every stake went back to its owner."
+            if event.forbidden:
+                text += "\nForbidden numbers: " + ", ".join(
+                    f"{render.mention(p)} {n}" for p, n in event.forbidden.items()
+                )
+            return text
         if isinstance(event, duel.GameOver):
             currency = snapshot.currency
             if event.draw:
@@ -174,33 +226,58 @@ class DuelUI(GameUI):
     # -- the private panel -------------------------------------------------------------------
 
     def panel(self, snapshot: TableSnapshot, player: int) -> tuple[str, discord.ui.View | None]:
-        """What only `player` sees: their strength, the others' and a way to bid."""
-        state: duel.State = snapshot.state
-        table, ply = snapshot.id, state.ply
-        others = " · ".join(
-            f"{render.mention(p)} {state.strength[p]}"
-            for p in state.seats
-            if p != player and p not in state.eliminated
-        )
+        """What only `player` sees: the last reveal, their strength, the others' and a way
+        to bid; at the end, the result. The same text is their DM panel, their ephemeral
+        panel when DMs are closed, and their notice."""
+        state: duel.State | None = snapshot.state
+        table = snapshot.id
+        head = f"**Strength Duel #{table}**"
+        if state is None:
+            return f"{head} closed before play began; your stake was refunded.", None
+        lines: list[str] = []
+        if state.history:
+            record = state.history[-1]
+            revealed = duel.RoundRevealed(**record.model_dump())
+            lines.append(self.describe(revealed, snapshot) or "")
+        if snapshot.status == "cancelled":
+            text = "This table was cancelled: every coin still at stake went back to its owner."
+            return "\n".join([f"{head} — cancelled.", *lines, text]), None
         if state.finished:
-            return "This duel is over.", None
-        if player not in state.must_bid:
-            reason = "resting this round" if state.rules.mode == "tag" else "not bidding now"
-            return f"Table #{table}: you are {reason}.", None
+            result = self._result(state, snapshot)
+            final = " · ".join(f"{render.mention(p)} {state.strength[p]}" for p in state.seats)
+            return "\n".join([f"{head} — over.", *lines, result, f"Strength: {final}"]), None
+        ply = state.ply
         if state.phase == "forbid":
+            if player in state.forbidden:
+                text = (
+                    f"{head} — your forbidden number is **{state.forbidden[player]}**. "
+                    "Round 1 starts once everyone has chosen."
+                )
+                return text, None
             text = (
-                f"**Strength Duel #{table}** — pick your secret forbidden number: you may never "
+                f"{head} — pick your secret forbidden number: you may never "
                 "bid it this game. Nobody else learns it until the end."
             )
             return text, view_of(
                 *(button(table, ply, "forbid", str(n), arg=n) for n in duel.FORBID_RANGE)
             )
+        header = f"{head} — round {state.round}."
+        others = " · ".join(
+            f"{render.mention(p)} {state.strength[p]}"
+            for p in state.seats
+            if p != player and p not in state.eliminated
+        )
+        if player in state.eliminated:
+            return "\n".join([header, *lines, "You are out of this game."]), None
         strength = state.strength[player]
+        if player not in state.must_bid:
+            reason = "resting this round" if state.rules.mode == "tag" else "not bidding now"
+            text = f"You are {reason}. Your strength: **{strength}**. Others: {others}."
+            return "\n".join([header, *lines, text]), None
         forbidden = state.forbidden.get(player)
         text = (
-            f"**Strength Duel #{table} — round {state.round}.** Your strength: **{strength}**. "
-            f"Others: {others}.\nPick your bid (only you see this; you may change it until "
-            "every bid is in)."
+            f"Your strength: **{strength}**. Others: {others}.\nPick your bid (only you see "
+            "this; you may change it until every bid is in)."
         )
         if forbidden is not None:
             text += f" Your forbidden number is **{forbidden}**."
@@ -211,7 +288,26 @@ class DuelUI(GameUI):
         items.append(button(table, ply, "bidm", "Other amount…", row=3))
         if state.rules.mode == "tag":
             items.append(button(table, ply, "bidt", "Bid and tag out…", emoji="🔁", row=3))
-        return text, view_of(*items)
+        body = render.clip("\n".join([header, *lines, text]), 2000)
+        return body, view_of(*items)
+
+    def _result(self, state: duel.State, snapshot: TableSnapshot) -> str:
+        """The end of the game in words, rebuilt from the state (as the reveal showed it)."""
+        for event in reversed(snapshot.recent_events):
+            if isinstance(event, duel.Aborted):
+                return self.describe(event, snapshot) or ""
+        if state.aborted:
+            return "**Stopped by a moderator**: every stake went back to its owner."
+        over = duel.GameOver(
+            winner=state.winner,
+            draw=state.draw,
+            pot_to=state.pot_to,
+            reason="round",
+            strength=state.strength,
+            forbidden=state.forbidden,
+            payouts=state.payouts,
+        )
+        return self.describe(over, snapshot) or ""
 
     async def click(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
@@ -228,14 +324,15 @@ class DuelUI(GameUI):
                 BidModal(self, cid.table, cid.ply, tag_out=cid.verb == "bidt")
             )
             return
-        if cid.verb == "bid" and cid.arg is not None and cid.arg.isdigit():
-            await self.bid(interaction, cid.table, cid.ply, int(cid.arg), False)
+        number = _small_number(cid.arg)
+        if cid.verb == "bid" and number is not None:
+            await self.bid(interaction, cid.table, cid.ply, number, False)
             return
-        if cid.verb == "forbid" and cid.arg is not None and cid.arg.isdigit():
+        if cid.verb == "forbid" and number is not None:
             outcome = await self.service.act(
                 cid.table,
                 interaction.user.id,
-                duel.Forbid(number=int(cid.arg)),
+                duel.Forbid(number=number),
                 expected_ply=cid.ply,
             )
             await self.hub.answer(interaction, outcome)
@@ -266,26 +363,71 @@ class DuelUI(GameUI):
                     await send_ephemeral(
                         interaction, f"Your forbidden number is **{event.number}**. Keep it quiet."
                     )
-        if outcome.kind == "started" or any(
-            isinstance(event, duel.RoundOpened) for event in outcome.events
+        snapshot = outcome.snapshot
+        if snapshot.state is None:
+            return  # a lobby: nobody has a panel yet
+        # A secret choice inside a round does not redraw the panels: only a new decision
+        # point (and the end) does, so a changed bid leaves no trace anywhere.
+        if (
+            outcome.kind == "started"
+            or not snapshot.row.live
+            or any(isinstance(event, PANEL_MOVES) for event in outcome.events)
         ):
-            await self.prompt_players(outcome.snapshot)
+            await self.update_panels(snapshot.id)
 
-    async def prompt_players(self, snapshot: TableSnapshot) -> None:
-        """DM each player who must bid now; note publicly whose DMs are closed."""
-        state: duel.State = snapshot.state
-        if state.finished:
-            return
-        newly_closed = False
-        for player in duel.waiting_for(state):
-            text, view = self.panel(snapshot, player)
-            delivered = await send_private(self.hub, player, snapshot.id, text, view=view)
-            key = (snapshot.id, player)
-            if not delivered and key not in self.dm_closed:
-                self.dm_closed.add(key)
-                newly_closed = True
-        if newly_closed:
-            self.hub.schedule_refresh(snapshot.id)
+    async def update_panels(self, table_id: int) -> None:
+        """Redraw every player's private panel in place (sending it the first time).
+
+        A player whose DMs are closed is marked (the table then offers them a private
+        button), and the panel is kept as a notice for their next click when they must
+        act. When the table has ended, the panels show the result and are forgotten.
+        """
+        lock = self._panel_locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            # Read afresh inside the lock: a redraw that waited must not draw an older round.
+            snapshot = await self.service.snapshot(table_id)
+            state: duel.State | None = snapshot.state
+            if state is None:
+                return
+            live = snapshot.row.live
+            stored = await self.panels.of_table(table_id)
+            closed = self.panels.closed(table_id)
+            waiting = set(duel.waiting_for(state)) if live else set()
+            refresh_table = False
+            for player in snapshot.seats:
+                row = stored.get(player)
+                where = None
+                if row is not None and row.channel_id is not None and row.message_id is not None:
+                    where = (row.channel_id, row.message_id)
+                must_act = player in waiting
+                # No panel to edit and nothing to ask: a closed DM is not tried again, and
+                # an ended game sends nobody a first message.
+                if where is None and (not live or (player in closed and not must_act)):
+                    continue
+                text, view = self.panel(snapshot, player)
+                result = await show_panel(
+                    self.hub, player, table_id, text, view=view, where=where, notice=must_act
+                )
+                if result.status == "closed":
+                    refresh_table |= await self.panels.mark_closed(table_id, player)
+                elif result.delivered and (where is None or player in closed):
+                    assert result.channel_id is not None and result.message_id is not None
+                    await self.panels.remember(
+                        table_id, player, result.channel_id, result.message_id
+                    )
+                    refresh_table |= player in closed  # the 📪 note goes away
+            if not live:
+                await self.panels.forget(table_id)
+                self._panel_locks.pop(table_id, None)
+            elif refresh_table:
+                self.hub.schedule_refresh(table_id)
+
+
+def _small_number(arg: str | None) -> int | None:
+    """A button's number argument; ASCII digits only (``"²".isdigit()`` is true)."""
+    if arg is None or not arg.isascii() or not arg.isdigit() or len(arg) > 4:
+        return None
+    return int(arg)
 
 
 class DuelCog(commands.GroupCog, group_name="duel", group_description="Strength Duel"):
@@ -293,33 +435,49 @@ class DuelCog(commands.GroupCog, group_name="duel", group_description="Strength 
         self.bot = bot
         self.ui = ui
 
+    async def cog_load(self) -> None:
+        # Closed-DM markers of live tables, so the table keeps its private buttons after a
+        # restart; panels of tables that ended while the bot was down are dropped.
+        await self.ui.panels.load()
+
     @app_commands.command(name="challenge", description="Challenge a member to a Strength Duel.")
     @app_commands.describe(
-        member="Who you challenge (three and tag modes open a lobby instead)",
-        stake="Coins each side puts in the pot",
+        stake="Coins each ninja puts in the pot",
+        member="Who you challenge (duel and forbidden modes; three and tag open a lobby)",
         mode="duel (default), forbidden number, three players or tag teams",
         round_seconds="Seconds to bid each round (default 120)",
     )
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        member: discord.Member,
         stake: app_commands.Range[int, 0, 1_000_000_000],
+        member: discord.Member | None = None,
         mode: Literal["duel", "forbidden", "three", "tag"] = "duel",
         round_seconds: app_commands.Range[int, 15, 3600] = 120,
     ) -> None:
         assert interaction.guild_id is not None
-        if member.bot:
-            raise NotAllowed("Bots do not duel; challenge a member.")
-        if member.id == interaction.user.id:
-            raise NotAllowed("You cannot challenge yourself.")
+        group = mode in ("three", "tag")
+        if group and member is not None:
+            # Refused rather than ignored: a challenger should not think it was sent.
+            raise NotAllowed(
+                f"The {MODE_TITLES[mode].lower()} mode opens a lobby anyone can join; "
+                "leave out `member` (or pick the duel or forbidden mode to challenge someone)."
+            )
+        if not group and member is None:
+            raise NotAllowed(
+                f"Whom do you challenge? The {MODE_TITLES[mode].lower()} mode needs a `member`."
+            )
         rules = parse_rules(
             self.bot.registry.get("strength_duel"),
             {"mode": mode, "stake": stake, "round_seconds": round_seconds},
         )
-        if mode in ("three", "tag"):
+        if member is None:
             await self.ui.hub.open_table(interaction, "strength_duel", rules)
             return
+        if member.bot:
+            raise NotAllowed("Bots do not duel; challenge a member.")
+        if member.id == interaction.user.id:
+            raise NotAllowed("You cannot challenge yourself.")
         theirs = await self.bot.economy.balance(interaction.guild_id, member.id)
         if theirs.balance < stake:
             raise NotAllowed(

@@ -171,9 +171,12 @@ async def test_bad_input_is_refused_privately_and_changes_nothing(simcord_env):
     after = await simcord_env.bot.tables.snapshot(1)
     assert after.row.version == before.row.version and after.state == before.state
 
+    private = await alice.click(world.channel.last_message, label="Bid privately")
+    old_panel = next(m for m in [private.response, *private.followups] if m and m.ephemeral)
     await alice.user.click(panel, label="1")
     await bob.user.click(bob.user.dm_channel.last_message, label="1")
-    assert "moment has passed" in refusal(await alice.user.click(panel, label="2"))
+    # The DM panel now shows round 2; a panel drawn in round 1 is stale.
+    assert "moment has passed" in refusal(await alice.click(old_panel.message, label="2"))
 
 
 async def test_an_unanswered_challenge_expires_with_a_refund(simcord_env):
