@@ -136,7 +136,9 @@ class Economy:
             row = await self.ensure_wallet(tx, guild_id, user_id)
             if await q.add_to_wallet(tx, guild_id, user_id, delta) is None:
                 settings = await self.ensure_guild(tx, guild_id)
-                raise InsufficientFunds(-delta, row.balance, settings.currency_name)
+                raise InsufficientFunds(
+                    -delta, row.balance, settings.currency_name, user_id=user_id
+                )
         elif kind == "escrow":
             await q.add_to_escrow(tx, int(owner), delta)
         elif kind == MINT:

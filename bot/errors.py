@@ -16,12 +16,17 @@ __all__ = [
 
 
 class InsufficientFunds(UserFacingError):
-    def __init__(self, needed: int, balance: int, currency: str) -> None:
+    def __init__(
+        self, needed: int, balance: int, currency: str, *, user_id: int | None = None
+    ) -> None:
         super().__init__(
             f"That needs {needed:,} {currency} but your wallet holds {balance:,} {currency}."
         )
         self.needed = needed
         self.balance = balance
+        self.user_id = user_id
+        """Whose wallet fell short, so the table can tell a player's own refusal from a
+        reveal that someone else's click or a deadline triggered."""
 
 
 class NotSeated(UserFacingError):

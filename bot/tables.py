@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -26,13 +27,21 @@ from pydantic import BaseModel, ValidationError
 from bot.clock import Clock, discord_clock
 from bot.economy import HOUSE as HOUSE_ACCOUNT
 from bot.economy import Economy, escrow_account, wallet_account
-from bot.errors import NotAllowed, NotSeated, StaleAction, TableNotFound, UserFacingError
+from bot.errors import (
+    InsufficientFunds,
+    NotAllowed,
+    NotSeated,
+    StaleAction,
+    TableNotFound,
+    UserFacingError,
+)
 from bot.fairness import Draw, FairDice, RecordingDice, commitment, new_seed, verify_draws
-from bot.games.common import HOUSE, Deadline
+from bot.games.common import HOUSE, Abort, Deadline
 from bot.games.dice import Dice
 from bot.games.registry import GameRegistry, GameSpec
+from bot.safe_log import log_failure
 from bot.scheduler import Scheduler
-from bot.storage import Database, Transaction
+from bot.storage import Database, Transaction, money
 from bot.storage import tables as q
 
 log = logging.getLogger(__name__)
@@ -45,6 +54,14 @@ RECENT_LOG_ROWS = 8
 """How many of the latest actions' public events a table message recalls."""
 LOBBY_DEADLINE = "lobby"
 GAME_DEADLINE = "game"
+MAX_OPEN_LOBBIES = 3
+"""Lobbies one member may host at once in a server: enough for a game in a few channels,
+too few to fill a server with tables nobody will start."""
+GAME_CACHE_LIMIT = 20_000
+"""Table → game names kept in memory; the oldest is dropped past this (a click on an
+old message then costs one read)."""
+DEADLINE_RETRY_SECONDS = 60
+"""A deadline that failed for a reason outside the game (the database, say) tries again."""
 
 
 def fair_dice(row: q.TableRow) -> Dice:
@@ -148,7 +165,9 @@ class TableService:
         self._clock = clock
         self.dice_factory = dice_factory
         self.lobby_timeout_seconds = lobby_timeout_seconds
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A lock lives while someone holds or awaits it: a click on a table id that does
+        # not exist leaves nothing behind.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._games: dict[int, str] = {}
         self._pending_notices: set[tuple[int, int]] = set()
         self.scheduler = Scheduler(self._on_deadline, clock=clock)
@@ -177,8 +196,14 @@ class TableService:
         if game is None:
             async with self._db.reading() as tx:
                 row = await self._row(tx, table_id)
-            game = self._games[table_id] = row.game
+            game = row.game
+            self._remember_game(table_id, game)
         return game
+
+    def _remember_game(self, table_id: int, game: str) -> None:
+        if len(self._games) >= GAME_CACHE_LIMIT:
+            self._games.pop(next(iter(self._games)))
+        self._games[table_id] = game
 
     async def history(self, table_id: int, guild_id: int) -> tuple[TableSnapshot, list[q.LogRow]]:
         async with self._db.reading() as tx:
@@ -228,6 +253,13 @@ class TableService:
             existing = await q.open_table_in_channel(tx, channel_id, game)
             if existing is not None:
                 raise TableAlreadyOpen(existing, spec.title)
+            hosted = await q.lobbies_hosted(tx, guild_id, host_id)
+            if len(hosted) >= MAX_OPEN_LOBBIES:
+                listed = ", ".join(f"#{table}" for table in hosted)
+                raise NotAllowed(
+                    f"You already host {len(hosted)} open lobbies ({listed}), the most one "
+                    f"member may host at once. Start or cancel one of them first."
+                )
             table_id = await q.insert_table(
                 tx,
                 guild_id=guild_id,
@@ -247,7 +279,7 @@ class TableService:
             await q.set_deadline(tx, table_id, now + lobby_for, 0, LOBBY_DEADLINE)
             row = await self._bump(tx, row)
             snapshot = await self._snapshot(tx, row)
-        self._games[table_id] = game
+        self._remember_game(table_id, game)
         self._sync_scheduler(snapshot)
         return Outcome(snapshot, kind="opened", actor=host_id)
 
@@ -346,22 +378,79 @@ class TableService:
         return Outcome(snapshot, kind="started", actor=user_id)
 
     async def cancel(self, table_id: int, user_id: int, *, moderator: bool) -> Outcome:
-        """End a table early: every coin still at risk goes back to its owner.
+        """End a table early.
 
-        Results already settled (a Hazard round that was decided) stand.
+        A lobby: its host, a challenge's invitee (declining) or a moderator may cancel it,
+        and every stake goes back. A started table: only a moderator who is not seated
+        there may end it — hosting is not moderating, and a host who could cancel would
+        cancel whenever losing. The game's engine then settles it (:class:`Abort`): what
+        was decided stands, what was still open goes back.
         """
         async with self._lock(table_id), self._db.transaction() as tx:
             row = await self._row(tx, table_id)
             if not row.live:
                 raise NotAllowed("This table has already ended.")
-            declining = row.status == "lobby" and user_id == row.invitee_id
-            if user_id != row.host_id and not moderator and not declining:
-                raise NotAllowed("Only the table's host or a moderator can cancel it.")
-            await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__cancel__"}, [], [])
+            if row.status == "lobby":
+                declining = user_id == row.invitee_id
+                if user_id != row.host_id and not moderator and not declining:
+                    raise NotAllowed("Only the table's host or a moderator can cancel this lobby.")
+                await self._log(
+                    tx, row.id, row.version + 1, user_id, {"kind": "__cancel__"}, [], []
+                )
+                row = await self._cancel(tx, row)
+                snapshot = await self._snapshot(tx, row)
+                self._sync_scheduler(snapshot)
+                return Outcome(snapshot, kind="cancelled", actor=user_id)
+            if not moderator:
+                raise NotAllowed(
+                    "This game has started: only a moderator (Manage Server) can end it now. "
+                    "Play it out, or ask a moderator."
+                )
+            seats = await q.seats(tx, table_id)
+            if user_id in {seat.user_id for seat in seats}:
+                raise NotAllowed(
+                    "You have a seat at this table, so ending it is not yours to decide: "
+                    "another moderator can."
+                )
+            outcome = await self._end_early(tx, row, user_id, seats)
+        return outcome
+
+    async def _end_early(
+        self,
+        tx: Transaction,
+        row: q.TableRow,
+        actor: int | None,
+        seats: list[q.SeatRow] | None = None,
+    ) -> Outcome:
+        """Abort a running table through its engine; if the engine cannot, return every
+        coin still at stake and let settled results stand."""
+        try:
+            async with tx.savepoint("abort"):
+                outcome = await self._act_locked(
+                    tx, row, actor, Abort(), None, seats, final_status="cancelled"
+                )
+            return replace(outcome, kind="cancelled")
+        except Exception as error:
+            log_failure(
+                log, "table %s: its game could not abort; refunding stakes", row.id, error=error
+            )
+        await self._log(tx, row.id, row.version + 1, actor, {"kind": "__cancel__"}, [], [])
+        row = await self._cancel(tx, row)
+        snapshot = await self._snapshot(tx, row)
+        self._sync_scheduler(snapshot)
+        return Outcome(snapshot, kind="cancelled", actor=actor)
+
+    async def withdraw(self, table_id: int) -> Outcome:
+        """Cancel a lobby whose table message could not be posted: nobody could see or
+        join it, so every stake goes back at once."""
+        async with self._lock(table_id), self._db.transaction() as tx:
+            row = await self._row(tx, table_id)
+            self._require_lobby(row)
+            await self._log(tx, row.id, row.version + 1, None, {"kind": "__withdraw__"}, [], [])
             row = await self._cancel(tx, row)
             snapshot = await self._snapshot(tx, row)
         self._sync_scheduler(snapshot)
-        return Outcome(snapshot, kind="cancelled", actor=user_id)
+        return Outcome(snapshot, kind="cancelled")
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         async with self._db.transaction() as tx:
@@ -395,6 +484,8 @@ class TableService:
         action: BaseModel,
         expected_ply: int | None,
         seats: list[q.SeatRow] | None = None,
+        *,
+        final_status: str = "finished",
     ) -> Outcome:
         if row.status == "lobby":
             raise NotAllowed("The game has not started yet.")
@@ -405,16 +496,88 @@ class TableService:
         state: Any = spec.state_model.model_validate_json(row.state_json)
         if expected_ply is not None and int(state.ply) != expected_ply:
             raise StaleAction()
+        if spec.shortfall is None:
+            return await self._apply(tx, row, spec, state, user_id, action, seats, final_status)
+        # A reveal may take coins from a player whose wallet has since run short (a secret
+        # choice that costs more at the reveal). The engine turns that player's choice into
+        # one they can pay, the table logs it, and the reveal is tried again.
+        table_events: list[BaseModel] = []
+        for _ in range(len(state.seats) + 1):
+            try:
+                async with tx.savepoint("reveal"):
+                    outcome = await self._apply(
+                        tx, row, spec, state, user_id, action, seats, final_status
+                    )
+            except InsufficientFunds as short:
+                fix = None
+                if short.user_id is not None and short.user_id != user_id:
+                    fix = spec.shortfall(state, short.user_id)
+                if fix is None:
+                    raise
+                fixed = await self._apply(tx, row, spec, state, None, fix, None, final_status)
+                row, state, seats = fixed.snapshot.row, fixed.snapshot.state, None
+                table_events.extend(fixed.events)
+                continue
+            if table_events:
+                outcome = replace(outcome, events=[*table_events, *outcome.events])
+            return outcome
+        raise RuntimeError(f"table {row.id}: a reveal kept falling short")
+
+    async def _apply(
+        self,
+        tx: Transaction,
+        row: q.TableRow,
+        spec: GameSpec,
+        state: Any,
+        user_id: int | None,
+        action: BaseModel,
+        seats: list[q.SeatRow] | None,
+        final_status: str,
+    ) -> Outcome:
         dice = RecordingDice(self.dice_factory(row))
         new_state, events = spec.act(state, user_id, action, dice)
         seq = row.version + 1
         await self._log(
             tx, row.id, seq, user_id, action.model_dump(mode="json"), dice.draws, events
         )
-        row = await self._save(tx, row, spec, new_state, dice, seq, seats)
-        snapshot = await self._snapshot(tx, row)
+        new_row = await self._save(tx, row, spec, new_state, dice, seq, seats, final_status)
+        await self._check_cover(tx, row, spec, state, new_state, user_id)
+        snapshot = await self._snapshot(tx, new_row)
         self._sync_scheduler(snapshot)
         return Outcome(snapshot, events, kind="acted", actor=user_id)
+
+    async def _check_cover(
+        self,
+        tx: Transaction,
+        row: q.TableRow,
+        spec: GameSpec,
+        before: Any,
+        after: Any,
+        user_id: int | None,
+    ) -> None:
+        """Refuse what the money could not honour later: a secret choice the chooser's
+        wallet cannot pay at the reveal, or a bet the bank could not pay out."""
+        if user_id is not None and spec.pending_charge is not None:
+            charge = spec.pending_charge(after, user_id)
+            if charge > 0:
+                wallet = await money.wallet(tx, row.guild_id, user_id)
+                balance = wallet.balance if wallet is not None else 0
+                if balance < charge:
+                    settings = await self._economy.ensure_guild(tx, row.guild_id)
+                    raise InsufficientFunds(
+                        charge, balance, settings.currency_name, user_id=user_id
+                    )
+        if spec.bank_exposure is not None:
+            exposure = spec.bank_exposure(after)
+            if exposure > spec.bank_exposure(before):
+                settings = await self._economy.ensure_guild(tx, row.guild_id)
+                if settings.house_balance < exposure:
+                    currency = settings.currency_name
+                    raise NotAllowed(
+                        f"The bank holds {settings.house_balance:,} {currency} and could not "
+                        f"pay out the {exposure:,} {currency} this table could then win from "
+                        "it. Bet less, or ask a moderator to fund the bank."
+                    )
 
     # -- deadlines ---------------------------------------------------------------------------
 
@@ -431,7 +594,20 @@ class TableService:
         return len(rows)
 
     async def _on_deadline(self, table_id: int, ply: int) -> None:
-        outcome = await self.fire_deadline(table_id, ply)
+        try:
+            outcome = await self.fire_deadline(table_id, ply)
+        except Exception as error:
+            # Nothing was saved; try again later rather than leave the table waiting
+            # forever with coins held.
+            log_failure(
+                log,
+                "deadline of table %s failed; retrying in %d s",
+                table_id,
+                DEADLINE_RETRY_SECONDS,
+                error=error,
+            )
+            self.scheduler.schedule(table_id, self._clock() + DEADLINE_RETRY_SECONDS, ply)
+            return
         if outcome is None:
             return
         for listener in list(self.deadline_listeners):
@@ -460,15 +636,19 @@ class TableService:
                 await q.clear_deadline(tx, table_id)
                 return None
             # A savepoint, so that a refusal undoes what the attempt wrote (its log row,
-            # coin movements) while the transaction still clears the deadline.
+            # coin movements) and the table can still be ended in this transaction.
             try:
                 async with tx.savepoint("deadline"):
                     return await self._act_locked(tx, row, None, Deadline(), ply)
-            except UserFacingError:
-                # An engine that refuses its own timeout would stall the table forever.
-                log.exception("table %s refused its deadline; it is left waiting", table_id)
-                await q.clear_deadline(tx, table_id)
-                return None
+            except Exception as error:
+                # A game that cannot take its own timeout would wait forever with coins
+                # held: end it, with what was settled standing and the rest refunded.
+                log_failure(
+                    log, "table %s could not take its deadline; ending it", table_id, error=error
+                )
+            await self._log(tx, row.id, row.version + 1, None, {"kind": "__abandon__"}, [], [])
+            row = await self._bump(tx, row)
+            return await self._end_early(tx, row, None)
 
     # -- verification ------------------------------------------------------------------------
 
@@ -651,11 +831,12 @@ class TableService:
         dice: RecordingDice,
         seq: int,
         seats: list[q.SeatRow] | None = None,
+        final_status: str = "finished",
     ) -> q.TableRow:
         house_net = await self._reconcile(tx, row, state.stakes, state.payouts, seats)
         inner = dice.inner
         counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter
-        status = "finished" if state.finished else "running"
+        status = final_status if state.finished else "running"
         new_row = await q.update_table(
             tx,
             row,
@@ -673,7 +854,9 @@ class TableService:
             )
         if state.finished:
             await q.clear_deadline(tx, row.id)
-            await self._record_stats(tx, new_row, spec, state, seq)
+            if status == "finished":
+                # An aborted game was not played out: it counts in nobody's stats.
+                await self._record_stats(tx, new_row, spec, state, seq)
         else:
             old_ply = None
             if row.state_json is not None:
@@ -783,7 +966,7 @@ class TableService:
         if deadline is None or not snapshot.row.live:
             self.scheduler.cancel(snapshot.id)
             if not snapshot.row.live:
-                self._locks.pop(snapshot.id, None)
+                self._games.pop(snapshot.id, None)
         else:
             self.scheduler.schedule(snapshot.id, deadline.due_at, deadline.ply)
 

@@ -34,6 +34,12 @@ class GameSpec:
     """An action that seats a newcomer once the game runs, where the game allows it."""
     leave_action: type[BaseModel] | None = None
     """An action that lets a player leave a running game, where the game allows it."""
+    bank_exposure: Callable[[Any], int] | None = None
+    """The most the bank could pay out on the open bets (see bot/games/common.py)."""
+    pending_charge: Callable[[Any, int], int] | None = None
+    """Coins a player's secret choice will take at the reveal."""
+    shortfall: Callable[[Any, int], BaseModel | None] | None = None
+    """The table's way round a wallet that cannot pay at a reveal."""
 
     @classmethod
     def from_module(cls, module: ModuleType, *, title: str) -> GameSpec:
@@ -59,6 +65,9 @@ class GameSpec:
             event_adapter=TypeAdapter(module.Event) if hasattr(module, "Event") else None,
             join_action=getattr(module, "Join", None),
             leave_action=getattr(module, "Leave", None),
+            bank_exposure=getattr(module, "bank_exposure", None),
+            pending_charge=getattr(module, "pending_charge", None),
+            shortfall=getattr(module, "shortfall", None),
         )
 
 

@@ -121,6 +121,16 @@ async def open_table_in_channel(tx: Transaction, channel_id: int, game: str) -> 
     return TableRow(*row) if row else None
 
 
+async def lobbies_hosted(tx: Transaction, guild_id: int, host_id: int) -> list[int]:
+    """The ids of the lobbies a member hosts in a server (the live-tables index serves it)."""
+    rows = await tx.fetchall(
+        "SELECT id FROM game_tables WHERE status IN ('lobby', 'running')"
+        " AND status = 'lobby' AND guild_id = ? AND host_id = ? ORDER BY id",
+        (guild_id, host_id),
+    )
+    return [int(row[0]) for row in rows]
+
+
 async def live_table_ids(tx: Transaction) -> list[int]:
     rows = await tx.fetchall(
         "SELECT id FROM game_tables WHERE status IN ('lobby', 'running') ORDER BY id"

@@ -4,6 +4,7 @@ that drives the economy and the table service together and checks the books afte
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import tempfile
 from collections.abc import AsyncIterator
@@ -338,7 +339,8 @@ async def test_a_bank_paying_a_lone_winner_keeps_escrow_non_negative(bank: Servi
     await check_platform_invariants(bank.db, bank.registry)
 
 
-async def test_a_refused_deadline_leaves_nothing_behind(bank: Services) -> None:
+async def test_a_refused_deadline_ends_the_table_with_refunds(bank: Services) -> None:
+    """A game that cannot take its own timeout must not wait forever with coins held."""
     rules = BankRules(stake=100, deadline_raise=10_000)
     opened = await bank.tables.open(
         guild_id=GUILD, channel_id=5, game="bank", host_id=ALICE, rules=rules
@@ -346,16 +348,20 @@ async def test_a_refused_deadline_leaves_nothing_behind(bank: Services) -> None:
     started = await bank.tables.start(opened.snapshot.id, ALICE)
     deadline = started.snapshot.deadline
     assert deadline is not None
+    assert (await bank.economy.balance(GUILD, ALICE)).balance == 900
     bank.clock.now = deadline.due_at + 1
-    before = await fingerprint(bank.db)
-    assert await bank.tables.fire_deadline(opened.snapshot.id, deadline.ply) is None
-    after = await fingerprint(bank.db)
-    assert after["log"] == before["log"]
-    assert after["ledger"] == before["ledger"]
-    await check_platform_invariants(bank.db, bank.registry)
-    # The table can still be cancelled, refunding the stake.
-    await bank.tables.cancel(opened.snapshot.id, ALICE, moderator=False)
+    outcome = await bank.tables.fire_deadline(opened.snapshot.id, deadline.ply)
+    assert outcome is not None and outcome.kind == "cancelled"
+    assert outcome.snapshot.status == "cancelled"
+    assert outcome.snapshot.deadline is None
+    # The refused attempt left nothing (its raise was never charged); the stake came back.
     assert (await bank.economy.balance(GUILD, ALICE)).balance == 1000
+    _, log_rows = await bank.tables.history(opened.snapshot.id, GUILD)
+    kinds = [json.loads(row.action_json)["kind"] for row in log_rows]
+    assert kinds[-2:] == ["__abandon__", "__cancel__"]
+    assert "deadline" not in kinds
+    await check_platform_invariants(bank.db, bank.registry)
+    assert bank.tables.scheduler.due_at(opened.snapshot.id) is None
 
 
 # -- the stateful test --------------------------------------------------------------------
@@ -750,7 +756,13 @@ class EconomyAndTables(RuleBasedStateMachine):
             hold = coinflip.Rules.model_validate_json(row.rules_json).stake
             at_risk = dict.fromkeys(seated, hold)
         call = self.tables.cancel(table_id, user, moderator=moderator)
-        if not row.live or not (as_host or moderator):
+        # A lobby: its host or a moderator. A started game: only a moderator not seated.
+        allowed = (
+            (as_host or moderator)
+            if row.status == "lobby"
+            else moderator and user not in seated
+        )
+        if not row.live or not allowed:
             self.refused(call, NotAllowed)
         else:
             outcome = self.run(call)
