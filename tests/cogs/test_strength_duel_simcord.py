@@ -193,3 +193,203 @@ async def test_decline_refunds_the_challenger(simcord_env):
     table = await challenge(world, world["alice"], world["bob"], stake=100)
     answered(await world["bob"].click(table, label="Decline"))
     assert await wallet(world, world["alice"]) == 1000
+
+
+# --------------------------------------------------------------------------- one DM panel
+
+
+def dm_messages(member) -> list:
+    """What the member sees in their DMs from the bot (ephemeral answers excluded)."""
+    return member.user.dm_channel.history()
+
+
+def dm_edits(env, member) -> int:
+    path = f"/channels/{member.user.dm_channel.id}/messages/"
+    return sum(1 for r in env.http_requests if r.method == "PATCH" and path in r.path)
+
+
+def duel_ui(env):
+    return env.bot.table_hub.games["strength_duel"]
+
+
+async def test_one_dm_panel_per_player_is_edited_every_round_and_ends_with_the_result(
+    simcord_env,
+):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started_duel(world)
+    panels = {m: dm_messages(m) for m in (alice, bob)}
+    assert all(len(found) == 1 for found in panels.values())
+    ids = {m: found[0].id for m, found in panels.items()}
+    for number, (a_bid, b_bid) in enumerate(SAMPLE_GAME, start=1):
+        await bid_by_dm(alice, a_bid)
+        await bid_by_dm(bob, b_bid)
+        for member in (alice, bob):
+            (panel,) = dm_messages(member)  # still one message, never a second DM
+            assert panel.id == ids[member]
+            assert f"Round {number} revealed" in panel.content
+            if number < len(SAMPLE_GAME):
+                assert f"round {number + 1}." in panel.content and "Pick your bid" in panel.content
+    for member in (alice, bob):
+        (panel,) = dm_messages(member)
+        assert "over" in panel.content and "wins the pot of 20" in panel.content
+        assert panel.components == [], "the finished panel keeps no buttons"
+        assert dm_edits(simcord_env, member) >= len(SAMPLE_GAME)
+    assert duel_ui(simcord_env).panels.closed(1) == frozenset()
+
+
+async def test_a_restart_mid_game_keeps_editing_the_same_dm(simcord_env, bot_factory):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started_duel(world)
+    await bid_by_dm(alice, 3)
+    await bid_by_dm(bob, 2)
+    ids = {m: dm_messages(m)[0].id for m in (alice, bob)}
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(bot_factory())
+    await bid_by_dm(alice, 1)
+    await bid_by_dm(bob, 4)
+    for member in (alice, bob):
+        (panel,) = dm_messages(member)
+        assert panel.id == ids[member]
+        assert "round 3." in panel.content and "Round 2 revealed" in panel.content
+    state = (await simcord_env.bot.tables.snapshot(1)).state
+    assert (state.strength[alice.id], state.strength[bob.id]) == (18, 16)
+
+
+async def test_the_closed_dm_marker_survives_a_restart_and_goes_with_the_table(
+    simcord_env, bot_factory
+):
+    from bot.storage import panels as stored_panels
+
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    simcord_env.inject_error(
+        "POST",
+        f"/channels/{bob.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    await started_duel(world)
+    assert "I cannot DM you" in world.channel.last_message.embeds[0].description
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(bot_factory())
+    assert duel_ui(simcord_env).panels.closed(1) == {bob.id}
+    await bid_by_dm(alice, 5)  # redraws the table: the 📪 note must still be there
+    description = world.channel.last_message.embeds[0].description
+    assert "✅ has bid" in message_text(world.channel.last_message)
+    assert "I cannot DM you" in description and "Bid privately" in message_text(
+        world.channel.last_message
+    )
+    private = await bob.click(world.channel.last_message, label="Bid privately")
+    panel = next(m for m in [private.response, *private.followups] if m and m.ephemeral)
+    shown = answered(await bob.click(panel.message, label="Other amount…"))
+    answered(await bob.submit_modal(shown, {"amount": "25"}))  # bob at 0 loses at once
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    assert snapshot.state.finished and snapshot.state.winner == alice.id
+    assert duel_ui(simcord_env).panels.closed(1) == frozenset()
+    async with simcord_env.bot.db.reading() as tx:
+        assert await stored_panels.panels(tx, 1) == []
+    assert "I cannot DM you" not in world.channel.last_message.embeds[0].description
+    assert "wins the pot" in dm_messages(alice)[0].content
+
+
+async def test_a_moderator_abort_returns_stakes_and_shows_in_the_panels(simcord_env):
+    from bot.games.common import Abort
+
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started_duel(world)
+    await bid_by_dm(alice, 7)
+    # The table service gates who may abort; the UI must show what the engine decided.
+    outcome = await simcord_env.bot.tables.act(1, world.moderator.id, Abort(), outsider=True)
+    await duel_ui(simcord_env).after(outcome, None)
+    await simcord_env.bot.table_hub.refresh(1)
+    assert await wallet(world, alice) == 1000 and await wallet(world, bob) == 1000
+    public = world.channel.last_message.embeds[0].description
+    assert "Stopped" in public and "every stake went back" in public
+    for member in (alice, bob):
+        (panel,) = dm_messages(member)
+        assert "Stopped" in panel.content and panel.components == []
+    for message in visible_to(world, bob):
+        assert not re.search(r"\b7\b", NOISE.sub("", message_text(message)))
+
+
+# --------------------------------------------------------------------------- challenges
+
+
+async def test_three_and_tag_open_a_lobby_without_a_member(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob", "carol", "dave")
+    alice = world["alice"]
+    result = answered(await alice.slash(world.channel, "duel challenge", stake=5, mode="tag"))
+    lobby = result.response.message
+    text = message_text(lobby)
+    assert "seats 1–2" in text and "seats 3–4" in text and "open seat" in text
+    for name in ("bob", "carol", "dave"):
+        answered(await world[name].click(lobby, label="Join"))
+    lobby = world.channel.last_message
+    description = lobby.embeds[0].description
+    ids = [world[n].id for n in ("alice", "bob", "carol", "dave")]
+    assert f"<@{ids[0]}> & <@{ids[1]}>" in description
+    assert f"<@{ids[2]}> & <@{ids[3]}>" in description
+    answered(await alice.click(lobby, label="Start"))
+    for name in ("alice", "bob", "carol", "dave"):
+        (panel,) = dm_messages(world[name])  # one panel each, resting ninjas too
+        resting = name in ("bob", "dave")
+        assert ("resting this round" in panel.content) is resting
+        assert ("Pick your bid" in panel.content) is not resting
+    # Three players: a lobby too, in another channel.
+    other = world.guild.create_text_channel("three")
+    result = answered(await world["bob"].slash(other, "duel challenge", stake=5, mode="three"))
+    assert "lobby" in result.response.message.embeds[0].title
+
+
+async def test_a_duel_needs_a_member_and_a_group_mode_refuses_one(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    for mode in ("duel", "forbidden"):
+        text = refusal(await alice.slash(world.channel, "duel challenge", stake=5, mode=mode))
+        assert "needs a `member`" in text
+    text = refusal(
+        await alice.slash(world.channel, "duel challenge", stake=5, mode="three", member=bob)
+    )
+    assert "anyone can join" in text and "leave out `member`" in text
+    assert world.channel.last_message is None or not world.channel.last_message.embeds
+    assert await wallet(world, alice) == 1000
+
+
+async def test_no_fair_dice_footer_on_a_duel_table(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    lobby = await challenge(world, world["alice"], world["bob"])
+    assert "dice" not in message_text(lobby).lower()
+    await world["bob"].click(lobby, label="Accept")
+    assert "dice" not in message_text(world.channel.last_message).lower()
+
+
+async def test_the_table_says_has_chosen_while_forbidden_numbers_are_picked(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started_duel(world, mode="forbidden")
+    answered(await alice.user.click(alice.user.dm_channel.last_message, label="4"))
+    text = message_text(world.channel.last_message)
+    assert "✅ has chosen" in text and "⏳ choosing" in text and "has bid" not in text
+    # Bob's own DM panel has buttons 0–5; everything public must not name alice's 4.
+    for message in world.channel.history(viewer=bob):
+        assert not re.search(r"\b4\b", NOISE.sub("", message_text(message)))
+
+
+async def test_a_superscript_bid_is_refused_privately(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice = world["alice"]
+    await started_duel(world)
+    before = await simcord_env.bot.tables.snapshot(1)
+    panel = alice.user.dm_channel.last_message
+    for typed in ("²", "1²", "٣", "3.5"):
+        shown = answered(await alice.user.click(panel, label="Other amount…"))
+        assert "not a whole number" in refusal(
+            await alice.user.submit_modal(shown, {"amount": typed})
+        )
+    after = await simcord_env.bot.tables.snapshot(1)
+    assert after.row.version == before.row.version and after.state == before.state
