@@ -6,16 +6,22 @@ import argparse
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
+from collections.abc import Awaitable, Callable
 
 import discord
 from pydantic import ValidationError
 
-from bot.app import create_bot
+from bot.app import TanzakuBot, create_bot
 from bot.config import Settings
 from bot.storage import Database
+from bot.storage.database import quiet_driver_loggers
 
 log = logging.getLogger("bot")
+
+# Marker lines an operator (and the SIGTERM test) can look for in the log.
+STOPPED_CLEANLY = "stopped cleanly: database closed"
 
 
 def _load_settings() -> Settings | None:
@@ -37,38 +43,131 @@ def _load_settings() -> Settings | None:
         return None
 
 
+def setup_logging(level: str) -> None:
+    discord.utils.setup_logging(level=getattr(logging, level), root=True)
+    # At DEBUG the database driver logs every statement with its parameters (fairness
+    # seeds included), and discord.py's HTTP client logs every request body (private
+    # answers, a bid in a DM). Those stay quiet whatever the level.
+    quiet_driver_loggers()
+    logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLogger().level))
+
+
+class DatabaseProblem(Exception):
+    """The database cannot be used; the message is one line for the operator."""
+
+
+def _describe(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return f"{type(error).__name__}: {text}"
+
+
+async def check_database(settings: Settings) -> int:
+    """Open (migrating if needed) and prove a write can be made; returns the schema version.
+
+    Raises DatabaseProblem with one clear line when the file is corrupt, unreadable or
+    read-only: this is the Docker health check, so "it opened" is not enough.
+    """
+    db = Database(settings.database_path, synchronous=settings.database_synchronous)
+    try:
+        await db.open()
+        async with db.reading() as tx:
+            integrity = await tx.fetchone("PRAGMA quick_check")
+        if integrity is None or integrity[0] != "ok":
+            found = integrity[0] if integrity is not None else "no answer"
+            raise DatabaseProblem(f"the integrity check failed: {found}")
+        await db.probe_write()
+        return await db.schema_version()
+    except DatabaseProblem:
+        raise
+    except (sqlite3.Error, OSError) as error:
+        raise DatabaseProblem(_describe(error)) from None
+    finally:
+        # Always: an open connection is a thread that keeps the process from exiting.
+        await db.close()
+
+
 async def _check(settings: Settings) -> None:
-    db = Database(settings.database_path)
-    await db.open()
-    version = await db.schema_version()
-    await db.close()
-    log.info("settings valid; database %s at schema version %d", settings.database_path, version)
+    version = await check_database(settings)
+    log.info(
+        "settings valid; database %s at schema version %d and writable",
+        settings.database_path,
+        version,
+    )
+
+
+class StopOnSignal:
+    """SIGTERM / SIGINT → one `bot.close()`, kept here and not in `bot.background_tasks`:
+    `close()` waits for those, and a close waiting for itself never finishes."""
+
+    def __init__(self, bot: TanzakuBot) -> None:
+        self.bot = bot
+        self.task: asyncio.Task[None] | None = None
+        self.requested = asyncio.Event()
+
+    def install(self) -> None:
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGINT"):
+            if hasattr(signal, name):
+                loop.add_signal_handler(getattr(signal, name), self.stop, name)
+
+    def stop(self, name: str = "stop") -> None:
+        if self.task is not None:
+            log.info("%s again: already stopping", name)
+            return
+        log.info("%s: stopping, finishing the action in flight", name)
+        self.task = asyncio.get_running_loop().create_task(
+            self.bot.close(), name="tanzaku-shutdown"
+        )
+        self.requested.set()
+
+    async def wait(self) -> None:
+        """Until a stop was asked for and the bot is closed, its database included."""
+        await self.requested.wait()
+        assert self.task is not None
+        await self.task
+
+
+async def serve(bot: TanzakuBot, connect: Callable[[], Awaitable[None]]) -> None:
+    """Run `bot` until it is closed; SIGTERM and SIGINT close it cleanly.
+
+    `connect` logs in and returns when the connection has ended (`bot.start` does); the
+    SIGTERM test passes one that runs the bot on SimCord instead of Discord.
+    """
+    stopper = StopOnSignal(bot)
+    stopper.install()
+    async with bot:
+        await connect()
+    if stopper.task is not None:
+        # `bot.start` returns once the gateway is closed, before `close()` has finished
+        # with the database; leaving now would let asyncio.run cancel that.
+        await stopper.task
+    log.info(STOPPED_CLEANLY)
 
 
 async def _run(settings: Settings, *, sync: bool) -> None:
     bot = create_bot(settings, sync_globally=sync)
-    loop = asyncio.get_running_loop()
 
-    def stop() -> None:
-        log.info("stopping: finishing the action in flight")
-        task = loop.create_task(bot.close())
-        bot.background_tasks.add(task)
-
-    for name in ("SIGTERM", "SIGINT"):
-        if hasattr(signal, name):
-            loop.add_signal_handler(getattr(signal, name), stop)
-    async with bot:
+    async def connect() -> None:
         try:
             await bot.start(settings.token.get_secret_value())
         except discord.LoginFailure:
             log.error("Discord refused the token: check TANZAKU_TOKEN")
             raise SystemExit(1) from None
+        except (sqlite3.Error, OSError) as error:
+            if bot.db.is_open:
+                raise
+            # The database did not open in setup_hook: one line, not a traceback.
+            raise DatabaseProblem(_describe(error)) from None
+
+    await serve(bot, connect)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument(
-        "--check", action="store_true", help="validate settings, migrate the database, exit"
+        "--check",
+        action="store_true",
+        help="validate settings, migrate the database, prove it can be written, exit",
     )
     parser.add_argument(
         "--sync", action="store_true", help="publish slash commands globally at start"
@@ -77,11 +176,15 @@ def main(argv: list[str] | None = None) -> int:
     settings = _load_settings()
     if settings is None:
         return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level), root=True)
-    if args.check:
-        asyncio.run(_check(settings))
-        return 0
-    asyncio.run(_run(settings, sync=args.sync))
+    setup_logging(settings.log_level)
+    try:
+        if args.check:
+            asyncio.run(_check(settings))
+        else:
+            asyncio.run(_run(settings, sync=args.sync))
+    except DatabaseProblem as problem:
+        sys.stderr.write(f"tanzaku: database {settings.database_path} unusable: {problem}\n")
+        return 1
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -22,6 +23,13 @@ class Settings(BaseSettings):
     database_path: Path = Field(
         default=Path("data/tanzaku.db"), description="SQLite file; created when missing."
     )
+    database_synchronous: Literal["FULL", "NORMAL"] = Field(
+        default="FULL",
+        description=(
+            "SQLite's synchronous mode. FULL: every action is on disk before Discord shows"
+            " it. NORMAL: faster commits, but a power loss may undo the last actions."
+        ),
+    )
     dev_guild_ids: list[int] = Field(
         default_factory=list,
         description="Guilds that get the commands synced instantly at every start.",
@@ -33,14 +41,16 @@ class Settings(BaseSettings):
     challenge_timeout_seconds: int = Field(
         default=300, ge=30, description="An unanswered duel challenge expires after this."
     )
-    turn_timeout_seconds: int = Field(
-        default=60, ge=5, description="Default time for a turn or a round when a table sets none."
-    )
     house_float: int = Field(
         default=100_000,
         ge=0,
         description="Coins minted into each server's house bank at first use.",
     )
+
+    @field_validator("database_synchronous", mode="before")
+    @classmethod
+    def _upper_synchronous(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
 
     @field_validator("log_level")
     @classmethod

@@ -5,15 +5,30 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import aiosqlite
 
 log = logging.getLogger(__name__)
+
+Synchronous = Literal["FULL", "NORMAL"]
+
+# Loggers of the database driver. At DEBUG aiosqlite logs every statement with its
+# parameters, and those include live tables' fairness seeds (every future roll) and the
+# state of unrevealed choices. They stay at WARNING whatever the root level is.
+DRIVER_LOGGERS = ("aiosqlite",)
+
+
+def quiet_driver_loggers() -> None:
+    """Keep the database driver's loggers at WARNING, whatever the root level."""
+    for name in DRIVER_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -42,6 +57,23 @@ async def _run(connection: aiosqlite.Connection, sql: str) -> None:
     # execute_fetchall steps the statement to its end in one trip to the SQLite thread;
     # SQLite refuses to COMMIT while a statement is still open.
     await connection.execute_fetchall(sql)
+
+
+async def _connect(path: Path) -> aiosqlite.Connection:
+    # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is
+    # exactly the block we wrote and nothing opens one behind our back.
+    connection = aiosqlite.connect(path, isolation_level=None)
+    try:
+        return await connection
+    except BaseException:
+        # aiosqlite stops its thread after a failed connect without waiting for it; the
+        # thread then answers on a closed event loop and prints a traceback after ours.
+        # Wait for it here, while the loop still runs.
+        thread = connection if isinstance(connection, threading.Thread) else None
+        thread = thread or getattr(connection, "_thread", None)
+        if isinstance(thread, threading.Thread) and thread.is_alive():
+            await asyncio.to_thread(thread.join, 5.0)
+        raise
 
 
 class Transaction:
@@ -89,8 +121,19 @@ class Database:
     """Owns the connection. Writes are serialised: SQLite has one writer, and a shared
     aiosqlite connection would otherwise interleave two coroutines' transactions."""
 
-    def __init__(self, path: Path | str, *, checkpoint_every: int = 1000) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        checkpoint_every: int = 1000,
+        synchronous: Synchronous = "FULL",
+    ) -> None:
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
         self.path = Path(path)
+        # FULL: a COMMIT is on disk before the click is answered, so a power loss cannot
+        # undo an action Discord already showed. NORMAL (WAL) may lose the last commits.
+        self.synchronous = synchronous
         self._connection: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
         self._checkpoint_every = checkpoint_every
@@ -108,21 +151,33 @@ class Database:
         return self._connection is not None
 
     async def open(self) -> None:
-        """Open (creating the file and folder if needed) and apply pending migrations."""
+        """Open (creating the file and folder if needed) and apply pending migrations.
+
+        If any of it fails the connection is closed again before the error propagates:
+        an open aiosqlite connection is a thread that would keep the process alive.
+        """
+        # Here too, not only where logging is set up: a test or a script that opens the
+        # database at DEBUG must not log the seeds either.
+        quiet_driver_loggers()
         if str(self.path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is
-        # exactly the block we wrote and nothing opens one behind our back.
-        self._connection = await aiosqlite.connect(self.path, isolation_level=None)
-        self._connection.row_factory = aiosqlite.Row
-        await _run(self._connection, "PRAGMA journal_mode=WAL")
-        await _run(self._connection, "PRAGMA synchronous=NORMAL")
-        await _run(self._connection, "PRAGMA foreign_keys=ON")
-        await _run(self._connection, "PRAGMA busy_timeout=5000")
-        # Checkpoints run from `checkpoint()` between actions, not inside whichever
-        # click's COMMIT happened to fill the WAL.
-        await _run(self._connection, "PRAGMA wal_autocheckpoint=0")
-        await self.migrate()
+        self._connection = await _connect(self.path)
+        try:
+            self._connection.row_factory = aiosqlite.Row
+            # First: a second process opening the file at the same moment then waits for
+            # the lock instead of failing at once ("database is locked").
+            await _run(self._connection, "PRAGMA busy_timeout=5000")
+            await _run(self._connection, "PRAGMA journal_mode=WAL")
+            await _run(self._connection, f"PRAGMA synchronous={self.synchronous}")
+            await _run(self._connection, "PRAGMA foreign_keys=ON")
+            # Checkpoints run from `checkpoint()` between actions, not inside whichever
+            # click's COMMIT happened to fill the WAL.
+            await _run(self._connection, "PRAGMA wal_autocheckpoint=0")
+            await self.migrate()
+        except BaseException:
+            connection, self._connection = self._connection, None
+            await connection.close()
+            raise
 
     async def close(self) -> None:
         if self._checkpointing is not None:
@@ -139,32 +194,57 @@ class Database:
                 await _run(self._connection, "PRAGMA wal_checkpoint(PASSIVE)")
 
     async def schema_version(self) -> int:
-        async with self.connection.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        rows = await self.connection.execute_fetchall("PRAGMA user_version")
+        for row in rows:
+            return int(row[0])
+        return 0
 
     async def migrate(self) -> int:
-        """Apply every migration newer than `PRAGMA user_version`, each in a transaction."""
-        current = await self.schema_version()
+        """Apply every migration newer than `PRAGMA user_version`, each in a transaction.
+
+        The version is read inside the migration's own `BEGIN IMMEDIATE`, which holds the
+        file's write lock: a second process starting at the same moment waits, then sees
+        the new version and skips the migration instead of applying it twice.
+        """
         applied = 0
         for number, name, sql in _migrations():
-            if number <= current:
-                continue
             async with self._write_lock:
                 # executescript would COMMIT first; run the statements inside our own
                 # transaction so a failing migration leaves the schema untouched.
                 await _run(self.connection, "BEGIN IMMEDIATE")
                 try:
-                    for statement in _split_sql(sql):
-                        await _run(self.connection, statement)
-                    await _run(self.connection, f"PRAGMA user_version = {number}")
+                    current = await self.schema_version()
+                    if number > current:
+                        for statement in _split_sql(sql):
+                            await _run(self.connection, statement)
+                        await _run(self.connection, f"PRAGMA user_version = {number}")
                     await _run(self.connection, "COMMIT")
                 except BaseException:
                     await _run(self.connection, "ROLLBACK")
                     raise
-            log.info("applied migration %s", name)
-            applied += 1
+            if number > current:
+                log.info("applied migration %s", name)
+                applied += 1
         return applied
+
+    async def probe_write(self) -> None:
+        """Prove the file can be written: a real write, in a transaction rolled back.
+
+        A read-only file opens without complaint (SQLite falls back to reading), so only
+        a write shows that the bot would be able to save actions. Raises sqlite3.Error.
+        """
+        async with self._write_lock:
+            connection = self.connection
+            await _run(connection, "BEGIN IMMEDIATE")
+            try:
+                # Writing user_version dirties the header page: the same write path as any
+                # action's commit, undone by the rollback.
+                version = await self.schema_version()
+                await _run(connection, f"PRAGMA user_version = {version}")
+                await _run(connection, "CREATE TABLE tanzaku_write_probe (x INTEGER)")
+                await _run(connection, "INSERT INTO tanzaku_write_probe VALUES (1)")
+            finally:
+                await _run(connection, "ROLLBACK")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:

@@ -1,9 +1,11 @@
 """`python -m bot` as an operator meets it: one clear line for a bad setup, `--check` that
-migrates the database and exits."""
+migrates the database, proves it can be written and exits (it is the Docker health check:
+a database it cannot use must make it fail, with one line and without hanging)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -15,17 +17,20 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+def run_bot(
+    cwd: Path, *args: str, wrapper: tuple[str, ...] = (), **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m bot`; a hang fails the test (TimeoutExpired) instead of blocking it."""
     clean = {name: value for name, value in os.environ.items() if not name.startswith("TANZAKU_")}
     clean["PYTHONPATH"] = str(REPO)
     clean.update(env)
     return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
+        [*wrapper, sys.executable, "-m", "bot", *args],
         cwd=cwd,
         env=clean,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=30,
         check=False,
     )
 
@@ -79,6 +84,8 @@ def test_check_migrates_a_new_database_and_exits(workdir: Path, tmp_path: Path) 
     finally:
         connection.close()
     assert {"guild_settings", "wallets", "game_tables", "ledger", "action_log"} <= tables
+    # The write probe was rolled back: it left nothing behind.
+    assert not any("probe" in name for name in tables)
     # Running the check again on the migrated file is fine too.
     again = run_bot(workdir, "--check", TANZAKU_TOKEN="x", TANZAKU_DATABASE_PATH=str(database))
     assert again.returncode == 0, again.stderr
@@ -95,7 +102,11 @@ def test_token_from_dot_env_is_read(workdir: Path) -> None:
 
 @pytest.mark.parametrize(
     ("variable", "value"),
-    [("TANZAKU_LOG_LEVEL", "LOUD"), ("TANZAKU_TURN_TIMEOUT_SECONDS", "1")],
+    [
+        ("TANZAKU_LOG_LEVEL", "LOUD"),
+        ("TANZAKU_LOBBY_TIMEOUT_SECONDS", "1"),
+        ("TANZAKU_DATABASE_SYNCHRONOUS", "SOMETIMES"),
+    ],
 )
 def test_an_invalid_setting_is_one_line_naming_it(workdir: Path, variable: str, value: str) -> None:
     result = run_bot(workdir, "--check", TANZAKU_TOKEN="x", **{variable: value})
@@ -104,3 +115,94 @@ def test_an_invalid_setting_is_one_line_naming_it(workdir: Path, variable: str, 
     assert variable in line
     assert "TANZAKU_TOKEN" not in line
     assert list(workdir.iterdir()) == []
+
+
+# -- `--check` on a database it cannot use --------------------------------------------------
+
+
+def migrated_database(workdir: Path, path: Path) -> None:
+    result = run_bot(workdir, "--check", TANZAKU_TOKEN="x", TANZAKU_DATABASE_PATH=str(path))
+    assert result.returncode == 0, result.stderr
+
+
+def check_fails_with_one_line(workdir: Path, path: Path, *wrapper: str) -> str:
+    result = run_bot(
+        workdir,
+        "--check",
+        wrapper=wrapper,
+        TANZAKU_TOKEN="x",
+        TANZAKU_DATABASE_PATH=str(path),
+        TANZAKU_LOG_LEVEL="WARNING",
+    )
+    assert result.returncode not in (0, None), result.stderr
+    line = one_line(result.stderr)
+    assert line.startswith("tanzaku: database") and str(path) in line, line
+    return line
+
+
+def test_check_on_a_corrupt_file_is_one_line_and_does_not_hang(
+    workdir: Path, tmp_path: Path
+) -> None:
+    database = tmp_path / "corrupt.db"
+    database.write_bytes(b"this is not an SQLite database, only bytes " * 200)
+    line = check_fails_with_one_line(workdir, database)
+    assert "not a database" in line
+
+
+def test_check_on_a_damaged_page_fails(workdir: Path, tmp_path: Path) -> None:
+    """A valid header over garbage pages opens fine: the integrity check must catch it."""
+    database = tmp_path / "damaged.db"
+    migrated_database(workdir, database)
+    data = bytearray(database.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    assert len(data) > 2 * page_size
+    data[page_size:] = bytes([0xA5]) * (len(data) - page_size)  # every page after the first
+    database.write_bytes(bytes(data))
+    check_fails_with_one_line(workdir, database)
+
+
+def test_check_where_a_directory_stands_for_the_file_fails(workdir: Path, tmp_path: Path) -> None:
+    """Unwritable in a way that holds even for root (the tests run as root in CI's
+    container, where file modes do not stop a write): the path is a directory."""
+    database = tmp_path / "is-a-directory.db"
+    database.mkdir()
+    check_fails_with_one_line(workdir, database)
+
+
+def _read_only_file_wrapper(path: Path) -> tuple[str, ...]:
+    """How to make `path` read-only for the child: its mode for an ordinary user; for root,
+    whom modes do not stop, a read-only bind mount of the file in a private mount
+    namespace (`unshare`), which refuses every write with EROFS. The file is then opened
+    read-only by SQLite without complaint, which is exactly what `--check` used to pass."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        return ()
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("running as root without `unshare`: no way to make a file read-only")
+    wrapper = (
+        unshare,
+        "--map-root-user",
+        "--mount",
+        "sh",
+        "-c",
+        'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"',
+        str(path),
+    )
+    probe = subprocess.run(
+        [*wrapper, "true"], capture_output=True, text=True, timeout=30, check=False
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"running as root and a read-only bind mount is not allowed: {probe.stderr}")
+    return wrapper
+
+
+def test_check_on_a_read_only_file_fails(workdir: Path, tmp_path: Path) -> None:
+    database = tmp_path / "read-only.db"
+    migrated_database(workdir, database)
+    wrapper = _read_only_file_wrapper(database)
+    try:
+        line = check_fails_with_one_line(workdir, database, *wrapper)
+    finally:
+        database.chmod(0o644)
+    assert "readonly" in line or "read-only" in line, line

@@ -3,6 +3,8 @@ transactions that roll back, and the optimistic lock on a table's version."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -115,6 +117,11 @@ async def test_a_failing_migration_leaves_the_schema_untouched(
     db = Database(tmp_path / "t.db")
     with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
         await db.open()
+    # A failed open closes its connection: a left-over aiosqlite thread would keep the
+    # process (`python -m bot --check`, the health check) from exiting.
+    assert not db.is_open
+    monkeypatch.setattr(database_module, "_migrations", lambda: real)
+    await db.open()
     try:
         assert await db.schema_version() == len(real)
         async with db.reading() as tx:
@@ -122,6 +129,128 @@ async def test_a_failing_migration_leaves_the_schema_untouched(
         assert row is None
     finally:
         await db.close()
+
+
+async def test_two_processes_starting_at_once_migrate_once(tmp_path: Path) -> None:
+    """Two connections (as two bot processes would have) open a new file at the same
+    moment: the schema version is read inside the migration's write transaction, so the
+    second one waits, sees the new version and applies nothing twice."""
+    path = tmp_path / "t.db"
+    first, second = Database(path), Database(path)
+    try:
+        await asyncio.gather(first.open(), second.open())
+        assert await first.schema_version() == len(migration_files())
+        assert await second.schema_version() == len(migration_files())
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_migrate_reads_the_version_inside_its_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deterministic form of the race above: every read of the schema version made while
+    migrating happens inside the write transaction that would apply the migration."""
+    reads: list[bool] = []
+    real_version = Database.schema_version
+
+    async def recording_version(self: Database) -> int:
+        reads.append(self.connection.in_transaction)
+        return await real_version(self)
+
+    monkeypatch.setattr(Database, "schema_version", recording_version)
+    db = Database(tmp_path / "t.db")
+    await db.open()
+    await db.close()
+    assert reads, "the version was never read"
+    assert all(reads), f"version read outside the migration's transaction: {reads}"
+
+
+@pytest.mark.parametrize("mode", ["FULL", "NORMAL"])
+async def test_synchronous_mode_is_applied(tmp_path: Path, mode: str) -> None:
+    db = Database(tmp_path / "t.db", synchronous=mode)  # type: ignore[arg-type]
+    await db.open()
+    try:
+        # PRAGMA synchronous answers 2 for FULL and 1 for NORMAL.
+        assert await pragma(db, "synchronous") == {"FULL": 2, "NORMAL": 1}[mode]
+    finally:
+        await db.close()
+
+
+async def test_durable_by_default(db: Database) -> None:
+    assert db.synchronous == "FULL"
+    assert await pragma(db, "synchronous") == 2
+    with pytest.raises(ValueError, match="FULL or NORMAL"):
+        Database(db.path, synchronous="OFF")  # type: ignore[arg-type]
+
+
+async def test_probe_write_leaves_nothing_behind(db: Database) -> None:
+    before = await fingerprint_schema(db)
+    await db.probe_write()
+    assert await fingerprint_schema(db) == before
+    # The write lock was released and the connection is out of the transaction.
+    async with db.transaction() as tx:
+        await mq.insert_guild_settings(tx, 5)
+
+
+async def fingerprint_schema(db: Database) -> tuple[object, ...]:
+    async with db.reading() as tx:
+        rows = await tx.fetchall("SELECT type, name, sql FROM sqlite_master ORDER BY name")
+    return (await db.schema_version(), tuple(tuple(row) for row in rows))
+
+
+async def test_the_driver_never_logs_statements_even_at_debug(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """At DEBUG aiosqlite logs every statement with its parameters; a live table's seed is
+    one of them. The database keeps the driver's logger at WARNING whatever the root says."""
+    secret = "f00dfacecafe5eed" * 4
+    logging.getLogger("aiosqlite").setLevel(logging.NOTSET)  # as if nobody had set it
+    caplog.set_level(logging.DEBUG)  # the root logger at DEBUG, capturing everything
+    db = Database(tmp_path / "t.db")
+    await db.open()
+    try:
+        async with db.transaction() as tx:
+            await mq.insert_guild_settings(tx, 1)
+            await tq.insert_table(
+                tx,
+                guild_id=1,
+                channel_id=10,
+                game="coinflip",
+                host_id=7,
+                rules_json="{}",
+                seed_hex=secret,
+                commitment="c",
+                now=1.0,
+            )
+        async with db.reading() as tx:
+            row = await tx.fetchone("SELECT seed_hex FROM game_tables")
+        assert row is not None and row[0] == secret  # the write did happen
+    finally:
+        await db.close()
+    assert caplog.records, "nothing was captured: the test would prove nothing"
+    logged = "\n".join(f"{record.name} {record.getMessage()}" for record in caplog.records)
+    assert secret not in logged
+    assert not [record for record in caplog.records if record.name.startswith("aiosqlite")]
+
+
+def test_the_cli_quiets_the_driver_and_http_bodies_at_debug() -> None:
+    from bot.__main__ import setup_logging
+
+    root = logging.getLogger()
+    saved = (root.level, list(root.handlers))
+    try:
+        logging.getLogger("aiosqlite").setLevel(logging.NOTSET)
+        setup_logging("DEBUG")
+        assert root.level == logging.DEBUG
+        assert not logging.getLogger("aiosqlite").isEnabledFor(logging.INFO)
+        # discord.py's HTTP client logs request and response bodies at DEBUG.
+        assert not logging.getLogger("discord.http").isEnabledFor(logging.DEBUG)
+    finally:
+        for handler in root.handlers:
+            if handler not in saved[1]:
+                root.removeHandler(handler)
+        root.setLevel(saved[0])
 
 
 def test_split_sql_keeps_semicolons_inside_strings_and_refuses_a_truncated_statement() -> None:
