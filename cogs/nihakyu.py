@@ -37,6 +37,9 @@ ELIMINATION_TEXT = {
     "ejected": "is **ejected** by a moderator",
     "afk": "forfeits after idling too many rounds",
 }
+EJECT_REFUSAL = (
+    "Only a moderator (Manage Server) who is not playing at this table can eject a player."
+)
 
 
 def name(player: int) -> str:
@@ -58,7 +61,8 @@ class NihakyuUI(GameUI):
         if rules.dealers_blood:
             variants.append("Dealer's Blood")
         if rules.shinobi_interference:
-            variants.append(f"Shinobi Interference (Sleight +{rules.sleight_bonus})")
+            caught = ", a natural 1 is caught cheating" if rules.caught_on_natural_one else ""
+            variants.append(f"Shinobi Interference (Sleight {rules.sleight_bonus:+d}{caught})")
         return [
             f"Everyone starts at **{rules.starting_stamina}** Stamina; "
             f"{rules.round_seconds} s a round.",
@@ -71,9 +75,13 @@ class NihakyuUI(GameUI):
         currency = snapshot.currency
         lines: list[str] = []
         if state.finished:
-            lines.append(self.result_line(state, currency))
+            lines.extend(self.result_lines(state, currency))
         elif state.phase == "sleight":
-            lines.append(f"Round {state.round}: the dice are down — **Sleight of Hand** window.")
+            asked = ", ".join(name(p) for p in state.sleight_players)
+            lines.append(
+                f"Round {state.round}: the dice are down — **Sleight of Hand** window "
+                f"for those who rolled: {asked}."
+            )
         else:
             pot = render.coins(state.pot, currency)
             lines.append(f"Round {state.round}: choose in secret. Pot **{pot}**.")
@@ -97,12 +105,11 @@ class NihakyuUI(GameUI):
             if stamina <= 0 or player in state.eliminated:
                 status = " ✖"
             elif not state.finished and player != nihakyu.DEALER:
-                waiting = (
-                    player not in state.choices
-                    if state.phase == "choosing"
-                    else player in state.sleight_players and player not in state.sleights
-                )
-                status = " ⏳" if waiting else " ✅"
+                if state.phase == "choosing":
+                    status = " ✅" if player in state.choices else " ⏳"
+                elif player in state.sleight_players:
+                    status = " ✅" if player in state.sleights else " ⏳"
+                # else: not asked in this Sleight window (did not roll), so no mark.
             rows.append(
                 f"{name(player)} `{render.bar(stamina, rules.starting_stamina)}` "
                 f"**{max(stamina, 0)}**{status}"
@@ -133,17 +140,27 @@ class NihakyuUI(GameUI):
         return view_of(*items)
 
     @staticmethod
-    def result_line(state: nihakyu.State, currency: str) -> str:
+    def result_lines(state: nihakyu.State, currency: str) -> list[str]:
+        if state.aborted:
+            return ["**The table was aborted by a moderator.** Every ante went back."]
         if state.dealer_won:
-            house = state.payouts.get(HOUSE, 0)
-            return (
-                f"**The Dealer outlasts everyone.** The house takes "
-                f"{render.coins(house, currency)}; the rest is shared by Stamina."
-            )
+            house = render.coins(state.payouts.get(HOUSE, 0), currency)
+            if not state.share_basis:
+                return [f"**The Dealer outlasts everyone.** The house takes the pot of {house}."]
+            shares = [
+                f"{render.mention(p)} {render.coins(state.shares.get(p, 0), currency)} "
+                f"(Stamina {stamina})"
+                for p, stamina in state.share_basis.items()
+            ]
+            return [
+                f"**The Dealer outlasts everyone.** The house takes {house}; the rest is "
+                "shared by Stamina before the final round: " + " · ".join(shares) + "."
+            ]
         if state.winner is not None:
             pot = render.coins(state.pot, currency)
-            return f"**{render.mention(state.winner)} wins the pot of {pot}.**"
-        return "**The game is over.**"
+            return [f"**{render.mention(state.winner)} wins the pot of {pot}.**"]
+        house = render.coins(state.payouts.get(HOUSE, 0), currency)
+        return [f"**The game is over.** Nobody could win; the house takes {house}."]
 
     @staticmethod
     def describe(event: BaseModel, state: nihakyu.State) -> str | None:
@@ -155,13 +172,20 @@ class NihakyuUI(GameUI):
                 if choice == "shadow_step":
                     parts.append(f"{name(player)} 👣 steps aside (−5)")
                 elif choice == "kage":
-                    parts.append(f"{name(player)} 🛡️ {dice} → −{min(dice)}{auto}")
+                    shown = " and ".join(str(die) for die in dice)
+                    parts.append(f"{name(player)} 🛡️ {shown} → −{min(dice)}{auto}")
                 else:
                     parts.append(f"{name(player)} 🎲 {dice[0] if dice else '?'}{auto}")
             for player, choice in event.choices.items():
                 if choice == "shadow_step" and player not in event.rolls:
                     parts.append(f"{name(player)} 👣 steps aside (−5)")
-            return f"**Round {event.round}:** " + " · ".join(parts)
+            text = f"**Round {event.round}:** " + " · ".join(parts)
+            for player in event.kage_unpaid:
+                text += (
+                    f"\n{name(player)}'s Kage's Endurance became a Roll: "
+                    "the wallet could not pay the second ante."
+                )
+            return text
         if isinstance(event, nihakyu.SleightChecked):
             outcome = {"success": "succeeds", "failure": "fails", "caught": "rolls a natural 1"}
             sign = "+1" if event.adjust > 0 else "−1"
@@ -170,7 +194,12 @@ class NihakyuUI(GameUI):
                 f"{outcome[event.outcome]}."
             )
         if isinstance(event, nihakyu.PlayerEliminated):
+            if event.reason == "ejected" and event.by is not None:
+                return f"{name(event.player)} is **ejected** by {render.mention(event.by)}."
             return f"{name(event.player)} {ELIMINATION_TEXT[event.reason]}."
+        if isinstance(event, nihakyu.TableAborted):
+            by = f" by {render.mention(event.by)}" if event.by is not None else ""
+            return f"**The table was aborted{by}:** every ante goes back."
         if isinstance(event, nihakyu.SuddenDeath):
             rounds = " / ".join(
                 ", ".join(f"{name(p)} {roll}" for p, roll in rolls.items()) for rolls in event.rolls
@@ -202,8 +231,13 @@ class NihakyuUI(GameUI):
             if getattr(event, "private_to", None) != interaction.user.id:
                 continue
             if isinstance(event, nihakyu.ChoiceConfirmed):
-                ante = render.coins(outcome.snapshot.rules.ante, outcome.snapshot.currency)
-                extra = f" It raised your ante by {ante}." if event.choice == "kage" else ""
+                extra = ""
+                if event.charge:
+                    ante = render.coins(event.charge, outcome.snapshot.currency)
+                    extra = (
+                        f" Your second ante of {ante} is taken at the reveal"
+                        " (if your wallet cannot pay it then, you Roll instead)."
+                    )
                 await send_ephemeral(
                     interaction,
                     f"Round {event.round}: you chose **{CHOICE_TEXT[event.choice]}**.{extra} "
@@ -230,6 +264,7 @@ class NihakyuCog(
         dealers_blood="Variant: a neutral Dealer the players must outlast",
         shinobi_interference="Variant: Sleight of Hand checks after the dice",
         sleight_bonus="Bonus to Sleight of Hand checks (default 0)",
+        caught_on_natural_one="House rule: a natural 1 on a Sleight check is caught cheating",
         starting_stamina="House rule: Stamina at the start (default 200)",
         round_seconds="Seconds a round waits for choices (default 60)",
     )
@@ -243,6 +278,7 @@ class NihakyuCog(
         dealers_blood: bool = False,
         shinobi_interference: bool = False,
         sleight_bonus: app_commands.Range[int, -10, 10] = 0,
+        caught_on_natural_one: bool = False,
         starting_stamina: app_commands.Range[int, 20, 1000] = 200,
         round_seconds: app_commands.Range[int, 10, 3600] = 60,
     ) -> None:
@@ -256,6 +292,7 @@ class NihakyuCog(
                 "dealers_blood": dealers_blood,
                 "shinobi_interference": shinobi_interference,
                 "sleight_bonus": sleight_bonus,
+                "caught_on_natural_one": caught_on_natural_one,
                 "starting_stamina": starting_stamina,
                 "round_seconds": round_seconds,
             },
@@ -263,13 +300,14 @@ class NihakyuCog(
         await self.ui.hub.open_table(interaction, "nihakyu", rules)
 
     @app_commands.command(name="eject", description="Eject a player for a forbidden technique.")
-    @app_commands.describe(member="The player to eject (host or moderator only)")
+    @app_commands.describe(member="The player to eject (moderators not seated at the table)")
     async def eject(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
+        # Ejecting is a moderator's word, never the host's: a host could otherwise eject
+        # everyone and take the pot. A seated moderator is refused by the engine.
+        if not is_moderator(interaction):
+            raise NotAllowed(EJECT_REFUSAL)
         assert interaction.channel_id is not None
         table = await self.bot.tables.live_table_in(interaction.channel_id, "nihakyu")
-        snapshot = await self.bot.tables.snapshot(table)
-        if interaction.user.id != snapshot.row.host_id and not is_moderator(interaction):
-            raise NotAllowed("Only the table's host or a moderator can eject a player.")
         outcome = await self.bot.tables.act(
             table, interaction.user.id, nihakyu.Eject(target=member.id), outsider=True
         )
