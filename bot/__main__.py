@@ -127,13 +127,18 @@ class StopOnSignal:
         await self.task
 
 
-async def serve(bot: TanzakuBot, connect: Callable[[], Awaitable[None]]) -> None:
+async def serve(
+    bot: TanzakuBot,
+    connect: Callable[[], Awaitable[None]],
+    stopper: StopOnSignal | None = None,
+) -> None:
     """Run `bot` until it is closed; SIGTERM and SIGINT close it cleanly.
 
     `connect` logs in and returns when the connection has ended (`bot.start` does); the
-    SIGTERM test passes one that runs the bot on SimCord instead of Discord.
+    SIGTERM test passes one that runs the bot on SimCord instead of Discord and returns
+    once `stopper.requested` is set.
     """
-    stopper = StopOnSignal(bot)
+    stopper = stopper or StopOnSignal(bot)
     stopper.install()
     async with bot:
         await connect()

@@ -93,12 +93,57 @@ class TanzakuBot(commands.Bot):
         gc.freeze()
 
     async def close(self) -> None:
-        await self.tables.scheduler.stop()
-        if self.background_tasks:
-            await asyncio.gather(*self.background_tasks, return_exceptions=True)
-        await super().close()
-        # Closing waits for the transaction in flight, so an action is never cut in half.
-        await self.db.close()
+        """Stop cleanly: no more deadlines, the work in flight finishes (for a few seconds
+        at most), then the connection to Discord and the database close.
+
+        Safe from any task, including one the bot is tracking (the SIGTERM handler's):
+        the task running `close()` is never among those it waits for, or it would wait
+        for itself. Concurrent calls wait for the first one.
+        """
+        running: asyncio.Event | None = getattr(self, "_tanzaku_closing", None)
+        if running is not None:
+            await running.wait()
+            return
+        done = asyncio.Event()
+        self._tanzaku_closing: asyncio.Event | None = done
+        try:
+            await self.tables.scheduler.stop()
+            # Inside `docker stop`'s 10 s before its SIGKILL, with time left to close.
+            grace_seconds = 8.0
+            # discord.py names the tasks that run a click's, a form's or a command's
+            # handler; with the bot's own background work (table message refreshes) they
+            # are the actions in flight.
+            handler_prefixes = (
+                "discord-ui-view-dispatch",
+                "discord-ui-dynamic-item",
+                "discord-ui-modal-dispatch",
+                "CommandTree-invoker",
+            )
+            loop = asyncio.get_running_loop()
+            give_up_at = loop.time() + grace_seconds
+            this_task = asyncio.current_task()
+            while True:
+                in_flight = {task for task in self.background_tasks if not task.done()}
+                in_flight.update(
+                    task
+                    for task in asyncio.all_tasks()
+                    if task.get_name().startswith(handler_prefixes) and not task.done()
+                )
+                in_flight.discard(this_task)
+                if not in_flight:
+                    break
+                remaining = give_up_at - loop.time()
+                if remaining <= 0:
+                    log.warning("closing with %d actions still in flight", len(in_flight))
+                    break
+                # Looping, not one wait: a handler may start a refresh as it finishes.
+                await asyncio.wait(in_flight, timeout=remaining)
+            await super().close()
+            # Closing waits for the transaction in flight, so an action is never cut in half.
+            await self.db.close()
+        finally:
+            self._tanzaku_closing = None
+            done.set()
 
 
 def create_bot(settings: Settings, **options: Any) -> TanzakuBot:
