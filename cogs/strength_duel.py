@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import traceback
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
@@ -78,9 +79,11 @@ class BidModal(discord.ui.Modal):
     async def on_error(  # type: ignore[override]  # Modal narrows BaseView's signature
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
-        # Table and form only: the typed value is a secret bid.
+        # Table and form only: the typed value is a secret bid, and an exception's message
+        # may quote it, so the traceback's frames are logged without it.
+        frames = "".join(traceback.format_tb(error.__traceback__))
         log.error(
-            "a bid form at table %s failed (%s)", self.table, type(error).__name__, exc_info=error
+            "a bid form at table %s failed (%s)\n%s", self.table, type(error).__name__, frames
         )
         await self.ui.hub.refuse(interaction, None)
 
@@ -229,6 +232,10 @@ class DuelUI(GameUI):
         """What only `player` sees: the last reveal, their strength, the others' and a way
         to bid; at the end, the result. The same text is their DM panel, their ephemeral
         panel when DMs are closed, and their notice."""
+        text, view = self._panel(snapshot, player)
+        return render.clip(text, 2000), view
+
+    def _panel(self, snapshot: TableSnapshot, player: int) -> tuple[str, discord.ui.View | None]:
         state: duel.State | None = snapshot.state
         table = snapshot.id
         head = f"**Strength Duel #{table}**"
@@ -239,7 +246,8 @@ class DuelUI(GameUI):
             record = state.history[-1]
             revealed = duel.RoundRevealed(**record.model_dump())
             lines.append(self.describe(revealed, snapshot) or "")
-        if snapshot.status == "cancelled":
+        if snapshot.status == "cancelled" and not state.aborted:
+            # Ended without the game's own Abort (the engine could not): stakes refunded.
             text = "This table was cancelled: every coin still at stake went back to its owner."
             return "\n".join([f"{head} — cancelled.", *lines, text]), None
         if state.finished:
@@ -288,8 +296,7 @@ class DuelUI(GameUI):
         items.append(button(table, ply, "bidm", "Other amount…", row=3))
         if state.rules.mode == "tag":
             items.append(button(table, ply, "bidt", "Bid and tag out…", emoji="🔁", row=3))
-        body = render.clip("\n".join([header, *lines, text]), 2000)
-        return body, view_of(*items)
+        return "\n".join([header, *lines, text]), view_of(*items)
 
     def _result(self, state: duel.State, snapshot: TableSnapshot) -> str:
         """The end of the game in words, rebuilt from the state (as the reveal showed it)."""
@@ -368,14 +375,26 @@ class DuelUI(GameUI):
             return  # a lobby: nobody has a panel yet
         # A secret choice inside a round does not redraw the panels: only a new decision
         # point (and the end) does, so a changed bid leaves no trace anywhere.
+        only: set[int] | None = None
         if (
             outcome.kind == "started"
             or not snapshot.row.live
             or any(isinstance(event, PANEL_MOVES) for event in outcome.events)
         ):
-            await self.update_panels(snapshot.id)
+            only = None
+        elif any(isinstance(event, duel.ForbidChosen) for event in outcome.events):
+            # Only the chooser's own panel changes (its 0–5 buttons give way to the number).
+            only = {e.player for e in outcome.events if isinstance(e, duel.ForbidChosen)}
+        else:
+            return
+        try:
+            await self.update_panels(snapshot.id, only=only)
+        except Exception:
+            # The action is saved; a panel that could not be redrawn must not turn the
+            # click's answer into "nothing was changed".
+            log.exception("could not redraw the private panels of table %s", snapshot.id)
 
-    async def update_panels(self, table_id: int) -> None:
+    async def update_panels(self, table_id: int, *, only: set[int] | None = None) -> None:
         """Redraw every player's private panel in place (sending it the first time).
 
         A player whose DMs are closed is marked (the table then offers them a private
@@ -395,6 +414,8 @@ class DuelUI(GameUI):
             waiting = set(duel.waiting_for(state)) if live else set()
             refresh_table = False
             for player in snapshot.seats:
+                if only is not None and player not in only:
+                    continue
                 row = stored.get(player)
                 where = None
                 if row is not None and row.channel_id is not None and row.message_id is not None:

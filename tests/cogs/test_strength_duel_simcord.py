@@ -297,14 +297,16 @@ async def test_the_closed_dm_marker_survives_a_restart_and_goes_with_the_table(
 
 
 async def test_a_moderator_abort_returns_stakes_and_shows_in_the_panels(simcord_env):
-    from bot.games.common import Abort
+    from bot.games.strength_duel import Aborted
 
     world = await make_world(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
     await started_duel(world)
     await bid_by_dm(alice, 7)
-    # The table service gates who may abort; the UI must show what the engine decided.
-    outcome = await simcord_env.bot.tables.act(1, world.moderator.id, Abort(), outsider=True)
+    # The table service gates who may end a started table (and sends the engine Abort);
+    # the UI must show what the engine decided.
+    outcome = await simcord_env.bot.tables.cancel(1, world.moderator.id, moderator=True)
+    assert any(isinstance(event, Aborted) for event in outcome.events)
     await duel_ui(simcord_env).after(outcome, None)
     await simcord_env.bot.table_hub.refresh(1)
     assert await wallet(world, alice) == 1000 and await wallet(world, bob) == 1000
@@ -312,7 +314,8 @@ async def test_a_moderator_abort_returns_stakes_and_shows_in_the_panels(simcord_
     assert "Stopped" in public and "every stake went back" in public
     for member in (alice, bob):
         (panel,) = dm_messages(member)
-        assert "Stopped" in panel.content and panel.components == []
+        assert f"Stopped by <@{world.moderator.id}>**" in panel.content
+        assert panel.components == [] and "every stake went back" in panel.content
     for message in visible_to(world, bob):
         assert not re.search(r"\b7\b", NOISE.sub("", message_text(message)))
 
@@ -375,6 +378,10 @@ async def test_the_table_says_has_chosen_while_forbidden_numbers_are_picked(simc
     answered(await alice.user.click(alice.user.dm_channel.last_message, label="4"))
     text = message_text(world.channel.last_message)
     assert "✅ has chosen" in text and "⏳ choosing" in text and "has bid" not in text
+    (mine,) = dm_messages(alice)  # her own panel, edited: the number instead of buttons
+    assert "your forbidden number is **4**" in mine.content and mine.components == []
+    (theirs,) = dm_messages(bob)
+    assert "pick your secret forbidden number" in theirs.content and theirs.components
     # Bob's own DM panel has buttons 0–5; everything public must not name alice's 4.
     for message in world.channel.history(viewer=bob):
         assert not re.search(r"\b4\b", NOISE.sub("", message_text(message)))
