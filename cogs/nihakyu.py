@@ -197,7 +197,7 @@ class NihakyuUI(GameUI):
             if event.reason == "ejected" and event.by is not None:
                 return f"{name(event.player)} is **ejected** by {render.mention(event.by)}."
             return f"{name(event.player)} {ELIMINATION_TEXT[event.reason]}."
-        if isinstance(event, nihakyu.TableAborted):
+        if isinstance(event, nihakyu.Aborted):
             by = f" by {render.mention(event.by)}" if event.by is not None else ""
             return f"**The table was aborted{by}:** every ante goes back."
         if isinstance(event, nihakyu.SuddenDeath):

@@ -334,7 +334,7 @@ class GameOver(BaseModel):
     """Dealer's Blood split: the Stamina before the final round each share is based on."""
 
 
-class TableAborted(BaseModel):
+class Aborted(BaseModel):
     """Public: a moderator ended the table; every stake (ante, second ante) goes back."""
 
     kind: Literal["aborted"] = "aborted"
@@ -356,7 +356,7 @@ Event = Annotated[
     | SuddenDeath
     | RoundStarted
     | GameOver
-    | TableAborted
+    | Aborted
     | Honour,
     Field(discriminator="kind"),
 ]
@@ -770,7 +770,7 @@ def _abort(state: State, player: int | None) -> tuple[State, list[Event]]:
         sleights={},
         forfeiting=[],
     )
-    return new, [TableAborted(round=state.round, by=player, refunds=refunds)]
+    return new, [Aborted(round=state.round, by=player, refunds=refunds)]
 
 
 # --- resolution (these work on the fresh copy made by the handler) ---------------------

@@ -1128,6 +1128,35 @@ def test_random_legal_games_with_every_variant(seed: int) -> None:
         assert state.dealer_won or over.reason == "no_contender"
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_abort_at_any_moment_returns_exactly_what_is_at_stake(seed: int) -> None:
+    rng = random.Random(seed)
+    rules = N.Rules(
+        starting_stamina=80,
+        ante=9,
+        kage_endurance=True,
+        shadow_step=True,
+        dealers_blood=seed % 2 == 1,
+        shinobi_interference=True,
+    )
+    dice = RandomDice(seed)
+    state = N.start(rules, [A, B, C], dice)
+    for _ in range(rng.randint(0, 60)):
+        options: list[tuple[int | None, BaseModel]] = [
+            (p, a) for p in N.standing(state) for a in N.legal_actions(state, p)
+        ]
+        if rng.random() < 0.05 or not options:
+            options = [(None, Deadline())]
+        player, action = rng.choice(options)
+        state, _ = step(state, player, action, dice)
+        if state.finished:
+            return
+    at_stake = dict(state.stakes)
+    assert sum(at_stake.values()) == state.pot
+    state, events = step(state, rng.choice([None, 999]), Abort(), dice)
+    assert_aborted(state, events, at_stake)
+
+
 # --- the players' rules text ----------------------------------------------------------
 
 
