@@ -1,4 +1,8 @@
-"""Hazard in Discord: /hazard open, bet, odds, close; the caster's select and buttons."""
+"""Hazard in Discord: /hazard open, bet, odds, close; the caster's select and buttons.
+
+A bet button opens a private picker: quick amounts (within the table limits and the
+member's wallet), "Max" and "Other amount…" (a form). The rules themselves live in the
+engine (bot/games/hazard.py); this module only draws and forwards."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from bot.games import hazard
 from bot.games.common import HOUSE
 from bot.tables import TableSnapshot, parse_rules
 from cogs._ui import render
+from cogs._ui.amounts import parse_amount
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.hub import (
     GameUI,
@@ -25,6 +30,7 @@ from cogs._ui.hub import (
     install_game,
     is_moderator,
     select,
+    send_ephemeral,
     view_of,
 )
 
@@ -35,6 +41,10 @@ BET_LABELS: dict[str, str] = {
     "odds_for": "odds on the chance",
     "odds_against": "odds on the main",
 }
+BET_KINDS: dict[str, hazard.BetKind] = {kind: kind for kind in hazard.BET_KINDS}
+"""A bet kind from a component's argument (anything else is not a kind)."""
+QUICK_AMOUNTS: tuple[int, ...] = (10, 50, 100)
+"""The preset amounts of the bet picker (with the table minimum when it is higher)."""
 OUTCOME_TEXT: dict[str, str] = {
     "nick": "**nicks** — the caster wins",
     "out": "**throws out** — the caster loses",
@@ -46,23 +56,37 @@ OUTCOME_TEXT: dict[str, str] = {
 
 
 def percent(value: Fraction) -> str:
-    return f"{float(value) * 100:.2f}%"
+    return f"{float(value) * 100:,.2f}%"
 
 
-def odds_embed(main: int | None = None) -> discord.Embed:
-    """The exact odds table from the engine (fractions, not simulation)."""
+def against_terms(rules: hazard.Rules) -> str:
+    """How "against" bets are paid at a table, in a few words."""
+    parts = []
+    if rules.against_bar:
+        parts.append("a first throw of 2 is a push")
+    if rules.against_commission:
+        parts.append(f"{rules.against_commission}% commission on wins")
+    return "; ".join(parts) or "even money"
+
+
+def odds_embed(main: int | None = None, rules: hazard.Rules | None = None) -> discord.Embed:
+    """The exact odds table from the engine (fractions, not simulation).
+
+    ``rules``: the "against" options of the table in the channel (defaults otherwise)."""
+    rules = rules or hazard.Rules()
     mains = [main] if main is not None else list(hazard.MAINS)
     embed = discord.Embed(
         title="Hazard — exact odds",
         description=(
             "Computed exactly from the outcome table. *Edge* is the bank's expected gain "
-            "per coin staked; a negative edge favours the player. Odds bets are paid at "
-            "fair odds (edge 0, before fractions are rounded down)."
+            "per coin staked; every bet's edge is ≥ 0, so no pair of players can farm "
+            f"the bank. Against: {against_terms(rules)}. Odds bets are paid at fair odds "
+            "(edge 0, before fractions are rounded down in the bank's favour)."
         ),
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
     for value in mains:
-        figures = hazard.odds(value)
+        figures = hazard.odds(value, rules.against_bar, rules.against_commission)
         edges = figures.edges
         embed.add_field(
             name=f"Main {value}",
@@ -70,10 +94,10 @@ def odds_embed(main: int | None = None) -> discord.Embed:
                 f"Caster wins **{figures.caster_wins}** ≈ {percent(figures.caster_wins)}\n"
                 f"First throw: nick {percent(figures.nick)} · out {percent(figures.out)} · "
                 f"chance {percent(figures.chance)}\n"
-                f"Edge — caster/with {percent(edges['with'])} · "
-                f"against {percent(edges['against'])} · odds 0%\n"
+                f"Bank edge — caster/with {percent(edges['with'])} · "
+                f"against {percent(edges['against'])} · odds {percent(edges['odds_for'])}\n"
                 f"Expected throws {figures.expected_throws} ≈ "
-                f"{float(figures.expected_throws):.2f}"
+                f"{float(figures.expected_throws):,.2f}"
             ),
             inline=False,
         )
@@ -84,7 +108,7 @@ class BetModal(discord.ui.Modal):
     """Asks how much to bet; the bet itself goes through the table service."""
 
     amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
-        label="Amount", placeholder="Whole coins", min_length=1, max_length=12, custom_id="amount"
+        label="Amount", placeholder="Whole coins", min_length=1, max_length=16, custom_id="amount"
     )
 
     def __init__(self, ui: HazardUI, table: int, kind: str) -> None:
@@ -111,25 +135,30 @@ class HazardUI(GameUI):
             if rules.odds_bets and rules.odds_max_multiple
             else "no odds bets"
         )
+        window = (
+            f"after the main is called, bets stay open up to {rules.bet_seconds:,} s "
+            "until everyone has bet or pressed Ready"
+            if rules.bet_seconds
+            else "bets close at the first throw"
+        )
         return [
             f"Bets {rules.min_stake:,}–{rules.max_stake:,} {snapshot.currency} · {odds}",
-            f"The caster has {rules.throw_seconds} s to act before the table throws.",
+            f"Against: {against_terms(rules)} · {window}.",
+            f"The caster has {rules.throw_seconds:,} s to act before the table throws.",
         ]
 
     def render_game(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Payload:
         state: hazard.State = snapshot.state
         currency = snapshot.currency
         lines = [
-            f"Round {state.round} · caster {render.mention(state.caster)} "
+            f"Round {state.round:,} · caster {render.mention(state.caster)} "
             f"(losses in a row: {state.losses_in_a_row}/{hazard.LOSSES_TO_PASS})",
             f"Main: **{state.main or '—'}** · chance: **{state.chance or '—'}**",
         ]
         if state.last_throw is not None:
             lines.append(f"Last throw: {render.dice_pair(*state.last_throw)}")
-        if not state.finished and snapshot.deadline is not None:
-            lines.append(
-                f"The table throws for the caster {render.timestamp(snapshot.deadline.due_at)}"
-            )
+        if not state.finished:
+            lines.append(self.clock_line(snapshot))
         happenings = [text for event in events if (text := self.describe(event, currency))]
         if happenings:
             lines.append("")
@@ -161,6 +190,23 @@ class HazardUI(GameUI):
             return Payload(embed, None)
         return Payload(embed, self.controls(snapshot))
 
+    @staticmethod
+    def clock_line(snapshot: TableSnapshot) -> str:
+        """What the table is waiting for, with a live countdown (a Discord timestamp)."""
+        state: hazard.State = snapshot.state
+        due = (
+            render.timestamp(snapshot.deadline.due_at) if snapshot.deadline is not None else "soon"
+        )
+        if state.window_open:
+            waiting = ", ".join(render.mention(p) for p in hazard.waiting_on(state))
+            return (
+                f"⏳ **Bets are open** — they close {due}, or once {waiting} "
+                "bet with/against or press **Ready**."
+            )
+        if state.main is None:
+            return f"The caster calls a main; otherwise the table calls 7 {due}."
+        return f"The table throws for the caster {due}."
+
     def controls(self, snapshot: TableSnapshot) -> discord.ui.View:
         state: hazard.State = snapshot.state
         table, ply = snapshot.id, state.ply
@@ -177,7 +223,14 @@ class HazardUI(GameUI):
             items.append(select(table, ply, "main", "Caster: call a main (5–9)", options, row=0))
         items.append(
             button(
-                table, ply, "throw", "Throw", style=discord.ButtonStyle.primary, emoji="🎲", row=1
+                table,
+                ply,
+                "throw",
+                "Throw",
+                style=discord.ButtonStyle.primary,
+                emoji="🎲",
+                disabled=state.main is None or state.window_open,
+                row=1,
             )
         )
         items.append(
@@ -185,7 +238,19 @@ class HazardUI(GameUI):
                 table, ply, "pass", "Pass the dice", disabled=not hazard.can_pass_dice(state), row=1
             )
         )
-        betting_open = state.throws == 0
+        items.append(
+            button(
+                table,
+                ply,
+                "ready",
+                "Ready",
+                style=discord.ButtonStyle.success,
+                emoji="✋",
+                disabled=not state.window_open,
+                row=1,
+            )
+        )
+        betting_open = hazard.betting_open(state)
         for kind, label in (
             ("with", "Bet with"),
             ("against", "Bet against"),
@@ -224,13 +289,38 @@ class HazardUI(GameUI):
                 f"{BET_LABELS[event.bet]}."
             )
         if isinstance(event, hazard.BetSettled):
+            if event.push:
+                return (
+                    f"{render.mention(event.player)}'s bet {BET_LABELS[event.bet]} is a push "
+                    "(a first throw of 2 is barred): returned."
+                )
             verb = "wins" if event.won else "loses"
+            kept = (
+                f" after {render.coins(event.commission, currency)} commission"
+                if event.commission
+                else ""
+            )
             return (
                 f"{render.mention(event.player)} {verb} on {BET_LABELS[event.bet]}: "
-                f"{render.signed_coins(event.net, currency)}."
+                f"{render.signed_coins(event.net, currency)}{kept}."
             )
         if isinstance(event, hazard.BetReturned):
             return f"{render.mention(event.player)}'s {BET_LABELS[event.bet]} is returned."
+        if isinstance(event, hazard.BetValued):
+            return (
+                f"{render.mention(event.player)}'s {BET_LABELS[event.bet]} is settled at its "
+                f"exact value: {render.coins(event.returned, currency)} back "
+                f"({render.signed_coins(event.net, currency)})."
+            )
+        if isinstance(event, hazard.PlayerReady):
+            return f"{render.mention(event.player)} is ready."
+        if isinstance(event, hazard.BettingClosed):
+            if event.by_deadline:
+                return "Time is up: **bets are closed**. The caster may throw."
+            return "Everyone is ready: **bets are closed**. The caster may throw."
+        if isinstance(event, hazard.Aborted):
+            who = f" by {render.mention(event.by)}" if event.by is not None else ""
+            return f"The table was ended{who}; open bets were returned or settled at value."
         if isinstance(event, hazard.DicePassed):
             reasons = {
                 "three_losses": "after three losses in a row",
@@ -253,8 +343,14 @@ class HazardUI(GameUI):
     async def click(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
     ) -> None:
-        if cid.verb == "bet" and cid.arg in BET_LABELS:
+        if cid.verb == "bet" and cid.arg in BET_KINDS:
+            await self.show_picker(interaction, cid.table, BET_KINDS[cid.arg])
+            return
+        if cid.verb == "betform" and cid.arg in BET_LABELS:
             await interaction.response.send_modal(BetModal(self, cid.table, cid.arg))
+            return
+        if cid.verb == "qbet" and cid.arg is not None:
+            await self.quick_bet(interaction, cid)
             return
         if cid.verb == "close":
             await self.close(interaction, cid.table)
@@ -270,15 +366,107 @@ class HazardUI(GameUI):
             return hazard.Throw()
         if verb == "pass":
             return hazard.PassDice()
+        if verb == "ready":
+            return hazard.Ready()
         return super().action_for(snapshot_id, verb, arg, values)
+
+    # ------------------------------------------------------------------ the picker
+
+    async def bet_room(
+        self, interaction: discord.Interaction[Any], snapshot: TableSnapshot, kind: hazard.BetKind
+    ) -> tuple[int, int]:
+        """(the least, the most) the member may add to a ``kind`` bet now: the table's
+        limits, the odds cap and what their wallet holds. The engine still decides."""
+        state: hazard.State = snapshot.state
+        rules = state.rules
+        user = interaction.user.id
+        held = state.bets.get(user, {})
+        least = max(1, rules.min_stake - held.get(kind, 0))
+        if kind in ("odds_for", "odds_against"):
+            riding = held.get("odds_for", 0) + held.get("odds_against", 0)
+            room = hazard.odds_cap(state, user) - riding
+        else:
+            room = rules.max_stake - held.get(kind, 0)
+        guild = interaction.guild_id or snapshot.row.guild_id
+        wallet = (await self.hub.bot.economy.balance(guild, user)).balance
+        return least, min(room, wallet)
+
+    async def picker(
+        self, interaction: discord.Interaction[Any], table: int, kind: hazard.BetKind
+    ) -> tuple[str, discord.ui.View]:
+        snapshot = await self.service.snapshot(table)
+        least, most = await self.bet_room(interaction, snapshot, kind)
+        ply = snapshot.ply
+        # The presets, led by the table minimum when it is above the smallest preset.
+        amounts = {a for a in QUICK_AMOUNTS if a >= least}
+        if least > QUICK_AMOUNTS[0]:
+            amounts.add(least)
+        items: list[discord.ui.Item[Any]] = [
+            button(
+                table,
+                ply,
+                "qbet",
+                f"{amount:,}",
+                arg=f"{kind}-{amount}",
+                style=discord.ButtonStyle.primary,
+                disabled=amount > most,
+                row=0,
+            )
+            for amount in sorted(amounts)[:3]
+        ]
+        items.append(
+            button(
+                table,
+                ply,
+                "qbet",
+                f"Max ({max(most, 0):,})",
+                arg=f"{kind}-max",
+                style=discord.ButtonStyle.primary,
+                disabled=most < least,
+                row=0,
+            )
+        )
+        items.append(button(table, ply, "betform", "Other amount…", arg=kind, row=0))
+        text = (
+            f"**Bet {BET_LABELS[kind]}** at table #{table}: how much? "
+            f"(you can add {max(most, 0):,} {snapshot.currency} at most now)"
+        )
+        return text, view_of(*items)
+
+    async def show_picker(
+        self, interaction: discord.Interaction[Any], table: int, kind: hazard.BetKind
+    ) -> None:
+        text, view = await self.picker(interaction, table, kind)
+        await send_ephemeral(interaction, text, view=view)
+
+    async def quick_bet(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
+        kind_text, _, amount_text = (cid.arg or "").rpartition("-")
+        kind = BET_KINDS.get(kind_text)
+        if kind is None:
+            raise NotAllowed("That button does nothing at this table.")
+        if amount_text == "max":
+            snapshot = await self.service.snapshot(cid.table)
+            least, amount = await self.bet_room(interaction, snapshot, kind)
+            if amount < least:
+                raise NotAllowed("There is no room for more on that bet right now.")
+        else:
+            amount = parse_amount(amount_text)
+        bet = hazard.Bet.model_validate({"kind": kind, "amount": amount})
+        # The picker's ply: a picker left over from an earlier moment bets nothing.
+        outcome = await self.service.act(cid.table, interaction.user.id, bet, expected_ply=cid.ply)
+        currency = outcome.snapshot.currency
+        text, view = await self.picker(interaction, cid.table, kind)
+        await interaction.response.edit_message(
+            content=f"Your bet is on: {render.coins(amount, currency)} {BET_LABELS[kind]}.\n"
+            + text,
+            view=view,
+        )
+        await self.hub.answer(interaction, outcome)
 
     async def place_bet(
         self, interaction: discord.Interaction[Any], table: int, kind: str, amount_text: str
     ) -> None:
-        try:
-            amount = int(amount_text.strip().replace(",", "").replace("_", ""))
-        except ValueError:
-            raise NotAllowed(f"“{amount_text}” is not a whole number of coins.") from None
+        amount = parse_amount(amount_text)
         bet = hazard.Bet.model_validate({"kind": kind, "amount": amount})
         outcome = await self.service.act(table, interaction.user.id, bet)
         await self.hub.answer(
@@ -310,6 +498,12 @@ class HazardCog(
         odds_bets="Allow odds bets once a chance is set (default on)",
         odds_max_multiple="Odds bets up to this many times the stake (default 1)",
         throw_seconds="Seconds the caster has before the table throws (default 60)",
+        bet_seconds="Betting window after the main is called, in seconds (default 20; 0: none)",
+        against_bar="A first throw of 2 pushes 'against' bets (default on)",
+        against_commission="Percent kept from 'against' winnings (default 0; at least 5 "
+        "without the bar)",
+        absent_rounds="Absent rounds in a row before the dice pass (default 2; 0: never)",
+        seats="Most players at the table (default 10)",
     )
     async def open(
         self,
@@ -319,9 +513,20 @@ class HazardCog(
         odds_bets: bool = True,
         odds_max_multiple: app_commands.Range[int, 0, 10] = 1,
         throw_seconds: app_commands.Range[int, 15, 3600] = 60,
+        bet_seconds: app_commands.Range[int, 0, 600] = 20,
+        against_bar: bool = True,
+        against_commission: app_commands.Range[int, 0, 50] = 0,
+        absent_rounds: app_commands.Range[int, 0, 10] = 2,
+        seats: app_commands.Range[int, 1, 10] = 10,
     ) -> None:
         if min_stake > max_stake:
             raise NotAllowed("The smallest bet cannot be above the largest.")
+        needed = hazard.min_against_commission(against_bar)
+        if against_commission < needed:
+            raise NotAllowed(
+                "Without the bar on a first throw of 2, an 'against' bet would favour the "
+                f"player: take a commission of at least {needed}% (against_commission)."
+            )
         rules = parse_rules(
             self.bot.registry.get("hazard"),
             {
@@ -330,6 +535,11 @@ class HazardCog(
                 "odds_bets": odds_bets,
                 "odds_max_multiple": odds_max_multiple,
                 "throw_seconds": throw_seconds,
+                "bet_seconds": bet_seconds,
+                "against_bar": against_bar,
+                "against_commission": against_commission,
+                "absent_rounds_to_lose_dice": absent_rounds,
+                "max_players": seats,
                 # A table everyone walked away from closes after the dice have gone twice
                 # round it by absence, rather than throwing for nobody forever.
                 "idle_laps_to_close": 2,
@@ -356,7 +566,15 @@ class HazardCog(
         interaction: discord.Interaction[Any],
         main: app_commands.Range[int, 5, 9] | None = None,
     ) -> None:
-        await interaction.response.send_message(embed=odds_embed(main), ephemeral=True)
+        rules: hazard.Rules | None = None
+        if interaction.channel_id is not None:
+            # The channel's table's "against" terms, when it has one; defaults otherwise.
+            try:
+                table = await self.bot.tables.live_table_in(interaction.channel_id, "hazard")
+                rules = (await self.bot.tables.snapshot(table)).rules
+            except UserFacingError:
+                rules = None
+        await interaction.response.send_message(embed=odds_embed(main, rules), ephemeral=True)
 
     @app_commands.command(
         name="close", description="Close this channel's Hazard table (host or moderator)."

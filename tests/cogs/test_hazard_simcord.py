@@ -30,6 +30,19 @@ async def throw(world, member):
     return answered(await member.click(world.channel.last_message, label="Throw"))
 
 
+async def ready(world, *members):
+    for member in members:
+        answered(await member.click(world.channel.last_message, label="Ready"))
+
+
+def button_of(message, label: str):
+    for row in message.components:
+        for child in row.children:
+            if getattr(child, "label", None) == label:
+                return child
+    raise AssertionError(f"no {label!r} button on the message")
+
+
 async def test_a_full_session(simcord_env, bot_factory, dice):
     world = await make_world(simcord_env, "alice", "bob", "carol", "dave")
     alice, bob, carol, dave = (world[name] for name in ("alice", "bob", "carol", "dave"))
@@ -41,7 +54,8 @@ async def test_a_full_session(simcord_env, bot_factory, dice):
     answered(await alice.click(table, label="Start"))
 
     # Round 1: bets, the main, a chance, the odds, a restart mid-chance, the chance wins.
-    shown = answered(await bob.click(world.channel.last_message, label="Bet with"))
+    picker = answered(await bob.click(world.channel.last_message, label="Bet with"), ephemeral=True)
+    shown = answered(await bob.click(picker.response.message, label="Other amount…"))
     assert shown.modal is not None
     answered(await bob.submit_modal(shown, {"amount": "100"}))
     answered(await carol.slash(world.channel, "hazard bet", kind="against", amount=50))
@@ -50,7 +64,12 @@ async def test_a_full_session(simcord_env, bot_factory, dice):
         "odds"
         in refusal(await bob.slash(world.channel, "hazard bet", kind="odds_for", amount=10)).lower()
     )
+    assert button_of(world.channel.last_message, "Throw").disabled, "no main called yet"
     await call_main(world, alice, 7)
+    assert button_of(world.channel.last_message, "Throw").disabled, "the betting window is open"
+    assert "not seated" in refusal(await dave.click(world.channel.last_message, label="Ready"))
+    await ready(world, bob, carol)
+    assert not button_of(world.channel.last_message, "Throw").disabled
     assert "not seated" in refusal(await dave.click(world.channel.last_message, label="Throw"))
     assert "caster" in refusal(await bob.click(world.channel.last_message, label="Throw"))
 
@@ -78,9 +97,14 @@ async def test_a_full_session(simcord_env, bot_factory, dice):
     assert await wallet(world, bob) == 1000 + 100 + 200  # even money, then odds 6:3
     assert await wallet(world, carol) == 950
 
-    # Three losses in a row pass the dice to bob.
-    for _ in range(3):
+    # Three losses in a row pass the dice to bob; the betting window closes each time,
+    # by Ready or by its deadline.
+    for round_ in range(3):
         await call_main(world, alice, 7)
+        if round_ == 1:
+            await simcord_env.advance_time(21)
+        else:
+            await ready(world, bob, carol)
         dice.extend([1, 1])  # 2: throws out
         await throw(world, alice)
     snapshot = await simcord_env.bot.tables.snapshot(1)
@@ -105,7 +129,11 @@ async def test_bad_bets_change_nothing(simcord_env, dice):
         await bob.slash(world.channel, "hazard bet", kind="with", amount=1500)
     )
     shown = await bob.click(world.channel.last_message, label="Bet with")
+    shown = await bob.click(shown.response.message, label="Other amount…")
     assert "not a whole number" in refusal(await bob.submit_modal(shown, {"amount": "ten"}))
+    shown = await bob.click(world.channel.last_message, label="Bet with")
+    shown = await bob.click(shown.response.message, label="Other amount…")
+    assert "not a whole number" in refusal(await bob.submit_modal(shown, {"amount": "1²"}))
     assert "caster" in refusal(
         await bob.slash(world.channel, "hazard bet", kind="caster", amount=5)
     )
@@ -120,9 +148,12 @@ async def test_absent_caster_has_the_throw_made_and_loses_the_dice(simcord_env, 
     await bob.click(table, label="Join")
     await alice.click(table, label="Start")
     dice.extend([3, 4, 3, 4])  # two absent rounds, each a nick on the called 7
-    await simcord_env.advance_time(61)
-    assert "called by the table" in world.channel.last_message.embeds[0].description
-    await simcord_env.advance_time(61)
+    for _ in range(2):
+        await simcord_env.advance_time(61)  # the table calls 7: bob gets his window
+        assert "called by the table" in world.channel.last_message.embeds[0].description
+        await simcord_env.advance_time(21)  # the window's time is up
+        assert "Time is up" in world.channel.last_message.embeds[0].description
+        await simcord_env.advance_time(61)  # the table throws
     snapshot = await simcord_env.bot.tables.snapshot(1)
     assert snapshot.state.caster == bob.id, "two absent rounds in a row lose the dice"
 
@@ -133,3 +164,7 @@ async def test_odds_command_shows_exact_fractions(simcord_env):
     fields = {f.name: f.value for f in result.response.embeds[0].fields}
     assert "244/495" in fields["Main 7"]
     assert "1396/2835" in fields["Main 5"] and "6961/14256" in fields["Main 8"]
+    # Every bet's edge for the bank is shown, and none is negative.
+    assert "against 1.36%" in fields["Main 7"] and "against 0.43%" in fields["Main 6"]
+    assert "caster/with 1.41%" in fields["Main 7"] and "odds 0.00%" in fields["Main 9"]
+    assert "-" not in "".join(fields.values())

@@ -1,0 +1,206 @@
+"""Hazard through Discord, issue 9: the betting window with its live countdown, the
+quick-amount picker, no cashing out of a riding bet, the table options and the odds."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+from cogs.hazard import HazardCog
+from tests.support.sim import answered, make_world, refusal
+
+
+def button_of(message, label: str):
+    for row in message.components:
+        for child in row.children:
+            if getattr(child, "label", None) == label:
+                return child
+    raise AssertionError(f"no {label!r} button on the message")
+
+
+def labels(message) -> list[str]:
+    return [
+        child.label
+        for row in message.components
+        for child in row.children
+        if getattr(child, "label", None)
+    ]
+
+
+def select_id(message) -> str:
+    for row in message.components:
+        for child in row.children:
+            if getattr(child, "custom_id", "").endswith(":main"):
+                return child.custom_id
+    raise AssertionError("no main select on the table message")
+
+
+async def wallet(world, member) -> int:
+    return (await world.env.bot.economy.balance(world.guild.id, member.id)).balance
+
+
+async def started(simcord_env, *names: str, **options):
+    world = await make_world(simcord_env, *names)
+    host = world[names[0]]
+    table = answered(await host.slash(world.channel, "hazard open", **options)).response.message
+    for name in names[1:]:
+        answered(await world[name].click(table, label="Join"))
+    answered(await host.click(table, label="Start"))
+    return world
+
+
+async def call_main(world, member, main: int):
+    table = world.channel.last_message
+    return answered(await member.select(table, [str(main)], custom_id=select_id(table)))
+
+
+def description(world) -> str:
+    return world.channel.last_message.embeds[0].description
+
+
+async def test_the_betting_window(simcord_env, dice):
+    world = await started(simcord_env, "alice", "bob", "carol", bet_seconds=20)
+    alice, bob, carol = world["alice"], world["bob"], world["carol"]
+    await call_main(world, alice, 6)
+
+    # Open: a live countdown, the Throw button held, Ready offered.
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    assert snapshot.state.window_open
+    countdown = f"<t:{int(snapshot.deadline.due_at)}:R>"
+    assert "Bets are open" in description(world) and countdown in description(world)
+    assert "<@" + str(bob.id) in description(world), "it names who it waits for"
+    assert button_of(world.channel.last_message, "Throw").disabled
+    assert not button_of(world.channel.last_message, "Ready").disabled
+    assert "not the caster" in refusal(await alice.click(world.channel.last_message, label="Ready"))
+
+    # Bob bets during the window with a quick button; the throw is still refused.
+    picker = answered(
+        await bob.click(world.channel.last_message, label="Bet against"), ephemeral=True
+    )
+    answered(await bob.click(picker.response.message, label="50"))
+    assert await wallet(world, bob) == 950
+    # Discord will not send a disabled button's click; the engine refuses the throw too
+    # (tests/games/test_hazard_rulings.py).
+    assert button_of(world.channel.last_message, "Throw").disabled
+    assert (await simcord_env.bot.tables.snapshot(1)).state.window_open, "still waiting on carol"
+
+    # Carol never answers: the deadline closes the window, then the caster may throw.
+    await simcord_env.advance_time(21)
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    assert not snapshot.state.window_open and snapshot.state.throws == 0
+    assert "Time is up" in description(world)
+    assert not button_of(world.channel.last_message, "Throw").disabled
+    assert button_of(world.channel.last_message, "Bet with").disabled
+    assert (
+        "closed"
+        in refusal(await carol.slash(world.channel, "hazard bet", kind="with", amount=5)).lower()
+    )
+    dice.extend([3, 3])  # 6: the main nicks
+    answered(await alice.click(world.channel.last_message, label="Throw"))
+    assert await wallet(world, bob) == 950
+    assert await wallet(world, carol) == 1000
+
+
+async def test_ready_closes_the_window_early(simcord_env, dice):
+    world = await started(simcord_env, "alice", "bob", "carol")
+    alice, bob, carol = world["alice"], world["bob"], world["carol"]
+    await call_main(world, alice, 7)
+    answered(await bob.slash(world.channel, "hazard bet", kind="with", amount=10))
+    assert (await simcord_env.bot.tables.snapshot(1)).state.window_open
+    answered(await carol.click(world.channel.last_message, label="Ready"))
+    assert "Everyone is ready" in description(world)
+    dice.extend([5, 6])  # 11: nicks on 7
+    answered(await alice.click(world.channel.last_message, label="Throw"))
+    assert await wallet(world, bob) == 1010
+
+
+async def test_quick_amount_buttons_respect_limits_and_the_wallet(simcord_env, dice):
+    world = await started(simcord_env, "alice", "bob", min_stake=20, max_stake=500)
+    bob = world["bob"]
+    picker = answered(await bob.click(world.channel.last_message, label="Bet with"), ephemeral=True)
+    message = picker.response.message
+    assert labels(message) == ["20", "50", "100", "Max (500)", "Other amount…"]
+    # Every quick id follows the one custom-id grammar.
+    for row in message.components:
+        for child in row.children:
+            assert re.fullmatch(r"tz:\d+:\d+:[a-z_]{1,24}(:[A-Za-z0-9_\-]{1,40})?", child.custom_id)
+    clicked = answered(await bob.click(message, label="50"))
+    assert "Your bet is on: 50" in clicked.response.message.content
+    assert labels(clicked.response.message)[3] == "Max (450)"
+    answered(await bob.click(clicked.response.message, label="Max (450)"))
+    assert (await simcord_env.bot.tables.snapshot(1)).state.bets[bob.id] == {"with": 500}
+    assert await wallet(world, bob) == 500
+    full = answered(await bob.click(world.channel.last_message, label="Bet with"))
+    assert labels(full.response.message) == ["10", "50", "100", "Max (0)", "Other amount…"]
+    assert all(button_of(full.response.message, label).disabled for label in ("10", "Max (0)"))
+
+    # The wallet caps Max too.
+    other = await started(simcord_env, "carol", "dave", max_stake=5000)
+    dave = other["dave"]
+    picker = answered(await dave.click(other.channel.last_message, label="Bet against"))
+    assert "Max (1,000)" in labels(picker.response.message)
+    answered(await dave.click(picker.response.message, label="Max (1,000)"))
+    assert await wallet(other, dave) == 0
+
+
+async def test_no_cashing_out_with_a_bet_riding(simcord_env, dice):
+    world = await started(simcord_env, "alice", "bob", bet_seconds=0)
+    alice, bob = world["alice"], world["bob"]
+    answered(await bob.slash(world.channel, "hazard bet", kind="against", amount=40))
+    assert "bets riding" in refusal(await bob.click(world.channel.last_message, label="Cash out"))
+    await call_main(world, alice, 7)
+    dice.extend([2, 2])  # 4: a chance, and the round is undecided
+    answered(await alice.click(world.channel.last_message, label="Throw"))
+    assert "bets riding" in refusal(await bob.click(world.channel.last_message, label="Cash out"))
+    assert bob.id in (await simcord_env.bot.tables.snapshot(1)).state.seats
+    assert await wallet(world, bob) == 960
+    dice.extend([3, 4])  # 7: the main comes, the caster loses, "against" wins
+    answered(await alice.click(world.channel.last_message, label="Throw"))
+    answered(await bob.click(world.channel.last_message, label="Cash out"))
+    assert await wallet(world, bob) == 1040
+
+
+async def test_table_options_and_their_odds(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    assert "at least 5%" in refusal(
+        await alice.slash(world.channel, "hazard open", against_bar=False, against_commission=4)
+    )
+    opened = answered(
+        await alice.slash(
+            world.channel,
+            "hazard open",
+            against_bar=False,
+            against_commission=5,
+            bet_seconds=0,
+            absent_rounds=0,
+            seats=3,
+            max_stake=20_000,
+        )
+    )
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    rules = snapshot.rules
+    assert (rules.against_bar, rules.against_commission, rules.bet_seconds) == (False, 5, 0)
+    assert (rules.absent_rounds_to_lose_dice, rules.max_players) == (0, 3)
+    lobby = opened.response.message.embeds[0].to_dict()
+    assert "20,000" in str(lobby), "numbers carry thousands separators"
+    assert "5% commission" in str(lobby)
+    result = answered(await alice.slash(world.channel, "hazard odds", main=6), ephemeral=True)
+    field = result.response.embeds[0].fields[0].value
+    assert "against 0.22%" in field  # (6961 - 0.95 · 7295) / 14256, the table's terms
+
+
+def test_the_rules_screen_promises_only_options_that_exist():
+    text = (Path(__file__).resolve().parents[2] / "bot/rules_text/hazard.md").read_text()
+    house = text.split("\n---\n")[-1]
+    promised = {
+        name
+        for line in house.splitlines()
+        if line.startswith("- `")
+        for name in re.findall(r"`([a-z_]+)`", line.split(" – ")[0])
+    }
+    offered = set(inspect.signature(HazardCog.open.callback).parameters) - {"self", "interaction"}
+    assert promised, "the House Options page lists the options"
+    assert promised <= offered, promised - offered
+    assert offered <= promised, offered - promised
