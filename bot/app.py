@@ -16,12 +16,14 @@ from bot.clock import Clock, discord_clock
 from bot.config import Settings
 from bot.economy import Economy
 from bot.games.registry import GameRegistry
+from bot.interactions import GuardedTree
 from bot.storage import Database
 from bot.tables import DiceFactory, TableService, fair_dice
 
 log = logging.getLogger(__name__)
 
 DEFAULT_EXTENSIONS = (
+    "cogs.core",
     "cogs.economy",
     "cogs.tables",
     "cogs.hazard",
@@ -46,6 +48,7 @@ class TanzakuBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=GuardedTree,
             # Every command is about a server's wallets and tables: none works in DMs.
             allowed_contexts=app_commands.AppCommandContext(
                 guild=True, dm_channel=False, private_channel=False
@@ -70,14 +73,11 @@ class TanzakuBot(commands.Bot):
         self.rearmed_deadlines = 0
 
     async def setup_hook(self) -> None:
-        from cogs._ui.errors import on_app_command_error
-        from cogs._ui.hub import TableComponent
-
         await self.db.open()
+        # The extensions register everything Discord-facing themselves (cogs.core: the
+        # table components and the command error handler): bot/ never imports cogs/.
         for extension in self._extensions:
             await self.load_extension(extension)
-        self.add_dynamic_items(TableComponent)
-        self.tree.error(on_app_command_error)
         self.rearmed_deadlines = await self.tables.rearm()
         log.info("re-armed %d deadlines", self.rearmed_deadlines)
         if self._sync_globally:

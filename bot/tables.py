@@ -18,7 +18,9 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -62,6 +64,12 @@ GAME_CACHE_LIMIT = 20_000
 old message then costs one read)."""
 DEADLINE_RETRY_SECONDS = 60
 """A deadline that failed for a reason outside the game (the database, say) tries again."""
+
+
+saved_writes: ContextVar[int] = ContextVar("tanzaku_saved_writes", default=0)
+"""How many table transactions committed in the current task. An interaction handler
+reads it when something fails, to tell "nothing was changed" from "saved, but showing it
+failed"."""
 
 
 def fair_dice(row: q.TableRow) -> Dice:
@@ -279,12 +287,13 @@ class TableService:
             await q.set_deadline(tx, table_id, now + lobby_for, 0, LOBBY_DEADLINE)
             row = await self._bump(tx, row)
             snapshot = await self._snapshot(tx, row)
+        saved_writes.set(saved_writes.get() + 1)
         self._remember_game(table_id, game)
         self._sync_scheduler(snapshot)
         return Outcome(snapshot, kind="opened", actor=host_id)
 
     async def join(self, table_id: int, user_id: int) -> Outcome:
-        async with self._lock(table_id), self._db.transaction() as tx:
+        async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             spec = self.registry.get(row.game)
             if row.status == "running" and spec.join_action is not None:
@@ -306,7 +315,7 @@ class TableService:
         return Outcome(snapshot, kind="joined", actor=user_id)
 
     async def leave(self, table_id: int, user_id: int) -> Outcome:
-        async with self._lock(table_id), self._db.transaction() as tx:
+        async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             spec = self.registry.get(row.game)
             if row.status == "running" and spec.leave_action is not None:
@@ -336,7 +345,7 @@ class TableService:
 
     async def accept(self, table_id: int, user_id: int) -> Outcome:
         """The invitee accepts a challenge: takes the seat and the game starts, at once."""
-        async with self._lock(table_id), self._db.transaction() as tx:
+        async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             self._require_lobby(row)
             if row.invitee_id is None:
@@ -351,7 +360,7 @@ class TableService:
             return await self._start_locked(tx, row, row.host_id)
 
     async def start(self, table_id: int, user_id: int) -> Outcome:
-        async with self._lock(table_id), self._db.transaction() as tx:
+        async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             return await self._start_locked(tx, row, user_id)
 
@@ -386,7 +395,7 @@ class TableService:
         cancel whenever losing. The game's engine then settles it (:class:`Abort`): what
         was decided stands, what was still open goes back.
         """
-        async with self._lock(table_id), self._db.transaction() as tx:
+        async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             if not row.live:
                 raise NotAllowed("This table has already ended.")
@@ -443,7 +452,7 @@ class TableService:
     async def withdraw(self, table_id: int) -> Outcome:
         """Cancel a lobby whose table message could not be posted: nobody could see or
         join it, so every stake goes back at once."""
-        async with self._lock(table_id), self._db.transaction() as tx:
+        async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             self._require_lobby(row)
             await self._log(tx, row.id, row.version + 1, None, {"kind": "__withdraw__"}, [], [])
@@ -469,7 +478,7 @@ class TableService:
     ) -> Outcome:
         """Apply one action. `expected_ply` is the ply the member's button was drawn at;
         `outsider` lets a member who is not seated act (a moderator's ejection)."""
-        async with self._lock(table_id), self._db.transaction() as tx:
+        async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             seats = await q.seats(tx, table_id)
             if user_id is not None and not outsider and user_id not in {s.user_id for s in seats}:
@@ -621,7 +630,7 @@ class TableService:
     async def fire_deadline(self, table_id: int, ply: int) -> Outcome | None:
         """Act for the table when its deadline is due; `None` when the deadline went stale
         (a click moved the table on first, or the deadline was moved)."""
-        async with self._lock(table_id), self._db.transaction() as tx:
+        async with self._write(table_id) as tx:
             deadline = await q.deadline(tx, table_id)
             if deadline is None or deadline.ply != ply or deadline.due_at > self._clock() + 0.001:
                 return None
@@ -699,6 +708,14 @@ class TableService:
         return report(True, checked, replayed, "every roll re-derives from the seed")
 
     # -- internals ---------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _write(self, table_id: int) -> AsyncIterator[Transaction]:
+        """The table's lock and one transaction; counted in :data:`saved_writes` once it
+        has committed."""
+        async with self._lock(table_id), self._db.transaction() as tx:
+            yield tx
+        saved_writes.set(saved_writes.get() + 1)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)

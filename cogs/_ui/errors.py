@@ -9,7 +9,9 @@ import discord
 from discord import app_commands
 
 from bot.games.errors import UserFacingError
-from cogs._ui.hub import APOLOGY, send_ephemeral
+from bot.safe_log import log_failure
+from bot.tables import saved_writes
+from cogs._ui.hub import APOLOGY, SAVED_BUT_NOT_SHOWN, send_ephemeral
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +32,10 @@ async def on_app_command_error(
         text = f"I could not read `{error.value}` as the option expects."
     else:
         command = interaction.command.qualified_name if interaction.command else "?"
-        log.error("command /%s failed", command, exc_info=original)
-        text = APOLOGY
+        # The options a member typed may be secret: the failure is logged without them.
+        log_failure(log, "command /%s failed", command, error=original)
+        # Each command runs in a task of its own, so any write counted here was its own.
+        text = SAVED_BUT_NOT_SHOWN if saved_writes.get() else APOLOGY
     try:
         await send_ephemeral(interaction, text)
     except discord.HTTPException:

@@ -21,9 +21,12 @@ import discord
 from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.errors import NotAllowed, UserFacingError
+from bot import rules_text
+from bot.errors import NotAllowed, StaleAction, UserFacingError
 from bot.games.registry import GameSpec
-from bot.tables import Outcome, TableService, TableSnapshot
+from bot.interactions import acknowledge_if_slow
+from bot.safe_log import log_failure
+from bot.tables import Outcome, TableService, TableSnapshot, saved_writes
 from cogs._ui import render
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id
 
@@ -36,6 +39,12 @@ LOBBY_VERBS = frozenset({"join", "leave", "start", "cancel", "accept", "decline"
 RULES_TABLE = 0
 """Rules pages use table id 0 in the custom-id grammar: no real table has it."""
 APOLOGY = "Something went wrong on our side; nothing was changed. Please try again."
+SAVED_BUT_NOT_SHOWN = (
+    "Your action was saved, but Discord did not take the update of the table message. "
+    "I will refresh it; nothing needs doing again."
+)
+EDIT_RETRY_DELAYS = (0.5, 1.5, 4.0)
+"""Backoff between attempts to edit a table message when Discord fails (5xx)."""
 
 
 @dataclass
@@ -95,8 +104,51 @@ def select(
     )
 
 
+class TableView(discord.ui.View):
+    """A table message's components. A failure is logged by table and verb only: the
+    library's default names the item, and a button's label can be a bid."""
+
+    async def on_error(
+        self,
+        interaction: discord.Interaction[Any],
+        error: Exception,
+        item: discord.ui.Item[Any],
+        /,
+    ) -> None:
+        cid = ComponentId.parse(str(getattr(item, "custom_id", "") or ""))
+        where = (cid.verb, cid.table) if cid is not None else ("?", "?")
+        log_failure(log, "a %r component at table %s failed", *where, error=error)
+
+
+class TableModal(discord.ui.Modal):
+    """Every form a table shows. What was typed may be a secret (a bid): a failure is
+    logged without it, and the member is told whether anything was saved."""
+
+    table_id: int = 0
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        saved_before = saved_writes.get()
+        try:
+            with acknowledge_if_slow(interaction):
+                await self.submit(interaction)
+        except UserFacingError as error:
+            await send_ephemeral(interaction, str(error))
+        except Exception as error:
+            log_failure(log, "a form at table %s failed", self.table_id, error=error)
+            hub = TableHub.of(interaction.client)
+            await hub.apologise(interaction, self.table_id, saved_writes.get() > saved_before)
+
+    async def submit(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+    async def on_error(  # type: ignore[override]  # Modal's own signature
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        log_failure(log, "a form at table %s failed", self.table_id, error=error)
+
+
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = TableView(timeout=None)
     for item in items:
         view.add_item(item)
     return view
@@ -124,7 +176,13 @@ class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMP
             return
         raw_values: Any = data.get("values") or []
         values = [str(value) for value in raw_values]
-        await TableHub.of(interaction.client).dispatch(interaction, parsed, values)
+        try:
+            await TableHub.of(interaction.client).dispatch(interaction, parsed, values)
+        except Exception as error:
+            # Never let the library log this item: its label may be a bid.
+            log_failure(
+                log, "a %r click at table %s failed", parsed.verb, parsed.table, error=error
+            )
 
 
 class GameUI:
@@ -132,6 +190,8 @@ class GameUI:
 
     game: ClassVar[str]
     title: ClassVar[str]
+    has_dice: ClassVar[bool] = True
+    """Whether the game draws on the fair dice; a game without chance shows no seed."""
 
     def __init__(self, hub: TableHub) -> None:
         self.hub = hub
@@ -217,8 +277,8 @@ class TableHub:
         if snapshot.status == "cancelled":
             payload.embed.colour = discord.Colour(render.COLOUR_CANCELLED)
             payload.embed.description = (
-                "**Cancelled** — every coin still at stake went back to its owner.\n"
-                + (payload.embed.description or "")
+                "**Cancelled** — results already settled stand; every coin still at stake "
+                "went back to its owner.\n" + (payload.embed.description or "")
             )[:4096]
             payload.view = None
         self.add_fairness(payload.embed, snapshot)
@@ -255,6 +315,7 @@ class TableHub:
             view = view_of(
                 button(table, 0, "accept", "Accept", style=discord.ButtonStyle.success),
                 button(table, 0, "decline", "Decline", style=discord.ButtonStyle.danger),
+                self.rules_button(table, spec.name),
             )
             return Payload(embed, view, content=render.mention(invitee))
         view = view_of(
@@ -262,8 +323,14 @@ class TableHub:
             button(table, 0, "leave", "Leave"),
             button(table, 0, "start", "Start", style=discord.ButtonStyle.primary),
             button(table, 0, "cancel", "Cancel", style=discord.ButtonStyle.danger),
+            self.rules_button(table, spec.name),
         )
         return Payload(embed, view)
+
+    @staticmethod
+    def rules_button(table: int, game: str) -> TableComponent:
+        """Opens the game's rules privately, without touching the table message."""
+        return button(table, 0, "rules", "Rules", arg=game, emoji="📜")
 
     def render_cancelled(self, snapshot: TableSnapshot) -> Payload:
         embed = discord.Embed(
@@ -274,8 +341,10 @@ class TableHub:
         self.add_fairness(embed, snapshot)
         return Payload(embed, None)
 
-    @staticmethod
-    def add_fairness(embed: discord.Embed, snapshot: TableSnapshot) -> None:
+    def add_fairness(self, embed: discord.Embed, snapshot: TableSnapshot) -> None:
+        ui = self.games.get(snapshot.spec.name)
+        if ui is not None and not ui.has_dice:
+            return
         row = snapshot.row
         if snapshot.seed_revealed:
             text = (
@@ -307,36 +376,91 @@ class TableHub:
             invitee_id=invitee_id,
             lobby_seconds=lobby_seconds,
         )
-        payload = self.render(outcome.snapshot)
-        await interaction.response.send_message(**payload.as_kwargs())
-        message = await interaction.original_response()
-        await self.service.set_message(outcome.snapshot.id, message.id)
+        table = outcome.snapshot.id
+        try:
+            message = await self._post(interaction, self.render(outcome.snapshot))
+        except discord.HTTPException as error:
+            # Nobody can see or join a table without its message: undo it, truthfully.
+            log.warning("could not post table %s's message: HTTP %s", table, error.status)
+            withdrawn = await self.service.withdraw(table)
+            await self._tell(
+                interaction,
+                f"I could not post the table message in this channel (Discord answered "
+                f"{error.status}), so table #{table} is cancelled and your stake, if any, is "
+                "back in your wallet. Check that I may send messages and embeds here.",
+            )
+            return withdrawn
+        await self.service.set_message(table, message.id)
         return outcome
+
+    async def _post(
+        self, interaction: discord.Interaction[Any], payload: Payload
+    ) -> discord.Message | discord.PartialMessage:
+        """The table message: the command's own answer, or a channel message when the
+        command was already deferred (privately) because the table took long to open."""
+        if not interaction.response.is_done():
+            await interaction.response.send_message(**payload.as_kwargs())
+            return await interaction.original_response()
+        assert interaction.channel_id is not None
+        channel = self.bot.get_partial_messageable(
+            interaction.channel_id, guild_id=interaction.guild_id
+        )
+        message = await channel.send(**payload.as_kwargs())
+        await self._tell(interaction, f"Your table is open: {message.jump_url}")
+        return message
+
+    @staticmethod
+    async def _tell(interaction: discord.Interaction[Any], text: str) -> None:
+        """A private word that must not turn one failure into two."""
+        try:
+            await send_ephemeral(interaction, text)
+        except discord.HTTPException as error:
+            log.warning("could not answer an interaction: HTTP %s", error.status)
 
     async def dispatch(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
     ) -> None:
+        saved_before = saved_writes.get()
         try:
-            if cid.table == RULES_TABLE and cid.verb == "rules" and cid.arg:
-                from cogs._ui.rules_pages import rules_page
-
-                await interaction.response.edit_message(**rules_page(cid.arg, cid.ply).as_kwargs())
-                return
-            if cid.verb in LOBBY_VERBS:
-                await self._lobby_click(interaction, cid)
-            else:
-                game = await self.service.game_of(cid.table)
-                await self.ui(game).click(interaction, cid, values)
+            with acknowledge_if_slow(interaction):
+                await self._route(interaction, cid, values)
+        except StaleAction as error:
+            await self.refuse_stale(interaction, cid.table, error)
         except UserFacingError as error:
             await self.refuse(interaction, error)
-        except Exception:
+        except Exception as error:
             # Table and verb only: a component's argument may be a secret (a bid).
-            log.exception("a %r click at table %s failed", cid.verb, cid.table)
-            await self.refuse(interaction, None)
+            log_failure(log, "a %r click at table %s failed", cid.verb, cid.table, error=error)
+            await self.apologise(interaction, cid.table, saved_writes.get() > saved_before)
         try:
             await self.deliver_notice(interaction, cid.table)
-        except Exception:
-            log.exception("could not deliver a private notice at table %s", cid.table)
+        except Exception as error:
+            log_failure(log, "could not deliver a notice at table %s", cid.table, error=error)
+
+    async def _route(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        if cid.verb == "rules" and cid.arg:
+            await self._rules_click(interaction, cid)
+        elif cid.verb in LOBBY_VERBS:
+            await self._lobby_click(interaction, cid)
+        else:
+            game = await self.service.game_of(cid.table)
+            await self.ui(game).click(interaction, cid, values)
+
+    async def _rules_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
+        from cogs._ui.rules_pages import rules_page
+
+        game = str(cid.arg)
+        if game not in rules_text.GAMES:
+            raise NotAllowed("Those rules are not available.")
+        page = rules_page(game, cid.ply)
+        if cid.table == RULES_TABLE:
+            # Paging inside a rules message already shown.
+            await interaction.response.edit_message(**page.as_kwargs())
+        else:
+            # The Rules button of a table: the rules privately, the table untouched.
+            await send_ephemeral(interaction, embed=page.embed, view=page.view)
 
     async def _lobby_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
         user = interaction.user.id
@@ -363,33 +487,98 @@ class TableHub:
         *,
         confirm: str | None = None,
     ) -> None:
-        """Show an outcome: through the click's own response when the click came from the
-        table message (one request instead of two), otherwise by a coalesced edit.
-        `confirm` is a private word to the member who acted."""
+        """Show an outcome that is already saved: through the click's own response when
+        the click came from the table message (one request instead of two), otherwise by
+        a coalesced edit. `confirm` is a private word to the member who acted.
+
+        Nothing here may claim "nothing was changed": if Discord fails, the member is told
+        their action stands and the message is repaired.
+        """
         snapshot = outcome.snapshot
         on_table_message = (
             interaction.message is not None and interaction.message.id == snapshot.row.message_id
         )
+        shown = True
         if on_table_message and not interaction.response.is_done():
             payload = self.render(snapshot)
-            await interaction.response.edit_message(**payload.as_kwargs())
-            self._last_sent[snapshot.id] = payload.fingerprint()
+            try:
+                await interaction.response.edit_message(**payload.as_kwargs())
+                self._last_sent[snapshot.id] = payload.fingerprint()
+            except discord.HTTPException as error:
+                log.warning(
+                    "table %s: answering a click failed: HTTP %s", snapshot.id, error.status
+                )
+                shown = False
+                self.schedule_refresh(snapshot.id, force=True)
         else:
             self.schedule_refresh(snapshot.id)
-        await self.ui(snapshot.spec.name).after(outcome, interaction)
-        if confirm is not None:
-            await send_ephemeral(interaction, confirm)
-        if not interaction.response.is_done():
-            if interaction.type == discord.InteractionType.component:
-                await interaction.response.defer()
-            else:
-                await send_ephemeral(interaction, "Done.")
+        try:
+            await self.ui(snapshot.spec.name).after(outcome, interaction)
+        except Exception as error:
+            log_failure(log, "table %s: private follow-ups failed", snapshot.id, error=error)
+            shown = False
+        try:
+            if not shown:
+                note = (
+                    SAVED_BUT_NOT_SHOWN if confirm is None else f"{confirm}\n{SAVED_BUT_NOT_SHOWN}"
+                )
+                await send_ephemeral(interaction, note)
+            elif confirm is not None:
+                await send_ephemeral(interaction, confirm)
+            if not interaction.response.is_done():
+                if interaction.type == discord.InteractionType.component:
+                    await interaction.response.defer()
+                else:
+                    await send_ephemeral(interaction, "Done.")
+        except discord.HTTPException as error:
+            log.warning(
+                "table %s: the action was saved but its answer failed: HTTP %s",
+                snapshot.id,
+                error.status,
+            )
 
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None
     ) -> None:
         text = str(error) if error is not None else APOLOGY
-        await send_ephemeral(interaction, text)
+        await self._tell(interaction, text)
+
+    async def refuse_stale(
+        self, interaction: discord.Interaction[Any], table_id: int, error: UserFacingError
+    ) -> None:
+        """A click from an outdated message: refuse it, and bring the message up to date
+        so the next click is not refused too (an edit that failed earlier leaves a message
+        a round behind until something else edits it)."""
+        self._last_sent.pop(table_id, None)
+        try:
+            snapshot = await self.service.snapshot(table_id)
+        except UserFacingError:
+            await self.refuse(interaction, error)
+            return
+        from_table_message = (
+            interaction.message is not None and interaction.message.id == snapshot.row.message_id
+        )
+        if from_table_message and not interaction.response.is_done():
+            payload = self.render(snapshot)
+            try:
+                await interaction.response.edit_message(**payload.as_kwargs())
+                if snapshot.row.live:
+                    self._last_sent[table_id] = payload.fingerprint()
+            except discord.HTTPException as failure:
+                log.warning("table %s: stale refresh failed: HTTP %s", table_id, failure.status)
+        else:
+            self.schedule_refresh(table_id, force=True)
+        await self.refuse(interaction, error)
+
+    async def apologise(
+        self, interaction: discord.Interaction[Any], table_id: int, saved: bool
+    ) -> None:
+        """After an unexpected failure: "nothing was changed" only if nothing was."""
+        if saved:
+            self.schedule_refresh(table_id, force=True)
+            await self._tell(interaction, SAVED_BUT_NOT_SHOWN)
+        else:
+            await self._tell(interaction, APOLOGY)
 
     async def deliver_notice(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """A private message that could not be sent as a DM is shown on the next click."""
@@ -403,7 +592,11 @@ class TableHub:
 
     # -- updates not caused by a click on the table message ------------------------------------
 
-    def schedule_refresh(self, table_id: int) -> None:
+    def schedule_refresh(self, table_id: int, *, force: bool = False) -> None:
+        """Edit the table message soon; `force` when what Discord shows is in doubt (a
+        failed edit), so the edit is not skipped as unchanged."""
+        if force:
+            self._last_sent.pop(table_id, None)
         task = asyncio.create_task(self.refresh(table_id), name=f"tanzaku-refresh-{table_id}")
         self.bot.background_tasks.add(task)
         task.add_done_callback(self.bot.background_tasks.discard)
@@ -426,8 +619,8 @@ class TableHub:
                 await self._edit(snapshot)
                 if table_id not in self._dirty:
                     break
-        except Exception:
-            log.exception("could not refresh table %s", table_id)
+        except Exception as error:
+            log_failure(log, "could not refresh table %s", table_id, error=error)
         finally:
             self._editing.discard(table_id)
 
@@ -444,15 +637,54 @@ class TableHub:
         fingerprint = payload.fingerprint()
         if self._last_sent.get(snapshot.id) == fingerprint:
             return
+        for delay in (*EDIT_RETRY_DELAYS, None):
+            try:
+                await message.edit(**payload.as_kwargs())
+                break
+            except discord.NotFound:
+                await self._repost(snapshot, payload)
+                return
+            except discord.Forbidden as error:
+                log.warning(
+                    "table %s: not allowed to edit its message: %s", snapshot.id, error.code
+                )
+                return
+            except discord.HTTPException as error:
+                if delay is None or error.status < 500:
+                    log.warning(
+                        "table %s: giving up on editing its message: HTTP %s",
+                        snapshot.id,
+                        error.status,
+                    )
+                    return
+                await asyncio.sleep(delay)
+        if snapshot.row.live:
+            self._last_sent[snapshot.id] = fingerprint
+        else:
+            self._last_sent.pop(snapshot.id, None)
+        self.edits_sent += 1
+
+    async def _repost(self, snapshot: TableSnapshot, payload: Payload) -> None:
+        """A live table whose message was deleted gets a new one, so play can go on."""
+        if not snapshot.row.live:
+            self._last_sent.pop(snapshot.id, None)
+            return
+        log.warning(
+            "table %s lost its message %s; posting it again", snapshot.id, snapshot.row.message_id
+        )
+        channel = self.bot.get_partial_messageable(
+            snapshot.row.channel_id, guild_id=snapshot.row.guild_id
+        )
         try:
-            await message.edit(**payload.as_kwargs())
-            if snapshot.row.live:
-                self._last_sent[snapshot.id] = fingerprint
-            else:
-                self._last_sent.pop(snapshot.id, None)
-            self.edits_sent += 1
-        except discord.NotFound:
-            log.warning("table %s lost its message %s", snapshot.id, snapshot.row.message_id)
+            message = await channel.send(**payload.as_kwargs())
+        except discord.HTTPException as error:
+            log.warning(
+                "table %s: could not post its message again: HTTP %s", snapshot.id, error.status
+            )
+            return
+        await self.service.set_message(snapshot.id, message.id)
+        self._last_sent[snapshot.id] = payload.fingerprint()
+        self.edits_sent += 1
 
     async def on_deadline_outcome(self, outcome: Outcome) -> None:
         await self.refresh(outcome.snapshot.id)
