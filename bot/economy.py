@@ -158,6 +158,16 @@ class Economy:
             row = await self.ensure_wallet(tx, guild_id, user_id)
         return Balance(row.balance, settings.currency_name)
 
+    async def peek(self, guild_id: int, user_id: int) -> Balance | None:
+        """Someone else's balance: looking never creates (or funds) a wallet."""
+        async with self._db.reading() as tx:
+            row = await q.wallet(tx, guild_id, user_id)
+            settings = await q.guild_settings(tx, guild_id)
+        if row is None:
+            return None
+        currency = settings.currency_name if settings is not None else "coins"
+        return Balance(row.balance, currency)
+
     async def currency(self, guild_id: int) -> str:
         async with self._db.transaction() as tx:
             return (await self.ensure_guild(tx, guild_id)).currency_name
@@ -187,6 +197,13 @@ class Economy:
             raise UserFacingError("You cannot give coins to yourself.")
         async with self._db.transaction() as tx:
             settings = await self.ensure_guild(tx, guild_id)
+            if await q.wallet(tx, guild_id, receiver) is None:
+                # A wallet is made, with its welcome coins, by its owner's own first
+                # action; a gift must not make (and fund) one for them.
+                raise UserFacingError(
+                    f"<@{receiver}> has no wallet here yet. It opens, with its welcome "
+                    "coins, the first time they use /wallet, /daily or sit at a table."
+                )
             await self.transfer(
                 tx,
                 guild_id,

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
+from bot.economy import Economy
 from bot.errors import UserFacingError
 from cogs._ui import render
 from cogs._ui.hub import send_ephemeral
@@ -19,7 +20,7 @@ class EconomyCog(commands.Cog, name="Economy"):
         self.bot = bot
 
     @property
-    def economy(self) -> Any:
+    def economy(self) -> Economy:
         return self.bot.economy
 
     @app_commands.command(name="wallet", description="Show your balance (or another member's).")
@@ -31,8 +32,19 @@ class EconomyCog(commands.Cog, name="Economy"):
         target = member or interaction.user
         if target.bot:
             raise UserFacingError("Bots do not keep wallets here.")
-        balance = await self.economy.balance(interaction.guild_id, target.id)
-        whose = "Your wallet" if target.id == interaction.user.id else f"{target.mention}'s wallet"
+        if target.id == interaction.user.id:
+            balance = await self.economy.balance(interaction.guild_id, target.id)
+            whose = "Your wallet"
+        else:
+            peeked = await self.economy.peek(interaction.guild_id, target.id)
+            if peeked is None:
+                await send_ephemeral(
+                    interaction,
+                    f"{target.mention} has no wallet here yet: it opens at their own first "
+                    "/wallet, /daily or table.",
+                )
+                return
+            balance, whose = peeked, f"{target.mention}'s wallet"
         await send_ephemeral(
             interaction, f"{whose} holds **{render.coins(balance.balance, balance.currency)}**."
         )

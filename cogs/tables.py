@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,8 +16,10 @@ from cogs._ui import render
 from cogs._ui.hub import TableHub, is_moderator, send_ephemeral
 from cogs._ui.rules_pages import rules_page
 
-GameName = Literal["nihakyu", "fortunes_winds", "strength_duel", "hachihachi", "hazard"]
 HISTORY_LINES = 25
+TABLE_ID_MAX = 2**53
+"""Table ids are SQLite rowids; past 2^53 a number no longer survives JSON in clients."""
+TableId = app_commands.Range[int, 1, TABLE_ID_MAX]
 SECRET_WHILE_LIVE = "(a private choice — shown when the table ends)"
 
 
@@ -30,6 +32,9 @@ def describe_logged(data: dict[str, Any]) -> str:
         "__start__": "started the game",
         "__cancel__": "cancelled the table",
         "__expire__": "the lobby expired",
+        "__withdraw__": "the table message could not be posted; cancelled",
+        "__abandon__": "the game could not go on; ended with refunds",
+        "abort": "ended the table (moderator)",
         "deadline": "time ran out",
     }
     if kind in labels:
@@ -44,16 +49,37 @@ class TablesCog(commands.Cog, name="Tables"):
         self.bot = bot
         TableHub.of(bot)
 
+    def playable(self) -> dict[str, str]:
+        """Games this bot runs and has rules for: name → title."""
+        return {
+            name: rules_text.GAMES[name]
+            for name in self.bot.registry.names()
+            if name in rules_text.GAMES
+        }
+
     @app_commands.command(name="rules", description="Read how a game is played.")
     @app_commands.describe(game="Which game")
-    async def rules(self, interaction: discord.Interaction[Any], game: GameName) -> None:
+    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
+        games = self.playable()
+        if game not in games:
+            listed = ", ".join(games.values()) or "none yet"
+            raise UserFacingError(f"There is no game called “{game[:40]}” here. Games: {listed}.")
         await interaction.response.send_message(**rules_page(game, 0).as_kwargs(), ephemeral=True)
+
+    @rules.autocomplete("game")
+    async def _games_like(
+        self, interaction: discord.Interaction[Any], typed: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = typed.casefold()
+        return [
+            app_commands.Choice(name=title, value=name)
+            for name, title in self.playable().items()
+            if typed in title.casefold() or typed in name
+        ][:25]
 
     @app_commands.command(name="history", description="What happened at a table, step by step.")
     @app_commands.describe(table="The table's number (shown in its title)")
-    async def history(
-        self, interaction: discord.Interaction[Any], table: app_commands.Range[int, 1]
-    ) -> None:
+    async def history(self, interaction: discord.Interaction[Any], table: TableId) -> None:
         assert interaction.guild_id is not None
         snapshot, rows = await self.bot.tables.history(table, interaction.guild_id)
         lines = []
@@ -80,9 +106,7 @@ class TablesCog(commands.Cog, name="Tables"):
 
     @app_commands.command(name="verify", description="Check a finished table's dice are fair.")
     @app_commands.describe(table="The table's number")
-    async def verify(
-        self, interaction: discord.Interaction[Any], table: app_commands.Range[int, 1]
-    ) -> None:
+    async def verify(self, interaction: discord.Interaction[Any], table: TableId) -> None:
         assert interaction.guild_id is not None
         report = await self.bot.tables.verify(table, interaction.guild_id)
         verdict = "✅ Every roll matches the seed." if report.matched else "❌ Mismatch found."
@@ -102,21 +126,23 @@ class TablesCog(commands.Cog, name="Tables"):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="cancel", description="Cancel a table; stakes go back to players.")
-    @app_commands.describe(table="The table's number (its host or a moderator may cancel)")
-    async def cancel(
-        self, interaction: discord.Interaction[Any], table: app_commands.Range[int, 1]
-    ) -> None:
+    @app_commands.command(name="cancel", description="Cancel a lobby, or end a started table.")
+    @app_commands.describe(
+        table="The table's number: its host may cancel a lobby; a moderator may end any table"
+    )
+    async def cancel(self, interaction: discord.Interaction[Any], table: TableId) -> None:
         assert interaction.guild_id is not None
         await self.bot.tables.snapshot(table, interaction.guild_id)  # refuses other guilds
-        await self.bot.tables.cancel(
+        outcome = await self.bot.tables.cancel(
             table, interaction.user.id, moderator=is_moderator(interaction)
         )
         TableHub.of(self.bot).schedule_refresh(table)
-        await send_ephemeral(
-            interaction,
-            f"Table #{table} is cancelled; every coin still at stake went back to its owner.",
+        settled = (
+            "results already settled stand, and every coin still at stake went back to its owner"
+            if outcome.snapshot.state is not None
+            else "every stake went back to its owner"
         )
+        await send_ephemeral(interaction, f"Table #{table} is cancelled: {settled}.")
 
     @app_commands.command(name="stats", description="Games played, won and honours earned.")
     @app_commands.describe(member="Whose stats; yours by default")

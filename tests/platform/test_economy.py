@@ -137,6 +137,7 @@ async def test_daily_of_zero_still_starts_the_cooldown(services: Services) -> No
 
 
 async def test_give_moves_coins_with_a_ledger_row(services: Services) -> None:
+    await services.economy.balance(GUILD, BOB)  # Bob's own first look opens his wallet
     after = await services.economy.give(GUILD, ALICE, BOB, 300)
     assert after.balance == 700
     assert await wallet_balances(services.db, GUILD) == {ALICE: 700, BOB: 1300}
@@ -156,8 +157,8 @@ async def test_give_moves_coins_with_a_ledger_row(services: Services) -> None:
         (ALICE, ALICE, 10, UserFacingError),
         # A brand-new giver's wallet (with its welcome mint) is rolled back too.
         (CAROL, BOB, 5000, InsufficientFunds),
-        # ...and so is a brand-new receiver's.
-        (ALICE, CAROL, 5000, InsufficientFunds),
+        # A receiver who never acted has no wallet, and a gift does not make one.
+        (ALICE, CAROL, 5, UserFacingError),
     ],
 )
 async def test_refused_give_changes_nothing(
@@ -241,6 +242,7 @@ async def test_configure_accepts_the_bounds_and_keeps_unset_fields(services: Ser
 async def test_ledger_sums_match_every_stored_balance(services: Services) -> None:
     economy = services.economy
     await economy.daily(GUILD, ALICE)
+    await economy.balance(GUILD, BOB)
     await economy.give(GUILD, ALICE, BOB, 400)
     await economy.grant(GUILD, CAROL, 77, "")
     await economy.give(GUILD, CAROL, ALICE, 1077)
@@ -484,8 +486,9 @@ class EconomyAndTables(RuleBasedStateMachine):
     def give(self, guild: int, giver: int, receiver: int, amount: int) -> None:
         giver_has = self.effective_balance(guild, giver)
         receiver_has = self.effective_balance(guild, receiver)
+        receiver_wallet = self.run(self.economy.peek(guild, receiver))
         call = self.economy.give(guild, giver, receiver, amount)
-        if amount <= 0 or giver == receiver:
+        if amount <= 0 or giver == receiver or receiver_wallet is None:
             self.refused(call)
         elif amount > giver_has:
             self.refused(call, InsufficientFunds)

@@ -27,6 +27,17 @@ async def test_wallet_and_daily(simcord_env):
 async def test_give_and_its_refusals(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
+    # Bob has never acted: looking at him or giving to him makes (and funds) no wallet.
+    answered(await alice.slash(world.channel, "wallet"))
+    peek = answered(await alice.slash(world.channel, "wallet", member=bob), ephemeral=True)
+    assert "has no wallet here yet" in peek.response.content
+    assert "has no wallet here yet" in refusal(
+        await alice.slash(world.channel, "give", member=bob, amount=250)
+    )
+    totals = await simcord_env.bot.economy.totals(world.guild.id)
+    assert await simcord_env.bot.economy.peek(world.guild.id, bob.user.id) is None
+    answered(await bob.slash(world.channel, "wallet"))  # his own first action opens it
+    assert (await simcord_env.bot.economy.totals(world.guild.id)).minted == totals.minted + 1000
     result = answered(await alice.slash(world.channel, "give", member=bob, amount=250))
     assert not result.ephemeral and "250 ryō" in result.response.content
     assert (await wallet_of(world, alice), await wallet_of(world, bob)) == (750, 1250)
@@ -40,6 +51,7 @@ async def test_give_and_its_refusals(simcord_env):
 
 async def test_leaderboard_orders_by_balance(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
+    await world["bob"].slash(world.channel, "wallet")
     await world["alice"].slash(world.channel, "give", member=world["bob"], amount=400)
     result = answered(await world["alice"].slash(world.channel, "leaderboard"))
     lines = result.response.embeds[0].description.splitlines()
