@@ -204,3 +204,21 @@ def test_the_rules_screen_promises_only_options_that_exist():
     assert promised, "the House Options page lists the options"
     assert promised <= offered, promised - offered
     assert offered <= promised, offered - promised
+
+
+async def test_a_moderator_ending_the_table_mid_chance_pays_exact_values(simcord_env, dice):
+    world = await started(simcord_env, "alice", "bob", "carol", bet_seconds=0)
+    alice, bob, carol = world["alice"], world["bob"], world["carol"]
+    answered(await bob.slash(world.channel, "hazard bet", kind="with", amount=30))
+    answered(await carol.slash(world.channel, "hazard bet", kind="against", amount=31))
+    await call_main(world, alice, 7)
+    dice.extend([1, 3])  # 4: the chance; it comes before the 7 one time in three
+    answered(await alice.click(world.channel.last_message, label="Throw"))
+    # The host cannot walk away from a chance that drags on; a moderator can end it.
+    assert "moderator" in refusal(await alice.slash(world.channel, "cancel", table=1))
+    answered(await world.moderator.slash(world.channel, "cancel", table=1))
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    assert snapshot.state.finished and set(snapshot.state.stakes.values()) == {0}
+    assert await wallet(world, bob) == 1000 - 30 + 20  # worth 60 × 1/3
+    assert await wallet(world, carol) == 1000 - 31 + 41  # worth 62 × 2/3 = 41⅓, rounded down
+    assert "exact value" in description(world)
