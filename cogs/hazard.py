@@ -198,10 +198,12 @@ class HazardUI(GameUI):
             render.timestamp(snapshot.deadline.due_at) if snapshot.deadline is not None else "soon"
         )
         if state.window_open:
-            waiting = ", ".join(render.mention(p) for p in hazard.waiting_on(state))
+            waiting = hazard.waiting_on(state)
+            names = ", ".join(render.mention(p) for p in waiting)
+            verb = "has" if len(waiting) == 1 else "have"
             return (
-                f"⏳ **Bets are open** — they close {due}, or once {waiting} "
-                "bet with/against or press **Ready**."
+                f"⏳ **Bets are open** — they close {due}, or as soon as {names} {verb} "
+                "bet with/against or pressed **Ready**."
             )
         if state.main is None:
             return f"The caster calls a main; otherwise the table calls 7 {due}."
