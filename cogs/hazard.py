@@ -26,6 +26,7 @@ from cogs._ui.custom_ids import ComponentId
 from cogs._ui.hub import (
     GameUI,
     Payload,
+    TableModal,
     button,
     install_game,
     is_moderator,
@@ -104,7 +105,7 @@ def odds_embed(main: int | None = None, rules: hazard.Rules | None = None) -> di
     return embed
 
 
-class BetModal(discord.ui.Modal):
+class BetModal(TableModal):
     """Asks how much to bet; the bet itself goes through the table service."""
 
     amount: discord.ui.TextInput[BetModal] = discord.ui.TextInput(
@@ -114,14 +115,11 @@ class BetModal(discord.ui.Modal):
     def __init__(self, ui: HazardUI, table: int, kind: str) -> None:
         super().__init__(title=f"Bet: {BET_LABELS[kind]}", timeout=300)
         self.ui = ui
-        self.table = table
+        self.table_id = table
         self.kind = kind
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await self.ui.place_bet(interaction, self.table, self.kind, self.amount.value)
-        except UserFacingError as error:
-            await self.ui.hub.refuse(interaction, error)
+    async def submit(self, interaction: discord.Interaction[Any]) -> None:
+        await self.ui.place_bet(interaction, self.table_id, self.kind, self.amount.value)
 
 
 class HazardUI(GameUI):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import traceback
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
@@ -19,14 +18,23 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TanzakuBot
-from bot.errors import NotAllowed, UserFacingError
+from bot.errors import NotAllowed
 from bot.games import strength_duel as duel
 from bot.panels import PrivatePanels
 from bot.tables import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.amounts import parse_amount
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.hub import GameUI, Payload, TableHub, button, install_game, send_ephemeral, view_of
+from cogs._ui.hub import (
+    GameUI,
+    Payload,
+    TableHub,
+    TableModal,
+    button,
+    install_game,
+    send_ephemeral,
+    view_of,
+)
 from cogs._ui.private import show_panel
 
 log = logging.getLogger(__name__)
@@ -54,7 +62,7 @@ ELIMINATION_TEXT = {
 }
 
 
-class BidModal(discord.ui.Modal):
+class BidModal(TableModal):
     amount: discord.ui.TextInput[BidModal] = discord.ui.TextInput(
         label="Strength to spend", placeholder="A whole number", max_length=4, custom_id="amount"
     )
@@ -62,30 +70,14 @@ class BidModal(discord.ui.Modal):
     def __init__(self, ui: DuelUI, table: int, ply: int, *, tag_out: bool) -> None:
         super().__init__(title="Bid and tag out" if tag_out else "Your secret bid", timeout=300)
         self.ui = ui
-        self.table = table
+        self.table_id = table
         self.ply = ply
         self.tag_out = tag_out
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            # Strict: str.isdigit() would let "²" through, and int() would then fail.
-            amount = parse_amount(
-                self.amount.value, what="a whole number from 0 up to your strength"
-            )
-            await self.ui.bid(interaction, self.table, self.ply, amount, self.tag_out)
-        except UserFacingError as error:
-            await self.ui.hub.refuse(interaction, error)
-
-    async def on_error(  # type: ignore[override]  # Modal narrows BaseView's signature
-        self, interaction: discord.Interaction[Any], error: Exception, /
-    ) -> None:
-        # Table and form only: the typed value is a secret bid, and an exception's message
-        # may quote it, so the traceback's frames are logged without it.
-        frames = "".join(traceback.format_tb(error.__traceback__))
-        log.error(
-            "a bid form at table %s failed (%s)\n%s", self.table, type(error).__name__, frames
-        )
-        await self.ui.hub.refuse(interaction, None)
+    async def submit(self, interaction: discord.Interaction[Any]) -> None:
+        # Strict: str.isdigit() would let "²" through, and int() would then fail.
+        amount = parse_amount(self.amount.value, what="a whole number from 0 up to your strength")
+        await self.ui.bid(interaction, self.table_id, self.ply, amount, self.tag_out)
 
 
 class DuelUI(GameUI):

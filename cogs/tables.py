@@ -136,13 +136,17 @@ class TablesCog(commands.Cog, name="Tables"):
         outcome = await self.bot.tables.cancel(
             table, interaction.user.id, moderator=is_moderator(interaction)
         )
-        TableHub.of(self.bot).schedule_refresh(table)
         settled = (
-            "results already settled stand, and every coin still at stake went back to its owner"
+            "results already settled stand; every coin still at stake came back or, on a round "
+            "in play, was settled at its exact value"
             if outcome.snapshot.state is not None
             else "every stake went back to its owner"
         )
-        await send_ephemeral(interaction, f"Table #{table} is cancelled: {settled}.")
+        # Through the hub like any outcome: the table message and the players' private
+        # panels learn the table ended.
+        await TableHub.of(self.bot).answer(
+            interaction, outcome, confirm=f"Table #{table} is cancelled: {settled}."
+        )
 
     @app_commands.command(name="stats", description="Games played, won and honours earned.")
     @app_commands.describe(member="Whose stats; yours by default")

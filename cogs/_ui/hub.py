@@ -278,7 +278,8 @@ class TableHub:
             payload.embed.colour = discord.Colour(render.COLOUR_CANCELLED)
             payload.embed.description = (
                 "**Cancelled** — results already settled stand; every coin still at stake "
-                "went back to its owner.\n" + (payload.embed.description or "")
+                "came back or, on a round in play, was settled at its exact value.\n"
+                + (payload.embed.description or "")
             )[:4096]
             payload.view = None
         self.add_fairness(payload.embed, snapshot)
@@ -688,7 +689,9 @@ class TableHub:
 
     async def on_deadline_outcome(self, outcome: Outcome) -> None:
         await self.refresh(outcome.snapshot.id)
-        if outcome.snapshot.row.live or outcome.kind == "acted":
+        # Every outcome of a game in play, the one that ends it included (a deadline the
+        # game could not take ends it too): private panels must not keep live buttons.
+        if outcome.snapshot.state is not None:
             await self.ui(outcome.snapshot.spec.name).after(outcome, None)
 
 
