@@ -1,0 +1,52 @@
+"""The layering rule: arrows point down. bot/ never imports cogs/, engines import no I/O."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE_FORBIDDEN = ("discord", "asyncio", "aiosqlite", "logging", "random", "time", "bot.storage")
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def offenders(folder: Path, forbidden: tuple[str, ...]) -> list[str]:
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        for name in imported_modules(path):
+            if any(name == bad or name.startswith(bad + ".") for bad in forbidden):
+                found.append(f"{path.relative_to(folder)} imports {name}")
+    return found
+
+
+def test_bot_never_imports_cogs() -> None:
+    assert offenders(ROOT / "bot", ("cogs",)) == []
+
+
+def test_engines_are_pure() -> None:
+    assert offenders(ROOT / "bot" / "games", ENGINE_FORBIDDEN) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "caught"),
+    [
+        ("from cogs._ui.hub import TableHub\n", ["bad.py imports cogs._ui.hub"]),
+        ("def f():\n    import cogs.core\n", ["bad.py imports cogs.core"]),
+        ("import cogsmith\nfrom . import cogs\n", []),
+    ],
+)
+def test_the_checker_catches_an_offender(tmp_path: Path, source: str, caught: list[str]) -> None:
+    (tmp_path / "bad.py").write_text(source, encoding="utf-8")
+    assert offenders(tmp_path, ("cogs",)) == caught
