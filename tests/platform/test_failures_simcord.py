@@ -160,3 +160,18 @@ async def test_a_failing_click_logs_no_argument(simcord_env, caplog, level):
     assert "secret-argument-7731" not in caplog.text
     assert "'call' click at table 1 failed" in caplog.text
     assert "ValueError (message withheld)" in caplog.text
+
+
+async def test_a_failure_after_saving_says_the_action_stands(simcord_env, dice):
+    world = await make_world(simcord_env, "alice", "bob")
+    table = await running_table(world)
+
+    async def broken_after(outcome, interaction):
+        raise RuntimeError("the private follow-up failed")
+
+    simcord_env.bot.table_hub.ui("coinflip").after = broken_after
+    dice.extend([2])
+    result = await world["alice"].click(table, label="Heads")
+    assert SAVED_BUT_NOT_SHOWN in refusal(result)
+    assert APOLOGY not in refusal(result)
+    assert (await simcord_env.bot.tables.snapshot(1)).ply == 1, "the action stands"
