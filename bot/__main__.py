@@ -46,10 +46,12 @@ def _load_settings() -> Settings | None:
 def setup_logging(level: str) -> None:
     discord.utils.setup_logging(level=getattr(logging, level), root=True)
     # At DEBUG the database driver logs every statement with its parameters (fairness
-    # seeds included), and discord.py's HTTP client logs every request body (private
-    # answers, a bid in a DM). Those stay quiet whatever the level.
+    # seeds included), discord.py's HTTP client every request body (private answers, a
+    # bid in a DM) and its gateway every event received (a bid button's custom id, a bid
+    # typed in a form). Those stay quiet whatever the level.
     quiet_driver_loggers()
-    logging.getLogger("discord.http").setLevel(max(logging.INFO, logging.getLogger().level))
+    for name in ("discord.http", "discord.gateway"):
+        logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger().level))
 
 
 class DatabaseProblem(Exception):

@@ -1,0 +1,84 @@
+"""At LOG_LEVEL=DEBUG the logs hold no bid and no live fairness seed.
+
+The bot's logging is set up as `python -m bot` sets it up; then a duel is played with
+bids by button and by typed form, and everything logged is scanned."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from bot.__main__ import setup_logging
+from tests.support.sim import answered, make_world
+
+TYPED_BIDS = ("23", "19")
+"""Above the quick buttons (0–14), so they can only be typed; 19 replaces 23."""
+BUTTON_BID = 13
+
+
+@pytest.fixture
+def debug_logging() -> Iterator[None]:
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    touched = ("aiosqlite", "discord.http", "discord.gateway")
+    levels = {name: logging.getLogger(name).level for name in touched}
+    setup_logging("DEBUG")
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    for name, old in levels.items():
+        logging.getLogger(name).setLevel(old)
+
+
+def bid_patterns(amount: str) -> list[re.Pattern[str]]:
+    """Where a bid would show in a log line: a custom id's argument, a form's value, a
+    JSON or repr field, a button label."""
+    return [
+        re.compile(rf":bid:{amount}\b"),
+        re.compile(rf"""["']value["']:\s*["']{amount}["']"""),
+        re.compile(rf"""["']?amount["']?\s*[:=]\s*["']?{amount}\b"""),
+        re.compile(rf"""label=["']{amount}["']"""),
+        re.compile(rf"bid (?:is |of )?\**{amount}\b"),
+    ]
+
+
+async def test_a_duel_at_debug_logs_no_bid_and_no_seed(simcord_env, caplog, debug_logging):
+    caplog.set_level(logging.DEBUG)
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    table = answered(await alice.slash(world.channel, "duel challenge", member=bob, stake=10))
+    answered(await bob.click(table.response.message, label="Accept"))
+    seed = (await simcord_env.bot.tables.snapshot(1)).row.seed_hex
+    assert logging.getLogger("aiosqlite").getEffectiveLevel() >= logging.WARNING
+
+    panel = alice.user.dm_channel.last_message
+    for typed in TYPED_BIDS:
+        shown = answered(await alice.user.click(panel, label="Other amount…"))
+        answered(await alice.user.submit_modal(shown, {"amount": typed}))
+    answered(await bob.user.click(bob.user.dm_channel.last_message, label=str(BUTTON_BID)))
+    live_log = caplog.text
+    assert (await simcord_env.bot.tables.snapshot(1)).state.round == 2, "the round resolved"
+
+    assert live_log, "the scan must have something to read"
+    assert seed not in live_log
+    for amount in (*TYPED_BIDS, str(BUTTON_BID)):
+        for pattern in bid_patterns(amount):
+            assert not pattern.search(live_log), f"{pattern.pattern} found in the log"
+
+
+def test_the_patterns_catch_what_they_look_for() -> None:
+    leaks = [
+        "INTERACTION_CREATE {'custom_id': 'tz:1:3:bid:13'}",
+        "components: [{'type': 4, 'custom_id': 'amount', 'value': '19'}]",
+        "Bid(amount=19, tag_out=False)",
+        '{"kind": "bid", "amount": 19}',
+        "<Button style=<ButtonStyle.secondary: 2> label='13' emoji=None>",
+        "your bid is **19**",
+    ]
+    for leak in leaks:
+        amount = "13" if "13" in leak else "19"
+        assert any(p.search(leak) for p in bid_patterns(amount)), leak
+    assert not any(p.search("round 13 at 19:00, ply 19") for p in bid_patterns("19"))
