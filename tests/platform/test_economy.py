@@ -366,6 +366,28 @@ async def test_a_refused_deadline_ends_the_table_with_refunds(bank: Services) ->
     assert bank.tables.scheduler.due_at(opened.snapshot.id) is None
 
 
+async def test_a_deadline_that_fails_outside_the_game_is_tried_again(
+    bank: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure that is not the game's (the database, say) saves nothing: the table
+    keeps its deadline in memory and tries again a minute later."""
+    opened = await bank.tables.open(
+        guild_id=GUILD, channel_id=5, game="bank", host_id=ALICE, rules=BankRules(stake=100)
+    )
+    started = await bank.tables.start(opened.snapshot.id, ALICE)
+    deadline = started.snapshot.deadline
+    assert deadline is not None
+    bank.clock.now = deadline.due_at + 1
+
+    async def disk_full(table_id: int, ply: int) -> None:
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(bank.tables, "fire_deadline", disk_full)
+    await bank.tables._on_deadline(opened.snapshot.id, deadline.ply)
+    assert bank.tables.scheduler.due_at(opened.snapshot.id) == bank.clock.now + 60
+    assert (await bank.tables.snapshot(opened.snapshot.id)).status == "running"
+
+
 # -- the stateful test --------------------------------------------------------------------
 
 USERS = (101, 102, 103, 104)
@@ -761,9 +783,7 @@ class EconomyAndTables(RuleBasedStateMachine):
         call = self.tables.cancel(table_id, user, moderator=moderator)
         # A lobby: its host or a moderator. A started game: only a moderator not seated.
         allowed = (
-            (as_host or moderator)
-            if row.status == "lobby"
-            else moderator and user not in seated
+            (as_host or moderator) if row.status == "lobby" else moderator and user not in seated
         )
         if not row.live or not allowed:
             self.refused(call, NotAllowed)
