@@ -17,11 +17,13 @@ RUN pip install .
 USER tanzaku
 VOLUME ["/data"]
 
-# --check validates the settings and opens (migrating if needed) the database.
+# --check validates the settings, opens (migrating if needed) the database, checks its
+# integrity and proves it can be written (a write rolled back): a corrupt, read-only or
+# missing volume makes it exit 1 with one line, which `docker inspect` shows.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=20s --retries=3 \
     CMD ["python", "-m", "bot", "--check"]
 
-# `docker stop` sends SIGTERM: the bot finishes the action in flight, closes the database
-# and exits 0.
+# `docker stop` sends SIGTERM: the bot stops its timers, lets the clicks in flight finish
+# (8 s at most, inside docker's 10 s before SIGKILL), closes the database and exits 0.
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -30,9 +30,15 @@ SimCord polls every 50 ms while it waits for queued callbacks, which adds ~50 ms
 the run past two minutes; ``--settle-idle`` (default 1 ms) shortens that poll. It changes
 only when ``member.click`` returns, never when the answer is recorded.
 
+Durability (``--synchronous``): the bot commits with SQLite's ``synchronous=FULL`` by
+default (an answered click is on disk). ``--synchronous NORMAL`` measures the faster,
+less durable mode; ``--synchronous both`` runs the whole benchmark once in each mode (same
+seed, fresh database each) and prints their figures side by side.
+
 Run from the repository root::
 
     python benchmarks/click_latency.py [--tables 1000] [--clicks 2000] [--warmup 100]
+                                       [--synchronous FULL|NORMAL|both]
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ import gc
 import math
 import random
 import re
+import sqlite3
 import sys
 import tempfile
 import time
@@ -50,7 +57,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -81,6 +88,7 @@ RAISE_LABEL = "Raise 5"
 
 GOAL_RATIO = 1.5
 GOAL_MS = 50.0
+Synchronous = Literal["FULL", "NORMAL"]
 
 
 def say(text: str = "") -> None:
@@ -264,7 +272,8 @@ def build_world(env: simcord.Env, tables: int) -> list[TablePlan]:
 async def seed_tables(db_path: Path, plans: list[TablePlan], now: float) -> None:
     """Open, join and start every table through a TableService on the bot's database file."""
     clock = lambda: now  # noqa: E731 - SimCord's virtual "now" at start-up
-    db = Database(db_path)
+    # Set-up is not timed: no need to wait for the disk at each of its commits.
+    db = Database(db_path, synchronous="NORMAL")
     await db.open()
     economy = Economy(db, house_float=HOUSE_FLOAT, clock=clock)
     registry = GameRegistry()
@@ -294,15 +303,20 @@ async def seed_tables(db_path: Path, plans: list[TablePlan], now: float) -> None
         await db.close()
 
 
-def make_bot(db_path: Path) -> TanzakuBot:
+def make_bot(db_path: Path, synchronous: Synchronous) -> TanzakuBot:
     settings = Settings(
         _env_file=None,
         token="not-a-real-token",
         database_path=db_path,
+        database_synchronous=synchronous,
         house_float=HOUSE_FLOAT,
         lobby_timeout_seconds=900,
     )
-    return create_bot(settings, extensions=EXTENSIONS)
+    bot = create_bot(settings, extensions=EXTENSIONS)
+    # Applied when the database opens at start; set here as well so the run measures the
+    # mode asked for whatever the bot's own wiring of the setting.
+    bot.db.synchronous = synchronous
+    return bot
 
 
 async def post_messages(bot: TanzakuBot, plans: list[TablePlan]) -> None:
@@ -335,14 +349,101 @@ async def click(
         series.answer_ms.append((answers.answered_at - started) * 1000)
 
 
+@dataclass
+class Measured:
+    """One run's figures, kept for the side-by-side table of `--synchronous both`."""
+
+    synchronous: str
+    table: Series
+    bare: Series
+    service_ms: list[float]
+    answers_available: bool
+
+
 async def run(args: argparse.Namespace) -> int:
+    modes: list[Synchronous] = (
+        ["NORMAL", "FULL"] if args.synchronous == "both" else [args.synchronous]
+    )
+    results: list[Measured] = []
+    code = 0
+    answers = AnswerClock()  # once: it wraps SimCord's classes, a second one would nest
+    for n, mode in enumerate(modes):
+        if n:
+            say("\n" + "=" * 70 + "\n")
+        run_code, measured = await run_once(args, mode, answers)
+        code = max(code, run_code)
+        results.append(measured)
+    if len(results) > 1:
+        compare(results)
+    return code
+
+
+def commit_cost(folder: Path, mode: Synchronous, commits: int = 300) -> float:
+    """Milliseconds one small WAL commit takes in `mode` on this disk (sqlite3, no bot):
+    FULL waits for an fsync, whose price depends on the disk far more than on the bot."""
+    path = folder / f"commit-{mode}.db"
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute(f"PRAGMA synchronous={mode}")
+        connection.execute("CREATE TABLE t (x INTEGER)")
+        started = time.perf_counter()
+        for n in range(commits):
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("INSERT INTO t VALUES (?)", (n,))
+            connection.execute("COMMIT")
+        return (time.perf_counter() - started) / commits * 1000
+    finally:
+        connection.close()
+
+
+def compare(results: list[Measured]) -> None:
+    say("\n" + "=" * 70)
+    say("synchronous modes side by side (ms; same seed, same click stream, fresh database):")
+    say("")
+    header = f"{'':34}" + "".join(
+        f"{m.synchronous + ' ' + p:>12}" for m in results for p in ("p50", "p99")
+    )
+    say(header)
+
+    def row(name: str, pick: Callable[[Measured], list[float]]) -> None:
+        cells = ""
+        for measured in results:
+            values = pick(measured)
+            for p in (50, 99):
+                cells += f"{percentile(values, p):>10.2f}ms" if values else f"{'n/a':>12}"
+        say(f"{name:34}{cells}")
+
+    row("full stack, click → answer", lambda m: m.table.answer_ms)
+    row("  of which TableService.act", lambda m: m.service_ms)
+    row("bare button, click → answer", lambda m: m.bare.answer_ms)
+    row("full stack, click → settled", lambda m: m.table.settled_ms)
+    with tempfile.TemporaryDirectory(prefix="tanzaku-bench-") as tmp:
+        costs = {mode: commit_cost(Path(tmp), mode) for mode in ("NORMAL", "FULL")}
+    say(
+        f"one small commit on this disk (sqlite3 alone): NORMAL {costs['NORMAL']:.3f} ms,"
+        f" FULL {costs['FULL']:.3f} ms (the fsync FULL waits for)"
+    )
+    for measured in results:
+        values = measured.table.answer_ms or measured.table.settled_ms
+        if values:
+            p99 = percentile(values, 99)
+            verdict = "MET" if p99 < GOAL_MS else "NOT MET"
+            say(
+                f"{measured.synchronous}: click → answer p99 {p99:.2f} ms"
+                f" | goal < {GOAL_MS:.0f} ms: {verdict}"
+            )
+
+
+async def run_once(
+    args: argparse.Namespace, synchronous: Synchronous, answers: AnswerClock
+) -> tuple[int, Measured]:
     rng = random.Random(args.seed)
-    answers = AnswerClock()
     set_settle_idle(args.settle_idle)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="tanzaku-bench-") as tmp:
         db_path = Path(tmp) / "tanzaku.db"
-        bot = make_bot(db_path)
+        bot = make_bot(db_path, synchronous)
         await bot.add_cog(BareCog(bot))
         env = simcord.Env(bot)
         plans = build_world(env, args.tables)
@@ -352,6 +453,12 @@ async def run(args: argparse.Namespace) -> int:
         try:
             await env.start()
             started_env = True
+            async with bot.db.reading() as tx:
+                pragma = await tx.fetchone("PRAGMA synchronous")
+            # 2 is FULL, 1 NORMAL: what the connection really runs with, not what was asked.
+            applied = {2: "FULL", 1: "NORMAL"}.get(int(pragma[0]) if pragma else -1, "other")
+            if applied != synchronous:
+                raise RuntimeError(f"asked for synchronous={synchronous}, running {applied}")
             with env.time_context():
                 await post_messages(bot, plans)
             posted = time.perf_counter()
@@ -379,7 +486,8 @@ async def run(args: argparse.Namespace) -> int:
                 f"\nwall time: seed {seeded - started:.1f} s, start + post {posted - seeded:.1f} s,"
                 f" clicks {clicked - posted:.1f} s"
             )
-            return 0 if table.refused == bare.refused == 0 else 2
+            measured = Measured(synchronous, table, bare, service_ms, answers.available)
+            return (0 if table.refused == bare.refused == 0 else 2), measured
         finally:
             if started_env:
                 await env.shutdown()
@@ -397,6 +505,7 @@ def report(
 ) -> None:
     scheduler = bot.tables.scheduler
     say("Tanzaku click latency — click → interaction answer, full stack vs bare discord.py")
+    say(f"SQLite synchronous={bot.db.synchronous} (checked with PRAGMA synchronous at start)")
     say(
         f"live tables: {args.tables} (deadlines re-armed at start: {bot.rearmed_deadlines},"
         f" armed now: {len(scheduler)}), clicks: {len(table.settled_ms)} 'Raise 5'"
@@ -460,6 +569,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=float,
         default=0.001,
         help="SimCord's idle poll while settling, in seconds (SimCord's default is 0.05)",
+    )
+    parser.add_argument(
+        "--synchronous",
+        choices=("FULL", "NORMAL", "both"),
+        default="FULL",
+        help="SQLite's synchronous mode (default FULL, the bot's default); 'both' runs once"
+        " in each mode and prints them side by side",
     )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.clicks < 1 or args.warmup < 0:
