@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,8 @@ def say(line: str) -> None:
 
 async def main(path: Path, in_flight: bool) -> None:
     settings = Settings(
-        _env_file=None,  # type: ignore[call-arg]
-        token="not-a-real-token",  # type: ignore[arg-type]
+        _env_file=None,
+        token="not-a-real-token",
         database_path=path,
         log_level="INFO",
     )
@@ -72,6 +73,7 @@ async def main(path: Path, in_flight: bool) -> None:
 
 async def live_table(env: simcord.Env) -> tuple[Any, Any]:
     """A started two-player coin-flip table; returns its message and one of its players."""
+    assert isinstance(env.bot, TanzakuBot)
     await env.bot.tree.sync()
     guild = env.create_guild("sigterm")
     channel = guild.create_text_channel("tables")
@@ -86,15 +88,28 @@ async def live_table(env: simcord.Env) -> tuple[Any, Any]:
 
 
 def hold_until_stopping(bot: TanzakuBot, stopper: StopOnSignal) -> None:
-    """Make the next table action wait for the SIGTERM, so the stop begins during it."""
+    """Make the next table action wait for the SIGTERM, then give the stop a head start:
+    half a second, or until the bot and its database are closed (which a stop that does
+    not wait for the action in flight gets to at once: the action then finds the database
+    closed and is lost)."""
     real_act = bot.tables.act
+    real_close = bot.db.close
+    # A thread's event, waited for in a thread: SimCord would make an asyncio timeout
+    # virtual (it never fires unless the test moves the clock), this one is real time.
+    database_closed = threading.Event()
+
+    async def close() -> None:
+        await real_close()
+        database_closed.set()
 
     async def act(*args: Any, **kwargs: Any) -> Any:
         say("in-flight")
         await stopper.requested.wait()
+        await asyncio.to_thread(database_closed.wait, 0.5)
         return await real_act(*args, **kwargs)
 
     bot.tables.act = act  # type: ignore[method-assign]
+    bot.db.close = close  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
