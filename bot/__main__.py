@@ -161,9 +161,11 @@ async def _run(settings: Settings, *, sync: bool) -> None:
             log.error("Discord refused the token: check TANZAKU_TOKEN")
             raise SystemExit(1) from None
         except (sqlite3.Error, OSError) as error:
-            if bot.db.is_open:
+            # The database did not open in setup_hook: one line, not a traceback. (An
+            # OSError without a file name is the network's, and keeps its traceback.)
+            from_database = isinstance(error, sqlite3.Error) or error.filename is not None
+            if bot.db.is_open or not from_database:
                 raise
-            # The database did not open in setup_hook: one line, not a traceback.
             raise DatabaseProblem(_describe(error)) from None
 
     await serve(bot, connect)

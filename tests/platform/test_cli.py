@@ -17,10 +17,15 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_bot(
-    cwd: Path, *args: str, wrapper: tuple[str, ...] = (), **env: str
-) -> subprocess.CompletedProcess[str]:
+def run_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run `python -m bot`; a hang fails the test (TimeoutExpired) instead of blocking it."""
+    return run_bot_in((), cwd, *args, **env)
+
+
+def run_bot_in(
+    wrapper: tuple[str, ...], cwd: Path, *args: str, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`run_bot` under a wrapper command (which execs the rest of its arguments)."""
     clean = {name: value for name, value in os.environ.items() if not name.startswith("TANZAKU_")}
     clean["PYTHONPATH"] = str(REPO)
     clean.update(env)
@@ -126,10 +131,10 @@ def migrated_database(workdir: Path, path: Path) -> None:
 
 
 def check_fails_with_one_line(workdir: Path, path: Path, *wrapper: str) -> str:
-    result = run_bot(
+    result = run_bot_in(
+        wrapper,
         workdir,
         "--check",
-        wrapper=wrapper,
         TANZAKU_TOKEN="x",
         TANZAKU_DATABASE_PATH=str(path),
         TANZAKU_LOG_LEVEL="WARNING",
@@ -206,3 +211,25 @@ def test_check_on_a_read_only_file_fails(workdir: Path, tmp_path: Path) -> None:
     finally:
         database.chmod(0o644)
     assert "readonly" in line or "read-only" in line, line
+
+
+async def test_running_on_a_corrupt_database_is_one_clear_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`python -m bot` (not --check): the database opens in setup_hook, during the log-in;
+    a corrupt file must end the run as a DatabaseProblem (one line, exit 1), and must not
+    leave the database's thread behind. The log-in is faked: no network here."""
+    import discord
+
+    from bot import __main__ as cli
+    from bot.config import Settings
+
+    async def login_without_discord(self: discord.Client, token: str) -> None:
+        await self.setup_hook()  # what the real log-in runs once Discord has answered
+
+    monkeypatch.setattr(discord.Client, "login", login_without_discord)
+    database = tmp_path / "corrupt.db"
+    database.write_bytes(b"not a database at all " * 100)
+    settings = Settings(_env_file=None, token="x", database_path=database)
+    with pytest.raises(cli.DatabaseProblem, match="not a database"):
+        await cli._run(settings, sync=False)
