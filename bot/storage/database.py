@@ -235,16 +235,20 @@ class Database:
         """
         async with self._write_lock:
             connection = self.connection
+            # BEGIN IMMEDIATE takes the write lock (it waits for a running bot's writer);
+            # the statements change pages as an action does, which SQLite refuses at once
+            # on a read-only file. The rollback means nothing reaches the disk, so a full
+            # disk would only show at a real commit.
             await _run(connection, "BEGIN IMMEDIATE")
             try:
-                # Writing user_version dirties the header page: the same write path as any
-                # action's commit, undone by the rollback.
                 version = await self.schema_version()
                 await _run(connection, f"PRAGMA user_version = {version}")
                 await _run(connection, "CREATE TABLE tanzaku_write_probe (x INTEGER)")
                 await _run(connection, "INSERT INTO tanzaku_write_probe VALUES (1)")
             finally:
-                await _run(connection, "ROLLBACK")
+                # Some errors (an I/O error, a full disk) end the transaction themselves.
+                if connection.in_transaction:
+                    await _run(connection, "ROLLBACK")
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
