@@ -71,8 +71,8 @@ from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.economy import Economy  # noqa: E402
 from bot.games.registry import GameRegistry, GameSpec  # noqa: E402
+from bot.service import TableService  # noqa: E402
 from bot.storage import Database  # noqa: E402
-from bot.tables import TableService  # noqa: E402
 from cogs._ui.hub import TableHub  # noqa: E402
 from tests.support import coinflip  # noqa: E402
 

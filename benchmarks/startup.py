@@ -56,8 +56,8 @@ from bot.config import Settings  # noqa: E402
 from bot.economy import Economy  # noqa: E402
 from bot.fairness import commitment, new_seed  # noqa: E402
 from bot.games.registry import GameRegistry, GameSpec  # noqa: E402
+from bot.service import TableService  # noqa: E402
 from bot.storage import Database  # noqa: E402
-from bot.tables import TableService  # noqa: E402
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id  # noqa: E402
 from cogs._ui.hub import TableComponent, TableHub  # noqa: E402
 from tests.support import coinflip  # noqa: E402

@@ -17,15 +17,15 @@ from bot.config import Settings
 from bot.economy import Economy
 from bot.games.registry import GameRegistry
 from bot.interactions import GuardedTree
+from bot.service import DiceFactory, TableService, fair_dice
 from bot.storage import Database
-from bot.tables import DiceFactory, TableService, fair_dice
 
 log = logging.getLogger(__name__)
 
 DEFAULT_EXTENSIONS = (
     "cogs.core",
     "cogs.economy",
-    "cogs.tables",
+    "cogs.table_tools",
     "cogs.hazard",
     "cogs.nihakyu",
     "cogs.strength_duel",

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from bot.clock import Clock, discord_clock
 from bot.errors import InsufficientFunds, NotAllowed, UserFacingError
 from bot.storage import Database, Transaction
-from bot.storage import money as q
+from bot.storage import money as mq
 
 log = logging.getLogger(__name__)
 
 MINT = "mint"
-HOUSE = "house"
+HOUSE_ACCOUNT = "house"
+"""The bank's ledger account; in an engine's payouts the bank is `bot.games.common.HOUSE` (0)."""
 DAILY_COOLDOWN_SECONDS = 20 * 3600
 MAX_AMOUNT = 10**12
 """Bigger than any honest balance; keeps amounts far from SQLite's 64-bit limit."""
@@ -62,27 +63,27 @@ class Economy:
 
     # -- building blocks, used inside a caller's transaction -------------------------------
 
-    async def ensure_guild(self, tx: Transaction, guild_id: int) -> q.GuildSettingsRow:
-        settings = await q.guild_settings(tx, guild_id)
+    async def ensure_guild(self, tx: Transaction, guild_id: int) -> mq.GuildSettingsRow:
+        settings = await mq.guild_settings(tx, guild_id)
         if settings is None:
-            await q.insert_guild_settings(tx, guild_id)
+            await mq.insert_guild_settings(tx, guild_id)
             if self._house_float:
-                await self._mint(tx, guild_id, HOUSE, self._house_float, "house float")
-            settings = await q.guild_settings(tx, guild_id)
+                await self._mint(tx, guild_id, HOUSE_ACCOUNT, self._house_float, "house float")
+            settings = await mq.guild_settings(tx, guild_id)
             assert settings is not None
         return settings
 
-    async def ensure_wallet(self, tx: Transaction, guild_id: int, user_id: int) -> q.WalletRow:
-        existing = await q.wallet(tx, guild_id, user_id)
+    async def ensure_wallet(self, tx: Transaction, guild_id: int, user_id: int) -> mq.WalletRow:
+        existing = await mq.wallet(tx, guild_id, user_id)
         if existing is not None:
             return existing
         settings = await self.ensure_guild(tx, guild_id)
-        await q.insert_wallet(tx, guild_id, user_id)
+        await mq.insert_wallet(tx, guild_id, user_id)
         if settings.starting_balance:
             await self._mint(
                 tx, guild_id, wallet_account(user_id), settings.starting_balance, "welcome"
             )
-        row = await q.wallet(tx, guild_id, user_id)
+        row = await mq.wallet(tx, guild_id, user_id)
         assert row is not None
         return row
 
@@ -106,7 +107,7 @@ class Economy:
             source, target, amount = target, source, -amount
         await self._apply(tx, guild_id, source, -amount)
         await self._apply(tx, guild_id, target, amount)
-        await q.insert_ledger(
+        await mq.insert_ledger(
             tx,
             guild_id=guild_id,
             at=self._clock(),
@@ -123,7 +124,7 @@ class Economy:
         self, tx: Transaction, guild_id: int, target: str, amount: int, memo: str
     ) -> None:
         """Create coins: the only way the total grows, so it is counted in `minted`."""
-        await q.add_minted(tx, guild_id, amount)
+        await mq.add_minted(tx, guild_id, amount)
         await self.transfer(tx, guild_id, MINT, target, amount, kind="mint", memo=memo)
 
     async def _apply(self, tx: Transaction, guild_id: int, account: str, delta: int) -> None:
@@ -131,22 +132,22 @@ class Economy:
         if kind == "wallet":
             user_id = int(owner)
             # The common case is one statement; a new wallet or a refusal takes the long way.
-            if await q.add_to_wallet(tx, guild_id, user_id, delta) is not None:
+            if await mq.add_to_wallet(tx, guild_id, user_id, delta) is not None:
                 return
             row = await self.ensure_wallet(tx, guild_id, user_id)
-            if await q.add_to_wallet(tx, guild_id, user_id, delta) is None:
+            if await mq.add_to_wallet(tx, guild_id, user_id, delta) is None:
                 settings = await self.ensure_guild(tx, guild_id)
                 raise InsufficientFunds(
                     -delta, row.balance, settings.currency_name, user_id=user_id
                 )
         elif kind == "escrow":
-            await q.add_to_escrow(tx, int(owner), delta)
+            await mq.add_to_escrow(tx, int(owner), delta)
         elif kind == MINT:
             pass  # the mint is the outside world: its coins are counted in `minted`
-        elif kind == HOUSE:
+        elif kind == HOUSE_ACCOUNT:
             # The house may run a deficit: it is the server's bank, and a player's fair
             # win must never be refused because the bank ran dry.
-            await q.add_to_house(tx, guild_id, delta)
+            await mq.add_to_house(tx, guild_id, delta)
         else:
             raise ValueError(f"unknown account {account!r}")
 
@@ -161,8 +162,8 @@ class Economy:
     async def peek(self, guild_id: int, user_id: int) -> Balance | None:
         """Someone else's balance: looking never creates (or funds) a wallet."""
         async with self._db.reading() as tx:
-            row = await q.wallet(tx, guild_id, user_id)
-            settings = await q.guild_settings(tx, guild_id)
+            row = await mq.wallet(tx, guild_id, user_id)
+            settings = await mq.guild_settings(tx, guild_id)
         if row is None:
             return None
         currency = settings.currency_name if settings is not None else "coins"
@@ -187,7 +188,7 @@ class Economy:
                 await self._mint(
                     tx, guild_id, wallet_account(user_id), settings.daily_amount, "daily"
                 )
-            await q.set_last_daily(tx, guild_id, user_id, now)
+            await mq.set_last_daily(tx, guild_id, user_id, now)
             balance = row.balance + settings.daily_amount
         return DailyClaim(settings.daily_amount, balance, settings.currency_name)
 
@@ -197,7 +198,7 @@ class Economy:
             raise UserFacingError("You cannot give coins to yourself.")
         async with self._db.transaction() as tx:
             settings = await self.ensure_guild(tx, guild_id)
-            if await q.wallet(tx, guild_id, receiver) is None:
+            if await mq.wallet(tx, guild_id, receiver) is None:
                 # A wallet is made, with its welcome coins, by its owner's own first
                 # action; a gift must not make (and fund) one for them.
                 raise UserFacingError(
@@ -212,7 +213,7 @@ class Economy:
                 amount,
                 kind="give",
             )
-            row = await q.wallet(tx, guild_id, giver)
+            row = await mq.wallet(tx, guild_id, giver)
             assert row is not None
         return Balance(row.balance, settings.currency_name)
 
@@ -223,7 +224,7 @@ class Economy:
             settings = await self.ensure_guild(tx, guild_id)
             await self.ensure_wallet(tx, guild_id, receiver)
             await self._mint(tx, guild_id, wallet_account(receiver), amount, memo or "grant")
-            row = await q.wallet(tx, guild_id, receiver)
+            row = await mq.wallet(tx, guild_id, receiver)
             assert row is not None
         return Balance(row.balance, settings.currency_name)
 
@@ -234,7 +235,7 @@ class Economy:
         currency_name: str | None = None,
         starting_balance: int | None = None,
         daily_amount: int | None = None,
-    ) -> q.GuildSettingsRow:
+    ) -> mq.GuildSettingsRow:
         if currency_name is not None and not 1 <= len(currency_name.strip()) <= 20:
             raise NotAllowed("The currency name must be 1 to 20 characters.")
         for name, value in (("starting balance", starting_balance), ("daily amount", daily_amount)):
@@ -242,25 +243,25 @@ class Economy:
                 raise NotAllowed(f"The {name} must be between 0 and 1,000,000,000.")
         async with self._db.transaction() as tx:
             await self.ensure_guild(tx, guild_id)
-            await q.update_guild_settings(
+            await mq.update_guild_settings(
                 tx,
                 guild_id,
                 currency_name=currency_name.strip() if currency_name else None,
                 starting_balance=starting_balance,
                 daily_amount=daily_amount,
             )
-            settings = await q.guild_settings(tx, guild_id)
+            settings = await mq.guild_settings(tx, guild_id)
             assert settings is not None
         return settings
 
-    async def settings(self, guild_id: int) -> q.GuildSettingsRow:
+    async def settings(self, guild_id: int) -> mq.GuildSettingsRow:
         async with self._db.transaction() as tx:
             return await self.ensure_guild(tx, guild_id)
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[q.WalletRow]:
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[mq.WalletRow]:
         async with self._db.reading() as tx:
-            return await q.leaderboard(tx, guild_id, limit)
+            return await mq.leaderboard(tx, guild_id, limit)
 
-    async def totals(self, guild_id: int) -> q.MoneyTotals:
+    async def totals(self, guild_id: int) -> mq.MoneyTotals:
         async with self._db.reading() as tx:
-            return await q.totals(tx, guild_id)
+            return await mq.totals(tx, guild_id)

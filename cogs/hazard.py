@@ -19,7 +19,7 @@ from bot.app import TanzakuBot
 from bot.errors import NotAllowed, UserFacingError
 from bot.games import hazard
 from bot.games.common import HOUSE
-from bot.tables import TableSnapshot, parse_rules
+from bot.service import TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.amounts import parse_amount
 from cogs._ui.custom_ids import ComponentId

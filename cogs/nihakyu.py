@@ -14,7 +14,7 @@ from bot.app import TanzakuBot
 from bot.errors import NotAllowed
 from bot.games import nihakyu
 from bot.games.common import HOUSE, Honour
-from bot.tables import Outcome, TableSnapshot, parse_rules
+from bot.service import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.hub import (
     GameUI,

@@ -21,7 +21,7 @@ from bot.app import TanzakuBot
 from bot.errors import NotAllowed
 from bot.games import strength_duel as duel
 from bot.panels import PrivatePanels
-from bot.tables import Outcome, TableSnapshot, parse_rules
+from bot.service import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.amounts import parse_amount
 from cogs._ui.custom_ids import ComponentId

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.games.errors import UserFacingError
 from bot.safe_log import log_failure
-from bot.tables import saved_writes
+from bot.service import saved_writes
 from cogs._ui.hub import APOLOGY, SAVED_BUT_NOT_SHOWN, send_ephemeral
 
 log = logging.getLogger(__name__)

@@ -26,7 +26,7 @@ from bot.errors import NotAllowed, StaleAction, UserFacingError
 from bot.games.registry import GameSpec
 from bot.interactions import acknowledge_if_slow
 from bot.safe_log import log_failure
-from bot.tables import Outcome, TableService, TableSnapshot, saved_writes
+from bot.service import Outcome, TableService, TableSnapshot, saved_writes
 from cogs._ui import render
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id
 

@@ -13,10 +13,10 @@ from typing import Any, TypeVar
 from bot.economy import Economy, escrow_account, wallet_account
 from bot.games.common import HOUSE
 from bot.games.registry import GameRegistry, GameSpec
+from bot.service import DiceFactory, TableService, fair_dice
 from bot.storage import Database, Transaction
 from bot.storage import money as mq
-from bot.storage import tables as tq
-from bot.tables import DiceFactory, TableService, fair_dice
+from bot.storage import table_queries as tq
 from tests.support import coinflip
 
 COINFLIP = "coinflip"

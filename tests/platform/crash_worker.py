@@ -31,9 +31,9 @@ from pydantic import BaseModel, ValidationError
 from bot.economy import Economy
 from bot.errors import UserFacingError
 from bot.games.registry import GameRegistry, GameSpec
+from bot.service import TableService, fair_dice
 from bot.storage import Database, Transaction
-from bot.storage import tables as tq
-from bot.tables import TableService, fair_dice
+from bot.storage import table_queries as tq
 from tests.platform._helpers import (
     COINFLIP,
     START_TIME,

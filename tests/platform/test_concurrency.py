@@ -12,8 +12,8 @@ from bot.economy import Economy
 from bot.errors import UserFacingError
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameRegistry, GameSpec
+from bot.service import TableService
 from bot.storage import Database, money
-from bot.tables import TableService
 from tests.support import coinflip
 
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
@@ -115,7 +115,7 @@ async def test_click_racing_its_deadline_applies_once(service):
     applied = [r for r in results if r is not None and not isinstance(r, BaseException)]
     assert len(applied) == 1, results
     async with service._db.reading() as tx:
-        from bot.storage import tables as q
+        from bot.storage import table_queries as q
 
         log = await q.action_log(tx, table)
     assert (
@@ -179,7 +179,7 @@ async def test_closing_the_database_finishes_the_action_in_flight(service, tmp_p
     reopened = Database(tmp_path / "race.db")
     await reopened.open()
     async with reopened.reading() as tx:
-        from bot.storage import tables as q
+        from bot.storage import table_queries as q
 
         row = await q.table(tx, table)
     await reopened.close()

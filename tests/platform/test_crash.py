@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from bot.storage import Database
-from bot.storage import tables as tq
+from bot.storage import table_queries as tq
 from tests.platform import crash_worker
 from tests.platform._helpers import (
     DirectReader,

@@ -22,9 +22,9 @@ from bot.errors import InsufficientFunds, NotAllowed, NotSeated, UserFacingError
 from bot.games.common import HOUSE, Deadline
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameSpec
+from bot.service import TableAlreadyOpen, TableService
 from bot.storage import money as mq
-from bot.storage import tables as tq
-from bot.tables import TableAlreadyOpen, TableService
+from bot.storage import table_queries as tq
 from tests.platform._helpers import (
     COINFLIP,
     DirectReader,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.tables
+import bot.service
 from bot.errors import NotAllowed, TableNotFound
 from bot.fairness import (
     SEED_BYTES,
@@ -25,8 +25,8 @@ from bot.fairness import (
     verify_draws,
 )
 from bot.games.dice import ScriptedDice
-from bot.storage import tables as tq
-from bot.tables import fair_dice
+from bot.service import fair_dice
+from bot.storage import table_queries as tq
 from tests.platform._helpers import COINFLIP, Services, check_platform_invariants, open_services
 from tests.support import coinflip
 
@@ -340,7 +340,7 @@ async def services(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIter
     seed = seed_for_a_long_game()
     # The production path all the same (`fair_dice` over the table's stored seed and
     # counter); only the seed the table is opened with is fixed.
-    monkeypatch.setattr(bot.tables, "new_seed", lambda: seed)
+    monkeypatch.setattr(bot.service, "new_seed", lambda: seed)
     made = await open_services(tmp_path / "fair.db", dice_factory=fair_dice)
     yield made
     await made.db.close()

@@ -10,7 +10,7 @@ import pytest
 from bot.panels import PrivatePanels
 from bot.storage import Database, Transaction
 from bot.storage import panels as q
-from bot.storage import tables as tables_q
+from bot.storage import table_queries as tables_q
 
 
 async def new_table(tx: Transaction, channel_id: int, status: str = "running") -> int:

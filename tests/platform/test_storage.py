@@ -15,7 +15,7 @@ import pytest
 from bot.storage import Database
 from bot.storage import database as database_module
 from bot.storage import money as mq
-from bot.storage import tables as tq
+from bot.storage import table_queries as tq
 
 
 def migration_files() -> list[str]:

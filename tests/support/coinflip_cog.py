@@ -11,7 +11,7 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TanzakuBot
-from bot.tables import Outcome, TableSnapshot, parse_rules
+from bot.service import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.hub import GameUI, Payload, button, install_game, send_ephemeral, view_of
 from cogs._ui.private import send_private

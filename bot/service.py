@@ -27,8 +27,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bot.clock import Clock, discord_clock
-from bot.economy import HOUSE as HOUSE_ACCOUNT
-from bot.economy import Economy, escrow_account, wallet_account
+from bot.economy import HOUSE_ACCOUNT, Economy, escrow_account, wallet_account
 from bot.errors import (
     InsufficientFunds,
     NotAllowed,
@@ -43,12 +42,13 @@ from bot.games.dice import Dice
 from bot.games.registry import GameRegistry, GameSpec
 from bot.safe_log import log_failure
 from bot.scheduler import Scheduler
-from bot.storage import Database, Transaction, money
-from bot.storage import tables as q
+from bot.storage import Database, Transaction
+from bot.storage import money as mq
+from bot.storage import table_queries as tq
 
 log = logging.getLogger(__name__)
 
-DiceFactory = Callable[[q.TableRow], Dice]
+DiceFactory = Callable[[tq.TableRow], Dice]
 """Makes the dice for one action at a table (production: the table's fair dice)."""
 
 START = "__start__"
@@ -72,12 +72,12 @@ reads it when something fails, to tell "nothing was changed" from "saved, but sh
 failed"."""
 
 
-def fair_dice(row: q.TableRow) -> Dice:
+def fair_dice(row: tq.TableRow) -> Dice:
     return FairDice(bytes.fromhex(row.seed_hex), row.dice_counter)
 
 
 class TableAlreadyOpen(UserFacingError):
-    def __init__(self, existing: q.TableRow, title: str) -> None:
+    def __init__(self, existing: tq.TableRow, title: str) -> None:
         where = (
             f"https://discord.com/channels/{existing.guild_id}/{existing.channel_id}/"
             f"{existing.message_id}"
@@ -95,13 +95,13 @@ class TableAlreadyOpen(UserFacingError):
 class TableSnapshot:
     """A table as it stands after an action: what the cogs render."""
 
-    row: q.TableRow
+    row: tq.TableRow
     spec: GameSpec
     rules: Any
     state: Any
     seats: list[int]
     currency: str
-    deadline: q.DeadlineRow | None
+    deadline: tq.DeadlineRow | None
     recent_events: list[BaseModel] = field(default_factory=list)
     """Public events of the last few actions, oldest first: what the message shows."""
 
@@ -192,7 +192,7 @@ class TableService:
     async def live_table_in(self, channel_id: int, game: str) -> int:
         """The open table of `game` in a channel, for commands that act on "this table"."""
         async with self._db.reading() as tx:
-            row = await q.open_table_in_channel(tx, channel_id, game)
+            row = await tq.open_table_in_channel(tx, channel_id, game)
         if row is None:
             title = self.registry.get(game).title
             raise NotAllowed(f"There is no open {title} table in this channel.")
@@ -213,28 +213,28 @@ class TableService:
             self._games.pop(next(iter(self._games)))
         self._games[table_id] = game
 
-    async def history(self, table_id: int, guild_id: int) -> tuple[TableSnapshot, list[q.LogRow]]:
+    async def history(self, table_id: int, guild_id: int) -> tuple[TableSnapshot, list[tq.LogRow]]:
         async with self._db.reading() as tx:
             row = await self._row(tx, table_id, guild_id)
-            return await self._snapshot(tx, row), await q.action_log(tx, table_id)
+            return await self._snapshot(tx, row), await tq.action_log(tx, table_id)
 
     async def take_notice(self, user_id: int, table_id: int) -> str | None:
         # Asked on every click: the in-memory set answers "none" without a transaction.
         if (user_id, table_id) not in self._pending_notices:
             return None
         async with self._db.transaction() as tx:
-            notice = await q.take_notice(tx, user_id, table_id)
+            notice = await tq.take_notice(tx, user_id, table_id)
         self._pending_notices.discard((user_id, table_id))
         return notice
 
     async def put_notice(self, user_id: int, table_id: int, content: str) -> None:
         async with self._db.transaction() as tx:
-            await q.put_notice(tx, user_id, table_id, content)
+            await tq.put_notice(tx, user_id, table_id, content)
         self._pending_notices.add((user_id, table_id))
 
     async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
         async with self._db.reading() as tx:
-            return await q.stats(tx, guild_id, user_id)
+            return await tq.stats(tx, guild_id, user_id)
 
     # -- the lobby ---------------------------------------------------------------------------
 
@@ -258,17 +258,17 @@ class TableService:
         now = self._clock()
         async with self._db.transaction() as tx:
             await self._economy.ensure_guild(tx, guild_id)
-            existing = await q.open_table_in_channel(tx, channel_id, game)
+            existing = await tq.open_table_in_channel(tx, channel_id, game)
             if existing is not None:
                 raise TableAlreadyOpen(existing, spec.title)
-            hosted = await q.lobbies_hosted(tx, guild_id, host_id)
+            hosted = await tq.lobbies_hosted(tx, guild_id, host_id)
             if len(hosted) >= MAX_OPEN_LOBBIES:
                 listed = ", ".join(f"#{table}" for table in hosted)
                 raise NotAllowed(
                     f"You already host {len(hosted)} open lobbies ({listed}), the most one "
                     f"member may host at once. Start or cancel one of them first."
                 )
-            table_id = await q.insert_table(
+            table_id = await tq.insert_table(
                 tx,
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -284,7 +284,7 @@ class TableService:
             await self._seat(tx, row, spec, rules, host_id)
             await self._log(tx, row.id, 1, host_id, {"kind": "__open__"}, [], [])
             lobby_for = lobby_seconds if lobby_seconds is not None else self.lobby_timeout_seconds
-            await q.set_deadline(tx, table_id, now + lobby_for, 0, LOBBY_DEADLINE)
+            await tq.set_deadline(tx, table_id, now + lobby_for, 0, LOBBY_DEADLINE)
             row = await self._bump(tx, row)
             snapshot = await self._snapshot(tx, row)
         saved_writes.set(saved_writes.get() + 1)
@@ -301,7 +301,7 @@ class TableService:
             self._require_lobby(row)
             if row.invitee_id is not None and user_id != row.invitee_id:
                 raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
-            seated = [seat.user_id for seat in await q.seats(tx, table_id)]
+            seated = [seat.user_id for seat in await tq.seats(tx, table_id)]
             if user_id in seated:
                 raise NotAllowed("You already have a seat at this table.")
             rules = spec.rules_model.model_validate_json(row.rules_json)
@@ -321,12 +321,12 @@ class TableService:
             if row.status == "running" and spec.leave_action is not None:
                 return await self._act_locked(tx, row, user_id, spec.leave_action(), None)
             self._require_lobby(row)
-            seats = await q.seats(tx, table_id)
+            seats = await tq.seats(tx, table_id)
             seat = next((seat for seat in seats if seat.user_id == user_id), None)
             if seat is None:
                 raise NotSeated()
             await self._settle_seat(tx, row, user_id, seat.wallet_net, 0, memo="left the lobby")
-            await q.remove_seat(tx, table_id, user_id)
+            await tq.remove_seat(tx, table_id, user_id)
             remaining = [s.user_id for s in seats if s.user_id != user_id]
             await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__leave__"}, [], [])
             if not remaining:
@@ -336,7 +336,7 @@ class TableService:
                 if row.host_id == user_id:
                     # The next seat takes over as host rather than the lobby dying with
                     # players still in it.
-                    await q.set_host(tx, table_id, remaining[0])
+                    await tq.set_host(tx, table_id, remaining[0])
                 row = await self._bump(tx, row)
                 kind = "left"
             snapshot = await self._snapshot(tx, row)
@@ -364,13 +364,13 @@ class TableService:
             row = await self._row(tx, table_id)
             return await self._start_locked(tx, row, user_id)
 
-    async def _start_locked(self, tx: Transaction, row: q.TableRow, user_id: int) -> Outcome:
+    async def _start_locked(self, tx: Transaction, row: tq.TableRow, user_id: int) -> Outcome:
         self._require_lobby(row)
         if user_id != row.host_id:
             raise NotAllowed("Only the host who opened this table can start it.")
         spec = self.registry.get(row.game)
         rules = spec.rules_model.model_validate_json(row.rules_json)
-        players = [seat.user_id for seat in await q.seats(tx, row.id)]
+        players = [seat.user_id for seat in await tq.seats(tx, row.id)]
         fewest, most = spec.seat_limits(rules)
         if not fewest <= len(players) <= most:
             need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
@@ -415,7 +415,7 @@ class TableService:
                     "This game has started: only a moderator (Manage Server) can end it now. "
                     "Play it out, or ask a moderator."
                 )
-            seats = await q.seats(tx, table_id)
+            seats = await tq.seats(tx, table_id)
             if user_id in {seat.user_id for seat in seats}:
                 raise NotAllowed(
                     "You have a seat at this table, so ending it is not yours to decide: "
@@ -427,9 +427,9 @@ class TableService:
     async def _end_early(
         self,
         tx: Transaction,
-        row: q.TableRow,
+        row: tq.TableRow,
         actor: int | None,
-        seats: list[q.SeatRow] | None = None,
+        seats: list[tq.SeatRow] | None = None,
     ) -> Outcome:
         """Abort a running table through its engine; if the engine cannot, return every
         coin still at stake and let settled results stand."""
@@ -463,7 +463,7 @@ class TableService:
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         async with self._db.transaction() as tx:
-            await q.set_message(tx, table_id, message_id)
+            await tq.set_message(tx, table_id, message_id)
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -480,7 +480,7 @@ class TableService:
         `outsider` lets a member who is not seated act (a moderator's ejection)."""
         async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
-            seats = await q.seats(tx, table_id)
+            seats = await tq.seats(tx, table_id)
             if user_id is not None and not outsider and user_id not in {s.user_id for s in seats}:
                 raise NotSeated()
             return await self._act_locked(tx, row, user_id, action, expected_ply, seats)
@@ -488,11 +488,11 @@ class TableService:
     async def _act_locked(
         self,
         tx: Transaction,
-        row: q.TableRow,
+        row: tq.TableRow,
         user_id: int | None,
         action: BaseModel,
         expected_ply: int | None,
-        seats: list[q.SeatRow] | None = None,
+        seats: list[tq.SeatRow] | None = None,
         *,
         final_status: str = "finished",
     ) -> Outcome:
@@ -535,12 +535,12 @@ class TableService:
     async def _apply(
         self,
         tx: Transaction,
-        row: q.TableRow,
+        row: tq.TableRow,
         spec: GameSpec,
         state: Any,
         user_id: int | None,
         action: BaseModel,
-        seats: list[q.SeatRow] | None,
+        seats: list[tq.SeatRow] | None,
         final_status: str,
     ) -> Outcome:
         dice = RecordingDice(self.dice_factory(row))
@@ -558,7 +558,7 @@ class TableService:
     async def _check_cover(
         self,
         tx: Transaction,
-        row: q.TableRow,
+        row: tq.TableRow,
         spec: GameSpec,
         before: Any,
         after: Any,
@@ -569,7 +569,7 @@ class TableService:
         if user_id is not None and spec.pending_charge is not None:
             charge = spec.pending_charge(after, user_id)
             if charge > 0:
-                wallet = await money.wallet(tx, row.guild_id, user_id)
+                wallet = await mq.wallet(tx, row.guild_id, user_id)
                 balance = wallet.balance if wallet is not None else 0
                 if balance < charge:
                     settings = await self._economy.ensure_guild(tx, row.guild_id)
@@ -593,10 +593,10 @@ class TableService:
     async def rearm(self) -> int:
         """Load every stored deadline into the scheduler (at start); returns how many."""
         async with self._db.reading() as tx:
-            rows = await q.all_deadlines(tx)
+            rows = await tq.all_deadlines(tx)
             # One query now spares every live table's first click a look-up of its own.
-            self._games.update(await q.live_games(tx))
-            self._pending_notices.update(await q.notice_keys(tx))
+            self._games.update(await tq.live_games(tx))
+            self._pending_notices.update(await tq.notice_keys(tx))
         for deadline in rows:
             self.scheduler.schedule(deadline.table_id, deadline.due_at, deadline.ply)
         self.scheduler.start()
@@ -631,7 +631,7 @@ class TableService:
         """Act for the table when its deadline is due; `None` when the deadline went stale
         (a click moved the table on first, or the deadline was moved)."""
         async with self._write(table_id) as tx:
-            deadline = await q.deadline(tx, table_id)
+            deadline = await tq.deadline(tx, table_id)
             if deadline is None or deadline.ply != ply or deadline.due_at > self._clock() + 0.001:
                 return None
             row = await self._row(tx, table_id)
@@ -642,7 +642,7 @@ class TableService:
                 self._sync_scheduler(snapshot)
                 return Outcome(snapshot, kind="expired")
             if row.status != "running":
-                await q.clear_deadline(tx, table_id)
+                await tq.clear_deadline(tx, table_id)
                 return None
             # A savepoint, so that a refusal undoes what the attempt wrote (its log row,
             # coin movements) and the table can still be ended in this transaction.
@@ -665,7 +665,7 @@ class TableService:
         """Re-derive a finished table's every roll from its revealed seed and replay it."""
         async with self._db.reading() as tx:
             row = await self._row(tx, table_id, guild_id)
-            log_rows = await q.action_log(tx, table_id)
+            log_rows = await tq.action_log(tx, table_id)
         if row.live:
             raise NotAllowed(
                 "This table is still being played; its seed is revealed when it ends. "
@@ -723,20 +723,22 @@ class TableService:
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
 
-    async def _row(self, tx: Transaction, table_id: int, guild_id: int | None = None) -> q.TableRow:
-        row = await q.table(tx, table_id)
+    async def _row(
+        self, tx: Transaction, table_id: int, guild_id: int | None = None
+    ) -> tq.TableRow:
+        row = await tq.table(tx, table_id)
         if row is None or (guild_id is not None and row.guild_id != guild_id):
             raise TableNotFound(table_id)
         return row
 
     @staticmethod
-    def _require_lobby(row: q.TableRow) -> None:
+    def _require_lobby(row: tq.TableRow) -> None:
         if row.status == "running":
             raise NotAllowed("The game has already started.")
         if row.status != "lobby":
             raise NotAllowed("This table has already ended.")
 
-    async def _snapshot(self, tx: Transaction, row: q.TableRow) -> TableSnapshot:
+    async def _snapshot(self, tx: Transaction, row: tq.TableRow) -> TableSnapshot:
         spec = self.registry.get(row.game)
         rules = spec.rules_model.model_validate_json(row.rules_json)
         state: Any = (
@@ -745,13 +747,13 @@ class TableService:
         seats = (
             list(state.seats)
             if state is not None
-            else [seat.user_id for seat in await q.seats(tx, row.id)]
+            else [seat.user_id for seat in await tq.seats(tx, row.id)]
         )
         settings = await self._economy.ensure_guild(tx, row.guild_id)
-        deadline = await q.deadline(tx, row.id)
+        deadline = await tq.deadline(tx, row.id)
         recent: list[BaseModel] = []
         if spec.event_adapter is not None and state is not None:
-            for events_json in await q.recent_events(tx, row.id, RECENT_LOG_ROWS):
+            for events_json in await tq.recent_events(tx, row.id, RECENT_LOG_ROWS):
                 for data in json.loads(events_json):
                     try:
                         recent.append(spec.event_adapter.validate_python(data))
@@ -762,17 +764,17 @@ class TableService:
         )
 
     async def _seat(
-        self, tx: Transaction, row: q.TableRow, spec: GameSpec, rules: Any, user_id: int
+        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, rules: Any, user_id: int
     ) -> None:
         await self._economy.ensure_wallet(tx, row.guild_id, user_id)
-        await q.add_seat(tx, row.id, user_id)
+        await tq.add_seat(tx, row.id, user_id)
         hold = spec.hold(rules)
         await self._settle_seat(tx, row, user_id, 0, -hold, memo="seat at the table")
 
     async def _settle_seat(
         self,
         tx: Transaction,
-        row: q.TableRow,
+        row: tq.TableRow,
         user_id: int,
         current: int,
         target: int,
@@ -792,20 +794,20 @@ class TableService:
             action_seq=row.version + 1,
             memo=memo,
         )
-        await q.set_wallet_net(tx, row.id, user_id, target)
+        await tq.set_wallet_net(tx, row.id, user_id, target)
 
     async def _reconcile(
         self,
         tx: Transaction,
-        row: q.TableRow,
+        row: tq.TableRow,
         stakes: Mapping[int, int],
         payouts: Mapping[int, int],
-        seat_rows: list[q.SeatRow] | None = None,
+        seat_rows: list[tq.SeatRow] | None = None,
     ) -> int:
         """Bring wallets, escrow and the house in line with the engine; returns house net.
         A player the engine names who has no seat row yet (joined mid-game) gets one."""
         if seat_rows is None:
-            seat_rows = await q.seats(tx, row.id)
+            seat_rows = await tq.seats(tx, row.id)
         seats = {seat.user_id: seat.wallet_net for seat in seat_rows}
         players = set(seats) | set(stakes) | set(payouts)
         players.discard(HOUSE)
@@ -813,7 +815,7 @@ class TableService:
         moves: list[tuple[int, int | None, int]] = []
         for player in players:
             if player not in seats:
-                await q.add_seat(tx, row.id, player)
+                await tq.add_seat(tx, row.id, player)
                 seats[player] = 0
             target = payouts.get(player, 0) - stakes.get(player, 0)
             if target != seats[player]:
@@ -842,19 +844,19 @@ class TableService:
     async def _save(
         self,
         tx: Transaction,
-        row: q.TableRow,
+        row: tq.TableRow,
         spec: GameSpec,
         state: Any,
         dice: RecordingDice,
         seq: int,
-        seats: list[q.SeatRow] | None = None,
+        seats: list[tq.SeatRow] | None = None,
         final_status: str = "finished",
-    ) -> q.TableRow:
+    ) -> tq.TableRow:
         house_net = await self._reconcile(tx, row, state.stakes, state.payouts, seats)
         inner = dice.inner
         counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter
         status = final_status if state.finished else "running"
-        new_row = await q.update_table(
+        new_row = await tq.update_table(
             tx,
             row,
             status=status,
@@ -870,7 +872,7 @@ class TableService:
                 f"table {row.id}: escrow {new_row.escrow} != stakes {sum(state.stakes.values())}"
             )
         if state.finished:
-            await q.clear_deadline(tx, row.id)
+            await tq.clear_deadline(tx, row.id)
             if status == "finished":
                 # An aborted game was not played out: it counts in nobody's stats.
                 await self._record_stats(tx, new_row, spec, state, seq)
@@ -880,35 +882,35 @@ class TableService:
                 old_ply = json.loads(row.state_json).get("ply")
             seconds = spec.deadline_seconds(state)
             if seconds is None:
-                await q.clear_deadline(tx, row.id)
+                await tq.clear_deadline(tx, row.id)
             elif old_ply != state.ply or row.status != "running":
-                await q.set_deadline(tx, row.id, self._clock() + seconds, state.ply, GAME_DEADLINE)
+                await tq.set_deadline(tx, row.id, self._clock() + seconds, state.ply, GAME_DEADLINE)
         return new_row
 
     async def _record_stats(
-        self, tx: Transaction, row: q.TableRow, spec: GameSpec, state: Any, seq: int
+        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, state: Any, seq: int
     ) -> None:
-        for seat in await q.seats(tx, row.id):
+        for seat in await tq.seats(tx, row.id):
             net = seat.wallet_net
-            await q.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "played", 1)
-            await q.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "net", net)
+            await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "played", 1)
+            await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "net", net)
             if getattr(state, "winner", None) == seat.user_id or net > 0:
-                await q.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "won", 1)
-        for log_row in await q.action_log(tx, row.id):
+                await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "won", 1)
+        for log_row in await tq.action_log(tx, row.id):
             for event in json.loads(log_row.events_json):
                 if event.get("kind") == "honour":
-                    await q.bump_stat(
+                    await tq.bump_stat(
                         tx, row.guild_id, int(event["player"]), spec.name, event["name"], 1
                     )
 
-    async def _cancel(self, tx: Transaction, row: q.TableRow) -> q.TableRow:
+    async def _cancel(self, tx: Transaction, row: tq.TableRow) -> tq.TableRow:
         spec = self.registry.get(row.game)
         payouts: Mapping[int, int] = {}
         if row.state_json is not None:
             stored: Any = spec.state_model.model_validate_json(row.state_json)
             payouts = stored.payouts
         house_net = await self._reconcile(tx, row, {}, payouts)
-        saved = await q.update_table(
+        saved = await tq.update_table(
             tx,
             row,
             status="cancelled",
@@ -919,13 +921,13 @@ class TableService:
         )
         if saved is None:
             raise StaleAction()
-        await q.clear_deadline(tx, row.id)
+        await tq.clear_deadline(tx, row.id)
         return saved
 
     async def _finish_without_play(
-        self, tx: Transaction, row: q.TableRow, status: str
-    ) -> q.TableRow:
-        saved = await q.update_table(
+        self, tx: Transaction, row: tq.TableRow, status: str
+    ) -> tq.TableRow:
+        saved = await tq.update_table(
             tx,
             row,
             status=status,
@@ -936,12 +938,12 @@ class TableService:
         )
         if saved is None:
             raise StaleAction()
-        await q.clear_deadline(tx, row.id)
+        await tq.clear_deadline(tx, row.id)
         return saved
 
-    async def _bump(self, tx: Transaction, row: q.TableRow) -> q.TableRow:
+    async def _bump(self, tx: Transaction, row: tq.TableRow) -> tq.TableRow:
         """Count a lobby change as a new version, so the log's sequence numbers stay unique."""
-        saved = await q.update_table(
+        saved = await tq.update_table(
             tx,
             row,
             status=row.status,
@@ -964,7 +966,7 @@ class TableService:
         draws: list[Draw],
         events: Iterable[BaseModel],
     ) -> None:
-        await q.append_log(
+        await tq.append_log(
             tx,
             table_id=table_id,
             seq=seq,
