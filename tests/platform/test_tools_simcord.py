@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import rules_text
-from cogs._ui.limits import command_problems, payload_problems
+from tests.support.discord_limits import command_problems, payload_problems
 from tests.support.sim import answered, make_world, refusal, sent_payloads
 
 
