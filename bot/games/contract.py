@@ -1,0 +1,128 @@
+"""The typed engine contract: what every game module provides, checked by mypy.
+
+ENGINE_CONTRACT.md fixes the surface outside tests import (module-level ``start`` and
+``act``, the models' class and field names). This module is the same contract for the
+bot itself: each engine module defines one subclass of :class:`Engine` and exports an
+instance as ``ENGINE``; the module-level functions are that instance's bound methods. An
+engine missing a method the table service needs cannot be instantiated, and mypy says so
+(``Cannot instantiate abstract class``) where ``ENGINE`` is made.
+
+Generic in the game's rules, state, action and event types, so the table service and the
+cogs get checked states and actions without casts.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel, TypeAdapter
+
+from bot.games.dice import Dice
+
+
+class TableState(Protocol):
+    """What the table service reads from every engine's state (see common.py)."""
+
+    @property
+    def seats(self) -> list[int]: ...
+    @property
+    def stakes(self) -> dict[int, int]: ...
+    @property
+    def payouts(self) -> dict[int, int]: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+
+
+RulesT = TypeVar("RulesT", bound=BaseModel)
+StateT = TypeVar("StateT", bound=BaseModel)
+ActionT = TypeVar("ActionT", bound=BaseModel)
+EventT = TypeVar("EventT", bound=BaseModel)
+
+
+class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
+    """One game's rules, as the table service drives them.
+
+    Subclasses implement the abstract methods; the hooks with defaults are for games that
+    need them (a bank that pays out, a secret choice charged at the reveal, a game that
+    seats newcomers mid-play).
+    """
+
+    name: ClassVar[str]
+    """The module's name (``"hazard"``): the key in the registry and the database."""
+    join_action: ClassVar[type[BaseModel] | None] = None
+    """An action that seats a newcomer once the game runs, where the game allows it."""
+    leave_action: ClassVar[type[BaseModel] | None] = None
+    """An action that lets a player leave a running game, where the game allows it."""
+    charges_at_reveal: ClassVar[bool] = False
+    """Whether a reveal can take coins a secret choice promised (see :meth:`shortfall`)."""
+
+    def __init__(
+        self,
+        *,
+        rules_model: type[RulesT],
+        state_model: type[StateT],
+        action_type: Any,
+        event_type: Any,
+    ) -> None:
+        self.rules_model = rules_model
+        self.state_model = state_model
+        # The unions (discriminated on ``kind``) that parse a logged action or event.
+        self._actions: TypeAdapter[ActionT] = TypeAdapter(action_type)
+        self._events: TypeAdapter[EventT] = TypeAdapter(event_type)
+
+    # -- the rules ---------------------------------------------------------------------
+
+    @abstractmethod
+    def start(self, rules: RulesT, players: list[int], dice: Dice) -> StateT:
+        """The game's first state; players are in seat order."""
+
+    @abstractmethod
+    def act(
+        self, state: StateT, player: int | None, action: ActionT, dice: Dice
+    ) -> tuple[StateT, list[EventT]]:
+        """Apply an action (``player`` ``None``: the table). Never mutates ``state``;
+        raises :class:`~bot.games.errors.IllegalMove` and changes nothing when refused."""
+
+    # -- what the table service needs ----------------------------------------------------
+
+    @abstractmethod
+    def seat_limits(self, rules: RulesT) -> tuple[int, int]:
+        """The fewest and most seats a table allows."""
+
+    @abstractmethod
+    def hold(self, rules: RulesT) -> int:
+        """Coins a member puts in escrow on taking a seat in the lobby."""
+
+    @abstractmethod
+    def deadline_seconds(self, state: StateT) -> int | None:
+        """How long the current decision point lasts; ``None``: nothing is waited for."""
+
+    def parse_action(self, data: Mapping[str, Any]) -> ActionT:
+        """An action back from its logged JSON."""
+        return self._actions.validate_python(dict(data))
+
+    def parse_event(self, data: Mapping[str, Any]) -> EventT:
+        """A public event back from its logged JSON."""
+        return self._events.validate_python(dict(data))
+
+    # -- optional hooks (bot/games/common.py explains each) ------------------------------
+
+    def bank_exposure(self, state: StateT) -> int:
+        """The most the bank could pay out, net, on the bets now open."""
+        return 0
+
+    def pending_charge(self, state: StateT, player: int) -> int:
+        """Coins ``player``'s unrevealed choice will take at the reveal."""
+        return 0
+
+    def shortfall(self, state: StateT, player: int) -> ActionT | None:
+        """At a reveal ``player`` cannot pay: the table's action that changes their choice
+        to one they can pay, or ``None``."""
+        return None
+
+
+AnyEngine = Engine[Any, Any, Any, Any]

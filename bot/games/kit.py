@@ -1,0 +1,137 @@
+"""What every engine does alike: evolve state, dispatch actions, split coins, list moves.
+
+Evolving state — the one way. An action handler gets a *shallow* copy of the state
+(:func:`evolve`) and builds the next state on it by **replacing** fields and containers,
+never mutating a container it did not make itself: ``s.stamina = {**s.stamina, p: 0}``,
+not ``s.stamina[p] = 0``. Why this way rather than a deep copy per action: a deep copy
+(``model_copy(deep=True)``) costs 30–40 µs a state, several times the work of a typical
+action, and Nihakyu's playouts (a goal of 2,000 games a second) spend most of their time
+there; a shallow copy costs about 1 µs. The contract test over every engine checks, on
+random playouts, that ``act`` never changes the state it was given, so a handler that
+mutates a shared container fails loudly.
+
+Dispatch — check, then apply. An engine maps each action type to a :class:`Move`: a
+``check`` that raises :class:`IllegalMove` with the reason (and touches nothing) and an
+``apply`` that builds the next state and its events. :class:`Rulebook` runs them, so every
+engine refuses the same way and a refusal can never leave half an action behind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from bot.games.dice import Dice
+from bot.games.errors import IllegalMove
+
+StateT = TypeVar("StateT", bound=BaseModel)
+ActionT = TypeVar("ActionT", bound=BaseModel)
+EventT = TypeVar("EventT", bound=BaseModel)
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+_new_object = object.__new__
+_set_slot = object.__setattr__
+
+
+def evolve(model: ModelT, **changes: Any) -> ModelT:
+    """A shallow copy of ``model`` with ``changes`` written in, unvalidated.
+
+    Containers are shared with ``model`` until replaced: replace them, never mutate them
+    (see the module notes). The values in ``changes`` must already have the field's type.
+    """
+    new = _new_object(type(model))
+    fields = model.__dict__.copy()
+    fields.update(changes)
+    _set_slot(new, "__dict__", fields)
+    _set_slot(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    _set_slot(new, "__pydantic_extra__", model.__pydantic_extra__)
+    _set_slot(new, "__pydantic_private__", model.__pydantic_private__)
+    return new
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Generic[StateT, ActionT, EventT]):
+    """How an engine handles one action type: ``check`` refuses with a reason; ``apply``
+    takes a fresh shallow copy (see :func:`evolve`) and returns the events it caused."""
+
+    check: Callable[[StateT, int | None, ActionT], None]
+    apply: Callable[[StateT, int | None, ActionT, Dice], list[EventT]]
+
+
+class Rulebook(Generic[StateT, ActionT, EventT]):
+    """An engine's dispatch table: action type → :class:`Move`."""
+
+    def __init__(
+        self,
+        moves: Mapping[type[Any], Move[StateT, Any, EventT]],
+        *,
+        game: str,
+        finished: str = "This game is already over.",
+    ) -> None:
+        self._moves = dict(moves)
+        self._game = game
+        self._finished = finished
+
+    @property
+    def action_types(self) -> tuple[type[Any], ...]:
+        return tuple(self._moves)
+
+    def act(
+        self, state: StateT, player: int | None, action: ActionT, dice: Dice
+    ) -> tuple[StateT, list[EventT]]:
+        if getattr(state, "finished", False):
+            raise IllegalMove(self._finished)
+        move = self._moves.get(type(action))
+        if move is None:
+            raise IllegalMove(f"That is not a move in {self._game}.")
+        move.check(state, player, action)
+        new = evolve(state)
+        events = move.apply(new, player, action, dice)
+        return new, events
+
+    def allows(self, state: StateT, player: int | None, action: ActionT) -> bool:
+        """Whether ``action`` would be accepted now (its check passes)."""
+        if getattr(state, "finished", False):
+            return False
+        move = self._moves.get(type(action))
+        if move is None:
+            return False
+        try:
+            move.check(state, player, action)
+        except IllegalMove:
+            return False
+        return True
+
+    def legal_actions(
+        self, state: StateT, player: int | None, candidates: Iterable[ActionT]
+    ) -> list[ActionT]:
+        """The candidates ``player`` may take now, in the order given."""
+        return [action for action in candidates if self.allows(state, player, action)]
+
+
+def split_evenly(amount: int, players: Sequence[int]) -> dict[int, int]:
+    """``amount`` shared equally; the remainder one coin at a time in the given order."""
+    if not players:
+        return {}
+    share, extra = divmod(amount, len(players))
+    return {player: share + (1 if index < extra else 0) for index, player in enumerate(players)}
+
+
+def split_proportional(amount: int, weights: Mapping[int, int]) -> dict[int, int]:
+    """``amount`` shared in proportion to ``weights`` by largest remainder: every coin is
+    handed out, none is made. Ties in the remainder go in the mapping's order; players of
+    weight 0 get nothing (all weights 0: an even split)."""
+    total = sum(max(weight, 0) for weight in weights.values())
+    if total == 0:
+        return split_evenly(amount, list(weights))
+    exact = {player: Fraction(amount * max(weight, 0), total) for player, weight in weights.items()}
+    shares = {player: int(value) for player, value in exact.items()}
+    left = amount - sum(shares.values())
+    order = sorted(weights, key=lambda player: exact[player] - shares[player], reverse=True)
+    for player in order[:left]:
+        shares[player] += 1
+    return shares

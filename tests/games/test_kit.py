@@ -1,0 +1,134 @@
+"""The engine kit: evolving state, check-then-apply dispatch, splitting coins."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pydantic import BaseModel
+
+from bot.games.dice import Dice, ScriptedDice
+from bot.games.errors import IllegalMove
+from bot.games.kit import Move, Rulebook, evolve, split_evenly, split_proportional
+
+
+class Tally(BaseModel):
+    counts: dict[int, int]
+    log: list[str]
+    finished: bool = False
+
+
+class Add(BaseModel):
+    kind: Literal["add"] = "add"
+    amount: int
+
+
+class Stop(BaseModel):
+    kind: Literal["stop"] = "stop"
+
+
+def check_add(state: Tally, player: int | None, action: Add) -> None:
+    if action.amount <= 0:
+        raise IllegalMove("Add at least one.")
+
+
+def apply_add(s: Tally, player: int | None, action: Add, dice: Dice) -> list[str]:
+    key = player or 0
+    s.counts = {**s.counts, key: s.counts.get(key, 0) + action.amount + dice.roll(1) - 1}
+    s.log = [*s.log, f"add {action.amount}"]
+    return ["added"]
+
+
+def apply_stop(s: Tally, player: int | None, action: Stop, dice: Dice) -> list[str]:
+    s.finished = True
+    return ["stopped"]
+
+
+def never_refuse(state: Tally, player: int | None, action: Stop) -> None:
+    return None
+
+
+BOOK: Rulebook[Tally, Add | Stop, str] = Rulebook(  # type: ignore[type-var]
+    {Add: Move(check_add, apply_add), Stop: Move(never_refuse, apply_stop)}, game="Tally"
+)
+
+
+def test_evolve_copies_fields_and_writes_changes() -> None:
+    state = Tally(counts={1: 2}, log=["a"])
+    copy = evolve(state, finished=True)
+    assert copy is not state and copy.finished and not state.finished
+    assert copy.counts is state.counts, "containers are shared until replaced"
+    copy.counts = {**copy.counts, 1: 9}
+    assert state.counts == {1: 2}
+    assert Tally.model_validate_json(copy.model_dump_json()) == copy
+
+
+def test_rulebook_applies_to_a_copy_and_never_mutates() -> None:
+    state = Tally(counts={}, log=[])
+    before = state.model_dump()
+    new, events = BOOK.act(state, 7, Add(amount=3), ScriptedDice([1]))
+    assert new.counts == {7: 3} and events == ["added"]
+    assert state.model_dump() == before
+
+
+def test_rulebook_refuses_with_the_reason_and_changes_nothing() -> None:
+    state = Tally(counts={}, log=[])
+    with pytest.raises(IllegalMove, match="at least one"):
+        BOOK.act(state, 7, Add(amount=0), ScriptedDice())
+    with pytest.raises(IllegalMove, match="not a move in Tally"):
+        BOOK.act(state, 7, Tally(counts={}, log=[]), ScriptedDice())  # type: ignore[arg-type]
+    done, _ = BOOK.act(state, None, Stop(), ScriptedDice())
+    with pytest.raises(IllegalMove, match="already over"):
+        BOOK.act(done, 7, Add(amount=1), ScriptedDice())
+    assert state == Tally(counts={}, log=[])
+
+
+def test_legal_actions_filters_by_the_checks() -> None:
+    state = Tally(counts={}, log=[])
+    candidates = [Add(amount=0), Add(amount=2), Stop()]
+    assert BOOK.legal_actions(state, 1, candidates) == [Add(amount=2), Stop()]
+    done, _ = BOOK.act(state, None, Stop(), ScriptedDice())
+    assert BOOK.legal_actions(done, 1, candidates) == []
+
+
+@pytest.mark.parametrize(
+    ("amount", "players", "expected"),
+    [(10, [1, 2, 3], {1: 4, 2: 3, 3: 3}), (2, [5, 6, 7], {5: 1, 6: 1, 7: 0}), (0, [1], {1: 0})],
+)
+def test_split_evenly_hands_the_remainder_out_in_order(
+    amount: int, players: list[int], expected: dict[int, int]
+) -> None:
+    assert split_evenly(amount, players) == expected
+    assert split_evenly(5, []) == {}
+
+
+@pytest.mark.parametrize(
+    ("amount", "weights", "expected"),
+    [
+        (100, {1: 1, 2: 1, 3: 1}, {1: 34, 2: 33, 3: 33}),
+        (10, {1: 15, 2: 4}, {1: 8, 2: 2}),
+        (7, {1: 0, 2: 3}, {1: 0, 2: 7}),
+        (5, {1: 0, 2: 0}, {1: 3, 2: 2}),
+    ],
+)
+def test_split_proportional_by_largest_remainder(
+    amount: int, weights: dict[int, int], expected: dict[int, int]
+) -> None:
+    assert split_proportional(amount, weights) == expected
+
+
+@given(
+    st.integers(min_value=0, max_value=10**9),
+    st.dictionaries(st.integers(1, 50), st.integers(0, 10**6), min_size=1, max_size=8),
+)
+def test_split_proportional_never_makes_or_loses_a_coin(
+    amount: int, weights: dict[int, int]
+) -> None:
+    shares = split_proportional(amount, weights)
+    assert sum(shares.values()) == amount
+    total = sum(weights.values())
+    for player, share in shares.items():
+        if total:
+            assert abs(share - amount * weights[player] / total) < 1 + 1e-9
