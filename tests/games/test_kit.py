@@ -29,28 +29,33 @@ class Stop(BaseModel):
     kind: Literal["stop"] = "stop"
 
 
+class Said(BaseModel):
+    kind: Literal["said"] = "said"
+    text: str
+
+
 def check_add(state: Tally, player: int | None, action: Add) -> None:
     if action.amount <= 0:
         raise IllegalMove("Add at least one.")
 
 
-def apply_add(s: Tally, player: int | None, action: Add, dice: Dice) -> list[str]:
+def apply_add(s: Tally, player: int | None, action: Add, dice: Dice) -> list[Said]:
     key = player or 0
     s.counts = {**s.counts, key: s.counts.get(key, 0) + action.amount + dice.roll(1) - 1}
     s.log = [*s.log, f"add {action.amount}"]
-    return ["added"]
+    return [Said(text="added")]
 
 
-def apply_stop(s: Tally, player: int | None, action: Stop, dice: Dice) -> list[str]:
+def apply_stop(s: Tally, player: int | None, action: Stop, dice: Dice) -> list[Said]:
     s.finished = True
-    return ["stopped"]
+    return [Said(text="stopped")]
 
 
 def never_refuse(state: Tally, player: int | None, action: Stop) -> None:
     return None
 
 
-BOOK: Rulebook[Tally, Add | Stop, str] = Rulebook(  # type: ignore[type-var]
+BOOK: Rulebook[Tally, Add | Stop, Said] = Rulebook(
     {Add: Move(check_add, apply_add), Stop: Move(never_refuse, apply_stop)}, game="Tally"
 )
 
@@ -69,7 +74,7 @@ def test_rulebook_applies_to_a_copy_and_never_mutates() -> None:
     state = Tally(counts={}, log=[])
     before = state.model_dump()
     new, events = BOOK.act(state, 7, Add(amount=3), ScriptedDice([1]))
-    assert new.counts == {7: 3} and events == ["added"]
+    assert new.counts == {7: 3} and events == [Said(text="added")]
     assert state.model_dump() == before
 
 
@@ -87,7 +92,7 @@ def test_rulebook_refuses_with_the_reason_and_changes_nothing() -> None:
 
 def test_legal_actions_filters_by_the_checks() -> None:
     state = Tally(counts={}, log=[])
-    candidates = [Add(amount=0), Add(amount=2), Stop()]
+    candidates: list[Add | Stop] = [Add(amount=0), Add(amount=2), Stop()]
     assert BOOK.legal_actions(state, 1, candidates) == [Add(amount=2), Stop()]
     done, _ = BOOK.act(state, None, Stop(), ScriptedDice())
     assert BOOK.legal_actions(done, 1, candidates) == []
