@@ -71,7 +71,7 @@ from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.economy import Economy  # noqa: E402
 from bot.games.registry import GameRegistry, GameSpec  # noqa: E402
-from bot.service import TableService  # noqa: E402
+from bot.service import Actor, TableService  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from cogs._ui.hub import TableHub  # noqa: E402
 from tests.support import coinflip  # noqa: E402
@@ -296,8 +296,8 @@ async def seed_tables(db_path: Path, plans: list[TablePlan], now: float) -> None
                 rules=rules,
             )
             plan.table_id = opened.snapshot.id
-            await service.join(plan.table_id, plan.guest.id)
-            await service.start(plan.table_id, plan.host.id)
+            await service.join(plan.table_id, Actor(plan.guest.id))
+            await service.start(plan.table_id, Actor(plan.host.id))
     finally:
         await service.scheduler.stop()
         await db.close()

@@ -56,7 +56,7 @@ from bot.config import Settings  # noqa: E402
 from bot.economy import Economy  # noqa: E402
 from bot.fairness import commitment, new_seed  # noqa: E402
 from bot.games.registry import GameRegistry, GameSpec  # noqa: E402
-from bot.service import TableService  # noqa: E402
+from bot.service import Actor, TableService  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id  # noqa: E402
 from cogs._ui.hub import TableComponent, TableHub  # noqa: E402
@@ -126,8 +126,8 @@ async def build_templates(db_path: Path, count: int, now: float) -> list[int]:
                 rules=rules,
             )
             table_id = opened.snapshot.id
-            await service.join(table_id, guest)
-            await service.start(table_id, host)
+            await service.join(table_id, Actor(guest))
+            await service.start(table_id, Actor(host))
             await service.set_message(table_id, MESSAGE_BASE + k)
             ids.append(table_id)
     finally:

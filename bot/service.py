@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -37,7 +38,7 @@ from bot.errors import (
     UserFacingError,
 )
 from bot.fairness import Draw, FairDice, RecordingDice, commitment, new_seed, verify_draws
-from bot.games.common import HOUSE, Abort, Deadline
+from bot.games.common import HOUSE, Abort, Deadline, Permission
 from bot.games.dice import Dice
 from bot.games.registry import GameRegistry, GameSpec
 from bot.safe_log import log_failure
@@ -51,7 +52,6 @@ log = logging.getLogger(__name__)
 DiceFactory = Callable[[tq.TableRow], Dice]
 """Makes the dice for one action at a table (production: the table's fair dice)."""
 
-START = "__start__"
 RECENT_LOG_ROWS = 8
 """How many of the latest actions' public events a table message recalls."""
 LOBBY_DEADLINE = "lobby"
@@ -70,6 +70,33 @@ saved_writes: ContextVar[int] = ContextVar("tanzaku_saved_writes", default=0)
 """How many table transactions committed in the current task. An interaction handler
 reads it when something fails, to tell "nothing was changed" from "saved, but showing it
 failed"."""
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who acts at a table: a member, and whether they may moderate the server (Manage
+    Server). Every lobby step and action carries one; the service checks it inside the
+    table's lock, once."""
+
+    user_id: int
+    is_moderator: bool = False
+
+
+class LogKind(StrEnum):
+    """The table's own steps in the action log (a game's actions log their own ``kind``)."""
+
+    OPEN = "__open__"
+    JOIN = "__join__"
+    LEAVE = "__leave__"
+    START = "__start__"
+    CANCEL = "__cancel__"
+    EXPIRE = "__expire__"
+    WITHDRAW = "__withdraw__"
+    ABANDON = "__abandon__"
+
+    @staticmethod
+    def is_table_step(kind: object) -> bool:
+        return isinstance(kind, str) and kind.startswith("__")
 
 
 def fair_dice(row: tq.TableRow) -> Dice:
@@ -282,7 +309,7 @@ class TableService:
             )
             row = await self._row(tx, table_id)
             await self._seat(tx, row, spec, rules, host_id)
-            await self._log(tx, row.id, 1, host_id, {"kind": "__open__"}, [], [])
+            await self._log(tx, row.id, 1, host_id, {"kind": LogKind.OPEN}, [], [])
             lobby_for = lobby_seconds if lobby_seconds is not None else self.lobby_timeout_seconds
             await tq.set_deadline(tx, table_id, now + lobby_for, 0, LOBBY_DEADLINE)
             row = await self._bump(tx, row)
@@ -292,7 +319,8 @@ class TableService:
         self._sync_scheduler(snapshot)
         return Outcome(snapshot, kind="opened", actor=host_id)
 
-    async def join(self, table_id: int, user_id: int) -> Outcome:
+    async def join(self, table_id: int, actor: Actor) -> Outcome:
+        user_id = actor.user_id
         async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             spec = self.registry.get(row.game)
@@ -309,12 +337,13 @@ class TableService:
             if len(seated) >= most:
                 raise NotAllowed(f"This table is full: {spec.title} seats at most {most}.")
             await self._seat(tx, row, spec, rules, user_id)
-            await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__join__"}, [], [])
+            await self._log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.JOIN}, [], [])
             row = await self._bump(tx, row)
             snapshot = await self._snapshot(tx, row)
         return Outcome(snapshot, kind="joined", actor=user_id)
 
-    async def leave(self, table_id: int, user_id: int) -> Outcome:
+    async def leave(self, table_id: int, actor: Actor) -> Outcome:
+        user_id = actor.user_id
         async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             spec = self.registry.get(row.game)
@@ -328,7 +357,7 @@ class TableService:
             await self._settle_seat(tx, row, user_id, seat.wallet_net, 0, memo="left the lobby")
             await tq.remove_seat(tx, table_id, user_id)
             remaining = [s.user_id for s in seats if s.user_id != user_id]
-            await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__leave__"}, [], [])
+            await self._log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.LEAVE}, [], [])
             if not remaining:
                 row = await self._finish_without_play(tx, row, "cancelled")
                 kind = "cancelled"
@@ -343,8 +372,9 @@ class TableService:
         self._sync_scheduler(snapshot)
         return Outcome(snapshot, kind=kind, actor=user_id)
 
-    async def accept(self, table_id: int, user_id: int) -> Outcome:
+    async def accept(self, table_id: int, actor: Actor) -> Outcome:
         """The invitee accepts a challenge: takes the seat and the game starts, at once."""
+        user_id = actor.user_id
         async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             self._require_lobby(row)
@@ -355,14 +385,14 @@ class TableService:
             spec = self.registry.get(row.game)
             rules = spec.rules_model.model_validate_json(row.rules_json)
             await self._seat(tx, row, spec, rules, user_id)
-            await self._log(tx, row.id, row.version + 1, user_id, {"kind": "__join__"}, [], [])
+            await self._log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.JOIN}, [], [])
             row = await self._bump(tx, row)
             return await self._start_locked(tx, row, row.host_id)
 
-    async def start(self, table_id: int, user_id: int) -> Outcome:
+    async def start(self, table_id: int, actor: Actor) -> Outcome:
         async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
-            return await self._start_locked(tx, row, user_id)
+            return await self._start_locked(tx, row, actor.user_id)
 
     async def _start_locked(self, tx: Transaction, row: tq.TableRow, user_id: int) -> Outcome:
         self._require_lobby(row)
@@ -379,14 +409,14 @@ class TableService:
         state = spec.start(rules, players, dice)
         seq = row.version + 1
         await self._log(
-            tx, row.id, seq, user_id, {"kind": START, "players": players}, dice.draws, []
+            tx, row.id, seq, user_id, {"kind": LogKind.START, "players": players}, dice.draws, []
         )
         row = await self._save(tx, row, spec, state, dice, seq)
         snapshot = await self._snapshot(tx, row)
         self._sync_scheduler(snapshot)
         return Outcome(snapshot, kind="started", actor=user_id)
 
-    async def cancel(self, table_id: int, user_id: int, *, moderator: bool) -> Outcome:
+    async def cancel(self, table_id: int, actor: Actor) -> Outcome:
         """End a table early.
 
         A lobby: its host, a challenge's invitee (declining) or a moderator may cancel it,
@@ -395,6 +425,7 @@ class TableService:
         cancel whenever losing. The game's engine then settles it (:class:`Abort`): what
         was decided stands, what was still open goes back.
         """
+        user_id, moderator = actor.user_id, actor.is_moderator
         async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             if not row.live:
@@ -404,23 +435,14 @@ class TableService:
                 if user_id != row.host_id and not moderator and not declining:
                     raise NotAllowed("Only the table's host or a moderator can cancel this lobby.")
                 await self._log(
-                    tx, row.id, row.version + 1, user_id, {"kind": "__cancel__"}, [], []
+                    tx, row.id, row.version + 1, user_id, {"kind": LogKind.CANCEL}, [], []
                 )
                 row = await self._cancel(tx, row)
                 snapshot = await self._snapshot(tx, row)
                 self._sync_scheduler(snapshot)
                 return Outcome(snapshot, kind="cancelled", actor=user_id)
-            if not moderator:
-                raise NotAllowed(
-                    "This game has started: only a moderator (Manage Server) can end it now. "
-                    "Play it out, or ask a moderator."
-                )
             seats = await tq.seats(tx, table_id)
-            if user_id in {seat.user_id for seat in seats}:
-                raise NotAllowed(
-                    "You have a seat at this table, so ending it is not yours to decide: "
-                    "another moderator can."
-                )
+            self._permit(Permission.MODERATOR_NOT_SEATED, actor, row, seats, "end it")
             outcome = await self._end_early(tx, row, user_id, seats)
         return outcome
 
@@ -443,7 +465,7 @@ class TableService:
             log_failure(
                 log, "table %s: its game could not abort; refunding stakes", row.id, error=error
             )
-        await self._log(tx, row.id, row.version + 1, actor, {"kind": "__cancel__"}, [], [])
+        await self._log(tx, row.id, row.version + 1, actor, {"kind": LogKind.CANCEL}, [], [])
         row = await self._cancel(tx, row)
         snapshot = await self._snapshot(tx, row)
         self._sync_scheduler(snapshot)
@@ -455,7 +477,7 @@ class TableService:
         async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             self._require_lobby(row)
-            await self._log(tx, row.id, row.version + 1, None, {"kind": "__withdraw__"}, [], [])
+            await self._log(tx, row.id, row.version + 1, None, {"kind": LogKind.WITHDRAW}, [], [])
             row = await self._cancel(tx, row)
             snapshot = await self._snapshot(tx, row)
         self._sync_scheduler(snapshot)
@@ -470,20 +492,51 @@ class TableService:
     async def act(
         self,
         table_id: int,
-        user_id: int | None,
+        actor: Actor,
         action: BaseModel,
         *,
         expected_ply: int | None = None,
-        outsider: bool = False,
     ) -> Outcome:
-        """Apply one action. `expected_ply` is the ply the member's button was drawn at;
-        `outsider` lets a member who is not seated act (a moderator's ejection)."""
+        """Apply one action. `expected_ply` is the ply the member's button was drawn at.
+        Who may send it is the game's :class:`Permission` for that action (a seated
+        player unless the engine says otherwise), checked here, inside the lock."""
         async with self._write(table_id) as tx:
             row = await self._row(tx, table_id)
             seats = await tq.seats(tx, table_id)
-            if user_id is not None and not outsider and user_id not in {s.user_id for s in seats}:
+            spec = self.registry.get(row.game)
+            self._permit(spec.permission(action), actor, row, seats, "do that")
+            return await self._act_locked(tx, row, actor.user_id, action, expected_ply, seats)
+
+    @staticmethod
+    def _permit(
+        permission: Permission,
+        actor: Actor,
+        row: tq.TableRow,
+        seats: list[tq.SeatRow],
+        what: str,
+    ) -> None:
+        """The one place a table decides who may do what. Hosting is not moderating: a
+        host runs the lobby; only a moderator may end or sanction, and not at a table
+        where they play."""
+        seated = actor.user_id in {seat.user_id for seat in seats}
+        if permission is Permission.SEATED:
+            if not seated:
                 raise NotSeated()
-            return await self._act_locked(tx, row, user_id, action, expected_ply, seats)
+        elif permission is Permission.HOST_OR_MODERATOR:
+            if actor.user_id != row.host_id and not actor.is_moderator:
+                raise NotAllowed(f"Only the table's host or a moderator can {what}.")
+        elif not actor.is_moderator:
+            if row.status == "running":
+                raise NotAllowed(
+                    f"This game has started: only a moderator (Manage Server) can {what} now."
+                    " Play it out, or ask a moderator."
+                )
+            raise NotAllowed(f"Only a moderator (Manage Server) can {what}.")
+        elif seated:
+            raise NotAllowed(
+                f"You have a seat at this table, so it is not yours to {what}: "
+                "another moderator can."
+            )
 
     async def _act_locked(
         self,
@@ -636,7 +689,7 @@ class TableService:
                 return None
             row = await self._row(tx, table_id)
             if row.status == "lobby" and deadline.kind == LOBBY_DEADLINE:
-                await self._log(tx, row.id, row.version + 1, None, {"kind": "__expire__"}, [], [])
+                await self._log(tx, row.id, row.version + 1, None, {"kind": LogKind.EXPIRE}, [], [])
                 row = await self._cancel(tx, row)
                 snapshot = await self._snapshot(tx, row)
                 self._sync_scheduler(snapshot)
@@ -655,7 +708,7 @@ class TableService:
                 log_failure(
                     log, "table %s could not take its deadline; ending it", table_id, error=error
                 )
-            await self._log(tx, row.id, row.version + 1, None, {"kind": "__abandon__"}, [], [])
+            await self._log(tx, row.id, row.version + 1, None, {"kind": LogKind.ABANDON}, [], [])
             row = await self._bump(tx, row)
             return await self._end_early(tx, row, None)
 
@@ -691,9 +744,9 @@ class TableService:
         replayed = 0
         for log_row in log_rows:
             data = json.loads(log_row.action_json)
-            if data.get("kind") == START:
+            if data.get("kind") == LogKind.START:
                 state = spec.start(rules, list(data["players"]), dice)
-            elif str(data.get("kind", "")).startswith("__"):
+            elif LogKind.is_table_step(data.get("kind")):
                 continue
             elif state is not None:
                 state, _ = spec.act(state, log_row.actor_id, spec.parse_action(data), dice)

@@ -27,9 +27,9 @@ from cogs._ui.hub import (
     GameUI,
     Payload,
     TableModal,
+    actor_of,
     button,
     install_game,
-    is_moderator,
     select,
     send_ephemeral,
     view_of,
@@ -453,7 +453,9 @@ class HazardUI(GameUI):
             amount = parse_amount(amount_text)
         bet = hazard.Bet.model_validate({"kind": kind, "amount": amount})
         # The picker's ply: a picker left over from an earlier moment bets nothing.
-        outcome = await self.service.act(cid.table, interaction.user.id, bet, expected_ply=cid.ply)
+        outcome = await self.service.act(
+            cid.table, actor_of(interaction), bet, expected_ply=cid.ply
+        )
         currency = outcome.snapshot.currency
         text, view = await self.picker(interaction, cid.table, kind)
         await interaction.response.edit_message(
@@ -468,7 +470,7 @@ class HazardUI(GameUI):
     ) -> None:
         amount = parse_amount(amount_text)
         bet = hazard.Bet.model_validate({"kind": kind, "amount": amount})
-        outcome = await self.service.act(table, interaction.user.id, bet)
+        outcome = await self.service.act(table, actor_of(interaction), bet)
         await self.hub.answer(
             interaction,
             outcome,
@@ -477,10 +479,8 @@ class HazardUI(GameUI):
         )
 
     async def close(self, interaction: discord.Interaction[Any], table: int) -> None:
-        snapshot = await self.service.snapshot(table)
-        if interaction.user.id != snapshot.row.host_id and not is_moderator(interaction):
-            raise NotAllowed("Only the table's host or a moderator can close it.")
-        outcome = await self.service.act(table, None, hazard.Close())
+        # Host or moderator: the game's permission for Close, checked by the service.
+        outcome = await self.service.act(table, actor_of(interaction), hazard.Close())
         await self.hub.answer(interaction, outcome)
 
 

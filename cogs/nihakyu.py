@@ -19,6 +19,7 @@ from cogs._ui import render
 from cogs._ui.hub import (
     GameUI,
     Payload,
+    actor_of,
     button,
     install_game,
     is_moderator,
@@ -303,13 +304,14 @@ class NihakyuCog(
     @app_commands.describe(member="The player to eject (moderators not seated at the table)")
     async def eject(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
         # Ejecting is a moderator's word, never the host's: a host could otherwise eject
-        # everyone and take the pot. A seated moderator is refused by the engine.
+        # everyone and take the pot. The game's permission (a moderator not seated) is
+        # checked by the table service.
         if not is_moderator(interaction):
             raise NotAllowed(EJECT_REFUSAL)
         assert interaction.channel_id is not None
         table = await self.bot.tables.live_table_in(interaction.channel_id, "nihakyu")
         outcome = await self.bot.tables.act(
-            table, interaction.user.id, nihakyu.Eject(target=member.id), outsider=True
+            table, actor_of(interaction), nihakyu.Eject(target=member.id)
         )
         await self.ui.hub.answer(
             interaction,

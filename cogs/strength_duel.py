@@ -30,6 +30,7 @@ from cogs._ui.hub import (
     Payload,
     TableHub,
     TableModal,
+    actor_of,
     button,
     install_game,
     send_ephemeral,
@@ -330,7 +331,7 @@ class DuelUI(GameUI):
         if cid.verb == "forbid" and number is not None:
             outcome = await self.service.act(
                 cid.table,
-                interaction.user.id,
+                actor_of(interaction),
                 duel.Forbid(number=number),
                 expected_ply=cid.ply,
             )
@@ -342,7 +343,7 @@ class DuelUI(GameUI):
         self, interaction: discord.Interaction[Any], table: int, ply: int, amount: int, tag: bool
     ) -> None:
         outcome = await self.service.act(
-            table, interaction.user.id, duel.Bid(amount=amount, tag_out=tag), expected_ply=ply
+            table, actor_of(interaction), duel.Bid(amount=amount, tag_out=tag), expected_ply=ply
         )
         await self.hub.answer(interaction, outcome)
 

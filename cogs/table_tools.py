@@ -13,7 +13,7 @@ from bot import rules_text
 from bot.app import TanzakuBot
 from bot.errors import UserFacingError
 from cogs._ui import render
-from cogs._ui.hub import TableHub, is_moderator, send_ephemeral
+from cogs._ui.hub import TableHub, actor_of, send_ephemeral
 from cogs._ui.rules_pages import rules_page
 
 HISTORY_LINES = 25
@@ -133,9 +133,7 @@ class TablesCog(commands.Cog, name="Tables"):
     async def cancel(self, interaction: discord.Interaction[Any], table: TableId) -> None:
         assert interaction.guild_id is not None
         await self.bot.tables.snapshot(table, interaction.guild_id)  # refuses other guilds
-        outcome = await self.bot.tables.cancel(
-            table, interaction.user.id, moderator=is_moderator(interaction)
-        )
+        outcome = await self.bot.tables.cancel(table, actor_of(interaction))
         settled = (
             "results already settled stand; every coin still at stake came back or, on a round "
             "in play, was settled at its exact value"

@@ -41,12 +41,28 @@ Optional hooks an engine module may define (the service uses them when present):
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 HOUSE = 0
 """The key of the house (the bank) in ``payouts``."""
+
+
+class Permission(StrEnum):
+    """Who may send an action; the table service checks it inside the table's lock.
+
+    Hosting is not moderating: a host runs the lobby, and only a moderator (Manage
+    Server) ends a started table or sanctions a player — never at a table where they
+    play, where they could end it whenever they were losing."""
+
+    SEATED = "seated"
+    """A player seated at the table (the default for every action)."""
+    HOST_OR_MODERATOR = "host_or_moderator"
+    """The table's host or a moderator (e.g. closing a Hazard table between rounds)."""
+    MODERATOR_NOT_SEATED = "moderator_not_seated"
+    """A moderator with no seat at the table (ejecting a player, ending a game)."""
 
 
 class Deadline(BaseModel):

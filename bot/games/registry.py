@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
+from bot.games.common import Permission
 from bot.games.dice import Dice
 
 Events = list[BaseModel]
@@ -40,6 +41,11 @@ class GameSpec:
     """Coins a player's secret choice will take at the reveal."""
     shortfall: Callable[[Any, int], BaseModel | None] | None = None
     """The table's way round a wallet that cannot pay at a reveal."""
+    permissions: Mapping[type[BaseModel], Permission] = field(default_factory=dict)
+    """Who may send which action, where it is not a seated player."""
+
+    def permission(self, action: BaseModel) -> Permission:
+        return self.permissions.get(type(action), Permission.SEATED)
 
     @classmethod
     def from_module(cls, module: ModuleType, *, title: str) -> GameSpec:
@@ -68,6 +74,7 @@ class GameSpec:
             bank_exposure=getattr(module, "bank_exposure", None),
             pending_charge=getattr(module, "pending_charge", None),
             shortfall=getattr(module, "shortfall", None),
+            permissions=getattr(module, "PERMISSIONS", {}),
         )
 
 

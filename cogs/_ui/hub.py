@@ -26,7 +26,7 @@ from bot.errors import NotAllowed, StaleAction, UserFacingError
 from bot.games.registry import GameSpec
 from bot.interactions import acknowledge_if_slow
 from bot.safe_log import log_failure
-from bot.service import Outcome, TableService, TableSnapshot, saved_writes
+from bot.service import Actor, Outcome, TableService, TableSnapshot, saved_writes
 from cogs._ui import render
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id
 
@@ -217,7 +217,7 @@ class GameUI:
     ) -> None:
         action = self.action_for(cid.table, cid.verb, cid.arg, values)
         outcome = await self.service.act(
-            cid.table, interaction.user.id, action, expected_ply=cid.ply
+            cid.table, actor_of(interaction), action, expected_ply=cid.ply
         )
         await self.hub.answer(interaction, outcome)
 
@@ -464,21 +464,17 @@ class TableHub:
             await send_ephemeral(interaction, embed=page.embed, view=page.view)
 
     async def _lobby_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
-        user = interaction.user.id
+        actor = actor_of(interaction)
         if cid.verb == "join":
-            outcome = await self.service.join(cid.table, user)
+            outcome = await self.service.join(cid.table, actor)
         elif cid.verb == "leave":
-            outcome = await self.service.leave(cid.table, user)
+            outcome = await self.service.leave(cid.table, actor)
         elif cid.verb == "start":
-            outcome = await self.service.start(cid.table, user)
+            outcome = await self.service.start(cid.table, actor)
         elif cid.verb == "accept":
-            outcome = await self.service.accept(cid.table, user)
-        elif cid.verb == "decline":
-            outcome = await self.service.cancel(cid.table, user, moderator=False)
-        else:
-            outcome = await self.service.cancel(
-                cid.table, user, moderator=is_moderator(interaction)
-            )
+            outcome = await self.service.accept(cid.table, actor)
+        else:  # cancel, or an invitee's decline
+            outcome = await self.service.cancel(cid.table, actor)
         await self.answer(interaction, outcome)
 
     async def answer(
@@ -713,6 +709,11 @@ async def install_game(
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:
     permissions = getattr(interaction.user, "guild_permissions", None)
     return bool(permissions and permissions.manage_guild)
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """The member behind an interaction, as the table service checks them."""
+    return Actor(interaction.user.id, is_moderator(interaction))
 
 
 async def send_ephemeral(

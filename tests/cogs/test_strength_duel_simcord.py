@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.service import Actor
 from tests.support.sim import answered, make_world, message_text, refusal, visible_to
 
 SAMPLE_GAME = [(3, 2), (3, 4), (5, 0), (0, 2), (1, 1), (2, 1), (3, 3), (1, 3)]
@@ -305,7 +306,7 @@ async def test_a_moderator_abort_returns_stakes_and_shows_in_the_panels(simcord_
     await bid_by_dm(alice, 7)
     # The table service gates who may end a started table (and sends the engine Abort);
     # the UI must show what the engine decided.
-    outcome = await simcord_env.bot.tables.cancel(1, world.moderator.id, moderator=True)
+    outcome = await simcord_env.bot.tables.cancel(1, Actor(world.moderator.id, True))
     assert any(isinstance(event, Aborted) for event in outcome.events)
     await duel_ui(simcord_env).after(outcome, None)
     await simcord_env.bot.table_hub.refresh(1)

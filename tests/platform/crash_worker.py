@@ -31,7 +31,7 @@ from pydantic import BaseModel, ValidationError
 from bot.economy import Economy
 from bot.errors import UserFacingError
 from bot.games.registry import GameRegistry, GameSpec
-from bot.service import TableService, fair_dice
+from bot.service import Actor, TableService, fair_dice
 from bot.storage import Database, Transaction
 from bot.storage import table_queries as tq
 from tests.platform._helpers import (
@@ -93,13 +93,13 @@ class Worker:
             weights = [0.5, 0.5, 0.5, 6, 3, 2, 0.5]
         action = rng.choices(actions, weights=weights)[0]
         if action == "join":
-            await service.join(row.id, user)
+            await service.join(row.id, Actor(user))
         elif action == "leave":
-            await service.leave(row.id, user)
+            await service.leave(row.id, Actor(user))
         elif action == "start":
-            await service.start(row.id, row.host_id)
+            await service.start(row.id, Actor(row.host_id))
         elif action == "cancel":
-            await service.cancel(row.id, row.host_id, moderator=rng.random() < 0.3)
+            await service.cancel(row.id, Actor(row.host_id, rng.random() < 0.3))
         else:
             snapshot = await service.snapshot(row.id)
             state = snapshot.state
@@ -110,10 +110,12 @@ class Worker:
                     await service.fire_deadline(row.id, deadline.ply)
             elif state is not None and action == "call":
                 side = rng.choice(["heads", "tails"])
-                await service.act(row.id, state.seats[state.turn], coinflip.Call(side=side))
+                await service.act(row.id, Actor(state.seats[state.turn]), coinflip.Call(side=side))
             elif state is not None:
                 amount = rng.randint(1, 1500)  # sometimes more than the wallet holds
-                await service.act(row.id, rng.choice(state.seats), coinflip.Raise(amount=amount))
+                await service.act(
+                    row.id, Actor(rng.choice(state.seats)), coinflip.Raise(amount=amount)
+                )
 
 
 async def main(path: Path, run: int) -> None:
@@ -290,9 +292,9 @@ class GameDriver:
             snapshot = await service.snapshot(row.id)
             waiting = [p for p in REAL_PLAYERS if p not in snapshot.seats]
             if waiting:
-                await service.join(row.id, waiting[0])
+                await service.join(row.id, Actor(waiting[0]))
             else:
-                await service.start(row.id, row.host_id)
+                await service.start(row.id, Actor(row.host_id))
             return True
         if row.status != "running":
             return False
@@ -308,7 +310,7 @@ class GameDriver:
         tries += [(p, a) for p in self.rng.sample(seats, len(seats)) for a in self.shuffled(then)]
         for player, action in tries:
             try:
-                await self.s.tables.act(table_id, player, action)
+                await self.s.tables.act(table_id, Actor(player), action)
             except UserFacingError:
                 continue
             return True
@@ -326,7 +328,7 @@ class GameDriver:
         row = await self.table()
         if row is None or not row.live:
             return False
-        await self.s.tables.cancel(row.id, MODERATOR, moderator=True)
+        await self.s.tables.cancel(row.id, Actor(MODERATOR, True))
         return True
 
 

@@ -12,7 +12,7 @@ from bot.economy import Economy
 from bot.errors import UserFacingError
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameRegistry, GameSpec
-from bot.service import TableService
+from bot.service import Actor, TableService
 from bot.storage import Database, money
 from tests.support import coinflip
 
@@ -56,8 +56,8 @@ async def running_table(service: TableService) -> int:
         host_id=ALICE,
         rules=coinflip.Rules(stake=10),
     )
-    await service.join(outcome.snapshot.id, BOB)
-    await service.start(outcome.snapshot.id, ALICE)
+    await service.join(outcome.snapshot.id, Actor(BOB))
+    await service.start(outcome.snapshot.id, Actor(ALICE))
     return outcome.snapshot.id
 
 
@@ -76,8 +76,8 @@ async def settle(*calls):
 async def test_two_clicks_on_the_same_moment_apply_once(service):
     table = await running_table(service)
     results = await settle(
-        service.act(table, ALICE, coinflip.Call(side="heads"), expected_ply=0),
-        service.act(table, ALICE, coinflip.Call(side="heads"), expected_ply=0),
+        service.act(table, Actor(ALICE), coinflip.Call(side="heads"), expected_ply=0),
+        service.act(table, Actor(ALICE), coinflip.Call(side="heads"), expected_ply=0),
     )
     applied = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, UserFacingError)]
@@ -92,7 +92,10 @@ async def test_double_raise_counts_each_click_exactly_once(service):
     table = await running_table(service)
     before = await service.snapshot(table)
     results = await settle(
-        *(service.act(table, BOB, coinflip.Raise(amount=5), expected_ply=0) for _ in range(5))
+        *(
+            service.act(table, Actor(BOB), coinflip.Raise(amount=5), expected_ply=0)
+            for _ in range(5)
+        )
     )
     assert all(not isinstance(r, BaseException) for r in results), results
     after = await service.snapshot(table)
@@ -107,7 +110,7 @@ async def test_click_racing_its_deadline_applies_once(service):
     deadline = (await service.snapshot(table)).deadline
     service.clock.now = deadline.due_at + 1  # type: ignore[attr-defined]
     results = await settle(
-        service.act(table, ALICE, coinflip.Call(side="tails"), expected_ply=0),
+        service.act(table, Actor(ALICE), coinflip.Call(side="tails"), expected_ply=0),
         service.fire_deadline(table, deadline.ply),
     )
     snapshot = await service.snapshot(table)
@@ -134,7 +137,7 @@ async def test_racing_joins_never_overfill_or_double_charge(service):
     )
     table = outcome.snapshot.id
     joiners = [BOB, BOB, 300, 400, 500]
-    results = await settle(*(service.join(table, user) for user in joiners))
+    results = await settle(*(service.join(table, Actor(user)) for user in joiners))
     seated = (await service.snapshot(table)).seats
     assert len(seated) == 3 and len(set(seated)) == 3
     assert sum(1 for r in results if not isinstance(r, BaseException)) == 2
@@ -154,11 +157,11 @@ async def test_tables_do_not_block_each_other(service):
         rules=coinflip.Rules(stake=10),
     )
     second = second_open.snapshot.id
-    await service.join(second, BOB)
-    await service.start(second, ALICE)
+    await service.join(second, Actor(BOB))
+    await service.start(second, Actor(ALICE))
     results = await settle(
-        service.act(first, ALICE, coinflip.Call(side="heads"), expected_ply=0),
-        service.act(second, ALICE, coinflip.Call(side="heads"), expected_ply=0),
+        service.act(first, Actor(ALICE), coinflip.Call(side="heads"), expected_ply=0),
+        service.act(second, Actor(ALICE), coinflip.Call(side="heads"), expected_ply=0),
     )
     assert all(not isinstance(r, BaseException) for r in results), results
     await invariant(service, first)
@@ -169,7 +172,7 @@ async def test_closing_the_database_finishes_the_action_in_flight(service, tmp_p
     """What SIGTERM relies on: close() waits for the transaction holding the lock."""
     table = await running_table(service)
     version = (await service.snapshot(table)).row.version
-    action = asyncio.create_task(service.act(table, BOB, coinflip.Raise(amount=5)))
+    action = asyncio.create_task(service.act(table, Actor(BOB), coinflip.Raise(amount=5)))
     while not service._db._write_lock.locked():  # noqa: ASYNC110 - polling is the point
         await asyncio.sleep(0)
     await service._db.close()

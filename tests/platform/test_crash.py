@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from bot.service import Actor
 from bot.storage import Database
 from bot.storage import table_queries as tq
 from tests.platform import crash_worker
@@ -91,7 +92,7 @@ async def cancel_everything(path: Path) -> None:
         async with services.db.reading() as tx:
             live = await tq.live_table_ids(tx)
         for table_id in live:
-            await services.tables.cancel(table_id, 0, moderator=True)
+            await services.tables.cancel(table_id, Actor(0, True))
         async with services.db.reading() as tx:
             escrow = await tx.fetchone("SELECT COALESCE(SUM(escrow), 0) FROM game_tables")
             left = await tq.live_table_ids(tx)
@@ -282,7 +283,7 @@ async def end_real_table(path: Path, game: str) -> None:
         async with services.db.reading() as tx:
             live = await tq.live_table_ids(tx)
         for table_id in live:
-            await services.tables.cancel(table_id, crash_worker.MODERATOR, moderator=True)
+            await services.tables.cancel(table_id, Actor(crash_worker.MODERATOR, True))
         async with services.db.reading() as tx:
             escrow = await tx.fetchone("SELECT COALESCE(SUM(escrow), 0) FROM game_tables")
             statuses = await tx.fetchall("SELECT status FROM game_tables WHERE game = ?", (game,))

@@ -22,7 +22,7 @@ from bot.errors import InsufficientFunds, NotAllowed, NotSeated, UserFacingError
 from bot.games.common import HOUSE, Deadline
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameSpec
-from bot.service import TableAlreadyOpen, TableService
+from bot.service import Actor, TableAlreadyOpen, TableService
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
 from tests.platform._helpers import (
@@ -334,8 +334,8 @@ async def test_a_bank_paying_a_lone_winner_keeps_escrow_non_negative(bank: Servi
     opened = await bank.tables.open(
         guild_id=GUILD, channel_id=5, game="bank", host_id=ALICE, rules=BankRules(stake=100)
     )
-    await bank.tables.start(opened.snapshot.id, ALICE)
-    outcome = await bank.tables.act(opened.snapshot.id, ALICE, Win())
+    await bank.tables.start(opened.snapshot.id, Actor(ALICE))
+    outcome = await bank.tables.act(opened.snapshot.id, Actor(ALICE), Win())
     assert outcome.snapshot.status == "finished"
     assert (await bank.economy.balance(GUILD, ALICE)).balance == 1100
     await check_platform_invariants(bank.db, bank.registry)
@@ -347,7 +347,7 @@ async def test_a_refused_deadline_ends_the_table_with_refunds(bank: Services) ->
     opened = await bank.tables.open(
         guild_id=GUILD, channel_id=5, game="bank", host_id=ALICE, rules=rules
     )
-    started = await bank.tables.start(opened.snapshot.id, ALICE)
+    started = await bank.tables.start(opened.snapshot.id, Actor(ALICE))
     deadline = started.snapshot.deadline
     assert deadline is not None
     assert (await bank.economy.balance(GUILD, ALICE)).balance == 900
@@ -374,7 +374,7 @@ async def test_a_deadline_that_fails_outside_the_game_is_tried_again(
     opened = await bank.tables.open(
         guild_id=GUILD, channel_id=5, game="bank", host_id=ALICE, rules=BankRules(stake=100)
     )
-    started = await bank.tables.start(opened.snapshot.id, ALICE)
+    started = await bank.tables.start(opened.snapshot.id, Actor(ALICE))
     deadline = started.snapshot.deadline
     assert deadline is not None
     bank.clock.now = deadline.due_at + 1
@@ -596,7 +596,7 @@ class EconomyAndTables(RuleBasedStateMachine):
         seated = self.seated(table_id)
         rules = coinflip.Rules.model_validate_json(row.rules_json)
         has = self.effective_balance(row.guild_id, user)
-        call = self.tables.join(table_id, user)
+        call = self.tables.join(table_id, Actor(user))
         if row.status != "lobby" or user in seated or len(seated) >= rules.max_players:
             self.refused(call, NotAllowed)
         elif rules.stake > has:
@@ -612,7 +612,7 @@ class EconomyAndTables(RuleBasedStateMachine):
         table_id = self.pick(index)
         row = self.row(table_id)
         seated = self.seated(table_id)
-        call = self.tables.leave(table_id, user)
+        call = self.tables.leave(table_id, Actor(user))
         if row.status != "lobby":
             self.refused(call, NotAllowed)
         elif user not in seated:
@@ -632,7 +632,7 @@ class EconomyAndTables(RuleBasedStateMachine):
         user = row.host_id if as_host else next(u for u in USERS if u != row.host_id)
         count = len(self.seated(table_id))
         limit = coinflip.Rules.model_validate_json(row.rules_json).max_players
-        call = self.tables.start(table_id, user)
+        call = self.tables.start(table_id, Actor(user))
         if row.status != "lobby" or not as_host or not 2 <= count <= limit:
             self.refused(call, NotAllowed)
         else:
@@ -680,7 +680,7 @@ class EconomyAndTables(RuleBasedStateMachine):
             "stranger": next(u for u in USERS if u not in seated),
         }[whose]
         self.rolls[:] = [coin]
-        call = self.tables.act(table_id, user, coinflip.Call(side=side))
+        call = self.tables.act(table_id, Actor(user), coinflip.Call(side=side))
         if user not in seated:
             self.refused(call, NotSeated)
         elif row.status != "running" or user != current:
@@ -705,7 +705,7 @@ class EconomyAndTables(RuleBasedStateMachine):
             return
         user = seated[seat % len(seated)]
         has = self.effective_balance(row.guild_id, user)
-        call = self.tables.act(table_id, user, coinflip.Raise(amount=amount))
+        call = self.tables.act(table_id, Actor(user), coinflip.Raise(amount=amount))
         if row.status != "running" or amount <= 0:
             self.refused(call)
         elif amount > has:
@@ -728,7 +728,8 @@ class EconomyAndTables(RuleBasedStateMachine):
         user = seated[-1]
         has = self.effective_balance(row.guild_id, user)
         self.refused(
-            self.tables.act(table_id, user, coinflip.Raise(amount=has + extra)), InsufficientFunds
+            self.tables.act(table_id, Actor(user), coinflip.Raise(amount=has + extra)),
+            InsufficientFunds,
         )
         event("an unaffordable raise was refused")
 
@@ -780,7 +781,7 @@ class EconomyAndTables(RuleBasedStateMachine):
         if state is None:
             hold = coinflip.Rules.model_validate_json(row.rules_json).stake
             at_risk = dict.fromkeys(seated, hold)
-        call = self.tables.cancel(table_id, user, moderator=moderator)
+        call = self.tables.cancel(table_id, Actor(user, moderator))
         # A lobby: its host or a moderator. A started game: only a moderator not seated.
         allowed = (
             (as_host or moderator) if row.status == "lobby" else moderator and user not in seated

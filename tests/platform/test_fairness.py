@@ -25,7 +25,7 @@ from bot.fairness import (
     verify_draws,
 )
 from bot.games.dice import ScriptedDice
-from bot.service import fair_dice
+from bot.service import Actor, fair_dice
 from bot.storage import table_queries as tq
 from tests.platform._helpers import COINFLIP, Services, check_platform_invariants, open_services
 from tests.support import coinflip
@@ -352,11 +352,11 @@ async def play_to_the_end(services: Services) -> int:
         guild_id=1, channel_id=5, game=COINFLIP, host_id=11, rules=coinflip.Rules(stake=20, rake=3)
     )
     table_id = opened.snapshot.id
-    await service.join(table_id, 12)
-    started = await service.start(table_id, 11)
+    await service.join(table_id, Actor(12))
+    started = await service.start(table_id, Actor(11))
     row = started.snapshot.row
     assert row.commitment == commitment(bytes.fromhex(row.seed_hex))
-    snapshot = (await service.act(table_id, 12, coinflip.Raise(amount=15))).snapshot
+    snapshot = (await service.act(table_id, Actor(12), coinflip.Raise(amount=15))).snapshot
     for turn in range(200):
         if snapshot.status == "finished":
             break
@@ -370,7 +370,9 @@ async def play_to_the_end(services: Services) -> int:
             continue
         state = snapshot.state
         player = state.seats[state.turn]
-        snapshot = (await service.act(table_id, player, coinflip.Call(side="tails"))).snapshot
+        snapshot = (
+            await service.act(table_id, Actor(player), coinflip.Call(side="tails"))
+        ).snapshot
     assert snapshot.status == "finished"
     assert snapshot.seed_revealed
     return table_id
