@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import rules_text
 from bot.app import TanzakuBot
 from bot.errors import UserFacingError
+from bot.service import LogKind
 from cogs._ui import render
 from cogs._ui.hub import TableHub, actor_of, send_ephemeral
 from cogs._ui.rules_pages import rules_page
@@ -26,14 +27,14 @@ SECRET_WHILE_LIVE = "(a private choice — shown when the table ends)"
 def describe_logged(data: dict[str, Any]) -> str:
     kind = str(data.get("kind", "?"))
     labels = {
-        "__open__": "opened the table",
-        "__join__": "joined",
-        "__leave__": "left",
-        "__start__": "started the game",
-        "__cancel__": "cancelled the table",
-        "__expire__": "the lobby expired",
-        "__withdraw__": "the table message could not be posted; cancelled",
-        "__abandon__": "the game could not go on; ended with refunds",
+        LogKind.OPEN: "opened the table",
+        LogKind.JOIN: "joined",
+        LogKind.LEAVE: "left",
+        LogKind.START: "started the game",
+        LogKind.CANCEL: "cancelled the table",
+        LogKind.EXPIRE: "the lobby expired",
+        LogKind.WITHDRAW: "the table message could not be posted; cancelled",
+        LogKind.ABANDON: "the game could not go on; ended with refunds",
         "abort": "ended the table (moderator)",
         "deadline": "time ran out",
     }
@@ -88,7 +89,7 @@ class TablesCog(commands.Cog, name="Tables"):
             data = json.loads(row.action_json)
             # While a table runs, a player's action may be a secret (a bid, a choice); only
             # its public consequences are listed until the end.
-            secret = snapshot.row.live and not str(data.get("kind", "")).startswith("__")
+            secret = snapshot.row.live and not LogKind.is_table_step(data.get("kind"))
             what = SECRET_WHILE_LIVE if secret and row.actor_id else describe_logged(data)
             events = [str(event.get("kind")) for event in json.loads(row.events_json)]
             tail = f" → {', '.join(events)}" if events else ""
