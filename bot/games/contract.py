@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
 
+from bot.games.common import Permission
 from bot.games.dice import Dice
 
 
@@ -59,6 +60,8 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
     """An action that lets a player leave a running game, where the game allows it."""
     charges_at_reveal: ClassVar[bool] = False
     """Whether a reveal can take coins a secret choice promised (see :meth:`shortfall`)."""
+    permissions: ClassVar[Mapping[type[BaseModel], Permission]] = {}
+    """Who may send an action, where it is not a seated player (the default)."""
 
     def __init__(
         self,
@@ -71,8 +74,8 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
         self.rules_model = rules_model
         self.state_model = state_model
         # The unions (discriminated on ``kind``) that parse a logged action or event.
-        self._actions: TypeAdapter[ActionT] = TypeAdapter(action_type)
-        self._events: TypeAdapter[EventT] = TypeAdapter(event_type)
+        self.actions: TypeAdapter[ActionT] = TypeAdapter(action_type)
+        self.events: TypeAdapter[EventT] = TypeAdapter(event_type)
 
     # -- the rules ---------------------------------------------------------------------
 
@@ -103,11 +106,11 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
 
     def parse_action(self, data: Mapping[str, Any]) -> ActionT:
         """An action back from its logged JSON."""
-        return self._actions.validate_python(dict(data))
+        return self.actions.validate_python(dict(data))
 
     def parse_event(self, data: Mapping[str, Any]) -> EventT:
         """A public event back from its logged JSON."""
-        return self._events.validate_python(dict(data))
+        return self.events.validate_python(dict(data))
 
     # -- optional hooks (bot/games/common.py explains each) ------------------------------
 
