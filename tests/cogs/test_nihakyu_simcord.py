@@ -217,7 +217,7 @@ async def test_a_seated_moderator_cannot_eject(simcord_env, dice):
     answered(await alice.click(table, label="Start"))
     before = await simcord_env.bot.tables.snapshot(1)
     text = refusal(await mod.slash(world.channel, "nihakyu eject", member=alice))
-    assert "only a moderator who is not seated" in text
+    assert "You have a seat at this table" in text
     after = await simcord_env.bot.tables.snapshot(1)
     assert after.row.version == before.row.version and after.state.eliminated == []
 
