@@ -56,7 +56,7 @@ class TanzakuBot(commands.Bot):
         )
         self.settings = settings
         self.clock = clock
-        self.db = Database(settings.database_path)
+        self.db = Database(settings.database_path, synchronous=settings.database_synchronous)
         self.economy = Economy(self.db, house_float=settings.house_float, clock=clock)
         self.registry = GameRegistry()
         self.tables = TableService(

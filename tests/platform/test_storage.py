@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -385,3 +386,11 @@ async def test_update_table_refuses_a_stale_version(db: Database) -> None:
         )
         final = await tq.table(tx, table_id)
     assert final is not None and (final.version, final.status) == (2, "finished")
+
+
+@pytest.mark.parametrize("mode", ["FULL", "NORMAL"])
+def test_the_bot_opens_its_database_in_the_configured_mode(
+    bot_factory: Callable[..., Any], mode: str
+) -> None:
+    bot = bot_factory(settings={"database_synchronous": mode})
+    assert bot.db.synchronous == mode
