@@ -36,17 +36,28 @@ Rulings made here (beyond those in the rules file):
   team or the ninjas who drew (the remainder one coin at a time in seat order). When
   everyone draws that is a refund. In three-player play a ninja eliminated earlier is not
   part of a later draw and loses their stake.
+
+How the module is built (``bot/games/kit.py`` explains the shared pieces): one
+:class:`StrengthDuel` engine, exported as ``ENGINE``; the module-level ``start``, ``act``,
+``seat_limits``, ``hold``, ``deadline_seconds`` and ``legal_actions`` are its bound
+methods, so the surface in ENGINE_CONTRACT.md and the typed contract are the same code.
+``act`` dispatches through a :class:`~bot.games.kit.Rulebook`: each action's ``_check_*``
+refuses with a reason and touches nothing, then its ``_apply_*`` builds the next state on
+a shallow copy by replacing fields and containers, never changing one the previous state
+still holds.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.games.common import HOUSE, Abort, Deadline
+from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
+from bot.games.kit import Move, Rulebook, split_evenly
 
 Mode = Literal["duel", "forbidden", "three", "tag"]
 
@@ -81,15 +92,8 @@ class Rules(BaseModel):
     max_rounds: int = Field(default=100, ge=1)
 
 
-def seat_limits(rules: Rules) -> tuple[int, int]:
-    """The fewest and most seats: two for duel/forbidden, three, or four for tag."""
-    n = {"duel": 2, "forbidden": 2, "three": 3, "tag": 4}[rules.mode]
-    return n, n
-
-
-def hold(rules: Rules) -> int:
-    """Coins each member puts in escrow on taking a seat: the stake."""
-    return rules.stake
+SEATS: dict[Mode, int] = {"duel": 2, "forbidden": 2, "three": 3, "tag": 4}
+"""Seats a table has, by mode (exactly that many)."""
 
 
 # --------------------------------------------------------------------------- actions
@@ -113,7 +117,8 @@ class Forbid(BaseModel):
 
 
 Action = Annotated[Bid | Forbid | Deadline | Abort, Field(discriminator="kind")]
-ACTIONS: tuple[type[BaseModel], ...] = (Bid, Forbid, Deadline, Abort)
+ACTIONS: tuple[type[BaseModel], ...] = get_args(get_args(Action)[0])
+"""The action models ``act`` accepts, read off the ``Action`` union (one list, not two)."""
 
 
 # --------------------------------------------------------------------------- events
@@ -288,11 +293,6 @@ class State(BaseModel):
 # --------------------------------------------------------------------------- helpers
 
 
-def deadline_seconds(state: State) -> int | None:
-    """Seconds the current decision point lasts; ``None`` once the game is over."""
-    return None if state.finished else state.rules.round_seconds
-
-
 def team_of(state: State, player: int) -> list[int]:
     """Tag mode: the player's team (two ids); empty in other modes."""
     for team in state.teams:
@@ -327,67 +327,21 @@ def _in_seat_order(state: State, players: set[int] | list[int]) -> list[int]:
     return [p for p in state.seats if p in players]
 
 
-# --------------------------------------------------------------------------- start
+def _alive(s: State) -> list[int]:
+    return [p for p in s.seats if p not in s.eliminated]
 
 
-def start(rules: Rules, players: list[int], dice: Dice) -> State:
-    """Seat ``players`` in the given order and open round 1 (or the forbid phase)."""
-    low, high = seat_limits(rules)
-    if not low <= len(players) <= high:
-        raise IllegalMove(f"Strength Duel ({rules.mode}) needs exactly {low} players.")
-    if len(set(players)) != len(players):
-        raise IllegalMove("Each player can take only one seat.")
-    if HOUSE in players:
-        raise IllegalMove("Player id 0 is reserved for the house.")
-    strength = STARTING_STRENGTH[rules.mode]
-    teams = [players[0:2], players[2:4]] if rules.mode == "tag" else []
-    in_play = [team[0] for team in teams]
-    forbid_first = rules.mode == "forbidden"
-    # In the forbid phase everyone must choose, so only tag mode starts with fewer.
-    must_bid = list(in_play) if rules.mode == "tag" else list(players)
-    return State(
-        rules=rules,
-        seats=list(players),
-        phase="forbid" if forbid_first else "bid",
-        round=0 if forbid_first else 1,
-        strength={p: strength for p in players},
-        stakes={p: rules.stake for p in players},
-        payouts={HOUSE: 0} | {p: 0 for p in players},
-        must_bid=must_bid,
-        teams=teams,
-        in_play=in_play,
-        missed={p: 0 for p in players},
-    )
+# --------------------------------------------------------------------------- checks
+# Each check refuses with the reason shown to the player and changes nothing.
 
 
-# --------------------------------------------------------------------------- act
-
-
-def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[State, list[Event]]:
-    """Apply ``action`` by ``player`` (``None``: the table). Never mutates ``state``.
-
-    Raises :class:`IllegalMove` with the reason when the action is not allowed now.
-    """
-    if state.finished:
-        raise IllegalMove("This game is already over.")
-    if isinstance(action, Deadline):
-        if player is not None:
-            raise IllegalMove("Only the table can call time.")
-        return _deadline(state)
-    if isinstance(action, Abort):
-        # The table service decides who may abort (a moderator not seated); the engine
-        # takes it from whoever the log names.
-        return _abort(state, player)
+def _check_seated(state: State, player: int | None) -> None:
     if player is None or player not in state.seats:
         raise IllegalMove("You're not playing in this game.")
-    if isinstance(action, Forbid):
-        return _forbid(state, player, action)
-    if isinstance(action, Bid):
-        return _bid(state, player, action)
-    raise IllegalMove("That isn't a move in Strength Duel.")
 
 
-def _forbid(state: State, player: int, action: Forbid) -> tuple[State, list[Event]]:
+def _check_forbid(state: State, player: int | None, action: Forbid) -> None:
+    _check_seated(state, player)
     if state.rules.mode != "forbidden":
         raise IllegalMove("There are no forbidden numbers in this mode.")
     if state.phase != "forbid":
@@ -396,65 +350,13 @@ def _forbid(state: State, player: int, action: Forbid) -> tuple[State, list[Even
         raise IllegalMove("You've already chosen your forbidden number; it can't be changed.")
     if action.number not in FORBID_RANGE:
         raise IllegalMove("Your forbidden number must be a whole number from 0 to 5.")
-    s = state.model_copy(deep=True)
-    s.forbidden[player] = action.number
-    events: list[Event] = [
-        ForbidConfirmed(private_to=player, number=action.number),
-        ForbidChosen(player=player),
-    ]
-    if not waiting_for(s):
-        for p in s.seats:
-            s.missed[p] = 0
-        s.ply += 1
-        events.append(_open_first_round(s))
-    return s, events
 
 
-def _abort(state: State, by: int | None) -> tuple[State, list[Event]]:
-    """End the game at once: nothing was settled yet, so every stake is returned."""
-    s = state.model_copy(deep=True)
-    for p in s.seats:
-        s.stakes[p] = 0
-        s.payouts[p] = 0
-    s.payouts[HOUSE] = 0
-    # Bids and tag requests of the open round are dropped unrevealed.
-    s.bids = {}
-    s.tag_requests = []
-    s.finished = True
-    s.aborted = True
-    s.phase = "over"
-    s.must_bid = []
-    s.winner = None
-    s.draw = False
-    s.pot_to = []
-    s.ply += 1
-    event = Aborted(by=by, round=s.round, strength=dict(s.strength), forbidden=dict(s.forbidden))
-    return s, [event]
-
-
-def _open_first_round(s: State) -> RoundOpened:
-    s.phase = "bid"
-    s.round = 1
-    s.must_bid = [p for p in s.seats if p not in s.eliminated]
-    return RoundOpened(round=s.round, must_bid=list(s.must_bid))
-
-
-def _bid(state: State, player: int, action: Bid) -> tuple[State, list[Event]]:
-    rules = state.rules
-    if state.phase == "forbid":
-        if player in state.forbidden:
-            raise IllegalMove("Round 1 starts once everyone has chosen a forbidden number.")
-        raise IllegalMove("Choose your forbidden number (0 to 5) before round 1.")
-    if player in state.eliminated:
-        if rules.mode == "tag":
-            raise IllegalMove("Your ninja is dead, so you can't bid any more.")
-        raise IllegalMove("You're out of this game, so you can't bid any more.")
-    if player not in state.must_bid:
-        raise IllegalMove(
-            "You're sitting out this round: only the ninja who is in bids. "
-            "You'll come in when your partner tags out."
-        )
-    if action.tag_out and rules.mode != "tag":
+def _check_bid(state: State, player: int | None, action: Bid) -> None:
+    _check_seated(state, player)
+    assert player is not None  # _check_seated refused the table
+    _check_may_bid_now(state, player)
+    if action.tag_out and state.rules.mode != "tag":
         raise IllegalMove("Tagging out only exists in the tag-team mode.")
     if action.amount < 0:
         raise IllegalMove("A bid can't be negative.")
@@ -468,13 +370,60 @@ def _bid(state: State, player: int, action: Bid) -> tuple[State, list[Event]]:
         if partner is None or partner in state.eliminated:
             raise IllegalMove("Your partner is dead, so nobody can come in: you can't tag out.")
 
-    s = state.model_copy(deep=True)
+
+def _check_may_bid_now(state: State, player: int) -> None:
+    """Whether it is the player's turn to bid at all, whatever the amount."""
+    if state.phase == "forbid":
+        if player in state.forbidden:
+            raise IllegalMove("Round 1 starts once everyone has chosen a forbidden number.")
+        raise IllegalMove("Choose your forbidden number (0 to 5) before round 1.")
+    if player in state.eliminated:
+        if state.rules.mode == "tag":
+            raise IllegalMove("Your ninja is dead, so you can't bid any more.")
+        raise IllegalMove("You're out of this game, so you can't bid any more.")
+    if player not in state.must_bid:
+        raise IllegalMove(
+            "You're sitting out this round: only the ninja who is in bids. "
+            "You'll come in when your partner tags out."
+        )
+
+
+def _check_deadline(state: State, player: int | None, action: Deadline) -> None:
+    if player is not None:
+        raise IllegalMove("Only the table can call time.")
+
+
+def _check_abort(state: State, player: int | None, action: Abort) -> None:
+    """Always allowed: the table service decides who may abort (a moderator not seated);
+    the engine takes it from whoever the log names."""
+
+
+# --------------------------------------------------------------------------- moves
+# Each apply gets the handler's fresh shallow copy ``s`` (kit.evolve) and replaces the
+# fields it changes: the containers it receives are still the previous state's.
+
+
+def _apply_forbid(s: State, player: int | None, action: Forbid, dice: Dice) -> list[Event]:
+    assert player is not None  # _check_forbid refused the table
+    s.forbidden = {**s.forbidden, player: action.number}
+    events: list[Event] = [
+        ForbidConfirmed(private_to=player, number=action.number),
+        ForbidChosen(player=player),
+    ]
+    if not waiting_for(s):
+        s.missed = {**s.missed, **dict.fromkeys(s.seats, 0)}
+        s.ply += 1
+        events.append(_open_first_round(s))
+    return events
+
+
+def _apply_bid(s: State, player: int | None, action: Bid, dice: Dice) -> list[Event]:
+    assert player is not None  # _check_bid refused the table
     changed = player in s.bids
-    s.bids[player] = action.amount
+    s.bids = {**s.bids, player: action.amount}
     # Each bid replaces the earlier one whole, tag request included.
-    s.tag_requests = [p for p in s.tag_requests if p != player]
-    if action.tag_out:
-        s.tag_requests.append(player)
+    requests = [p for p in s.tag_requests if p != player]
+    s.tag_requests = [*requests, player] if action.tag_out else requests
     events: list[Event] = [
         BidConfirmed(
             private_to=player,
@@ -487,36 +436,63 @@ def _bid(state: State, player: int, action: Bid) -> tuple[State, list[Event]]:
     ]
     if not waiting_for(s):
         events.extend(_resolve_round(s, defaulted=[]))
-    return s, events
+    return events
 
 
-def _deadline(state: State) -> tuple[State, list[Event]]:
-    s = state.model_copy(deep=True)
-    events: list[Event] = []
+def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) -> list[Event]:
     if s.phase == "forbid":
-        late = waiting_for(s)
-        for p in s.seats:
-            s.missed[p] = s.missed[p] + 1 if p in late else 0
-        for p in late:
-            s.forbidden[p] = TIMEOUT_FORBIDDEN
-            events.append(ForbidConfirmed(private_to=p, number=TIMEOUT_FORBIDDEN, assigned=True))
-        afk = [p for p in s.seats if s.missed[p] >= s.rules.afk_rounds_to_forfeit]
-        s.eliminated.extend(afk)
-        events.append(ForbidClosed(timed_out=late, forfeited=afk))
-        s.ply += 1
-        left = [p for p in s.seats if p not in s.eliminated]
-        if len(left) == 1:
-            events.append(_finish(s, pot_to=left, winner=left[0], reason="forfeit"))
-        elif not left:
-            events.append(_finish(s, pot_to=afk, winner=None, reason="forfeit"))
-        else:
-            events.append(_open_first_round(s))
-        return s, events
+        return _close_forbid_phase(s)
     late = waiting_for(s)
-    for p in late:
-        s.bids[p] = min(legal_bids(s, p), default=0)
-    events.extend(_resolve_round(s, defaulted=late))
-    return s, events
+    # The missing bid is the lowest the ninja may make (see the rulings above).
+    s.bids = {**s.bids, **{p: min(legal_bids(s, p), default=0) for p in late}}
+    return _resolve_round(s, defaulted=late)
+
+
+def _apply_abort(s: State, by: int | None, action: Abort, dice: Dice) -> list[Event]:
+    """End the game at once: nothing was settled yet, so every stake is returned."""
+    s.stakes = {**s.stakes, **dict.fromkeys(s.seats, 0)}
+    s.payouts = {**s.payouts, **dict.fromkeys(s.seats, 0), HOUSE: 0}
+    # Bids and tag requests of the open round are dropped unrevealed.
+    s.bids = {}
+    s.tag_requests = []
+    s.finished = True
+    s.aborted = True
+    s.phase = "over"
+    s.must_bid = []
+    s.winner = None
+    s.draw = False
+    s.pot_to = []
+    s.ply += 1
+    return [Aborted(by=by, round=s.round, strength=dict(s.strength), forbidden=dict(s.forbidden))]
+
+
+def _close_forbid_phase(s: State) -> list[Event]:
+    """The forbid deadline: latecomers get 0, the AFK forfeit, round 1 opens."""
+    late = waiting_for(s)
+    s.missed = {**s.missed, **{p: s.missed[p] + 1 if p in late else 0 for p in s.seats}}
+    s.forbidden = {**s.forbidden, **dict.fromkeys(late, TIMEOUT_FORBIDDEN)}
+    events: list[Event] = [
+        ForbidConfirmed(private_to=p, number=TIMEOUT_FORBIDDEN, assigned=True) for p in late
+    ]
+    afk = [p for p in s.seats if s.missed[p] >= s.rules.afk_rounds_to_forfeit]
+    s.eliminated = [*s.eliminated, *afk]
+    events.append(ForbidClosed(timed_out=late, forfeited=afk))
+    s.ply += 1
+    left = _alive(s)
+    if len(left) == 1:
+        events.append(_finish(s, pot_to=left, winner=left[0], reason="forfeit"))
+    elif not left:
+        events.append(_finish(s, pot_to=afk, winner=None, reason="forfeit"))
+    else:
+        events.append(_open_first_round(s))
+    return events
+
+
+def _open_first_round(s: State) -> RoundOpened:
+    s.phase = "bid"
+    s.round = 1
+    s.must_bid = _alive(s)
+    return RoundOpened(round=s.round, must_bid=list(s.must_bid))
 
 
 # --------------------------------------------------------------------------- rounds
@@ -543,15 +519,39 @@ def extra_losses(bids: dict[int, int]) -> dict[int, int]:
     return {p: each for p, b in bids.items() if b == values[0]}
 
 
+Result = tuple[list[int], int | None, Literal["round", "forfeit", "round_limit"]]
+"""Who shares the pot, the winner (``None`` for a draw), and why the game ended."""
+
+
 def _resolve_round(s: State, defaulted: list[int]) -> list[Event]:
-    """Reveal and settle the round whose bids are all in ``s.bids`` (mutates ``s``)."""
+    """Reveal and settle the round whose bids are all in ``s.bids``, then end the game or
+    open the next round (``s`` is the handler's fresh copy)."""
     bidders = list(s.must_bid)
     bids = {p: s.bids[p] for p in bidders}
-    for p in bidders:
-        s.missed[p] = s.missed[p] + 1 if p in defaulted else 0
-    for p, amount in bids.items():
-        s.strength[p] -= amount
+    s.missed = {**s.missed, **{p: s.missed[p] + 1 if p in defaulted else 0 for p in bidders}}
+    record, out = _pay_round(s, bids, defaulted)
+    if s.rules.mode == "tag":
+        result = _settle_tag(s, bidders, out, record)
+    else:
+        result = _settle_contenders(s, bidders, out)
+    _close_round(s, record, out)
 
+    events: list[Event] = [RoundRevealed(**record.model_dump())]
+    if result is None and s.round >= s.rules.max_rounds:
+        result = _round_limit_result(s)
+    if result is not None:
+        pot_to, winner, reason = result
+        events.append(_finish(s, pot_to=pot_to, winner=winner, reason=reason))
+    else:
+        events.append(_open_next_round(s))
+    return events
+
+
+def _pay_round(
+    s: State, bids: dict[int, int], defaulted: list[int]
+) -> tuple[RoundRecord, list[Elimination]]:
+    """Take every bid, then each extra loss owed; a ninja who cannot pay it is out."""
+    strength = {p: have - bids.get(p, 0) for p, have in s.strength.items()}
     owed = extra_losses(bids)
     record = RoundRecord(
         round=s.round,
@@ -563,44 +563,31 @@ def _resolve_round(s: State, defaulted: list[int]) -> list[Event]:
     )
     out: list[Elimination] = []
     for p in record.lost_round:
-        if s.strength[p] < owed[p]:
+        if strength[p] < owed[p]:
             out.append(Elimination(player=p, reason="could_not_pay"))
         else:
-            s.strength[p] -= owed[p]
+            strength[p] -= owed[p]
             record.extra[p] = owed[p]
+    s.strength = strength
+    return record, out
 
-    if s.rules.mode == "tag":
-        result = _settle_tag(s, bidders, out, record)
-    else:
-        result = _settle_contenders(s, bidders, out)
+
+def _close_round(s: State, record: RoundRecord, out: list[Elimination]) -> None:
+    """Record the settled round in the history and clear its secrets."""
     record.eliminated = out
-    s.eliminated.extend(e.player for e in out)
+    s.eliminated = [*s.eliminated, *(e.player for e in out)]
     record.strength = dict(s.strength)
     record.in_play = list(s.in_play)
-    s.history.append(record)
+    s.history = [*s.history, record]
     s.bids = {}
     s.tag_requests = []
     s.ply += 1
 
-    events: list[Event] = [RoundRevealed(**record.model_dump())]
-    if result is None and s.round >= s.rules.max_rounds:
-        result = _round_limit_result(s)
-    if result is not None:
-        pot_to, winner, reason = result
-        events.append(_finish(s, pot_to=pot_to, winner=winner, reason=reason))
-        return events
+
+def _open_next_round(s: State) -> RoundOpened:
     s.round += 1
     s.must_bid = list(s.in_play) if s.rules.mode == "tag" else _alive(s)
-    events.append(RoundOpened(round=s.round, must_bid=list(s.must_bid), in_play=list(s.in_play)))
-    return events
-
-
-Result = tuple[list[int], int | None, Literal["round", "forfeit", "round_limit"]]
-"""Who shares the pot, the winner (``None`` for a draw), and why the game ended."""
-
-
-def _alive(s: State) -> list[int]:
-    return [p for p in s.seats if p not in s.eliminated]
+    return RoundOpened(round=s.round, must_bid=list(s.must_bid), in_play=list(s.in_play))
 
 
 def _settle_contenders(s: State, bidders: list[int], out: list[Elimination]) -> Result | None:
@@ -637,10 +624,10 @@ def _settle_tag(
         if s.strength[p] == 0 and p not in {e.player for e in out}:
             out.append(Elimination(player=p, reason="no_strength"))
     dead = set(s.eliminated) | {e.player for e in out}
-    for p in s.seats:
-        if p not in bidders and p not in dead and s.strength[p] < TAG_CAP:
-            s.strength[p] += 1
-            record.recovered.append(p)
+    record.recovered = [
+        p for p in s.seats if p not in bidders and p not in dead and s.strength[p] < TAG_CAP
+    ]
+    s.strength = {p: have + 1 if p in record.recovered else have for p, have in s.strength.items()}
 
     result = _team_result(s, dead, "round")
     if result is not None:
@@ -652,15 +639,20 @@ def _settle_tag(
     result = _team_result(s, dead, "forfeit")
     if result is not None:
         return result
-
-    for i, team in enumerate(s.teams):
-        current = s.in_play[i]
-        partner = team[1] if team[0] == current else team[0]
-        if partner in dead:
-            continue
-        if current in dead or current in s.tag_requests:
-            s.in_play[i] = partner
+    s.in_play = [
+        _next_in(team, current, dead, s.tag_requests)
+        for team, current in zip(s.teams, s.in_play, strict=True)
+    ]
     return None
+
+
+def _next_in(team: list[int], current: int, dead: set[int], tag_requests: list[int]) -> int:
+    """Tag mode: who of ``team`` is in next round; a dead or tagging ninja's living
+    partner comes in."""
+    partner = team[1] if team[0] == current else team[0]
+    if partner not in dead and (current in dead or current in tag_requests):
+        return partner
+    return current
 
 
 def _team_result(s: State, dead: set[int], reason: Literal["round", "forfeit"]) -> Result | None:
@@ -694,15 +686,11 @@ def _finish(
 ) -> GameOver:
     """End the game: share the pot, zero the stakes, reveal the forbidden numbers."""
     sharers = _in_seat_order(s, pot_to)
-    pot = sum(s.stakes.values())
-    share, remainder = divmod(pot, len(sharers))
-    for p in s.seats:
-        gain = 0
-        if p in sharers:
-            gain = share + (1 if sharers.index(p) < remainder else 0)
-        s.payouts[p] = s.payouts.get(p, 0) + gain - s.stakes[p]
-        s.stakes[p] = 0
-    s.payouts[HOUSE] = s.payouts.get(HOUSE, 0)
+    # The remainder goes one coin at a time in seat order.
+    gains = split_evenly(sum(s.stakes.values()), sharers)
+    settled = {p: s.payouts.get(p, 0) + gains.get(p, 0) - s.stakes[p] for p in s.seats}
+    s.payouts = {**s.payouts, **settled, HOUSE: s.payouts.get(HOUSE, 0)}
+    s.stakes = {**s.stakes, **dict.fromkeys(s.seats, 0)}
     s.finished = True
     s.phase = "over"
     s.must_bid = []
@@ -718,3 +706,96 @@ def _finish(
         forbidden=dict(s.forbidden),
         payouts=dict(s.payouts),
     )
+
+
+# --------------------------------------------------------------------------- the engine
+
+RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+    {
+        Bid: Move(_check_bid, _apply_bid),
+        Forbid: Move(_check_forbid, _apply_forbid),
+        Deadline: Move(_check_deadline, _apply_deadline),
+        Abort: Move(_check_abort, _apply_abort),
+    },
+    game="Strength Duel",
+)
+
+
+class StrengthDuel(Engine[Rules, State, Action, Event]):
+    """Strength Duel as the table service drives it. No optional hook applies: there is
+    no bank, a bid costs strength rather than coins, and nobody joins a running game."""
+
+    name = "strength_duel"
+
+    def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
+        """Seat ``players`` in the given order and open round 1 (or the forbid phase)."""
+        low, high = self.seat_limits(rules)
+        if not low <= len(players) <= high:
+            raise IllegalMove(f"Strength Duel ({rules.mode}) needs exactly {low} players.")
+        if len(set(players)) != len(players):
+            raise IllegalMove("Each player can take only one seat.")
+        if HOUSE in players:
+            raise IllegalMove("Player id 0 is reserved for the house.")
+        strength = STARTING_STRENGTH[rules.mode]
+        teams = [players[0:2], players[2:4]] if rules.mode == "tag" else []
+        in_play = [team[0] for team in teams]
+        forbid_first = rules.mode == "forbidden"
+        # In the forbid phase everyone must choose, so only tag mode starts with fewer.
+        must_bid = list(in_play) if rules.mode == "tag" else list(players)
+        return State(
+            rules=rules,
+            seats=list(players),
+            phase="forbid" if forbid_first else "bid",
+            round=0 if forbid_first else 1,
+            strength={p: strength for p in players},
+            stakes={p: rules.stake for p in players},
+            payouts={HOUSE: 0} | {p: 0 for p in players},
+            must_bid=must_bid,
+            teams=teams,
+            in_play=in_play,
+            missed={p: 0 for p in players},
+        )
+
+    def act(
+        self, state: State, player: int | None, action: Action, dice: Dice
+    ) -> tuple[State, list[Event]]:
+        """Apply ``action`` by ``player`` (``None``: the table). Never mutates ``state``.
+
+        Raises :class:`IllegalMove` with the reason when the action is not allowed now.
+        """
+        return RULEBOOK.act(state, player, action, dice)
+
+    def seat_limits(self, rules: Rules) -> tuple[int, int]:
+        """The fewest and most seats: two for duel/forbidden, three, or four for tag."""
+        n = SEATS[rules.mode]
+        return n, n
+
+    def hold(self, rules: Rules) -> int:
+        """Coins each member puts in escrow on taking a seat: the stake."""
+        return rules.stake
+
+    def deadline_seconds(self, state: State) -> int | None:
+        """Seconds the current decision point lasts; ``None`` once the game is over."""
+        return None if state.finished else state.rules.round_seconds
+
+    def legal_actions(self, state: State, player: int) -> list[Action]:
+        """Every move ``player`` may make now, as :meth:`act` would accept it (empty when
+        nothing is theirs to do). Not :class:`Deadline` or :class:`Abort`, which the table
+        and a moderator send."""
+        strength = state.strength.get(player, 0)
+        candidates: list[Action] = [Forbid(number=n) for n in FORBID_RANGE]
+        for tag_out in (False, True) if state.rules.mode == "tag" else (False,):
+            candidates.extend(Bid(amount=n, tag_out=tag_out) for n in range(strength + 1))
+        return RULEBOOK.legal_actions(state, player, candidates)
+
+
+ENGINE = StrengthDuel(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)
+"""Strength Duel's engine; the functions below are its bound methods (the surface
+ENGINE_CONTRACT.md and bot/games/common.py name)."""
+
+start = ENGINE.start
+act = ENGINE.act
+seat_limits = ENGINE.seat_limits
+hold = ENGINE.hold
+deadline_seconds = ENGINE.deadline_seconds
+legal_actions = ENGINE.legal_actions
