@@ -38,8 +38,9 @@ The authority is ``shared/rules/hazard.md``. Rulings of ours (also in the player
 - A player with bets riding cannot leave. A caster may leave between rounds (the main
   call, if any, lapses; others' bets for the round are returned) and the dice pass on,
   but not while a chance is set.
-- ``Close`` is allowed between rounds with no bets riding, by a seated player or the
-  table itself (``player=None``); the cog decides who may close.
+- ``Close`` is allowed between rounds with no bets riding. Who may close is the
+  service's check (:data:`PERMISSIONS`: the host or a moderator, seated or not); the
+  engine takes it from whoever the log names, or the table itself (``player=None``).
 - A round in which the deadline acted for the caster is an *absent* round; after
   ``absent_rounds_to_lose_dice`` absent rounds in a row the dice pass (0 disables this).
   Optionally (``idle_laps_to_close``, off by default) the table closes itself once the
@@ -47,26 +48,34 @@ The authority is ``shared/rules/hazard.md``. Rulings of ours (also in the player
 
 Chance comes only from the ``dice`` argument: two ``dice.roll(6)`` per throw, the first
 die then the second. ``act`` never mutates its input.
+
+The engine is :data:`ENGINE` (bot/games/contract.py); ``start``, ``act`` and the other
+module-level functions of the contract are its bound methods. Actions are dispatched
+through a ``kit.Rulebook`` (check, then apply to a shallow copy that replaces containers,
+never mutates them; see bot/games/kit.py).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Annotated, Literal, TypeAlias
+from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
-from bot.games.common import HOUSE, Abort, Deadline
+from bot.games.common import HOUSE, Abort, Deadline, Permission
+from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
+from bot.games.kit import Move, Rulebook
 
 __all__ = [
     "ACTIONS",
     "BET_KINDS",
+    "ENGINE",
     "LOSSES_TO_PASS",
     "MAINS",
     "Abort",
@@ -86,6 +95,7 @@ __all__ = [
     "DicePassed",
     "Event",
     "FirstOutcome",
+    "HazardEngine",
     "Join",
     "Joined",
     "Leave",
@@ -118,6 +128,7 @@ __all__ = [
     "odds_payout",
     "odds_table",
     "parse_action",
+    "parse_event",
     "seat_limits",
     "start",
     "waiting_on",
@@ -203,21 +214,23 @@ class Rules(BaseModel):
 
 
 # ------------------------------------------------------------------------- actions
+# Every action (and every event) is told apart by ``kind``. A Bet's ``kind`` is its bet
+# kind (ENGINE_CONTRACT.md fixes ``Bet(kind, amount)``), so the action union discriminates
+# with a function that reads any bet kind as "bet" (see :func:`_action_tag`).
 
 
 class CallMain(BaseModel):
     """The caster names the main for this round (5 to 9)."""
 
     model_config = ConfigDict(frozen=True)
-    action: Literal["call_main"] = "call_main"
+    kind: Literal["call_main"] = "call_main"
     main: int
 
 
 class Bet(BaseModel):
-    """A bet against the bank; ``kind`` is the bet kind (the discriminator is ``action``)."""
+    """A bet against the bank; ``kind`` is the bet kind (and tells a Bet from the rest)."""
 
     model_config = ConfigDict(frozen=True)
-    action: Literal["bet"] = "bet"
     kind: BetKind
     amount: int
 
@@ -226,85 +239,90 @@ class Throw(BaseModel):
     """The caster throws the two dice."""
 
     model_config = ConfigDict(frozen=True)
-    action: Literal["throw"] = "throw"
+    kind: Literal["throw"] = "throw"
 
 
 class PassDice(BaseModel):
     """The caster hands the dice to the next seat (between rounds, after a win)."""
 
     model_config = ConfigDict(frozen=True)
-    action: Literal["pass_dice"] = "pass_dice"
+    kind: Literal["pass_dice"] = "pass_dice"
 
 
 class Ready(BaseModel):
     """A player other than the caster is done betting: the window need not wait for them."""
 
     model_config = ConfigDict(frozen=True)
-    action: Literal["ready"] = "ready"
+    kind: Literal["ready"] = "ready"
 
 
 class Join(BaseModel):
     """A member takes the next free seat (at the end of seat order)."""
 
     model_config = ConfigDict(frozen=True)
-    action: Literal["join"] = "join"
+    kind: Literal["join"] = "join"
 
 
 class Leave(BaseModel):
     """A seated player cashes out and leaves the table."""
 
     model_config = ConfigDict(frozen=True)
-    action: Literal["leave"] = "leave"
+    kind: Literal["leave"] = "leave"
 
 
 class Close(BaseModel):
     """The table ends (between rounds, with no bets riding)."""
 
     model_config = ConfigDict(frozen=True)
-    action: Literal["close"] = "close"
+    kind: Literal["close"] = "close"
 
 
 Action: TypeAlias = (
-    CallMain | Bet | Ready | Throw | PassDice | Join | Leave | Close | Deadline | Abort
+    CallMain | Bet | Throw | PassDice | Join | Leave | Close | Deadline | Ready | Abort
 )
-"""Everything ``act`` accepts. Hazard's own actions are told apart by their ``action``
-field; the shared :class:`Deadline` and :class:`Abort` by ``kind`` (see
-:func:`parse_action`)."""
+"""Everything ``act`` accepts (the shared :class:`Deadline` and :class:`Abort` included)."""
 
-ACTIONS: tuple[type[BaseModel], ...] = (
-    CallMain,
-    Bet,
-    Throw,
-    PassDice,
-    Join,
-    Leave,
-    Close,
-    Deadline,
-    Ready,
-    Abort,
-)
+ACTIONS: tuple[type[BaseModel], ...] = get_args(Action)
+"""The action models, in the order of :data:`Action` (derived from it, never repeated)."""
 
-_OwnAction: TypeAlias = CallMain | Bet | Ready | Throw | PassDice | Join | Leave | Close
-_ACTION_ADAPTER: TypeAdapter[_OwnAction] = TypeAdapter(
-    Annotated[_OwnAction, Field(discriminator="action")]
-)
+_BET_TAG = "bet"
 
 
-def parse_action(data: Mapping[str, object]) -> Action:
-    """Rebuild an action from its logged ``model_dump()`` (or JSON-mode dump).
+def _action_tag(data: Any) -> str | None:
+    """Which action a logged dict (or an action model) is, for the action union.
 
-    Hazard's actions carry ``action``; the shared :class:`Deadline` carries only
-    ``kind == "deadline"`` (a :class:`Bet` also has a ``kind``, the bet kind, so ``kind``
-    alone cannot be the discriminator); likewise :class:`Abort` (``kind == "abort"``).
-    Raises ``ValueError`` for anything else.
+    ``kind`` names the action, except that a bet kind names :class:`Bet`. Tables logged
+    before actions carried ``kind`` name Hazard's own actions in ``action`` (``"bet"``
+    with the bet kind in ``kind``); those logs must still replay for /verify, so an
+    ``action`` is read when ``kind`` is absent. The old key is ignored once the model is
+    picked (the models ignore unknown keys).
     """
-    if "action" in data:
-        return _ACTION_ADAPTER.validate_python(dict(data))
-    if data.get("kind") == "deadline":
-        return Deadline.model_validate(dict(data))
-    if data.get("kind") == "abort":
-        return Abort.model_validate(dict(data))
-    raise ValueError(f"not a Hazard action: {dict(data)!r}")
+    if isinstance(data, Mapping):
+        tag = data.get("kind", data.get("action"))
+    else:
+        tag = getattr(data, "kind", None)
+    if not isinstance(tag, str):
+        return None
+    return _BET_TAG if tag in BET_KINDS else tag
+
+
+def _tag_of(model: type[BaseModel]) -> str:
+    if model is Bet:
+        return _BET_TAG
+    tag = model.model_fields["kind"].default
+    assert isinstance(tag, str), model  # every other action has a fixed kind
+    return tag
+
+
+# ``Union[...]`` because the members come from ACTIONS (``X | Y`` needs them written out).
+_TAGGED_ACTIONS: Any = Annotated[
+    Union[tuple(Annotated[model, Tag(_tag_of(model))] for model in ACTIONS)],  # noqa: UP007
+    Discriminator(_action_tag),
+]
+"""The union that parses a logged action (see :func:`_action_tag`)."""
+
+PERMISSIONS: dict[type[BaseModel], Permission] = {Close: Permission.HOST_OR_MODERATOR}
+"""Closing between rounds is the host's or a moderator's; the engine checks the moment."""
 
 
 # -------------------------------------------------------------------------- events
@@ -511,24 +529,7 @@ class State(BaseModel):
 
 
 # ------------------------------------------------------------- table conventions
-
-
-def seat_limits(rules: Rules) -> tuple[int, int]:
-    """The fewest and most seats a Hazard table allows."""
-    return (1, rules.max_players)
-
-
-def hold(rules: Rules) -> int:
-    """Coins held in escrow on taking a seat: none, since money goes down as bets."""
-    return 0
-
-
-def deadline_seconds(state: State) -> int | None:
-    """Seconds until the table acts: the betting window's length while it is open, else
-    the time the caster has before the table throws for them."""
-    if state.finished:
-        return None
-    return state.rules.bet_seconds if state.window_open else state.rules.throw_seconds
+# seat_limits, hold, deadline_seconds and bank_exposure are ENGINE's (see the end).
 
 
 def waiting_on(state: State) -> list[int]:
@@ -542,31 +543,6 @@ def waiting_on(state: State) -> list[int]:
 def betting_open(state: State) -> bool:
     """Whether caster's stakes and with/against bets are taken right now."""
     return not state.finished and state.throws == 0 and not state.bets_closed
-
-
-def bank_exposure(state: State) -> int:
-    """The most the bank could pay out, net, on the bets now open, over every outcome.
-
-    Before the first throw the outcomes are: the caster wins, loses, or loses with a
-    first throw of 2 (which pushes "against" under the bar); with a chance set, the
-    caster wins or loses. Never negative (0 when the bank wins whatever happens).
-    """
-    if not state.bets:
-        return 0
-    main = state.main or _DEADLINE_MAIN
-    scenarios = [(True, False), (False, False)]
-    if state.chance is None and state.rules.against_bar:
-        scenarios.append((False, True))
-    worst = 0
-    for caster_won, barred in scenarios:
-        paid = 0
-        for held in state.bets.values():
-            for kind, amount in held.items():
-                paid += _settle_net(
-                    state.rules, kind, amount, main, state.chance, caster_won, barred
-                )[0]
-        worst = max(worst, paid)
-    return worst
 
 
 def abort_value(state: State, kind: BetKind, amount: int) -> Fraction:
@@ -794,150 +770,64 @@ def _next_seat(seats: list[int], player: int) -> int:
     return seats[(seats.index(player) + 1) % len(seats)]
 
 
-# ----------------------------------------------------------------- start and act
-
-
-def start(rules: Rules, players: list[int], dice: Dice) -> State:
-    """Seat the players in the given order; the first seat casts first.
-
-    No dice are used. Raises :class:`IllegalMove` for a bad seating.
-    """
-    low, high = seat_limits(rules)
-    if not low <= len(players) <= high:
-        raise IllegalMove(f"A Hazard table seats {low} to {high} players.")
-    if len(set(players)) != len(players):
-        raise IllegalMove("Each player can take only one seat.")
-    if HOUSE in players:
-        raise IllegalMove("That player id is reserved for the bank.")
-    return State(
-        rules=rules,
-        seats=list(players),
-        caster=players[0],
-        stakes={p: 0 for p in players},
-        payouts={HOUSE: 0} | {p: 0 for p in players},
-    )
-
-
-def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[State, list[Event]]:
-    """Apply one action by ``player`` (``None``: the table itself) to a copy of ``state``.
-
-    Returns the new state and the events to show. Raises :class:`IllegalMove`, with a
-    reason fit for the player, for anything the rules forbid; ``state`` is never changed.
-    """
-    if state.finished:
-        raise IllegalMove("This Hazard table has closed.")
-    if isinstance(action, Abort):
-        # Who may abort is the service's business (a moderator); the log names them.
-        new = state.model_copy(deep=True)
-        return new, _abort(new, player)
-    if isinstance(action, Deadline):
-        if player is not None:
-            raise IllegalMove("Only the table itself can call time.")
-        new = state.model_copy(deep=True)
-        return new, _deadline(new, dice)
-    if player is None:
-        if isinstance(action, Close):
-            _check_close(state)
-            new = state.model_copy(deep=True)
-            return new, _close(new, None, "closed")
-        raise IllegalMove("The table itself can only call time or close.")
-    if isinstance(action, Join):
-        _check_join(state, player)
-        new = state.model_copy(deep=True)
-        events = _join(new, player)
-    else:
-        if player not in state.seats:
-            raise IllegalMove("You aren't seated at this Hazard table — join it first.")
-        new, events = _seated_action(state, player, action, dice)
-    new.idle_passes = 0
-    return new, events
-
-
-def _seated_action(
-    state: State, player: int, action: Action, dice: Dice
-) -> tuple[State, list[Event]]:
-    if isinstance(action, CallMain):
-        _check_call_main(state, player, action.main)
-        new = state.model_copy(deep=True)
-        new.main = action.main
-        new.ply += 1
-        _open_window(new)
-        return new, [MainCalled(caster=player, main=action.main)]
-    if isinstance(action, Bet):
-        _check_bet(state, player, action)
-        new = state.model_copy(deep=True)
-        events: list[Event] = [_place_bet(new, player, action)]
-        if new.window_open and action.kind in _OPPOSITE:
-            if player not in new.window_bettors:
-                new.window_bettors.append(player)
-            events.extend(_close_window_if_done(new))
-        return new, events
-    if isinstance(action, Ready):
-        _check_ready(state, player)
-        new = state.model_copy(deep=True)
-        new.ready.append(player)
-        events = [PlayerReady(player=player)]
-        events.extend(_close_window_if_done(new))
-        return new, events
-    if isinstance(action, Throw):
-        _check_throw(state, player)
-        new = state.model_copy(deep=True)
-        return new, _throw(new, dice, by_deadline=False)
-    if isinstance(action, PassDice):
-        _check_pass(state, player)
-        new = state.model_copy(deep=True)
-        events = list[Event](_return_bets(new))
-        events.append(_pass_dice(new, "voluntary"))
-        return new, events
-    if isinstance(action, Leave):
-        _check_leave(state, player)
-        new = state.model_copy(deep=True)
-        return new, _leave(new, player)
-    if isinstance(action, Close):
-        _check_close(state)
-        new = state.model_copy(deep=True)
-        return new, _close(new, player, "closed")
-    raise IllegalMove("That isn't something you can do at a Hazard table.")
-
-
 # ---------------------------------------------------------------------- checks
+# Each refuses with a reason fit for the player and touches nothing (kit.Rulebook runs
+# the check before it copies the state).
 
 
-def _check_call_main(state: State, player: int, main: int) -> None:
+def _seated(state: State, player: int | None) -> int:
+    """The acting player, who must be seated (the table itself only calls time or closes)."""
+    if player is None:
+        raise IllegalMove("The table itself can only call time or close.")
+    if player not in state.seats:
+        raise IllegalMove("You aren't seated at this Hazard table — join it first.")
+    return player
+
+
+def _check_call_main(state: State, player: int, action: CallMain) -> None:
     if player != state.caster:
         raise IllegalMove("Only the caster calls the main.")
     if state.main is not None:
         raise IllegalMove(f"The main is already called for this round: {state.main}.")
-    if main not in MAINS:
+    if action.main not in MAINS:
         raise IllegalMove("The main must be a number from 5 to 9.")
 
 
 def _check_bet(state: State, player: int, bet: Bet) -> None:
-    rules = state.rules
     if bet.amount <= 0:
         raise IllegalMove("A bet must be at least 1 coin.")
-    held = state.bets.get(player, {})
-    total = held.get(bet.kind, 0) + bet.amount
     if bet.kind in _ODDS_KINDS:
-        if not rules.odds_bets:
-            raise IllegalMove("Odds bets are switched off at this table.")
-        if state.chance is None:
-            raise IllegalMove("Odds bets open once the first throw sets a chance.")
-        if _original_stake(state, player) == 0:
-            raise IllegalMove(
-                "Only the caster (with a stake) or a player who bet with or against "
-                "the caster this round can take the odds."
-            )
-        cap = odds_cap(state, player)
-        odds_total = sum(held.get(kind, 0) for kind in _ODDS_KINDS) + bet.amount
-        if odds_total > cap:
-            raise IllegalMove(
-                f"Your odds bets can total at most {_coins(cap)} this round "
-                f"({rules.odds_max_multiple}× your stake); this would make {odds_total}."
-            )
-        if total < rules.min_stake:
-            raise IllegalMove(f"The table minimum is {_coins(rules.min_stake)} per bet.")
-        return
+        _check_odds_bet(state, player, bet)
+    else:
+        _check_even_bet(state, player, bet)
+
+
+def _check_odds_bet(state: State, player: int, bet: Bet) -> None:
+    rules = state.rules
+    if not rules.odds_bets:
+        raise IllegalMove("Odds bets are switched off at this table.")
+    if state.chance is None:
+        raise IllegalMove("Odds bets open once the first throw sets a chance.")
+    if _original_stake(state, player) == 0:
+        raise IllegalMove(
+            "Only the caster (with a stake) or a player who bet with or against "
+            "the caster this round can take the odds."
+        )
+    held = state.bets.get(player, {})
+    cap = odds_cap(state, player)
+    odds_total = sum(held.get(kind, 0) for kind in _ODDS_KINDS) + bet.amount
+    if odds_total > cap:
+        raise IllegalMove(
+            f"Your odds bets can total at most {_coins(cap)} this round "
+            f"({rules.odds_max_multiple}× your stake); this would make {odds_total}."
+        )
+    if held.get(bet.kind, 0) + bet.amount < rules.min_stake:
+        raise IllegalMove(f"The table minimum is {_coins(rules.min_stake)} per bet.")
+
+
+def _check_even_bet(state: State, player: int, bet: Bet) -> None:
+    """The caster's stake, with and against: open until the window closes or the throw."""
+    rules = state.rules
     if state.throws > 0:
         raise IllegalMove("Bets are closed: the dice have been thrown this round.")
     if state.bets_closed:
@@ -948,9 +838,11 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
         raise IllegalMove("Only the caster can stake on their own throw — bet with or against.")
     if bet.kind != "caster" and player == state.caster:
         raise IllegalMove("The caster can't bet with or against themselves — stake instead.")
+    held = state.bets.get(player, {})
     other: BetKind | None = _OPPOSITE.get(bet.kind)
     if other is not None and held.get(other, 0) > 0:
         raise IllegalMove(f"You already bet {other} the caster this round; you can't back both.")
+    total = held.get(bet.kind, 0) + bet.amount
     if total < rules.min_stake:
         raise IllegalMove(f"The table minimum is {_coins(rules.min_stake)} per bet.")
     if total > rules.max_stake:
@@ -959,7 +851,7 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
         )
 
 
-def _check_throw(state: State, player: int) -> None:
+def _check_throw(state: State, player: int, action: Throw) -> None:
     if player != state.caster:
         raise IllegalMove("Only the caster throws the dice.")
     if state.main is None:
@@ -971,7 +863,7 @@ def _check_throw(state: State, player: int) -> None:
         )
 
 
-def _check_ready(state: State, player: int) -> None:
+def _check_ready(state: State, player: int, action: Ready) -> None:
     if player == state.caster:
         raise IllegalMove("The betting window waits for the other players, not the caster.")
     if not state.window_open:
@@ -980,7 +872,7 @@ def _check_ready(state: State, player: int) -> None:
         raise IllegalMove("You already said you're ready.")
 
 
-def _check_pass(state: State, player: int) -> None:
+def _check_pass(state: State, player: int, action: PassDice) -> None:
     if player != state.caster:
         raise IllegalMove("Only the caster can pass the dice.")
     if state.throws > 0:
@@ -994,7 +886,9 @@ def _check_pass(state: State, player: int) -> None:
         )
 
 
-def _check_join(state: State, player: int) -> None:
+def _check_join(state: State, player: int | None, action: Join) -> None:
+    if player is None:
+        raise IllegalMove("The table itself can only call time or close.")
     if player == HOUSE:
         raise IllegalMove("That player id is reserved for the bank.")
     if player in state.seats:
@@ -1003,39 +897,161 @@ def _check_join(state: State, player: int) -> None:
         raise IllegalMove(f"This table is full ({state.rules.max_players} seats).")
 
 
-def _check_leave(state: State, player: int) -> None:
+def _check_leave(state: State, player: int, action: Leave) -> None:
     if state.stakes.get(player, 0) > 0:
         raise IllegalMove("You have bets riding — wait until they're settled before leaving.")
     if player == state.caster and state.throws > 0:
         raise IllegalMove("You're in the middle of a round — throw until it's decided first.")
 
 
-def _check_close(state: State) -> None:
+def _check_close(state: State, player: int | None, action: Close) -> None:
+    # Who may close is not the engine's business: the table itself, or whoever the
+    # service let through (the host or a moderator, seated or not: see PERMISSIONS).
     if state.throws > 0:
         raise IllegalMove("A round is in play — the table can close once it's decided.")
     if any(state.stakes.values()):
         raise IllegalMove("Bets are riding — the table can close once they're settled.")
 
 
+def _check_deadline(state: State, player: int | None, action: Deadline) -> None:
+    if player is not None:
+        raise IllegalMove("Only the table itself can call time.")
+
+
+def _check_abort(state: State, player: int | None, action: Abort) -> None:
+    """Who may abort is the service's business (a moderator); the log names them."""
+
+
+# ------------------------------------------------------------------------ moves
+# Each ``_apply_*`` works on the fresh shallow copy kit.Rulebook made after the check
+# passed. It replaces the state's containers, never mutates them (they are shared with
+# the state ``act`` was given; see bot/games/kit.py): ``s.seats = [*s.seats, p]``.
+
+_A = TypeVar("_A", bound=BaseModel)
+
+
+def _player_move(
+    check: Callable[[State, int, _A], None], apply: Callable[[State, int, _A, Dice], list[Event]]
+) -> Move[State, _A, Event]:
+    """A move a seated player makes (never the table); any such move ends idleness."""
+
+    def checked(state: State, player: int | None, action: _A) -> None:
+        check(state, _seated(state, player), action)
+
+    def applied(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
+        assert player is not None  # the check refused the table
+        events = apply(s, player, action, dice)
+        s.idle_passes = 0
+        return events
+
+    return Move(checked, applied)
+
+
+def _apply_call_main(s: State, player: int, action: CallMain, dice: Dice) -> list[Event]:
+    s.main = action.main
+    s.ply += 1
+    _open_window(s)
+    return [MainCalled(caster=player, main=action.main)]
+
+
+def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
+    events: list[Event] = [_place_bet(s, player, bet)]
+    if s.window_open and bet.kind in _OPPOSITE:
+        if player not in s.window_bettors:
+            s.window_bettors = [*s.window_bettors, player]
+        events.extend(_close_window_if_done(s))
+    return events
+
+
+def _apply_ready(s: State, player: int, action: Ready, dice: Dice) -> list[Event]:
+    s.ready = [*s.ready, player]
+    events: list[Event] = [PlayerReady(player=player)]
+    events.extend(_close_window_if_done(s))
+    return events
+
+
+def _apply_throw(s: State, player: int, action: Throw, dice: Dice) -> list[Event]:
+    return _throw(s, dice, by_deadline=False)
+
+
+def _apply_pass(s: State, player: int, action: PassDice, dice: Dice) -> list[Event]:
+    events: list[Event] = [*_return_bets(s)]
+    events.append(_pass_dice(s, "voluntary"))
+    return events
+
+
+def _apply_join(s: State, player: int | None, action: Join, dice: Dice) -> list[Event]:
+    assert player is not None  # the check refused the table
+    s.seats = [*s.seats, player]
+    # A player who sat here before keeps their record.
+    if player not in s.stakes:
+        s.stakes = {**s.stakes, player: 0}
+    if player not in s.payouts:
+        s.payouts = {**s.payouts, player: 0}
+    s.ply += 1
+    s.idle_passes = 0
+    return [Joined(player=player, seat=len(s.seats) - 1)]
+
+
+def _apply_leave(s: State, player: int, action: Leave, dice: Dice) -> list[Event]:
+    return _leave(s, player)
+
+
+def _apply_close(s: State, player: int | None, action: Close, dice: Dice) -> list[Event]:
+    events = _close(s, player, "closed")
+    if player in s.seats:
+        s.idle_passes = 0
+    return events
+
+
+def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) -> list[Event]:
+    return _deadline(s, dice)
+
+
+def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> list[Event]:
+    return _abort(s, player)
+
+
+_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+    {
+        CallMain: _player_move(_check_call_main, _apply_call_main),
+        Bet: _player_move(_check_bet, _apply_bet),
+        Throw: _player_move(_check_throw, _apply_throw),
+        PassDice: _player_move(_check_pass, _apply_pass),
+        Join: Move(_check_join, _apply_join),
+        Leave: _player_move(_check_leave, _apply_leave),
+        Close: Move(_check_close, _apply_close),
+        Deadline: Move(_check_deadline, _apply_deadline),
+        Ready: _player_move(_check_ready, _apply_ready),
+        Abort: Move(_check_abort, _apply_abort),
+    },
+    game="Hazard",
+    finished="This Hazard table has closed.",
+)
+
+
 # -------------------------------------------------------------------- mutations
-# Each works on the fresh copy made in ``act``, after the checks passed.
+# The steps the moves share; same discipline: replace containers, never mutate them.
 
 
 def _place_bet(s: State, player: int, bet: Bet) -> BetPlaced:
-    held = s.bets.setdefault(player, {})
+    held = dict(s.bets.get(player, {}))
     held[bet.kind] = held.get(bet.kind, 0) + bet.amount
-    s.stakes[player] = s.stakes.get(player, 0) + bet.amount
+    s.bets = {**s.bets, player: held}
+    s.stakes = {**s.stakes, player: s.stakes.get(player, 0) + bet.amount}
     return BetPlaced(player=player, bet=bet.kind, amount=bet.amount, total=held[bet.kind])
 
 
 def _return_bets(s: State) -> list[BetReturned]:
     events: list[BetReturned] = []
+    stakes = dict(s.stakes)
     for player, held in s.bets.items():
         for kind in BET_KINDS:
             amount = held.get(kind, 0)
             if amount:
-                s.stakes[player] -= amount
+                stakes[player] -= amount
                 events.append(BetReturned(player=player, bet=kind, amount=amount))
+    s.stakes = stakes
     s.bets = {}
     return events
 
@@ -1094,19 +1110,8 @@ def _throw(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
     s.throws += 1
     s.ply += 1
     s.last_throw = (first, second)
-    outcome: ThrowOutcome
-    barred = False
-    if s.chance is None:
-        outcome = first_throw_outcome(s.main, total)
-        barred = total == 2
-        if outcome == "chance":
-            s.chance = total
-    elif total == s.chance:
-        outcome = "win"
-    elif total == s.main:
-        outcome = "lose"
-    else:
-        outcome = "again"
+    first_throw = s.chance is None
+    outcome = _throw_outcome(s, total)
     events: list[Event] = [
         Thrown(
             caster=s.caster,
@@ -1121,8 +1126,24 @@ def _throw(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
     if outcome in ("nick", "win"):
         events.extend(_end_round(s, caster_won=True))
     elif outcome in ("out", "lose"):
-        events.extend(_end_round(s, caster_won=False, barred=barred))
+        # A round that ends on a first throw of 2 bars "against" bets (see Rules).
+        events.extend(_end_round(s, caster_won=False, barred=first_throw and total == 2))
     return events
+
+
+def _throw_outcome(s: State, total: int) -> ThrowOutcome:
+    """What a throw of ``total`` means now; a first throw may set the chance."""
+    assert s.main is not None
+    if s.chance is None:
+        outcome = first_throw_outcome(s.main, total)
+        if outcome == "chance":
+            s.chance = total
+        return outcome
+    if total == s.chance:
+        return "win"
+    if total == s.main:
+        return "lose"
+    return "again"
 
 
 def _bet_wins(kind: BetKind, caster_won: bool) -> bool:
@@ -1132,9 +1153,21 @@ def _bet_wins(kind: BetKind, caster_won: bool) -> bool:
 
 
 def _end_round(s: State, *, caster_won: bool, barred: bool = False) -> list[Event]:
-    """Settle the round; ``barred``: it ended on a first throw of 2."""
+    """Settle the round, start the next, and pass the dice if that is due.
+
+    ``barred``: the round ended on a first throw of 2."""
+    events: list[Event] = [*_settle_bets(s, caster_won=caster_won, barred=barred)]
+    events.append(_next_round(s, caster_won=caster_won))
+    events.extend(_pass_if_due(s))
+    return events
+
+
+def _settle_bets(s: State, *, caster_won: bool, barred: bool) -> list[BetSettled]:
+    """Pay every bet of the decided round against the bank, in seat order."""
     assert s.main is not None
-    events: list[Event] = []
+    payouts = dict(s.payouts)
+    stakes = dict(s.stakes)
+    events: list[BetSettled] = []
     for player in s.seats:
         held = s.bets.get(player, {})
         for kind in BET_KINDS:
@@ -1144,9 +1177,9 @@ def _end_round(s: State, *, caster_won: bool, barred: bool = False) -> list[Even
             net, kept = _settle_net(s.rules, kind, amount, s.main, s.chance, caster_won, barred)
             push = kind == "against" and barred and s.rules.against_bar
             won = _bet_wins(kind, caster_won) and not push
-            s.payouts[player] = s.payouts.get(player, 0) + net
-            s.payouts[HOUSE] -= net
-            s.stakes[player] -= amount
+            payouts[player] = payouts.get(player, 0) + net
+            payouts[HOUSE] -= net
+            stakes[player] -= amount
             events.append(
                 BetSettled(
                     player=player,
@@ -1158,57 +1191,63 @@ def _end_round(s: State, *, caster_won: bool, barred: bool = False) -> list[Even
                     commission=kept,
                 )
             )
+    s.payouts = payouts
+    s.stakes = stakes
     s.bets = {}
+    return events
+
+
+def _next_round(s: State, *, caster_won: bool) -> RoundEnded:
+    """Count the round into the caster's streaks and clear the table for the next."""
     _reset_betting(s)
     s.losses_in_a_row = 0 if caster_won else s.losses_in_a_row + 1
     s.caster_rounds += 1
     s.absent_rounds = s.absent_rounds + 1 if s.deadline_acted else 0
-    events.append(
-        RoundEnded(
-            round=s.round,
-            caster=s.caster,
-            won=caster_won,
-            losses_in_a_row=s.losses_in_a_row,
-        )
+    ended = RoundEnded(
+        round=s.round, caster=s.caster, won=caster_won, losses_in_a_row=s.losses_in_a_row
     )
     s.round += 1
     s.main = None
     s.chance = None
     s.throws = 0
     s.deadline_acted = False
+    return ended
+
+
+def _pass_if_due(s: State) -> list[Event]:
+    """Three losses in a row, or too many absent rounds, pass the dice; enough passes
+    through absence close an idle table (when the table asks for that)."""
     reason: PassReason | None = None
     if s.losses_in_a_row >= LOSSES_TO_PASS:
         reason = "three_losses"
     elif 0 < s.rules.absent_rounds_to_lose_dice <= s.absent_rounds:
         reason = "absent"
-    if reason is not None:
-        events.append(_pass_dice(s, reason))
-        if reason == "absent":
-            s.idle_passes += 1
-            laps = s.rules.idle_laps_to_close
-            if laps and s.idle_passes >= laps * len(s.seats):
-                events.extend(_close(s, None, "idle"))
+    if reason is None:
+        return []
+    events: list[Event] = [_pass_dice(s, reason)]
+    if reason == "absent":
+        s.idle_passes += 1
+        laps = s.rules.idle_laps_to_close
+        if laps and s.idle_passes >= laps * len(s.seats):
+            events.extend(_close(s, None, "idle"))
     return events
 
 
-def _pass_dice(s: State, reason: PassReason) -> DicePassed:
-    giver = s.caster
-    s.caster = _next_seat(s.seats, giver)
+def _new_caster(s: State, caster: int) -> None:
+    """Hand the dice to ``caster``: a fresh start, with no main and no streaks."""
+    s.caster = caster
     s.main = None
     _reset_betting(s)
     s.losses_in_a_row = 0
     s.caster_rounds = 0
     s.absent_rounds = 0
+
+
+def _pass_dice(s: State, reason: PassReason) -> DicePassed:
+    giver = s.caster
+    _new_caster(s, _next_seat(s.seats, giver))
     s.ply += 1
     return DicePassed(from_player=giver, to_player=s.caster, reason=reason)
-
-
-def _join(s: State, player: int) -> list[Event]:
-    s.seats.append(player)
-    s.stakes.setdefault(player, 0)
-    s.payouts.setdefault(player, 0)
-    s.ply += 1
-    return [Joined(player=player, seat=len(s.seats) - 1)]
 
 
 def _leave(s: State, player: int) -> list[Event]:
@@ -1218,22 +1257,15 @@ def _leave(s: State, player: int) -> list[Event]:
         # The leaving caster's round never starts: bets placed on it go back.
         events.extend(_return_bets(s))
     index = s.seats.index(player)
-    s.seats.remove(player)
+    s.seats = [p for p in s.seats if p != player]
     s.ply += 1
     events.append(Left(player=player, net=s.payouts.get(player, 0)))
-    if player in s.ready:
-        s.ready.remove(player)
-    if player in s.window_bettors:
-        s.window_bettors.remove(player)
+    s.ready = [p for p in s.ready if p != player]
+    s.window_bettors = [p for p in s.window_bettors if p != player]
     if not s.seats:
         events.extend(_close(s, None, "empty"))
     elif was_caster:
-        s.caster = s.seats[index % len(s.seats)]
-        s.main = None
-        _reset_betting(s)
-        s.losses_in_a_row = 0
-        s.caster_rounds = 0
-        s.absent_rounds = 0
+        _new_caster(s, s.seats[index % len(s.seats)])
         s.deadline_acted = False
         events.append(DicePassed(from_player=player, to_player=s.caster, reason="left"))
     else:
@@ -1257,22 +1289,7 @@ def _abort(s: State, by: int | None) -> list[Event]:
     if s.throws == 0:
         events.extend(_return_bets(s))
     else:
-        for player in list(s.bets):
-            held = s.bets[player]
-            for kind in BET_KINDS:
-                amount = held.get(kind, 0)
-                if not amount:
-                    continue
-                # floor: the bank keeps the fraction, so the payout never exceeds the value.
-                returned = math.floor(abort_value(s, kind, amount))
-                net = returned - amount
-                s.payouts[player] = s.payouts.get(player, 0) + net
-                s.payouts[HOUSE] -= net
-                s.stakes[player] -= amount
-                events.append(
-                    BetValued(player=player, bet=kind, amount=amount, returned=returned, net=net)
-                )
-        s.bets = {}
+        events.extend(_value_bets(s))
     s.finished = True
     s.main = None
     s.chance = None
@@ -1281,3 +1298,125 @@ def _abort(s: State, by: int | None) -> list[Event]:
     s.ply += 1
     events.append(Aborted(by=by))
     return events
+
+
+def _value_bets(s: State) -> list[BetValued]:
+    """Settle every open bet at its exact value now (see :func:`abort_value`)."""
+    payouts = dict(s.payouts)
+    stakes = dict(s.stakes)
+    events: list[BetValued] = []
+    for player, held in s.bets.items():
+        for kind in BET_KINDS:
+            amount = held.get(kind, 0)
+            if not amount:
+                continue
+            # floor: the bank keeps the fraction, so the payout never exceeds the value.
+            returned = math.floor(abort_value(s, kind, amount))
+            net = returned - amount
+            payouts[player] = payouts.get(player, 0) + net
+            payouts[HOUSE] -= net
+            stakes[player] -= amount
+            events.append(
+                BetValued(player=player, bet=kind, amount=amount, returned=returned, net=net)
+            )
+    s.payouts = payouts
+    s.stakes = stakes
+    s.bets = {}
+    return events
+
+
+# ---------------------------------------------------------------------- the engine
+
+
+class HazardEngine(Engine[Rules, State, Action, Event]):
+    """Hazard as the table service drives it (bot/games/contract.py)."""
+
+    name = "hazard"
+    join_action = Join
+    leave_action = Leave
+    permissions = PERMISSIONS
+
+    def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
+        """Seat the players in the given order; the first seat casts first.
+
+        No dice are used. Raises :class:`IllegalMove` for a bad seating.
+        """
+        low, high = self.seat_limits(rules)
+        if not low <= len(players) <= high:
+            raise IllegalMove(f"A Hazard table seats {low} to {high} players.")
+        if len(set(players)) != len(players):
+            raise IllegalMove("Each player can take only one seat.")
+        if HOUSE in players:
+            raise IllegalMove("That player id is reserved for the bank.")
+        return State(
+            rules=rules,
+            seats=list(players),
+            caster=players[0],
+            stakes={p: 0 for p in players},
+            payouts={HOUSE: 0} | {p: 0 for p in players},
+        )
+
+    def act(
+        self, state: State, player: int | None, action: Action, dice: Dice
+    ) -> tuple[State, list[Event]]:
+        """Apply one action by ``player`` (``None``: the table itself) to a copy of ``state``.
+
+        Returns the new state and the events to show. Raises :class:`IllegalMove`, with a
+        reason fit for the player, for anything the rules forbid; ``state`` is never changed.
+        """
+        return _RULEBOOK.act(state, player, action, dice)
+
+    def seat_limits(self, rules: Rules) -> tuple[int, int]:
+        """The fewest and most seats a Hazard table allows."""
+        return (1, rules.max_players)
+
+    def hold(self, rules: Rules) -> int:
+        """Coins held in escrow on taking a seat: none, since money goes down as bets."""
+        return 0
+
+    def deadline_seconds(self, state: State) -> int | None:
+        """Seconds until the table acts: the betting window's length while it is open, else
+        the time the caster has before the table throws for them."""
+        if state.finished:
+            return None
+        return state.rules.bet_seconds if state.window_open else state.rules.throw_seconds
+
+    def bank_exposure(self, state: State) -> int:
+        """The most the bank could pay out, net, on the bets now open, over every outcome.
+
+        Before the first throw the outcomes are: the caster wins, loses, or loses with a
+        first throw of 2 (which pushes "against" under the bar); with a chance set, the
+        caster wins or loses. Never negative (0 when the bank wins whatever happens).
+        """
+        if not state.bets:
+            return 0
+        main = state.main or _DEADLINE_MAIN
+        scenarios = [(True, False), (False, False)]
+        if state.chance is None and state.rules.against_bar:
+            scenarios.append((False, True))
+        worst = 0
+        for caster_won, barred in scenarios:
+            paid = 0
+            for held in state.bets.values():
+                for kind, amount in held.items():
+                    paid += _settle_net(
+                        state.rules, kind, amount, main, state.chance, caster_won, barred
+                    )[0]
+            worst = max(worst, paid)
+        return worst
+
+
+ENGINE = HazardEngine(
+    rules_model=Rules, state_model=State, action_type=_TAGGED_ACTIONS, event_type=Event
+)
+"""Hazard's engine; the module-level functions below are its bound methods."""
+
+start = ENGINE.start
+act = ENGINE.act
+seat_limits = ENGINE.seat_limits
+hold = ENGINE.hold
+deadline_seconds = ENGINE.deadline_seconds
+bank_exposure = ENGINE.bank_exposure
+parse_action = ENGINE.parse_action
+"""An action back from its logged JSON (``kind``; older logs' ``action`` too)."""
+parse_event = ENGINE.parse_event

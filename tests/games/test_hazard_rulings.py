@@ -269,7 +269,7 @@ def test_ready_refusals_and_no_bets_after_ready() -> None:
     illegal(state, B, Ready(), "already")
     illegal(state, B, Bet(kind="with", amount=3), "no more bets")
     assert hz.parse_action(Ready().model_dump()) == Ready()
-    assert Ready().model_dump() == {"action": "ready"}
+    assert Ready().model_dump() == {"kind": "ready"}
 
 
 def test_joining_and_leaving_during_the_window() -> None:
