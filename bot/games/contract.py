@@ -114,6 +114,11 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
 
     # -- optional hooks (bot/games/common.py explains each) ------------------------------
 
+    def legal_actions(self, state: StateT, player: int) -> list[ActionT]:
+        """Every action ``player`` may send now (not the table's own), for the deadline's
+        default, a computer player and random playouts. Games that list them override."""
+        return []
+
     def bank_exposure(self, state: StateT) -> int:
         """The most the bank could pay out, net, on the bets now open."""
         return 0

@@ -116,6 +116,8 @@ class Rulebook(Generic[StateT, ActionT, EventT]):
 def split_evenly(amount: int, players: Sequence[int]) -> dict[int, int]:
     """``amount`` shared equally; the remainder one coin at a time in the given order."""
     if not players:
+        if amount:
+            raise ValueError(f"{amount} coins to share and nobody to share them with")
         return {}
     share, extra = divmod(amount, len(players))
     return {player: share + (1 if index < extra else 0) for index, player in enumerate(players)}
@@ -125,6 +127,8 @@ def split_proportional(amount: int, weights: Mapping[int, int]) -> dict[int, int
     """``amount`` shared in proportion to ``weights`` by largest remainder: every coin is
     handed out, none is made. Ties in the remainder go in the mapping's order; players of
     weight 0 get nothing (all weights 0: an even split)."""
+    if amount and not weights:
+        raise ValueError(f"{amount} coins to share and nobody to share them with")
     total = sum(max(weight, 0) for weight in weights.values())
     if total == 0:
         return split_evenly(amount, list(weights))

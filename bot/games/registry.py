@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from bot.games.common import Permission
+from bot.games.common import Abort, Permission
 from bot.games.dice import Dice
 
 Events = list[BaseModel]
@@ -45,6 +45,10 @@ class GameSpec:
     """Who may send which action, where it is not a seated player."""
 
     def permission(self, action: BaseModel) -> Permission:
+        if isinstance(action, Abort):
+            # Ending a started game is a moderator's word in every game, whatever the
+            # engine declares (the service's cancel sends it; a player never may).
+            return Permission.MODERATOR_NOT_SEATED
         return self.permissions.get(type(action), Permission.SEATED)
 
     @classmethod

@@ -106,7 +106,14 @@ def test_split_evenly_hands_the_remainder_out_in_order(
     amount: int, players: list[int], expected: dict[int, int]
 ) -> None:
     assert split_evenly(amount, players) == expected
-    assert split_evenly(5, []) == {}
+    assert split_evenly(0, []) == {}
+
+
+def test_splits_refuse_to_lose_coins_with_nobody_to_pay() -> None:
+    with pytest.raises(ValueError, match="nobody"):
+        split_evenly(5, [])
+    with pytest.raises(ValueError, match="nobody"):
+        split_proportional(5, {})
 
 
 @pytest.mark.parametrize(

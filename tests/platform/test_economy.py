@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from bot.economy import DAILY_COOLDOWN_SECONDS, MAX_AMOUNT, wallet_account
 from bot.errors import InsufficientFunds, NotAllowed, NotSeated, UserFacingError
-from bot.games.common import HOUSE, Deadline
+from bot.games.common import HOUSE, Abort, Deadline
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameSpec
 from bot.service import Actor, TableAlreadyOpen, TableService
@@ -364,6 +364,19 @@ async def test_a_refused_deadline_ends_the_table_with_refunds(bank: Services) ->
     assert "deadline" not in kinds
     await check_platform_invariants(bank.db, bank.registry)
     assert bank.tables.scheduler.due_at(opened.snapshot.id) is None
+
+
+async def test_no_player_may_send_abort_through_act(bank: Services) -> None:
+    """Ending a game is a moderator's word through /cancel, whatever a player sends."""
+    opened = await bank.tables.open(
+        guild_id=GUILD, channel_id=5, game="bank", host_id=ALICE, rules=BankRules(stake=100)
+    )
+    await bank.tables.start(opened.snapshot.id, Actor(ALICE))
+    before = await fingerprint(bank.db)
+    for actor in (Actor(ALICE), Actor(ALICE, is_moderator=True)):
+        with pytest.raises(NotAllowed):
+            await bank.tables.act(opened.snapshot.id, actor, Abort())
+    assert await fingerprint(bank.db) == before
 
 
 async def test_a_deadline_that_fails_outside_the_game_is_tried_again(
