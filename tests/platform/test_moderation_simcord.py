@@ -58,3 +58,18 @@ async def test_a_bet_the_bank_cannot_cover_is_refused(simcord_env, dice):
     assert await balance(world, alice) == 1000
     answered(await alice.slash(world.channel, "hazard bet", kind="caster", amount=300))
     assert await balance(world, alice) == 700
+
+
+async def test_a_moderator_without_a_seat_closes_a_hazard_table_between_rounds(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    opened = answered(await alice.slash(world.channel, "hazard open"))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Start"))
+    # A player who is not the host may not close it; the moderator, unseated, may.
+    assert "host or a moderator" in refusal(await bob.slash(world.channel, "hazard close"))
+    answered(await world.moderator.slash(world.channel, "hazard close"))
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    assert snapshot.state.finished
+    _, rows = await simcord_env.bot.tables.history(1, world.guild.id)
+    assert rows[-1].actor_id == world.moderator.user.id, "the log names who closed it"
