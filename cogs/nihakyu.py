@@ -2,103 +2,73 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import BaseModel
 
 from bot.app import TanzakuBot
 from bot.errors import NotAllowed
 from bot.games import nihakyu
-from bot.games.common import HOUSE, Honour
-from bot.service import Outcome, TableSnapshot, parse_rules
+from bot.service import TableSnapshot, parse_rules
 from cogs._ui import render
-from cogs._ui.hub import (
-    GameUI,
-    Payload,
-    actor_of,
-    button,
-    install_game,
-    is_moderator,
-    send_ephemeral,
-    view_of,
-)
-
-CHOICE_TEXT = {
-    "roll": "Roll (lose 1d20)",
-    "shadow_step": "Shadow Step (lose 5, no roll)",
-    "kage": "Kage's Endurance (roll 2d20, lose the lower)",
-}
-ELIMINATION_TEXT = {
-    "stamina": "falls",
-    "caught_cheating": "is **caught cheating** and ejected",
-    "ejected": "is **ejected** by a moderator",
-    "afk": "forfeits after idling too many rounds",
-}
-EJECT_REFUSAL = (
-    "Only a moderator (Manage Server) who is not playing at this table can eject a player."
+from cogs._ui.game import Game, GameCog
+from cogs._ui.hub import button, install_game, is_moderator, view_of
+from cogs._ui.options import REQUIRED, Option, Options, Values
+from cogs._ui.verbs import VerbTable, by_arg, fixed
+from cogs.nihakyu_text import (
+    CONFIRMATIONS,
+    EJECT_REFUSAL,
+    SENTENCES,
+    name,
+    result_lines,
+    rules_summary,
 )
 
 
-def name(player: int) -> str:
-    return "the Dealer" if player == nihakyu.DEALER else render.mention(player)
-
-
-class NihakyuUI(GameUI):
+class NihakyuUI(Game):
     game = "nihakyu"
     title = "Nihakyu"
+    seats_title = "Stamina (✅ chosen · ⏳ waiting)"
+    recent_events = 12
+    deadline = "Resolves {due} at the latest."
+    sentences = SENTENCES
+    confirmations = CONFIRMATIONS
+
+    def verbs(self) -> VerbTable:
+        return {
+            "roll": fixed(nihakyu.Roll),
+            "shadow": fixed(nihakyu.ShadowStep),
+            "kage": fixed(nihakyu.KageEndurance),
+            "sleight": by_arg(
+                {
+                    "minus": lambda: nihakyu.Sleight(adjust=-1),
+                    "plus": lambda: nihakyu.Sleight(adjust=1),
+                }
+            ),
+            "skip": fixed(nihakyu.SkipSleight),
+        }
 
     def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
-        rules: nihakyu.Rules = snapshot.rules
-        variants = []
-        if rules.kage_endurance:
-            variants.append("Kage's Endurance")
-        if rules.shadow_step:
-            uses = "unlimited" if rules.shadow_step_uses is None else f"{rules.shadow_step_uses}×"
-            variants.append(f"Shadow Step ({uses})")
-        if rules.dealers_blood:
-            variants.append("Dealer's Blood")
-        if rules.shinobi_interference:
-            caught = ", a natural 1 is caught cheating" if rules.caught_on_natural_one else ""
-            variants.append(f"Shinobi Interference (Sleight {rules.sleight_bonus:+d}{caught})")
-        return [
-            f"Everyone starts at **{rules.starting_stamina}** Stamina; "
-            f"{rules.round_seconds} s a round.",
-            f"Variants: {', '.join(variants) if variants else 'none'}",
-        ]
+        return rules_summary(snapshot.rules)
 
-    def render_game(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Payload:
+    def status_lines(self, snapshot: TableSnapshot) -> list[str]:
         state: nihakyu.State = snapshot.state
-        rules = state.rules
-        currency = snapshot.currency
-        lines: list[str] = []
         if state.finished:
-            lines.extend(self.result_lines(state, currency))
-        elif state.phase == "sleight":
+            return result_lines(state, snapshot.currency)
+        if state.phase == "sleight":
             asked = ", ".join(name(p) for p in state.sleight_players)
-            lines.append(
+            return [
                 f"Round {state.round}: the dice are down — **Sleight of Hand** window "
                 f"for those who rolled: {asked}."
-            )
-        else:
-            pot = render.coins(state.pot, currency)
-            lines.append(f"Round {state.round}: choose in secret. Pot **{pot}**.")
-        if not state.finished and snapshot.deadline is not None:
-            lines.append(f"Resolves {render.timestamp(snapshot.deadline.due_at)} at the latest.")
-        happenings = [text for event in events if (text := self.describe(event, state))]
-        if happenings:
-            lines.append("")
-            lines.extend(happenings[-12:])
-        embed = discord.Embed(
-            title=f"Nihakyu — table #{snapshot.id}",
-            description=render.clip("\n".join(lines), 4096),
-            colour=discord.Colour(
-                render.COLOUR_FINISHED if state.finished else render.COLOUR_PLAYING
-            ),
-        )
+            ]
+        pot = render.coins(state.pot, snapshot.currency)
+        return [f"Round {state.round}: choose in secret. Pot **{pot}**."]
+
+    def seat_lines(self, snapshot: TableSnapshot) -> list[str]:
+        state: nihakyu.State = snapshot.state
+        rules = state.rules
         rows = []
         for player in [*state.seats, *([nihakyu.DEALER] if rules.dealers_blood else [])]:
             stamina = state.stamina[player]
@@ -115,14 +85,7 @@ class NihakyuUI(GameUI):
                 f"{name(player)} `{render.bar(stamina, rules.starting_stamina)}` "
                 f"**{max(stamina, 0)}**{status}"
             )
-        embed.add_field(
-            name="Stamina (✅ chosen · ⏳ waiting)",
-            value=render.clip("\n".join(rows), 1024),
-            inline=False,
-        )
-        if state.finished:
-            return Payload(embed, None)
-        return Payload(embed, self.controls(snapshot))
+        return rows
 
     def controls(self, snapshot: TableSnapshot) -> discord.ui.View:
         state: nihakyu.State = snapshot.state
@@ -140,165 +103,56 @@ class NihakyuUI(GameUI):
             items.append(button(table, ply, "kage", "Kage's Endurance", emoji="🛡️"))
         return view_of(*items)
 
-    @staticmethod
-    def result_lines(state: nihakyu.State, currency: str) -> list[str]:
-        if state.aborted:
-            return ["**The table was aborted by a moderator.** Every ante went back."]
-        if state.dealer_won:
-            house = render.coins(state.payouts.get(HOUSE, 0), currency)
-            if not state.share_basis:
-                return [f"**The Dealer outlasts everyone.** The house takes the pot of {house}."]
-            shares = [
-                f"{render.mention(p)} {render.coins(state.shares.get(p, 0), currency)} "
-                f"(Stamina {stamina})"
-                for p, stamina in state.share_basis.items()
-            ]
-            return [
-                f"**The Dealer outlasts everyone.** The house takes {house}; the rest is "
-                "shared by Stamina before the final round: " + " · ".join(shares) + "."
-            ]
-        if state.winner is not None:
-            pot = render.coins(state.pot, currency)
-            return [f"**{render.mention(state.winner)} wins the pot of {pot}.**"]
-        house = render.coins(state.payouts.get(HOUSE, 0), currency)
-        return [f"**The game is over.** Nobody could win; the house takes {house}."]
 
-    @staticmethod
-    def describe(event: BaseModel, state: nihakyu.State) -> str | None:
-        if isinstance(event, nihakyu.RoundRevealed):
-            parts = []
-            for player, dice in event.rolls.items():
-                choice = event.choices.get(player, "roll")
-                auto = " (auto)" if player in event.auto_rolled else ""
-                if choice == "shadow_step":
-                    parts.append(f"{name(player)} 👣 steps aside (−5)")
-                elif choice == "kage":
-                    shown = " and ".join(str(die) for die in dice)
-                    parts.append(f"{name(player)} 🛡️ {shown} → −{min(dice)}{auto}")
-                else:
-                    parts.append(f"{name(player)} 🎲 {dice[0] if dice else '?'}{auto}")
-            for player, choice in event.choices.items():
-                if choice == "shadow_step" and player not in event.rolls:
-                    parts.append(f"{name(player)} 👣 steps aside (−5)")
-            text = f"**Round {event.round}:** " + " · ".join(parts)
-            for player in event.kage_unpaid:
-                text += (
-                    f"\n{name(player)}'s Kage's Endurance became a Roll: "
-                    "the wallet could not pay the second ante."
-                )
-            return text
-        if isinstance(event, nihakyu.SleightChecked):
-            outcome = {"success": "succeeds", "failure": "fails", "caught": "rolls a natural 1"}
-            sign = "+1" if event.adjust > 0 else "−1"
-            return (
-                f"{name(event.player)}'s Sleight ({sign}): d20 {event.natural} = {event.total} — "
-                f"{outcome[event.outcome]}."
-            )
-        if isinstance(event, nihakyu.PlayerEliminated):
-            if event.reason == "ejected" and event.by is not None:
-                return f"{name(event.player)} is **ejected** by {render.mention(event.by)}."
-            return f"{name(event.player)} {ELIMINATION_TEXT[event.reason]}."
-        if isinstance(event, nihakyu.Aborted):
-            by = f" by {render.mention(event.by)}" if event.by is not None else ""
-            return f"**The table was aborted{by}:** every ante goes back."
-        if isinstance(event, nihakyu.SuddenDeath):
-            rounds = " / ".join(
-                ", ".join(f"{name(p)} {roll}" for p, roll in rolls.items()) for rolls in event.rolls
-            )
-            return f"**Sudden death:** {rounds} → {name(event.winner)}."
-        if isinstance(event, Honour):
-            return f"🏅 {render.mention(event.player)} earns *{event.name}*!"
-        return None
+OPTIONS = Options(
+    nihakyu.Rules,
+    [
+        Option("ante", "Coins each player puts in the pot", default=REQUIRED, low=0, high=10**9),
+        Option(
+            "kage_endurance",
+            "Variant: roll 2d20 and lose the lower, once, for a second ante",
+            kind=bool,
+        ),
+        Option("shadow_step", "Variant: lose 5 instead of rolling", kind=bool),
+        Option(
+            "shadow_step_uses",
+            "Shadow Steps allowed per player (default unlimited)",
+            high=100,
+            low=0,
+        ),
+        Option("dealers_blood", "Variant: a neutral Dealer the players must outlast", kind=bool),
+        Option("shinobi_interference", "Variant: Sleight of Hand checks after the dice", kind=bool),
+        Option("sleight_bonus", "Bonus to Sleight of Hand checks (default 0)", low=-10, high=10),
+        Option(
+            "caught_on_natural_one",
+            "House rule: a natural 1 on a Sleight check is caught cheating",
+            kind=bool,
+        ),
+        Option(
+            "starting_stamina", "House rule: Stamina at the start (default 200)", low=20, high=1000
+        ),
+        Option(
+            "round_seconds", "Seconds a round waits for choices (default 60)", low=10, high=3600
+        ),
+    ],
+)
 
-    def action_for(
-        self, snapshot_id: int, verb: str, arg: str | None, values: Sequence[str]
-    ) -> BaseModel:
-        if verb == "roll":
-            return nihakyu.Roll()
-        if verb == "shadow":
-            return nihakyu.ShadowStep()
-        if verb == "kage":
-            return nihakyu.KageEndurance()
-        if verb == "sleight" and arg in ("minus", "plus"):
-            return nihakyu.Sleight(adjust=-1 if arg == "minus" else 1)
-        if verb == "skip":
-            return nihakyu.SkipSleight()
-        return super().action_for(snapshot_id, verb, arg, values)
 
-    async def after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
-        if interaction is None:
-            return
-        for event in outcome.events:
-            if getattr(event, "private_to", None) != interaction.user.id:
-                continue
-            if isinstance(event, nihakyu.ChoiceConfirmed):
-                extra = ""
-                if event.charge:
-                    ante = render.coins(event.charge, outcome.snapshot.currency)
-                    extra = (
-                        f" Your second ante of {ante} is taken at the reveal"
-                        " (if your wallet cannot pay it then, you Roll instead)."
-                    )
-                await send_ephemeral(
-                    interaction,
-                    f"Round {event.round}: you chose **{CHOICE_TEXT[event.choice]}**.{extra} "
-                    "Only you can see this; you may change it until the round resolves.",
-                )
-            elif isinstance(event, nihakyu.SleightConfirmed):
-                text = "you pass" if event.adjust == 0 else f"Sleight of Hand {event.adjust:+d}"
-                await send_ephemeral(interaction, f"Round {event.round}: {text}.")
+async def open_table(
+    cog: NihakyuCog, interaction: discord.Interaction[Any], values: Values
+) -> None:
+    rules = parse_rules(cog.bot.registry.get("nihakyu"), OPTIONS.rules(values))
+    await cog.ui.hub.open_table(interaction, "nihakyu", rules)
 
 
 class NihakyuCog(
-    commands.GroupCog, group_name="nihakyu", group_description="Nihakyu, the Two-Hundred Game"
+    GameCog,
+    commands.GroupCog,
+    group_name="nihakyu",
+    group_description="Nihakyu, the Two-Hundred Game",
 ):
-    def __init__(self, bot: TanzakuBot, ui: NihakyuUI) -> None:
-        self.bot = bot
-        self.ui = ui
-
-    @app_commands.command(name="open", description="Open a Nihakyu table in this channel.")
-    @app_commands.describe(
-        ante="Coins each player puts in the pot",
-        kage_endurance="Variant: roll 2d20 and lose the lower, once, for a second ante",
-        shadow_step="Variant: lose 5 instead of rolling",
-        shadow_step_uses="Shadow Steps allowed per player (default unlimited)",
-        dealers_blood="Variant: a neutral Dealer the players must outlast",
-        shinobi_interference="Variant: Sleight of Hand checks after the dice",
-        sleight_bonus="Bonus to Sleight of Hand checks (default 0)",
-        caught_on_natural_one="House rule: a natural 1 on a Sleight check is caught cheating",
-        starting_stamina="House rule: Stamina at the start (default 200)",
-        round_seconds="Seconds a round waits for choices (default 60)",
-    )
-    async def open(
-        self,
-        interaction: discord.Interaction[Any],
-        ante: app_commands.Range[int, 0, 1_000_000_000],
-        kage_endurance: bool = False,
-        shadow_step: bool = False,
-        shadow_step_uses: app_commands.Range[int, 0, 100] | None = None,
-        dealers_blood: bool = False,
-        shinobi_interference: bool = False,
-        sleight_bonus: app_commands.Range[int, -10, 10] = 0,
-        caught_on_natural_one: bool = False,
-        starting_stamina: app_commands.Range[int, 20, 1000] = 200,
-        round_seconds: app_commands.Range[int, 10, 3600] = 60,
-    ) -> None:
-        rules = parse_rules(
-            self.bot.registry.get("nihakyu"),
-            {
-                "ante": ante,
-                "kage_endurance": kage_endurance,
-                "shadow_step": shadow_step,
-                "shadow_step_uses": shadow_step_uses,
-                "dealers_blood": dealers_blood,
-                "shinobi_interference": shinobi_interference,
-                "sleight_bonus": sleight_bonus,
-                "caught_on_natural_one": caught_on_natural_one,
-                "starting_stamina": starting_stamina,
-                "round_seconds": round_seconds,
-            },
-        )
-        await self.ui.hub.open_table(interaction, "nihakyu", rules)
+    ui: NihakyuUI
+    open = OPTIONS.command("open", "Open a Nihakyu table in this channel.", open_table)
 
     @app_commands.command(name="eject", description="Eject a player for a forbidden technique.")
     @app_commands.describe(member="The player to eject (moderators not seated at the table)")
@@ -308,16 +162,9 @@ class NihakyuCog(
         # checked by the table service.
         if not is_moderator(interaction):
             raise NotAllowed(EJECT_REFUSAL)
-        assert interaction.channel_id is not None
-        table = await self.bot.tables.live_table_in(interaction.channel_id, "nihakyu")
-        outcome = await self.bot.tables.act(
-            table, actor_of(interaction), nihakyu.Eject(target=member.id)
-        )
-        await self.ui.hub.answer(
-            interaction,
-            outcome,
-            confirm=f"{member.mention} is ejected; their ante stays in the pot.",
-        )
+        table = await self.live_table(interaction)
+        ejected = f"{member.mention} is ejected; their ante stays in the pot."
+        await self.ui.act(interaction, table, nihakyu.Eject(target=member.id), confirm=ejected)
 
 
 async def setup(bot: TanzakuBot) -> None:

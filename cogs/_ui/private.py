@@ -1,24 +1,30 @@
 """Private messages: a DM when the member allows it, an ephemeral fallback when not.
 
-Two ways to reach a member privately:
+Three ways to reach a member privately:
 
 - :func:`send_private` sends one DM (a one-off word).
 - :func:`show_panel` keeps one DM per member and table up to date, editing it in place;
   games with a private panel per round use it so a player gets one message per game.
+- :class:`PanelKeeper` is that panel for a whole table, for any game that has one.
 
-Both keep the text as a notice when the DM cannot be sent; the member sees it on their
+All keep the text as a notice when the DM cannot be sent; the member sees it on their
 next click at the table, together with the reason.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import discord
 
+from bot.panels import PrivatePanels
+
 if TYPE_CHECKING:
+    from bot.service import Outcome, TableSnapshot
     from cogs._ui.hub import TableHub
 
 log = logging.getLogger(__name__)
@@ -129,3 +135,111 @@ async def _send(
     if view is not None:
         extras["view"] = view
     return await user.send(content=content, **extras)
+
+
+class PanelGame(Protocol):
+    """What a game with a private panel per player says (a :class:`cogs._ui.game.Game`)."""
+
+    @property
+    def panel_moves(self) -> tuple[type[Any], ...]: ...
+
+    @property
+    def own_moves(self) -> tuple[type[Any], ...]: ...
+
+    def panel(self, snapshot: TableSnapshot, player: int) -> tuple[str, discord.ui.View | None]: ...
+
+    def waiting(self, state: Any) -> Iterable[int]: ...
+
+
+class PanelKeeper:
+    """One private panel per player and table, edited in place, for any game.
+
+    Where each panel lives and whose DMs are closed are persisted (:mod:`bot.panels`), so
+    after a restart the bot edits the same DM and keeps offering a private button to a
+    player it cannot DM. A panel is redrawn only at a new decision point (``panel_moves``)
+    or for the player whose own choice changed it (``own_moves``, events with a
+    ``player``): a secret changed inside a round leaves no trace anywhere.
+    """
+
+    def __init__(self, hub: TableHub, game: PanelGame) -> None:
+        self.hub = hub
+        self.game = game
+        self.store = PrivatePanels(hub.bot.db)
+        # One redraw at a time per table, so two redraws never both send a first DM.
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    async def load(self) -> None:
+        await self.store.load()
+
+    def closed(self, table_id: int) -> frozenset[int]:
+        return self.store.closed(table_id)
+
+    async def after(self, outcome: Outcome) -> None:
+        snapshot = outcome.snapshot
+        if snapshot.state is None:
+            return  # a lobby: nobody has a panel yet
+        only: set[int] | None = None
+        if (
+            outcome.kind == "started"
+            or not snapshot.row.live
+            or any(isinstance(event, self.game.panel_moves) for event in outcome.events)
+        ):
+            only = None
+        elif own := {e.player for e in outcome.events if isinstance(e, self.game.own_moves)}:
+            only = own
+        else:
+            return
+        try:
+            await self.update(snapshot.id, only=only)
+        except Exception:
+            # The action is saved; a panel that could not be redrawn must not turn the
+            # click's answer into "nothing was changed".
+            log.exception("could not redraw the private panels of table %s", snapshot.id)
+
+    async def update(self, table_id: int, *, only: set[int] | None = None) -> None:
+        """Redraw every player's panel in place (sending it the first time).
+
+        A player whose DMs are closed is marked (the table then offers them a private
+        button), and the panel is kept as a notice for their next click when they must
+        act. When the table has ended, the panels show the result and are forgotten.
+        """
+        lock = self._locks.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            # Read afresh inside the lock: a redraw that waited must not draw an older round.
+            snapshot = await self.hub.service.snapshot(table_id)
+            if snapshot.state is None:
+                return
+            live = snapshot.row.live
+            stored = await self.store.of_table(table_id)
+            closed = self.store.closed(table_id)
+            waiting = set(self.game.waiting(snapshot.state)) if live else set()
+            refresh_table = False
+            for player in snapshot.seats:
+                if only is not None and player not in only:
+                    continue
+                row = stored.get(player)
+                where = None
+                if row is not None and row.channel_id is not None and row.message_id is not None:
+                    where = (row.channel_id, row.message_id)
+                must_act = player in waiting
+                # No panel to edit and nothing to ask: a closed DM is not tried again, and
+                # an ended game sends nobody a first message.
+                if where is None and (not live or (player in closed and not must_act)):
+                    continue
+                text, view = self.game.panel(snapshot, player)
+                result = await show_panel(
+                    self.hub, player, table_id, text, view=view, where=where, notice=must_act
+                )
+                if result.status == "closed":
+                    refresh_table |= await self.store.mark_closed(table_id, player)
+                elif result.delivered and (where is None or player in closed):
+                    assert result.channel_id is not None and result.message_id is not None
+                    await self.store.remember(
+                        table_id, player, result.channel_id, result.message_id
+                    )
+                    refresh_table |= player in closed  # the 📪 note goes away
+            if not live:
+                await self.store.forget(table_id)
+                self._locks.pop(table_id, None)
+            elif refresh_table:
+                self.hub.schedule_refresh(table_id)

@@ -1,0 +1,148 @@
+"""The table message of a game in play, drawn once for every game.
+
+A game supplies its facts (:class:`Facts`); the frame adds what every table looks like:
+the title "<Game> — table #n", the status lines, the deadline line while the game runs,
+the latest events, the seats block, the colour by status and no buttons once it ends.
+The fair-dice footer and the "cancelled" overlay are added by the hub for every table.
+
+Event sentences may be templates (:class:`Sentences`): ``"{player:@} is ready."`` —
+``:@`` mentions a member, ``:c`` shows coins in the table's currency, ``:+c`` signed.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import discord
+from pydantic import BaseModel
+
+from bot.service import TableSnapshot
+from cogs._ui import render
+
+EventText = Callable[[Any, TableSnapshot], str | None] | str
+"""How one kind of event reads: a template, or a function of (event, snapshot)."""
+
+
+class Facts(Protocol):
+    """What a game says about its table message (a :class:`cogs._ui.game.Game` is one)."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def seats_title(self) -> str: ...
+
+    @property
+    def recent_events(self) -> int: ...
+
+    def status_lines(self, snapshot: TableSnapshot) -> list[str]: ...
+
+    def deadline_line(self, snapshot: TableSnapshot) -> str | None: ...
+
+    def event_text(self, event: BaseModel, snapshot: TableSnapshot) -> str | None: ...
+
+    def notes(self, snapshot: TableSnapshot) -> list[str]: ...
+
+    def seat_lines(self, snapshot: TableSnapshot) -> list[str]: ...
+
+    def extra_fields(self, snapshot: TableSnapshot) -> list[tuple[str, str]]: ...
+
+    def controls(self, snapshot: TableSnapshot) -> discord.ui.View | None: ...
+
+
+@dataclass
+class Frame:
+    """The parts of a table message, before they become an embed."""
+
+    title: str
+    finished: bool
+    status: list[str]
+    deadline: str | None = None
+    events: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seats_title: str = "Seats"
+    seats: list[str] = field(default_factory=list)
+    extra_fields: list[tuple[str, str]] = field(default_factory=list)
+
+    def description(self) -> str:
+        lines = list(self.status)
+        if not self.finished and self.deadline:
+            lines.append(self.deadline)
+        if self.events:
+            lines.append("")
+            lines.extend(self.events)
+        lines.extend(self.notes)
+        return render.clip("\n".join(lines), 4096)
+
+    def embed(self) -> discord.Embed:
+        colour = render.COLOUR_FINISHED if self.finished else render.COLOUR_PLAYING
+        embed = discord.Embed(
+            title=self.title, description=self.description(), colour=discord.Colour(colour)
+        )
+        embed.add_field(
+            name=self.seats_title,
+            value=render.clip("\n".join(self.seats) or "—", 1024),
+            inline=False,
+        )
+        for name, value in self.extra_fields:
+            embed.add_field(name=name, value=render.clip(value, 1024))
+        return embed
+
+
+def frame_of(facts: Facts, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Frame:
+    state = snapshot.state
+    finished = bool(getattr(state, "finished", False))
+    happenings = [text for event in events if (text := facts.event_text(event, snapshot))]
+    return Frame(
+        title=f"{facts.title} — table #{snapshot.id}",
+        finished=finished,
+        status=facts.status_lines(snapshot),
+        deadline=None if finished else facts.deadline_line(snapshot),
+        events=happenings[-facts.recent_events :] if facts.recent_events else [],
+        notes=facts.notes(snapshot),
+        seats_title=facts.seats_title,
+        seats=facts.seat_lines(snapshot),
+        extra_fields=facts.extra_fields(snapshot),
+    )
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, currency: str) -> None:
+        self.currency = currency
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "@":
+            return render.mention(int(value))
+        if format_spec == "c":
+            return render.coins(int(value), self.currency)
+        if format_spec == "+c":
+            return render.signed_coins(int(value), self.currency)
+        return str(super().format_field(value, format_spec))
+
+
+class Sentences:
+    """Event type → sentence; an event of no listed type says nothing."""
+
+    def __init__(self, table: Mapping[type[Any], EventText]) -> None:
+        self.table = dict(table)
+
+    def __call__(self, event: BaseModel, snapshot: TableSnapshot) -> str | None:
+        for kind in type(event).__mro__:
+            text = self.table.get(kind)
+            if text is None:
+                continue
+            if isinstance(text, str):
+                fields = {name: getattr(event, name) for name in type(event).model_fields}
+                return _Formatter(snapshot.currency).format(text, **fields)
+            return text(event, snapshot)
+        return None
+
+
+def deadline_text(template: str, snapshot: TableSnapshot) -> str | None:
+    """``template`` with ``{due}`` as a live countdown, when the table has a deadline."""
+    if snapshot.deadline is None:
+        return None
+    return template.format(due=render.timestamp(snapshot.deadline.due_at))

@@ -1,0 +1,188 @@
+"""A game's UI from its facts: the base every game cog builds on.
+
+A game subclasses :class:`Game` and declares what is its own: status and seat lines,
+event sentences, its controls, its verbs (:mod:`cogs._ui.verbs`), private confirmations
+and, if it has one, a private panel per player. Everything else — the table message
+frame, the click → action path, confirmations, DM panels with their fallback — is here,
+written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+import discord
+from pydantic import BaseModel
+
+from bot.errors import NotAllowed
+from bot.service import Outcome, TableSnapshot
+from cogs._ui import render, verbs
+from cogs._ui.custom_ids import ComponentId
+from cogs._ui.frame import Sentences, deadline_text, frame_of
+from cogs._ui.hub import (
+    GameUI,
+    Payload,
+    TableComponent,
+    TableHub,
+    actor_of,
+    button,
+    send_ephemeral,
+)
+from cogs._ui.private import PanelKeeper
+
+
+class Game(GameUI):
+    """A game's face in Discord, declared rather than written."""
+
+    seats_title: ClassVar[str] = "Seats"
+    recent_events: ClassVar[int] = 8
+    """How many of the latest event sentences the table message shows."""
+    deadline: ClassVar[str | None] = None
+    """The deadline line while the game runs, ``{due}`` a live countdown."""
+    sentences: ClassVar[Sentences] = Sentences({})
+    """Public event → sentence, shown on the table message."""
+    confirmations: ClassVar[Sentences] = Sentences({})
+    """Private event (one with ``private_to``) → the word its member alone sees."""
+
+    private_panels: ClassVar[bool] = False
+    """A private panel per player (DM, or ephemeral when DMs are closed)."""
+    panel_label: ClassVar[str] = "Panel privately"
+    not_seated: ClassVar[str] = "You are not seated at this table."
+    panel_moves: ClassVar[tuple[type[Any], ...]] = ()
+    """Events after which every panel is redrawn (a new decision point, the end)."""
+    own_moves: ClassVar[tuple[type[Any], ...]] = ()
+    """Events (with a ``player``) after which only that player's panel is redrawn."""
+
+    def __init__(self, hub: TableHub) -> None:
+        super().__init__(hub)
+        self.panels = PanelKeeper(hub, self) if self.private_panels else None
+        self.verb_table: verbs.VerbTable = self.verbs()
+        if self.panels is not None:
+            self.verb_table = {"panel": self.show_panel, **self.verb_table}
+
+    async def load(self) -> None:
+        """At start, before any click: what the game keeps across restarts."""
+        if self.panels is not None:
+            await self.panels.load()
+
+    # -- facts (override what the game has) -----------------------------------------------
+
+    def verbs(self) -> verbs.VerbTable:
+        return {}
+
+    def status_lines(self, snapshot: TableSnapshot) -> list[str]:
+        return []
+
+    def deadline_line(self, snapshot: TableSnapshot) -> str | None:
+        return deadline_text(self.deadline, snapshot) if self.deadline else None
+
+    def event_text(self, event: BaseModel, snapshot: TableSnapshot) -> str | None:
+        return self.sentences(event, snapshot)
+
+    def notes(self, snapshot: TableSnapshot) -> list[str]:
+        """Lines after the events: by default, who cannot be DMed their panel."""
+        if self.panels is None or getattr(snapshot.state, "finished", False):
+            return []
+        closed = self.panels.closed(snapshot.id)
+        return [
+            f"📪 {render.mention(p)}: I cannot DM you — use **{self.panel_label}**."
+            for p in snapshot.seats
+            if p in closed
+        ]
+
+    def seat_lines(self, snapshot: TableSnapshot) -> list[str]:
+        return []
+
+    def extra_fields(self, snapshot: TableSnapshot) -> list[tuple[str, str]]:
+        return []
+
+    def controls(self, snapshot: TableSnapshot) -> discord.ui.View | None:
+        return None
+
+    def panel(self, snapshot: TableSnapshot, player: int) -> tuple[str, discord.ui.View | None]:
+        raise NotImplementedError
+
+    def waiting(self, state: Any) -> Iterable[int]:
+        """Players the game waits for (their panel is kept as a notice if undeliverable)."""
+        return ()
+
+    # -- the frame, clicks and follow-ups --------------------------------------------------
+
+    def render_game(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Payload:
+        frame = frame_of(self, snapshot, events)
+        return Payload(frame.embed(), None if frame.finished else self.controls(snapshot))
+
+    def panel_button(self, snapshot: TableSnapshot, label: str | None = None) -> TableComponent:
+        ply = snapshot.state.ply
+        return button(snapshot.id, ply, "panel", label or self.panel_label, emoji="🔒")
+
+    def action_for(
+        self, snapshot_id: int, verb: str, arg: str | None, values: Sequence[str]
+    ) -> BaseModel:
+        return verbs.action_for(self.verb_table, ComponentId(snapshot_id, 0, verb, arg), values)
+
+    async def click(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        entry = verbs.lookup(self.verb_table, cid.verb)
+        if not isinstance(entry, verbs.Act):
+            await entry(interaction, cid, values)
+            return
+        action = entry.make(cid.arg, values)
+        ply = cid.ply if entry.checked else None
+        await self.act(interaction, cid.table, action, ply=ply, confirm=entry.confirm)
+
+    async def act(
+        self,
+        interaction: discord.Interaction[Any],
+        table: int,
+        action: BaseModel,
+        *,
+        ply: int | None = None,
+        confirm: Any = None,
+    ) -> Outcome:
+        """Apply an action for the member and answer; ``confirm`` is a private word, or a
+        function of the outcome giving one."""
+        outcome = await self.service.act(table, actor_of(interaction), action, expected_ply=ply)
+        word = confirm(outcome) if callable(confirm) else confirm
+        await self.hub.answer(interaction, outcome, confirm=word)
+        return outcome
+
+    async def show_panel(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        """The panel, privately: for a player whose DMs are closed, or who prefers it."""
+        snapshot = await self.service.snapshot(cid.table)
+        if interaction.user.id not in snapshot.seats:
+            raise NotAllowed(self.not_seated)
+        text, view = self.panel(snapshot, interaction.user.id)
+        await send_ephemeral(interaction, text, view=view)
+
+    async def after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
+        if interaction is not None:
+            for event in outcome.events:
+                if getattr(event, "private_to", None) != interaction.user.id:
+                    continue
+                text = self.confirmations(event, outcome.snapshot)
+                if text:
+                    await send_ephemeral(interaction, text)
+        if self.panels is not None:
+            await self.panels.after(outcome)
+
+
+class GameCog:
+    """Mixed into a game's ``GroupCog``: the bot, the game's UI, and its start-up."""
+
+    def __init__(self, bot: Any, ui: Any) -> None:
+        self.bot = bot
+        self.ui = ui
+
+    async def cog_load(self) -> None:
+        await self.ui.load()
+
+    async def live_table(self, interaction: discord.Interaction[Any]) -> int:
+        """The open table of this game in the command's channel."""
+        assert interaction.channel_id is not None
+        table: int = await self.bot.tables.live_table_in(interaction.channel_id, self.ui.game)
+        return table

@@ -1,0 +1,273 @@
+"""A game's table options, declared once.
+
+Each :class:`Option` says its name, type, range, description and the Rules field it
+sets; its default is the Rules model's own unless given. From that one declaration come
+the slash command's parameters (names, types, ranges, descriptions) and the rules dict
+handed to the engine. Nothing is written three times.
+
+Discord allows 25 options a command. A game with more declares some options
+``inline=False`` and, usually, ``presets``: the command then offers ``preset`` and
+``more``; ``more`` opens a form (one text field, a line ``name = value`` per option,
+prefilled with the preset's values) that the same declaration parses strictly. That
+scales to any number of options within Discord's limits (5 fields, 4,000 characters).
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from pydantic import BaseModel
+
+from bot.errors import NotAllowed
+from cogs._ui.amounts import parse_amount
+from cogs._ui.hub import TableModal
+
+MAX_SLASH_OPTIONS = 25
+REQUIRED: Any = inspect.Parameter.empty
+FROM_RULES: Any = object()
+"""The default is the Rules model's default for the field."""
+
+Values = dict[str, Any]
+OpenHandler = Callable[[Any, discord.Interaction[Any], Values], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    description: str
+    kind: Any = int
+    """``int``, ``bool``, ``str``, or any type discord.py takes (``discord.Member``)."""
+    default: Any = FROM_RULES
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    field: str | None = None
+    """The Rules field it sets (its own name by default)."""
+    rule: bool = True
+    """False for an option that is not a rule (whom to challenge)."""
+    inline: bool = True
+    """False: set only by a preset or the ``more`` form (past Discord's 25 options)."""
+
+    @property
+    def target(self) -> str:
+        return self.field or self.name
+
+    def annotation(self, default: Any) -> Any:
+        kind: Any = self.kind
+        if self.choices:
+            kind = Literal.__getitem__(self.choices)
+        elif self.kind is int and (self.low is not None or self.high is not None):
+            kind = app_commands.Range[int, self.low, self.high]
+        return typing.Optional[kind] if default is None else kind  # noqa: UP045  (runtime: Range has no `|`)
+
+    def parse(self, text: str) -> Any:
+        """A value typed in the ``more`` form, refused with a reason unless valid."""
+        cleaned = text.strip()
+        if self.kind is bool:
+            if cleaned.lower() in ("on", "true", "yes", "1"):
+                return True
+            if cleaned.lower() in ("off", "false", "no", "0"):
+                return False
+            raise NotAllowed(f"`{self.name}` is on or off, not “{cleaned[:20]}”.")
+        if self.choices:
+            if cleaned not in self.choices:
+                raise NotAllowed(f"`{self.name}` is one of {', '.join(self.choices)}.")
+            return cleaned
+        if self.kind is int:
+            if cleaned.lower() in ("", "none") and self.default is None:
+                return None
+            negative = cleaned.startswith("-")
+            value = parse_amount(cleaned[1:] if negative else cleaned)
+            value = -value if negative else value
+            if (self.low is not None and value < self.low) or (
+                self.high is not None and value > self.high
+            ):
+                raise NotAllowed(f"`{self.name}` is from {self.low} to {self.high}.")
+            return value
+        return cleaned
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every option of one game's ``open`` command."""
+
+    rules_model: type[BaseModel]
+    options: Sequence[Option]
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    """Rules the command always sets (not offered to members)."""
+    presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Named sets of option values; options typed explicitly override them."""
+
+    def __post_init__(self) -> None:
+        names = [option.name for option in self.options]
+        if len(set(names)) != len(names):
+            raise ValueError("an option is declared twice")
+        if len(self.slash_parameters()) > MAX_SLASH_OPTIONS:
+            raise ValueError("more than 25 slash options: mark some inline=False")
+
+    def default(self, option: Option) -> Any:
+        if option.default is not FROM_RULES:
+            return option.default
+        return self.rules_model.model_fields[option.target].default
+
+    @property
+    def extended(self) -> bool:
+        """Whether the command offers ``more`` (options past the inline ones)."""
+        return any(not option.inline for option in self.options)
+
+    def slash_parameters(self) -> list[inspect.Parameter]:
+        params = []
+        for option in self.options:
+            if not option.inline:
+                continue
+            default = self.default(option)
+            params.append(
+                inspect.Parameter(
+                    option.name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=default,
+                    annotation=option.annotation(default),
+                )
+            )
+        if self.presets:
+            names: Any = Literal.__getitem__(tuple(self.presets))
+            params.append(
+                inspect.Parameter(
+                    "preset",
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=None,
+                    annotation=typing.Optional[names],  # noqa: UP045  (a runtime form)
+                )
+            )
+        if self.extended:
+            params.append(
+                inspect.Parameter(
+                    "more", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=bool
+                )
+            )
+        # Required options first: Discord's rule, and discord.py's order.
+        params.sort(key=lambda p: p.default is not inspect.Parameter.empty)
+        return params
+
+    def descriptions(self) -> dict[str, str]:
+        described = {option.name: option.description for option in self.options if option.inline}
+        if self.presets:
+            described["preset"] = "A ready set of options: " + ", ".join(self.presets)
+        if self.extended:
+            described["more"] = "Set every other option in a form before the table opens"
+        return described
+
+    def values(self, given: Mapping[str, Any]) -> Values:
+        """Every option's value: typed, else the preset's, else its default."""
+        preset = self.presets.get(str(given.get("preset")), {})
+        values: Values = {}
+        for option in self.options:
+            if (
+                option.inline
+                and option.name in given
+                and given[option.name] != self.default(option)
+            ):
+                values[option.name] = given[option.name]
+            elif option.name in preset:
+                values[option.name] = preset[option.name]
+            else:
+                values[option.name] = given.get(option.name, self.default(option))
+        return values
+
+    def rules(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules dict for the engine from option values (names → Rules fields)."""
+        rules = {
+            option.target: values.get(option.name, self.default(option))
+            for option in self.options
+            if option.rule
+        }
+        return {**rules, **self.fixed}
+
+    def form_text(self, values: Mapping[str, Any]) -> str:
+        """The ``more`` form's prefill: the options not offered inline, one a line."""
+        lines = []
+        for option in self.options:
+            if option.inline or not option.rule:
+                continue
+            value = values.get(option.name)
+            shown = ("on" if value else "off") if option.kind is bool else value
+            lines.append(f"{option.name} = {'none' if shown is None else shown}")
+        return "\n".join(lines)
+
+    def parse_form(self, text: str, values: Mapping[str, Any]) -> Values:
+        """``values`` updated from the form: known names only, each value strictly."""
+        by_name = {option.name: option for option in self.options if option.rule}
+        updated = dict(values)
+        for line in text.splitlines():
+            if not line.strip():
+                continue
+            name, sep, raw = line.partition("=")
+            option = by_name.get(name.strip())
+            if not sep or option is None:
+                raise NotAllowed(f"“{line.strip()[:30]}” is not `option = value`.")
+            updated[option.name] = option.parse(raw)
+        return updated
+
+    def command(
+        self, name: str, description: str, handler: OpenHandler
+    ) -> app_commands.Command[Any, ..., None]:
+        """The slash command: its parameters from the declaration; it calls
+        ``handler(cog, interaction, values)``, after the ``more`` form when asked for."""
+        declared = self
+
+        async def callback(cog: Any, interaction: discord.Interaction[Any], **given: Any) -> None:
+            values = declared.values(given)
+            if given.get("more"):
+                await interaction.response.send_modal(
+                    OptionsForm(declared, values, lambda i, v: handler(cog, i, v))
+                )
+                return
+            await handler(cog, interaction, values)
+
+        cog_param = inspect.Parameter("cog", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        interaction_param = inspect.Parameter(
+            "interaction",
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            annotation=discord.Interaction,
+        )
+        callback.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [cog_param, interaction_param, *self.slash_parameters()]
+        )
+        # discord.py reads a method's binding from its qualified name.
+        callback.__qualname__ = f"GameCog.{name}"
+        callback.__name__ = name
+        described = app_commands.describe(**self.descriptions())(callback)
+        return app_commands.Command(name=name, description=description, callback=described)
+
+
+class OptionsForm(TableModal):
+    """The follow-up for options past Discord's 25: ``name = value``, one a line."""
+
+    def __init__(
+        self,
+        options: Options,
+        values: Values,
+        then: Callable[[discord.Interaction[Any], Values], Awaitable[None]],
+    ) -> None:
+        super().__init__(title="Table options", timeout=600)
+        self.options = options
+        self.values = values
+        self.then = then
+        self.text: discord.ui.TextInput[OptionsForm] = discord.ui.TextInput(
+            label="One option a line: name = value",
+            style=discord.TextStyle.paragraph,
+            default=options.form_text(values)[:4000] or None,
+            required=False,
+            max_length=4000,
+            custom_id="options",
+        )
+        self.add_item(self.text)
+
+    async def submit(self, interaction: discord.Interaction[Any]) -> None:
+        await self.then(interaction, self.options.parse_form(self.text.value, self.values))
