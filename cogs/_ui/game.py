@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from bot.errors import NotAllowed
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render, verbs
+from cogs._ui.controls import Control, Menu, draw
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.frame import Sentences, deadline_text, frame_of
 from cogs._ui.hub import (
@@ -28,6 +29,7 @@ from cogs._ui.hub import (
     actor_of,
     button,
     send_ephemeral,
+    view_of,
 )
 from cogs._ui.private import PanelKeeper
 
@@ -45,6 +47,8 @@ class Game(GameUI):
     confirmations: ClassVar[Sentences] = Sentences({})
     """Private event (one with ``private_to``) → the word its member alone sees."""
 
+    buttons: ClassVar[tuple[Control | Menu, ...]] = ()
+    """The table message's controls while the game runs (:mod:`cogs._ui.controls`)."""
     private_panels: ClassVar[bool] = False
     """A private panel per player (DM, or ephemeral when DMs are closed)."""
     panel_label: ClassVar[str] = "Panel privately"
@@ -98,7 +102,7 @@ class Game(GameUI):
         return []
 
     def controls(self, snapshot: TableSnapshot) -> discord.ui.View | None:
-        return None
+        return view_of(*draw(snapshot.id, snapshot.state, self.buttons)) if self.buttons else None
 
     def panel(self, snapshot: TableSnapshot, player: int) -> tuple[str, discord.ui.View | None]:
         raise NotImplementedError

@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import discord
@@ -91,6 +91,49 @@ class Option:
                 raise NotAllowed(f"`{self.name}` is from {self.low} to {self.high}.")
             return value
         return cleaned
+
+
+def table(text: str) -> list[Option]:
+    """Options from a plain table, one an entry (continued on indented lines)::
+
+        min_stake   1..1000000   Smallest bet (default 1)
+        odds_bets   bool         Allow odds bets once a chance is set (default on)
+        seats>max_players  1..10  Most players at the table
+        ante        0..1000000000 required  Coins each player puts in the pot
+        mode        duel|three   default=duel  Which game
+
+    A type is ``bool``, ``text``, ``lo..hi`` (whole numbers) or ``a|b|c`` (choices);
+    ``name>field`` names the Rules field it sets; ``required`` or ``default=…`` may
+    follow the type (otherwise the Rules model's default)."""
+    entries: list[list[str]] = []
+    for line in text.strip("\n").splitlines():
+        if line[:1].isspace() and entries:
+            entries[-1].append(line.strip())
+        elif line.strip():
+            entries.append([line.strip()])
+    options = []
+    for entry in entries:
+        name, kind, *rest = " ".join(entry).split(maxsplit=2)
+        words = " ".join(rest).split(maxsplit=1)
+        default: Any = FROM_RULES
+        if words and (words[0] == "required" or words[0].startswith("default=")):
+            default = REQUIRED if words[0] == "required" else words[0].removeprefix("default=")
+            words = words[1:]
+        name, _, target = name.partition(">")
+        spec = Option(name, words[0] if words else name, field=target or None)
+        if kind == "bool":
+            spec = replace(spec, kind=bool)
+        elif kind == "text":
+            spec = replace(spec, kind=str)
+        elif ".." in kind:
+            low, high = (int(part.replace("_", "")) for part in kind.split(".."))
+            spec = replace(spec, low=low, high=high)
+        elif "|" in kind:
+            spec = replace(spec, kind=str, choices=tuple(kind.split("|")))
+        if default is not FROM_RULES:
+            spec = replace(spec, default=default if default is REQUIRED else spec.parse(default))
+        options.append(spec)
+    return options
 
 
 @dataclass(frozen=True)
@@ -230,7 +273,7 @@ class Options:
                 return
             await handler(cog, interaction, values)
 
-        cog_param = inspect.Parameter("cog", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        cog_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
         interaction_param = inspect.Parameter(
             "interaction",
             inspect.Parameter.POSITIONAL_OR_KEYWORD,

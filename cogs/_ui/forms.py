@@ -1,0 +1,219 @@
+"""One amount form for every game: quick amounts, Max, and "Other amount…".
+
+- :func:`quick_amounts`: the preset amounts to offer, each marked affordable or not
+  (within the table's limits and the member's wallet, as the game computes them).
+- :class:`AmountModal`: the typed amount, parsed strictly (:func:`parse_amount`).
+- :class:`AmountPicker`: the whole private flow for a game whose amounts have kinds
+  (Hazard's bets): a picker message of quick amounts, Max and the form; a quick amount
+  is placed at the picker's ply, so a picker left from an earlier moment bets nothing.
+
+The engine still decides every amount: what is offered here is only a convenience.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from pydantic import BaseModel
+
+from bot.errors import NotAllowed
+from bot.service import Outcome, TableSnapshot
+from cogs._ui import render
+from cogs._ui.amounts import parse_amount
+from cogs._ui.custom_ids import ComponentId
+from cogs._ui.hub import TableModal, actor_of, button, send_ephemeral, view_of
+from cogs._ui.verbs import NOTHING, VerbTable
+
+if TYPE_CHECKING:
+    from cogs._ui.game import Game
+
+QUICK_AMOUNTS: tuple[int, ...] = (10, 50, 100)
+MAX = "max"
+
+Room = Callable[[discord.Interaction[Any], TableSnapshot, str], Awaitable[tuple[int, int]]]
+"""(the least, the most) a member may put on a kind of amount now."""
+
+
+def quick_amounts(
+    least: int, most: int, presets: Sequence[int] = QUICK_AMOUNTS, *, count: int = 3
+) -> list[tuple[int, bool]]:
+    """The first ``count`` presets at or above ``least`` (led by ``least`` itself when it
+    is above the smallest preset), each with whether it fits under ``most``."""
+    amounts = {amount for amount in presets if amount >= least}
+    if presets and least > min(presets):
+        amounts.add(least)
+    return [(amount, amount <= most) for amount in sorted(amounts)[:count]]
+
+
+def parse_quick(arg: str | None) -> tuple[str, int | None]:
+    """A quick button's ``<kind>-<amount>`` (or ``<kind>-max``: ``None``)."""
+    kind, _, amount = (arg or "").rpartition("-")
+    if amount == MAX:
+        return kind, None
+    if not amount.isascii() or not amount.isdigit() or len(amount) > 12:
+        raise NotAllowed(NOTHING)
+    return kind, int(amount)
+
+
+class AmountModal(TableModal):
+    """The typed amount: one field (custom id ``amount``), parsed strictly."""
+
+    def __init__(
+        self,
+        table: int,
+        then: Callable[[discord.Interaction[Any], int], Awaitable[None]],
+        *,
+        title: str,
+        label: str = "Amount",
+        placeholder: str = "Whole coins",
+        max_length: int = 16,
+        what: str = "a whole number of coins",
+    ) -> None:
+        super().__init__(title=title, timeout=300)
+        self.table_id = table
+        self.then = then
+        self.what = what
+        self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
+            label=label,
+            placeholder=placeholder,
+            min_length=1,
+            max_length=max_length,
+            custom_id="amount",
+        )
+        self.add_item(self.amount)
+
+    async def submit(self, interaction: discord.Interaction[Any]) -> None:
+        # Strict: str.isdigit() would let "²" through, and int() would then fail.
+        await self.then(interaction, parse_amount(self.amount.value, what=self.what))
+
+
+class AmountPicker:
+    """Amounts of several kinds (bets): the verbs ``open``, ``quick`` and ``form``."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        kinds: dict[str, str],
+        room: Room,
+        action: Callable[[str, int], BaseModel],
+        verbs: tuple[str, str, str] = ("bet", "qbet", "betform"),
+        presets: Sequence[int] = QUICK_AMOUNTS,
+        noun: str = "Bet",
+        placed: str = "Your bet is on: {amount} {kind}.",
+    ) -> None:
+        self.game = game
+        self.kinds = kinds
+        """Kind → its words (``"with": "with the caster"``)."""
+        self.room = room
+        self.action = action
+        self.open_verb, self.quick_verb, self.form_verb = verbs
+        self.presets = presets
+        self.noun = noun
+        self.placed = placed
+
+    def verbs(self) -> VerbTable:
+        return {self.open_verb: self.open, self.quick_verb: self.quick, self.form_verb: self.form}
+
+    def kind_of(self, arg: str | None) -> str:
+        if arg not in self.kinds:
+            raise NotAllowed(NOTHING)
+        return arg
+
+    def confirmation(self, amount: int, kind: str, outcome: Outcome) -> str:
+        shown = render.coins(amount, outcome.snapshot.currency)
+        return self.placed.format(amount=shown, kind=self.kinds[kind])
+
+    async def picker(
+        self, interaction: discord.Interaction[Any], table: int, kind: str
+    ) -> tuple[str, discord.ui.View]:
+        snapshot = await self.game.service.snapshot(table)
+        least, most = await self.room(interaction, snapshot, kind)
+        ply = snapshot.ply
+        quick = self.quick_verb
+        items: list[discord.ui.Item[Any]] = [
+            button(
+                table,
+                ply,
+                quick,
+                f"{amount:,}",
+                arg=f"{kind}-{amount}",
+                style=discord.ButtonStyle.primary,
+                disabled=not fits,
+                row=0,
+            )
+            for amount, fits in quick_amounts(least, most, self.presets)
+        ]
+        items.append(
+            button(
+                table,
+                ply,
+                quick,
+                f"Max ({max(most, 0):,})",
+                arg=f"{kind}-{MAX}",
+                style=discord.ButtonStyle.primary,
+                disabled=most < least,
+                row=0,
+            )
+        )
+        items.append(button(table, ply, self.form_verb, "Other amount…", arg=kind, row=0))
+        text = (
+            f"**{self.noun} {self.kinds[kind]}** at table #{table}: how much? "
+            f"(you can add {max(most, 0):,} {snapshot.currency} at most now)"
+        )
+        return text, view_of(*items)
+
+    async def open(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        text, view = await self.picker(interaction, cid.table, self.kind_of(cid.arg))
+        await send_ephemeral(interaction, text, view=view)
+
+    async def form(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        kind = self.kind_of(cid.arg)
+
+        async def then(submitted: discord.Interaction[Any], amount: int) -> None:
+            await self.place(submitted, cid.table, kind, amount)
+
+        title = f"{self.noun}: {self.kinds[kind]}"
+        await interaction.response.send_modal(AmountModal(cid.table, then, title=title))
+
+    async def place(
+        self, interaction: discord.Interaction[Any], table: int, kind: str, amount: int
+    ) -> None:
+        """A typed amount (the form, a command): not tied to a ply."""
+        await self.game.act(
+            interaction,
+            table,
+            self.action(kind, amount),
+            confirm=lambda outcome: self.confirmation(amount, kind, outcome),
+        )
+
+    async def quick(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        kind_text, chosen = parse_quick(cid.arg)
+        kind = self.kind_of(kind_text)
+        if chosen is None:
+            snapshot = await self.game.service.snapshot(cid.table)
+            least, chosen = await self.room(interaction, snapshot, kind)
+            if chosen < least:
+                raise NotAllowed(
+                    f"There is no room for more on that {self.noun.lower()} right now."
+                )
+        amount = chosen
+        outcome = await self.game.service.act(
+            cid.table,
+            actor_of(interaction),
+            self.action(kind, amount),
+            expected_ply=cid.ply,
+        )
+        text, view = await self.picker(interaction, cid.table, kind)
+        await interaction.response.edit_message(
+            content=self.confirmation(amount, kind, outcome) + "\n" + text, view=view
+        )
+        await self.game.hub.answer(interaction, outcome)
