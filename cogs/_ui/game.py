@@ -153,6 +153,32 @@ class Game(GameUI):
         await self.hub.answer(interaction, outcome, confirm=word)
         return outcome
 
+    async def open_or_challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        rules: BaseModel,
+        member: discord.Member | None,
+        stake: int,
+    ) -> None:
+        """Open a lobby, or challenge ``member`` (who must be able to cover ``stake``)."""
+        if member is None:
+            await self.hub.open_table(interaction, self.game, rules)
+            return
+        if member.bot:
+            raise NotAllowed(f"Bots do not play {self.title}; challenge a member.")
+        if member.id == interaction.user.id:
+            raise NotAllowed("You cannot challenge yourself.")
+        assert interaction.guild_id is not None
+        theirs = await self.hub.bot.economy.balance(interaction.guild_id, member.id)
+        if theirs.balance < stake:
+            raise NotAllowed(
+                f"{member.mention} cannot cover a stake of {render.coins(stake, theirs.currency)}."
+            )
+        timeout = self.hub.bot.settings.challenge_timeout_seconds
+        await self.hub.open_table(
+            interaction, self.game, rules, invitee_id=member.id, lobby_seconds=timeout
+        )
+
     async def show_panel(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
     ) -> None:

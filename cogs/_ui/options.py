@@ -102,7 +102,8 @@ def table(text: str) -> list[Option]:
         ante        0..1000000000 required  Coins each player puts in the pot
         mode        duel|three   default=duel  Which game
 
-    A type is ``bool``, ``text``, ``lo..hi`` (whole numbers) or ``a|b|c`` (choices);
+    A type is ``bool``, ``text``, ``lo..hi`` (whole numbers), ``a|b|c`` (choices) or
+    ``member`` (a member the command is about, not a rule);
     ``name>field`` names the Rules field it sets; ``required`` or ``default=…`` may
     follow the type (otherwise the Rules model's default)."""
     entries: list[list[str]] = []
@@ -125,12 +126,16 @@ def table(text: str) -> list[Option]:
             spec = replace(spec, kind=bool)
         elif kind == "text":
             spec = replace(spec, kind=str)
+        elif kind == "member":  # whom a command is about: not a rule
+            spec = replace(spec, kind=discord.Member, rule=False)
         elif ".." in kind:
             low, high = (int(part.replace("_", "")) for part in kind.split(".."))
             spec = replace(spec, low=low, high=high)
         elif "|" in kind:
             spec = replace(spec, kind=str, choices=tuple(kind.split("|")))
-        if default is not FROM_RULES:
+        if default == "none":
+            spec = replace(spec, default=None)
+        elif default is not FROM_RULES:
             spec = replace(spec, default=default if default is REQUIRED else spec.parse(default))
         options.append(spec)
     return options
