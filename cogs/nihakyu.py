@@ -13,9 +13,10 @@ from bot.errors import NotAllowed
 from bot.games import nihakyu
 from bot.service import TableSnapshot, parse_rules
 from cogs._ui import render
+from cogs._ui.controls import Control
 from cogs._ui.game import Game, GameCog
-from cogs._ui.hub import button, install_game, is_moderator, view_of
-from cogs._ui.options import REQUIRED, Option, Options, Values
+from cogs._ui.hub import install_game, is_moderator
+from cogs._ui.options import Options, Values, table
 from cogs._ui.verbs import VerbTable, by_arg, fixed
 from cogs.nihakyu_text import (
     CONFIRMATIONS,
@@ -26,6 +27,17 @@ from cogs.nihakyu_text import (
     rules_summary,
 )
 
+CONTROLS = (
+    Control("roll", "Roll", style="primary", emoji="🎲", shown=lambda s: s.phase != "sleight"),
+    Control("shadow", "Shadow Step", emoji="👣",
+            shown=lambda s: s.phase != "sleight" and s.rules.shadow_step),
+    Control("kage", "Kage's Endurance", emoji="🛡️",
+            shown=lambda s: s.phase != "sleight" and s.rules.kage_endurance),
+    Control("sleight", "Sleight −1", "minus", shown=lambda s: s.phase == "sleight"),
+    Control("sleight", "Sleight +1", "plus", shown=lambda s: s.phase == "sleight"),
+    Control("skip", "Pass", shown=lambda s: s.phase == "sleight"),
+)  # fmt: skip
+
 
 class NihakyuUI(Game):
     game = "nihakyu"
@@ -35,6 +47,7 @@ class NihakyuUI(Game):
     deadline = "Resolves {due} at the latest."
     sentences = SENTENCES
     confirmations = CONFIRMATIONS
+    buttons = CONTROLS
 
     def verbs(self) -> VerbTable:
         return {
@@ -87,54 +100,21 @@ class NihakyuUI(Game):
             )
         return rows
 
-    def controls(self, snapshot: TableSnapshot) -> discord.ui.View:
-        state: nihakyu.State = snapshot.state
-        table, ply = snapshot.id, state.ply
-        if state.phase == "sleight":
-            return view_of(
-                button(table, ply, "sleight", "Sleight −1", arg="minus"),
-                button(table, ply, "sleight", "Sleight +1", arg="plus"),
-                button(table, ply, "skip", "Pass"),
-            )
-        items = [button(table, ply, "roll", "Roll", style=discord.ButtonStyle.primary, emoji="🎲")]
-        if state.rules.shadow_step:
-            items.append(button(table, ply, "shadow", "Shadow Step", emoji="👣"))
-        if state.rules.kage_endurance:
-            items.append(button(table, ply, "kage", "Kage's Endurance", emoji="🛡️"))
-        return view_of(*items)
-
 
 OPTIONS = Options(
     nihakyu.Rules,
-    [
-        Option("ante", "Coins each player puts in the pot", default=REQUIRED, low=0, high=10**9),
-        Option(
-            "kage_endurance",
-            "Variant: roll 2d20 and lose the lower, once, for a second ante",
-            kind=bool,
-        ),
-        Option("shadow_step", "Variant: lose 5 instead of rolling", kind=bool),
-        Option(
-            "shadow_step_uses",
-            "Shadow Steps allowed per player (default unlimited)",
-            high=100,
-            low=0,
-        ),
-        Option("dealers_blood", "Variant: a neutral Dealer the players must outlast", kind=bool),
-        Option("shinobi_interference", "Variant: Sleight of Hand checks after the dice", kind=bool),
-        Option("sleight_bonus", "Bonus to Sleight of Hand checks (default 0)", low=-10, high=10),
-        Option(
-            "caught_on_natural_one",
-            "House rule: a natural 1 on a Sleight check is caught cheating",
-            kind=bool,
-        ),
-        Option(
-            "starting_stamina", "House rule: Stamina at the start (default 200)", low=20, high=1000
-        ),
-        Option(
-            "round_seconds", "Seconds a round waits for choices (default 60)", low=10, high=3600
-        ),
-    ],
+    table("""
+ante                   0..1_000_000_000 required  Coins each player puts in the pot
+kage_endurance         bool  Variant: roll 2d20 and lose the lower, once, for a second ante
+shadow_step            bool  Variant: lose 5 instead of rolling
+shadow_step_uses       0..100  Shadow Steps allowed per player (default unlimited)
+dealers_blood          bool  Variant: a neutral Dealer the players must outlast
+shinobi_interference   bool  Variant: Sleight of Hand checks after the dice
+sleight_bonus          -10..10  Bonus to Sleight of Hand checks (default 0)
+caught_on_natural_one  bool  House rule: a natural 1 on a Sleight check is caught cheating
+starting_stamina       20..1000  House rule: Stamina at the start (default 200)
+round_seconds          10..3600  Seconds a round waits for choices (default 60)
+"""),
 )
 
 
