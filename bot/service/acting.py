@@ -1,0 +1,240 @@
+"""Playing: one action through the engine, saved with its coins and the next deadline.
+
+A reveal that finds a wallet short is retried after the engine changes that player's
+choice (``shortfall``); what the money could not honour later is refused now (a secret
+choice the chooser's wallet cannot pay at the reveal, a bet the bank could not pay out).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.errors import InsufficientFunds, NotAllowed, StaleAction
+from bot.fairness import FairDice, RecordingDice
+from bot.games.registry import GameSpec
+from bot.service.snapshots import Outcome
+from bot.service.steps import Steps
+from bot.service.terms import GAME_DEADLINE, Actor, permit
+from bot.storage import Transaction
+from bot.storage import money as mq
+from bot.storage import table_queries as tq
+
+
+class Play:
+    def __init__(self, steps: Steps) -> None:
+        self._steps = steps
+
+    async def act(
+        self,
+        tx: Transaction,
+        table_id: int,
+        actor: Actor,
+        action: BaseModel,
+        expected_ply: int | None,
+    ) -> Outcome:
+        """A member's action: the game's :class:`Permission` for it, then the engine."""
+        row = await self._steps.row(tx, table_id)
+        seats = await tq.seats(tx, table_id)
+        spec = self._steps.registry.get(row.game)
+        permit(spec.permission(action), actor, row, seats, "do that")
+        return await self.act_locked(tx, row, actor.user_id, action, expected_ply, seats)
+
+    async def act_locked(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        user_id: int | None,
+        action: BaseModel,
+        expected_ply: int | None,
+        seats: list[tq.SeatRow] | None = None,
+        *,
+        final_status: str = "finished",
+    ) -> Outcome:
+        """Apply an action at a running table whose lock the caller holds (who may send
+        it was checked already: `user_id` is only what the log names)."""
+        if row.status == "lobby":
+            raise NotAllowed("The game has not started yet.")
+        if row.status != "running":
+            raise NotAllowed("This table has already ended.")
+        spec = self._steps.registry.get(row.game)
+        assert row.state_json is not None
+        state: Any = spec.state_model.model_validate_json(row.state_json)
+        if expected_ply is not None and int(state.ply) != expected_ply:
+            raise StaleAction()
+        if spec.shortfall is None:
+            return await self._apply(tx, row, spec, state, user_id, action, seats, final_status)
+        return await self._apply_covering_shortfalls(
+            tx, row, spec, state, user_id, action, seats, final_status
+        )
+
+    async def _apply_covering_shortfalls(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        spec: GameSpec,
+        state: Any,
+        user_id: int | None,
+        action: BaseModel,
+        seats: list[tq.SeatRow] | None,
+        final_status: str,
+    ) -> Outcome:
+        # A reveal may take coins from a player whose wallet has since run short (a secret
+        # choice that costs more at the reveal). The engine turns that player's choice into
+        # one they can pay, the table logs it, and the reveal is tried again.
+        assert spec.shortfall is not None
+        table_events: list[BaseModel] = []
+        for _ in range(len(state.seats) + 1):
+            try:
+                async with tx.savepoint("reveal"):
+                    outcome = await self._apply(
+                        tx, row, spec, state, user_id, action, seats, final_status
+                    )
+            except InsufficientFunds as short:
+                fix = None
+                if short.user_id is not None and short.user_id != user_id:
+                    fix = spec.shortfall(state, short.user_id)
+                if fix is None:
+                    raise
+                fixed = await self._apply(tx, row, spec, state, None, fix, None, final_status)
+                row, state, seats = fixed.snapshot.row, fixed.snapshot.state, None
+                table_events.extend(fixed.events)
+                continue
+            if table_events:
+                outcome = replace(outcome, events=[*table_events, *outcome.events])
+            return outcome
+        raise RuntimeError(f"table {row.id}: a reveal kept falling short")
+
+    async def _apply(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        spec: GameSpec,
+        state: Any,
+        user_id: int | None,
+        action: BaseModel,
+        seats: list[tq.SeatRow] | None,
+        final_status: str,
+    ) -> Outcome:
+        dice = RecordingDice(self._steps.dice_factory(row))
+        new_state, events = spec.act(state, user_id, action, dice)
+        seq = row.version + 1
+        await self._steps.log(
+            tx, row.id, seq, user_id, action.model_dump(mode="json"), dice.draws, events
+        )
+        new_row = await self.save(tx, row, spec, new_state, dice, seq, seats, final_status)
+        await self._check_charge(tx, row, spec, new_state, user_id)
+        await self._check_bank(tx, row, spec, state, new_state)
+        snapshot = await self._steps.snapshot(tx, new_row)
+        self._steps.sync_scheduler(snapshot)
+        return Outcome(snapshot, events, kind="acted", actor=user_id)
+
+    async def save(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        spec: GameSpec,
+        state: Any,
+        dice: RecordingDice,
+        seq: int,
+        seats: list[tq.SeatRow] | None = None,
+        final_status: str = "finished",
+    ) -> tq.TableRow:
+        """Save the engine's new state: coins reconciled, the row, then the deadline (or,
+        once finished, the stats)."""
+        house_net = await self._steps.reconcile(tx, row, state.stakes, state.payouts, seats)
+        inner = dice.inner
+        counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter
+        status = final_status if state.finished else "running"
+        new_row = await tq.update_table(
+            tx,
+            row,
+            status=status,
+            state_json=state.model_dump_json(),
+            dice_counter=counter,
+            house_net=house_net,
+            now=self._steps.clock(),
+        )
+        if new_row is None:
+            raise StaleAction()
+        if new_row.escrow != sum(state.stakes.values()):
+            raise RuntimeError(
+                f"table {row.id}: escrow {new_row.escrow} != stakes {sum(state.stakes.values())}"
+            )
+        if not state.finished:
+            await self._next_deadline(tx, row, spec, state)
+            return new_row
+        await tq.clear_deadline(tx, row.id)
+        if status == "finished":
+            # An aborted game was not played out: it counts in nobody's stats.
+            await self._record_stats(tx, new_row, spec, state)
+        return new_row
+
+    async def _next_deadline(
+        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, state: Any
+    ) -> None:
+        """Re-arm the deadline when the decision point moved on (or the game just began);
+        a choice made inside the same decision point keeps the clock running."""
+        old_ply = None
+        if row.state_json is not None:
+            old_ply = json.loads(row.state_json).get("ply")
+        seconds = spec.deadline_seconds(state)
+        if seconds is None:
+            await tq.clear_deadline(tx, row.id)
+        elif old_ply != state.ply or row.status != "running":
+            now = self._steps.clock()
+            await tq.set_deadline(tx, row.id, now + seconds, state.ply, GAME_DEADLINE)
+
+    async def _record_stats(
+        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, state: Any
+    ) -> None:
+        for seat in await tq.seats(tx, row.id):
+            net = seat.wallet_net
+            await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "played", 1)
+            await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "net", net)
+            if getattr(state, "winner", None) == seat.user_id or net > 0:
+                await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "won", 1)
+        for log_row in await tq.action_log(tx, row.id):
+            for event in json.loads(log_row.events_json):
+                if event.get("kind") == "honour":
+                    await tq.bump_stat(
+                        tx, row.guild_id, int(event["player"]), spec.name, event["name"], 1
+                    )
+
+    # -- what the money could not honour later -------------------------------------------
+
+    async def _check_charge(
+        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, after: Any, user_id: int | None
+    ) -> None:
+        """Refuse a secret choice the chooser's wallet cannot pay at the reveal."""
+        if user_id is None or spec.pending_charge is None:
+            return
+        charge = spec.pending_charge(after, user_id)
+        if charge <= 0:
+            return
+        wallet = await mq.wallet(tx, row.guild_id, user_id)
+        balance = wallet.balance if wallet is not None else 0
+        if balance < charge:
+            settings = await self._steps.economy.ensure_guild(tx, row.guild_id)
+            raise InsufficientFunds(charge, balance, settings.currency_name, user_id=user_id)
+
+    async def _check_bank(
+        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, before: Any, after: Any
+    ) -> None:
+        """Refuse a bet that lifts what the bank could have to pay above what it holds."""
+        if spec.bank_exposure is None:
+            return
+        exposure = spec.bank_exposure(after)
+        if exposure <= spec.bank_exposure(before):
+            return
+        settings = await self._steps.economy.ensure_guild(tx, row.guild_id)
+        if settings.house_balance < exposure:
+            currency = settings.currency_name
+            raise NotAllowed(
+                f"The bank holds {settings.house_balance:,} {currency} and could not "
+                f"pay out the {exposure:,} {currency} this table could then win from "
+                "it. Bet less, or ask a moderator to fund the bank."
+            )

@@ -1,0 +1,122 @@
+"""Deadlines: re-arming them at start, and what the table does when one falls due.
+
+A due lobby expires (every stake back); a due game deadline acts as the table
+(:class:`Deadline`); a game that cannot take its own timeout is ended (what was settled
+stands, the rest goes back) rather than left waiting forever with coins held. A deadline
+that fails for a reason outside the game (the database, say) tries again later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.games.common import Deadline
+from bot.safe_log import log_failure
+from bot.service.acting import Play
+from bot.service.lifecycle import Lifecycle
+from bot.service.snapshots import Outcome
+from bot.service.steps import Steps
+from bot.service.terms import LOBBY_DEADLINE, LogKind
+from bot.storage import Database, Transaction
+from bot.storage import table_queries as tq
+
+log = logging.getLogger(__name__)
+
+DEADLINE_RETRY_SECONDS = 60
+"""A deadline that failed for a reason outside the game (the database, say) tries again."""
+
+FireDeadline = Callable[[int, int], Awaitable[Outcome | None]]
+DeadlineListener = Callable[[Outcome], Any]
+
+
+class Deadlines:
+    def __init__(
+        self,
+        db: Database,
+        steps: Steps,
+        lifecycle: Lifecycle,
+        play: Play,
+        *,
+        fire: FireDeadline,
+        listeners: list[DeadlineListener],
+    ) -> None:
+        self._db = db
+        self._steps = steps
+        self._lifecycle = lifecycle
+        self._play = play
+        self._fire = fire
+        """The facade's ``fire_deadline``: the lock and the transaction around
+        :meth:`fire_locked`."""
+        self._listeners = listeners
+
+    async def rearm(self, pending_notices: set[tuple[int, int]]) -> int:
+        """Load every stored deadline into the scheduler (at start); returns how many."""
+        steps = self._steps
+        async with self._db.reading() as tx:
+            rows = await tq.all_deadlines(tx)
+            # One query now spares every live table's first click a look-up of its own.
+            steps.games.update(await tq.live_games(tx))
+            pending_notices.update(await tq.notice_keys(tx))
+        for deadline in rows:
+            steps.scheduler.schedule(deadline.table_id, deadline.due_at, deadline.ply)
+        steps.scheduler.start()
+        return len(rows)
+
+    async def on_deadline(self, table_id: int, ply: int) -> None:
+        """The scheduler's callback: fire, retry on failure, tell the listeners."""
+        try:
+            outcome = await self._fire(table_id, ply)
+        except Exception as error:
+            # Nothing was saved; try again later rather than leave the table waiting
+            # forever with coins held.
+            log_failure(
+                log,
+                "deadline of table %s failed; retrying in %d s",
+                table_id,
+                DEADLINE_RETRY_SECONDS,
+                error=error,
+            )
+            retry_at = self._steps.clock() + DEADLINE_RETRY_SECONDS
+            self._steps.scheduler.schedule(table_id, retry_at, ply)
+            return
+        if outcome is None:
+            return
+        for listener in list(self._listeners):
+            try:
+                result = listener(outcome)
+                if asyncio.iscoroutine(result):
+                    await result
+            except Exception:
+                log.exception("a deadline listener failed for table %s", table_id)
+
+    async def fire_locked(self, tx: Transaction, table_id: int, ply: int) -> Outcome | None:
+        """Act for the table when its deadline is due; `None` when the deadline went stale
+        (a click moved the table on first, or the deadline was moved)."""
+        steps = self._steps
+        deadline = await tq.deadline(tx, table_id)
+        if deadline is None or deadline.ply != ply or deadline.due_at > steps.clock() + 0.001:
+            return None
+        row = await steps.row(tx, table_id)
+        if row.status == "lobby" and deadline.kind == LOBBY_DEADLINE:
+            await steps.log(tx, row.id, row.version + 1, None, {"kind": LogKind.EXPIRE}, [], [])
+            return await self._lifecycle.refunded(tx, row, "expired", None)
+        if row.status != "running":
+            await tq.clear_deadline(tx, table_id)
+            return None
+        # A savepoint, so that a refusal undoes what the attempt wrote (its log row,
+        # coin movements) and the table can still be ended in this transaction.
+        try:
+            async with tx.savepoint("deadline"):
+                return await self._play.act_locked(tx, row, None, Deadline(), ply)
+        except Exception as error:
+            # A game that cannot take its own timeout would wait forever with coins
+            # held: end it, with what was settled standing and the rest refunded.
+            log_failure(
+                log, "table %s could not take its deadline; ending it", table_id, error=error
+            )
+        await steps.log(tx, row.id, row.version + 1, None, {"kind": LogKind.ABANDON}, [], [])
+        row = await steps.bump(tx, row)
+        return await self._lifecycle.end_early(tx, row, None)

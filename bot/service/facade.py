@@ -1,0 +1,259 @@
+"""The table service's one public face: :class:`TableService`.
+
+Every call that changes a table takes the table's lock and one transaction here
+(:meth:`TableService._write`), then hands the transaction to the part that knows the
+step (:mod:`.lifecycle`, :mod:`.acting`, :mod:`.deadlines`); reads and the small
+bookkeeping calls (notices, stats, the message id) are answered here directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.clock import Clock, discord_clock
+from bot.economy import Economy
+from bot.errors import NotAllowed
+from bot.games.registry import GameRegistry
+from bot.scheduler import Scheduler
+from bot.service.acting import Play
+from bot.service.deadlines import Deadlines
+from bot.service.lifecycle import Lifecycle
+from bot.service.snapshots import Outcome, TableSnapshot
+from bot.service.steps import Steps
+from bot.service.terms import Actor, DiceFactory, count_saved_write, fair_dice
+from bot.service.verify import VerifyReport, verify_table
+from bot.storage import Database, Transaction
+from bot.storage import table_queries as tq
+
+
+class TableService:
+    def __init__(
+        self,
+        db: Database,
+        economy: Economy,
+        registry: GameRegistry,
+        *,
+        clock: Clock = discord_clock,
+        dice_factory: DiceFactory = fair_dice,
+        lobby_timeout_seconds: int = 900,
+    ) -> None:
+        self._db = db
+        self._economy = economy
+        self.registry = registry
+        self._clock = clock
+        self.lobby_timeout_seconds = lobby_timeout_seconds
+        # A lock lives while someone holds or awaits it: a click on a table id that does
+        # not exist leaves nothing behind.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._pending_notices: set[tuple[int, int]] = set()
+        self.scheduler = Scheduler(self._on_deadline, clock=clock)
+        self.deadline_listeners: list[Callable[[Outcome], Any]] = []
+        """Called (and awaited if a coroutine) with each outcome a deadline produced."""
+        self._steps = Steps(
+            economy=economy,
+            registry=registry,
+            clock=clock,
+            dice_factory=dice_factory,
+            scheduler=self.scheduler,
+        )
+        self._play = Play(self._steps)
+        self._lifecycle = Lifecycle(self._steps, self._play)
+        self._deadlines = Deadlines(
+            db,
+            self._steps,
+            self._lifecycle,
+            self._play,
+            # Through the public method, looked up when a deadline fires, so a deadline
+            # always takes the lock and whatever stands in for `fire_deadline` is used.
+            fire=lambda table_id, ply: self.fire_deadline(table_id, ply),
+            listeners=self.deadline_listeners,
+        )
+
+    @property
+    def dice_factory(self) -> DiceFactory:
+        return self._steps.dice_factory
+
+    @dice_factory.setter
+    def dice_factory(self, factory: DiceFactory) -> None:
+        self._steps.dice_factory = factory
+
+    # -- reading -----------------------------------------------------------------------------
+
+    async def snapshot(self, table_id: int, guild_id: int | None = None) -> TableSnapshot:
+        async with self._db.reading() as tx:
+            row = await self._steps.row(tx, table_id, guild_id)
+            return await self._steps.snapshot(tx, row)
+
+    async def live_table_in(self, channel_id: int, game: str) -> int:
+        """The open table of `game` in a channel, for commands that act on "this table"."""
+        async with self._db.reading() as tx:
+            row = await tq.open_table_in_channel(tx, channel_id, game)
+        if row is None:
+            title = self.registry.get(game).title
+            raise NotAllowed(f"There is no open {title} table in this channel.")
+        return row.id
+
+    async def game_of(self, table_id: int) -> str:
+        """The game a table plays; cached, because every button click needs it."""
+        game = self._steps.games.get(table_id)
+        if game is None:
+            async with self._db.reading() as tx:
+                row = await self._steps.row(tx, table_id)
+            game = row.game
+            self._steps.remember_game(table_id, game)
+        return game
+
+    async def history(self, table_id: int, guild_id: int) -> tuple[TableSnapshot, list[tq.LogRow]]:
+        async with self._db.reading() as tx:
+            row = await self._steps.row(tx, table_id, guild_id)
+            return await self._steps.snapshot(tx, row), await tq.action_log(tx, table_id)
+
+    async def take_notice(self, user_id: int, table_id: int) -> str | None:
+        # Asked on every click: the in-memory set answers "none" without a transaction.
+        if (user_id, table_id) not in self._pending_notices:
+            return None
+        async with self._db.transaction() as tx:
+            notice = await tq.take_notice(tx, user_id, table_id)
+        self._pending_notices.discard((user_id, table_id))
+        return notice
+
+    async def put_notice(self, user_id: int, table_id: int, content: str) -> None:
+        async with self._db.transaction() as tx:
+            await tq.put_notice(tx, user_id, table_id, content)
+        self._pending_notices.add((user_id, table_id))
+
+    async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
+        async with self._db.reading() as tx:
+            return await tq.stats(tx, guild_id, user_id)
+
+    async def verify(self, table_id: int, guild_id: int) -> VerifyReport:
+        """Re-derive a finished table's every roll from its revealed seed and replay it."""
+        async with self._db.reading() as tx:
+            row = await self._steps.row(tx, table_id, guild_id)
+            log_rows = await tq.action_log(tx, table_id)
+        return verify_table(row, log_rows, self.registry)
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    async def open(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        rules: BaseModel,
+        invitee_id: int | None = None,
+        lobby_seconds: int | None = None,
+    ) -> Outcome:
+        """Open a lobby with the host seated; with `invitee_id` it is a challenge that only
+        that member may accept (or decline)."""
+        # No lock: the table does not exist until this transaction commits.
+        async with self._db.transaction() as tx:
+            outcome = await self._lifecycle.open(
+                tx,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game=game,
+                host_id=host_id,
+                rules=rules,
+                invitee_id=invitee_id,
+                lobby_seconds=(
+                    lobby_seconds if lobby_seconds is not None else self.lobby_timeout_seconds
+                ),
+            )
+        count_saved_write()
+        self._steps.remember_game(outcome.snapshot.id, game)
+        self._steps.sync_scheduler(outcome.snapshot)
+        return outcome
+
+    async def join(self, table_id: int, actor: Actor) -> Outcome:
+        async with self._write(table_id) as tx:
+            return await self._lifecycle.join(tx, table_id, actor)
+
+    async def leave(self, table_id: int, actor: Actor) -> Outcome:
+        async with self._write(table_id) as tx:
+            outcome = await self._lifecycle.leave(tx, table_id, actor)
+        # After the commit: a lobby that failed to save keeps its deadline armed.
+        self._steps.sync_scheduler(outcome.snapshot)
+        return outcome
+
+    async def accept(self, table_id: int, actor: Actor) -> Outcome:
+        """The invitee accepts a challenge: takes the seat and the game starts, at once."""
+        async with self._write(table_id) as tx:
+            return await self._lifecycle.accept(tx, table_id, actor)
+
+    async def start(self, table_id: int, actor: Actor) -> Outcome:
+        async with self._write(table_id) as tx:
+            return await self._lifecycle.start(tx, table_id, actor)
+
+    async def cancel(self, table_id: int, actor: Actor) -> Outcome:
+        """End a table early: a lobby by its host, invitee or a moderator; a started table
+        only by a moderator not seated there (see :meth:`Lifecycle.cancel`)."""
+        async with self._write(table_id) as tx:
+            return await self._lifecycle.cancel(tx, table_id, actor)
+
+    async def withdraw(self, table_id: int) -> Outcome:
+        """Cancel a lobby whose table message could not be posted: nobody could see or
+        join it, so every stake goes back at once."""
+        async with self._write(table_id) as tx:
+            outcome = await self._lifecycle.withdraw(tx, table_id)
+        self._steps.sync_scheduler(outcome.snapshot)
+        return outcome
+
+    async def set_message(self, table_id: int, message_id: int) -> None:
+        async with self._db.transaction() as tx:
+            await tq.set_message(tx, table_id, message_id)
+
+    # -- playing -----------------------------------------------------------------------------
+
+    async def act(
+        self,
+        table_id: int,
+        actor: Actor,
+        action: BaseModel,
+        *,
+        expected_ply: int | None = None,
+    ) -> Outcome:
+        """Apply one action. `expected_ply` is the ply the member's button was drawn at.
+        Who may send it is the game's :class:`Permission` for that action (a seated
+        player unless the engine says otherwise), checked here, inside the lock."""
+        async with self._write(table_id) as tx:
+            return await self._play.act(tx, table_id, actor, action, expected_ply)
+
+    # -- deadlines ---------------------------------------------------------------------------
+
+    async def rearm(self) -> int:
+        """Load every stored deadline into the scheduler (at start); returns how many."""
+        return await self._deadlines.rearm(self._pending_notices)
+
+    async def _on_deadline(self, table_id: int, ply: int) -> None:
+        await self._deadlines.on_deadline(table_id, ply)
+
+    async def fire_deadline(self, table_id: int, ply: int) -> Outcome | None:
+        """Act for the table when its deadline is due; `None` when the deadline went stale
+        (a click moved the table on first, or the deadline was moved)."""
+        async with self._write(table_id) as tx:
+            return await self._deadlines.fire_locked(tx, table_id, ply)
+
+    # -- the unit of work --------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _write(self, table_id: int) -> AsyncIterator[Transaction]:
+        """The table's lock and one transaction; counted in :data:`saved_writes` once it
+        has committed."""
+        async with self._lock(table_id), self._db.transaction() as tx:
+            yield tx
+        count_saved_write()
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock

@@ -1,0 +1,263 @@
+"""A table's life outside play: open, join, leave, accept a challenge, start, cancel, and
+the withdrawal of a lobby nobody could see. Who may do each is decided here, inside the
+table's lock (the facade holds it), never from a snapshot a cog read earlier."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.errors import NotAllowed, NotSeated, UserFacingError
+from bot.fairness import RecordingDice, commitment
+from bot.games.common import Abort, Permission
+from bot.games.registry import GameSpec
+from bot.safe_log import log_failure
+from bot.service.acting import Play
+from bot.service.snapshots import Outcome
+from bot.service.steps import Steps, require_lobby
+from bot.service.terms import LOBBY_DEADLINE, Actor, LogKind, TableAlreadyOpen, permit
+from bot.storage import Transaction
+from bot.storage import table_queries as tq
+
+log = logging.getLogger(__name__)
+
+MAX_OPEN_LOBBIES = 3
+"""Lobbies one member may host at once in a server: enough for a game in a few channels,
+too few to fill a server with tables nobody will start."""
+
+
+def _new_seed() -> bytes:
+    # Looked up through the package on every call: `bot.service.new_seed` is where a test
+    # fixes the seed a table opens with (tests/platform/test_fairness.py).
+    import bot.service
+
+    return bot.service.new_seed()
+
+
+def parse_rules(spec: GameSpec, options: Mapping[str, Any]) -> BaseModel:
+    """Build a table's rules from command options, refusing bad ones with a reason."""
+    try:
+        rules: BaseModel = spec.rules_model.model_validate(dict(options))
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc']) or 'rules'}: {item['msg']}"
+            for item in error.errors()
+        )
+        raise UserFacingError(f"Those table options do not work: {problems}.") from error
+    return rules
+
+
+class Lifecycle:
+    def __init__(self, steps: Steps, play: Play) -> None:
+        self._steps = steps
+        self._play = play
+
+    async def open(
+        self,
+        tx: Transaction,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        rules: BaseModel,
+        invitee_id: int | None,
+        lobby_seconds: int,
+    ) -> Outcome:
+        """A lobby with the host seated; with `invitee_id` a challenge only that member
+        may accept (or decline)."""
+        if invitee_id == host_id:
+            raise NotAllowed("You cannot challenge yourself.")
+        steps = self._steps
+        spec = steps.registry.get(game)
+        seed = _new_seed()
+        now = steps.clock()
+        await steps.economy.ensure_guild(tx, guild_id)
+        existing = await tq.open_table_in_channel(tx, channel_id, game)
+        if existing is not None:
+            raise TableAlreadyOpen(existing, spec.title)
+        hosted = await tq.lobbies_hosted(tx, guild_id, host_id)
+        if len(hosted) >= MAX_OPEN_LOBBIES:
+            listed = ", ".join(f"#{table}" for table in hosted)
+            raise NotAllowed(
+                f"You already host {len(hosted)} open lobbies ({listed}), the most one "
+                f"member may host at once. Start or cancel one of them first."
+            )
+        table_id = await tq.insert_table(
+            tx,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            host_id=host_id,
+            rules_json=rules.model_dump_json(),
+            seed_hex=seed.hex(),
+            commitment=commitment(seed),
+            now=now,
+            invitee_id=invitee_id,
+        )
+        row = await steps.row(tx, table_id)
+        await steps.seat(tx, row, spec, rules, host_id)
+        await steps.log(tx, row.id, 1, host_id, {"kind": LogKind.OPEN}, [], [])
+        await tq.set_deadline(tx, table_id, now + lobby_seconds, 0, LOBBY_DEADLINE)
+        row = await steps.bump(tx, row)
+        return Outcome(await steps.snapshot(tx, row), kind="opened", actor=host_id)
+
+    async def join(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
+        user_id, steps = actor.user_id, self._steps
+        row = await steps.row(tx, table_id)
+        spec = steps.registry.get(row.game)
+        if row.status == "running" and spec.join_action is not None:
+            return await self._play.act_locked(tx, row, user_id, spec.join_action(), None)
+        require_lobby(row)
+        if row.invitee_id is not None and user_id != row.invitee_id:
+            raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
+        seated = [seat.user_id for seat in await tq.seats(tx, table_id)]
+        if user_id in seated:
+            raise NotAllowed("You already have a seat at this table.")
+        rules = spec.rules_model.model_validate_json(row.rules_json)
+        _, most = spec.seat_limits(rules)
+        if len(seated) >= most:
+            raise NotAllowed(f"This table is full: {spec.title} seats at most {most}.")
+        await steps.seat(tx, row, spec, rules, user_id)
+        await steps.log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.JOIN}, [], [])
+        row = await steps.bump(tx, row)
+        return Outcome(await steps.snapshot(tx, row), kind="joined", actor=user_id)
+
+    async def leave(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
+        """Leave a lobby (the stake goes back; the next seat hosts; the last one out
+        closes it), or a running game that lets players leave."""
+        user_id, steps = actor.user_id, self._steps
+        row = await steps.row(tx, table_id)
+        spec = steps.registry.get(row.game)
+        if row.status == "running" and spec.leave_action is not None:
+            return await self._play.act_locked(tx, row, user_id, spec.leave_action(), None)
+        require_lobby(row)
+        seats = await tq.seats(tx, table_id)
+        seat = next((seat for seat in seats if seat.user_id == user_id), None)
+        if seat is None:
+            raise NotSeated()
+        await steps.settle_seat(tx, row, user_id, seat.wallet_net, 0, memo="left the lobby")
+        await tq.remove_seat(tx, table_id, user_id)
+        remaining = [s.user_id for s in seats if s.user_id != user_id]
+        await steps.log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.LEAVE}, [], [])
+        if not remaining:
+            row = await steps.finish_without_play(tx, row, "cancelled")
+            return Outcome(await steps.snapshot(tx, row), kind="cancelled", actor=user_id)
+        if row.host_id == user_id:
+            # The next seat takes over as host rather than the lobby dying with players
+            # still in it.
+            await tq.set_host(tx, table_id, remaining[0])
+        row = await steps.bump(tx, row)
+        return Outcome(await steps.snapshot(tx, row), kind="left", actor=user_id)
+
+    async def accept(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
+        """The invitee accepts a challenge: takes the seat and the game starts, at once."""
+        user_id, steps = actor.user_id, self._steps
+        row = await steps.row(tx, table_id)
+        require_lobby(row)
+        if row.invitee_id is None:
+            raise NotAllowed("This table is not a challenge; use Join.")
+        if user_id != row.invitee_id:
+            raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
+        spec = steps.registry.get(row.game)
+        rules = spec.rules_model.model_validate_json(row.rules_json)
+        await steps.seat(tx, row, spec, rules, user_id)
+        await steps.log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.JOIN}, [], [])
+        row = await steps.bump(tx, row)
+        return await self._start(tx, row, row.host_id)
+
+    async def start(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
+        row = await self._steps.row(tx, table_id)
+        return await self._start(tx, row, actor.user_id)
+
+    async def _start(self, tx: Transaction, row: tq.TableRow, user_id: int) -> Outcome:
+        require_lobby(row)
+        if user_id != row.host_id:
+            raise NotAllowed("Only the host who opened this table can start it.")
+        steps = self._steps
+        spec = steps.registry.get(row.game)
+        rules = spec.rules_model.model_validate_json(row.rules_json)
+        players = [seat.user_id for seat in await tq.seats(tx, row.id)]
+        fewest, most = spec.seat_limits(rules)
+        if not fewest <= len(players) <= most:
+            need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
+            raise NotAllowed(f"{spec.title} needs {need} players; {len(players)} seated so far.")
+        dice = RecordingDice(steps.dice_factory(row))
+        state = spec.start(rules, players, dice)
+        seq = row.version + 1
+        await steps.log(
+            tx, row.id, seq, user_id, {"kind": LogKind.START, "players": players}, dice.draws, []
+        )
+        row = await self._play.save(tx, row, spec, state, dice, seq)
+        snapshot = await steps.snapshot(tx, row)
+        steps.sync_scheduler(snapshot)
+        return Outcome(snapshot, kind="started", actor=user_id)
+
+    async def cancel(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
+        """End a table early.
+
+        A lobby: its host, a challenge's invitee (declining) or a moderator may cancel it,
+        and every stake goes back. A started table: only a moderator who is not seated
+        there may end it — hosting is not moderating, and a host who could cancel would
+        cancel whenever losing. The game's engine then settles it (:class:`Abort`): what
+        was decided stands, what was still open goes back.
+        """
+        user_id, steps = actor.user_id, self._steps
+        row = await steps.row(tx, table_id)
+        if not row.live:
+            raise NotAllowed("This table has already ended.")
+        if row.status == "lobby":
+            declining = user_id == row.invitee_id
+            if user_id != row.host_id and not actor.is_moderator and not declining:
+                raise NotAllowed("Only the table's host or a moderator can cancel this lobby.")
+            await steps.log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.CANCEL}, [], [])
+            return await self.refunded(tx, row, "cancelled", user_id)
+        seats = await tq.seats(tx, table_id)
+        permit(Permission.MODERATOR_NOT_SEATED, actor, row, seats, "end it")
+        return await self.end_early(tx, row, user_id, seats)
+
+    async def end_early(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        actor: int | None,
+        seats: list[tq.SeatRow] | None = None,
+    ) -> Outcome:
+        """Abort a running table through its engine; if the engine cannot, return every
+        coin still at stake and let settled results stand."""
+        try:
+            async with tx.savepoint("abort"):
+                outcome = await self._play.act_locked(
+                    tx, row, actor, Abort(), None, seats, final_status="cancelled"
+                )
+            return replace(outcome, kind="cancelled")
+        except Exception as error:
+            log_failure(
+                log, "table %s: its game could not abort; refunding stakes", row.id, error=error
+            )
+        await self._steps.log(tx, row.id, row.version + 1, actor, {"kind": LogKind.CANCEL}, [], [])
+        return await self.refunded(tx, row, "cancelled", actor)
+
+    async def withdraw(self, tx: Transaction, table_id: int) -> Outcome:
+        """Cancel a lobby whose table message could not be posted: nobody could see or
+        join it, so every stake goes back at once."""
+        steps = self._steps
+        row = await steps.row(tx, table_id)
+        require_lobby(row)
+        await steps.log(tx, row.id, row.version + 1, None, {"kind": LogKind.WITHDRAW}, [], [])
+        row = await steps.refund(tx, row)
+        return Outcome(await steps.snapshot(tx, row), kind="cancelled")
+
+    async def refunded(
+        self, tx: Transaction, row: tq.TableRow, kind: str, actor: int | None
+    ) -> Outcome:
+        """Cancel the table with every stake back (the log row is the caller's), and
+        mirror its end in the scheduler."""
+        row = await self._steps.refund(tx, row)
+        snapshot = await self._steps.snapshot(tx, row)
+        self._steps.sync_scheduler(snapshot)
+        return Outcome(snapshot, kind=kind, actor=actor)

@@ -1,0 +1,227 @@
+"""The small steps every part of the service takes inside a table's transaction: read the
+table, write a log row, count a version, move coins, refund, mirror the deadline.
+
+One :class:`Steps` is shared by the lifecycle, play and deadline parts; it holds what they
+all need (the database, the economy, the registry, the clock, the dice, the scheduler) and
+never opens a transaction or takes a lock itself: the facade does, once per call.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.clock import Clock
+from bot.economy import HOUSE_ACCOUNT, Economy, escrow_account, wallet_account
+from bot.errors import NotAllowed, StaleAction, TableNotFound
+from bot.fairness import Draw
+from bot.games.registry import GameRegistry, GameSpec
+from bot.scheduler import Scheduler
+from bot.service import money
+from bot.service.snapshots import TableSnapshot, read_snapshot
+from bot.service.terms import DiceFactory
+from bot.storage import Transaction
+from bot.storage import table_queries as tq
+
+GAME_CACHE_LIMIT = 20_000
+"""Table → game names kept in memory; the oldest is dropped past this (a click on an
+old message then costs one read)."""
+
+
+def dump_events(events: Iterable[BaseModel]) -> str:
+    """The public events, as the log keeps them (a private one is its owner's alone)."""
+    public = [
+        event.model_dump(mode="json")
+        for event in events
+        if getattr(event, "private_to", None) is None
+    ]
+    return json.dumps(public, separators=(",", ":"))
+
+
+def require_lobby(row: tq.TableRow) -> None:
+    if row.status == "running":
+        raise NotAllowed("The game has already started.")
+    if row.status != "lobby":
+        raise NotAllowed("This table has already ended.")
+
+
+class Steps:
+    def __init__(
+        self,
+        *,
+        economy: Economy,
+        registry: GameRegistry,
+        clock: Clock,
+        dice_factory: DiceFactory,
+        scheduler: Scheduler,
+    ) -> None:
+        self.economy = economy
+        self.registry = registry
+        self.clock = clock
+        self.dice_factory = dice_factory
+        self.scheduler = scheduler
+        self.games: dict[int, str] = {}
+        """Table → game, because every button click needs it (see GAME_CACHE_LIMIT)."""
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def row(self, tx: Transaction, table_id: int, guild_id: int | None = None) -> tq.TableRow:
+        row = await tq.table(tx, table_id)
+        if row is None or (guild_id is not None and row.guild_id != guild_id):
+            raise TableNotFound(table_id)
+        return row
+
+    async def snapshot(self, tx: Transaction, row: tq.TableRow) -> TableSnapshot:
+        return await read_snapshot(tx, row, self.registry.get(row.game), self.economy)
+
+    def remember_game(self, table_id: int, game: str) -> None:
+        if len(self.games) >= GAME_CACHE_LIMIT:
+            self.games.pop(next(iter(self.games)))
+        self.games[table_id] = game
+
+    # -- writing the table -----------------------------------------------------------------
+
+    async def log(
+        self,
+        tx: Transaction,
+        table_id: int,
+        seq: int,
+        actor_id: int | None,
+        action: Mapping[str, Any],
+        draws: list[Draw],
+        events: Iterable[BaseModel],
+    ) -> None:
+        await tq.append_log(
+            tx,
+            table_id=table_id,
+            seq=seq,
+            actor_id=actor_id,
+            action_json=json.dumps(action, separators=(",", ":")),
+            draws_json=json.dumps([draw.to_json() for draw in draws], separators=(",", ":")),
+            events_json=dump_events(events),
+            at=self.clock(),
+        )
+
+    async def bump(self, tx: Transaction, row: tq.TableRow) -> tq.TableRow:
+        """Count a lobby change as a new version, so the log's sequence numbers stay unique."""
+        return await self._update(tx, row, row.status, row.state_json, row.house_net)
+
+    async def finish_without_play(
+        self, tx: Transaction, row: tq.TableRow, status: str
+    ) -> tq.TableRow:
+        saved = await self._update(tx, row, status, None, row.house_net)
+        await tq.clear_deadline(tx, row.id)
+        return saved
+
+    async def refund(self, tx: Transaction, row: tq.TableRow) -> tq.TableRow:
+        """Cancel the table: every stake goes back, what the game had settled stands."""
+        spec = self.registry.get(row.game)
+        payouts: Mapping[int, int] = {}
+        if row.state_json is not None:
+            stored: Any = spec.state_model.model_validate_json(row.state_json)
+            payouts = stored.payouts
+        house_net = await self.reconcile(tx, row, {}, payouts)
+        saved = await self._update(tx, row, "cancelled", row.state_json, house_net)
+        await tq.clear_deadline(tx, row.id)
+        return saved
+
+    async def _update(
+        self, tx: Transaction, row: tq.TableRow, status: str, state_json: str | None, house: int
+    ) -> tq.TableRow:
+        saved = await tq.update_table(
+            tx,
+            row,
+            status=status,
+            state_json=state_json,
+            dice_counter=row.dice_counter,
+            house_net=house,
+            now=self.clock(),
+        )
+        if saved is None:
+            raise StaleAction()
+        return saved
+
+    # -- money -----------------------------------------------------------------------------
+
+    async def seat(
+        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, rules: Any, user_id: int
+    ) -> None:
+        await self.economy.ensure_wallet(tx, row.guild_id, user_id)
+        await tq.add_seat(tx, row.id, user_id)
+        hold = spec.hold(rules)
+        await self.settle_seat(tx, row, user_id, 0, -hold, memo="seat at the table")
+
+    async def settle_seat(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        user_id: int,
+        current: int,
+        target: int,
+        *,
+        memo: str,
+    ) -> None:
+        """Move coins so the player's wallet change at this table becomes `target`."""
+        await self.economy.transfer(
+            tx,
+            row.guild_id,
+            escrow_account(row.id),
+            wallet_account(user_id),
+            target - current,
+            kind="table",
+            table_id=row.id,
+            action_seq=row.version + 1,
+            memo=memo,
+        )
+        await tq.set_wallet_net(tx, row.id, user_id, target)
+
+    async def reconcile(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        stakes: Mapping[int, int],
+        payouts: Mapping[int, int],
+        seat_rows: list[tq.SeatRow] | None = None,
+    ) -> int:
+        """Bring wallets, escrow and the house in line with the engine (the moves are
+        :func:`money.reconcile`'s); returns the house's net. A player the engine names who
+        has no seat row yet (joined mid-game) gets one."""
+        if seat_rows is None:
+            seat_rows = await tq.seats(tx, row.id)
+        nets = {seat.user_id: seat.wallet_net for seat in seat_rows}
+        settlement = money.reconcile(nets, row.house_net, stakes, payouts)
+        for player in settlement.new_seats:
+            await tq.add_seat(tx, row.id, player)
+        for move in settlement.moves:
+            if move.player is not None:
+                await self.settle_seat(tx, row, move.player, move.current, move.target, memo="play")
+                continue
+            await self.economy.transfer(
+                tx,
+                row.guild_id,
+                HOUSE_ACCOUNT,
+                escrow_account(row.id),
+                move.into_escrow,
+                kind="table",
+                table_id=row.id,
+                action_seq=row.version + 1,
+                memo="bank",
+            )
+        return settlement.house_net
+
+    # -- the deadline's mirror -------------------------------------------------------------
+
+    def sync_scheduler(self, snapshot: TableSnapshot) -> None:
+        # Runs while the transaction is still open but after every step that can refuse;
+        # if COMMIT itself failed, the stale in-memory deadline would only fire, find no
+        # matching row and do nothing.
+        deadline = snapshot.deadline
+        if deadline is None or not snapshot.row.live:
+            self.scheduler.cancel(snapshot.id)
+            if not snapshot.row.live:
+                self.games.pop(snapshot.id, None)
+        else:
+            self.scheduler.schedule(snapshot.id, deadline.due_at, deadline.ply)
