@@ -2,8 +2,8 @@
 table, write a log row, count a version, move coins, refund, mirror the deadline.
 
 One :class:`Steps` is shared by the lifecycle, play and deadline parts; it holds what they
-all need (the database, the economy, the registry, the clock, the dice, the scheduler) and
-never opens a transaction or takes a lock itself: the facade does, once per call.
+all need (the economy, the registry, the clock, the dice, the scheduler, the table → game
+cache) and never opens a transaction or takes a lock itself: the facade does, once per call.
 """
 
 from __future__ import annotations
