@@ -115,13 +115,14 @@ def table(text: str) -> list[Option]:
     options = []
     for entry in entries:
         name, kind, *rest = " ".join(entry).split(maxsplit=2)
-        words = " ".join(rest).split(maxsplit=1)
+        tail = rest[0] if rest else ""
+        first, _, after = tail.partition(" ")
         default: Any = FROM_RULES
-        if words and (words[0] == "required" or words[0].startswith("default=")):
-            default = REQUIRED if words[0] == "required" else words[0].removeprefix("default=")
-            words = words[1:]
+        if first == "required" or first.startswith("default="):
+            default = REQUIRED if first == "required" else first.removeprefix("default=")
+            tail = after.strip()
         name, _, target = name.partition(">")
-        spec = Option(name, words[0] if words else name, field=target or None)
+        spec = Option(name, tail or name, field=target or None)
         if kind == "bool":
             spec = replace(spec, kind=bool)
         elif kind == "text":

@@ -1,0 +1,391 @@
+"""The declarative game UI's pieces, one by one: the frame, event sentences, the verb
+table, the amount form, controls and options declared once."""
+
+from __future__ import annotations
+
+import inspect
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from pydantic import BaseModel, create_model
+
+from bot.errors import NotAllowed
+from bot.games import hazard, nihakyu
+from bot.games import strength_duel as duel
+from cogs._ui import render, verbs
+from cogs._ui.controls import Control, Menu, draw
+from cogs._ui.custom_ids import ComponentId
+from cogs._ui.forms import AmountModal, parse_quick, quick_amounts
+from cogs._ui.frame import Frame, Sentences, frame_of
+from cogs._ui.options import REQUIRED, Option, Options, table
+
+
+def snapshot(*, finished: bool = False, due: float | None = 1_700_000_000.0) -> Any:
+    state = SimpleNamespace(finished=finished, ply=7, main=None, phase="x")
+    deadline = None if due is None else SimpleNamespace(due_at=due)
+    return SimpleNamespace(id=42, state=state, deadline=deadline, currency="coins", seats=[1, 2])
+
+
+class Said(BaseModel):
+    player: int
+    amount: int
+    net: int
+
+
+class SaidLoudly(Said):
+    pass
+
+
+class Other(BaseModel):
+    kind: str = "other"
+
+
+class Facts:
+    title = "Dice"
+    seats_title = "Players"
+    recent_events = 2
+
+    def status_lines(self, snapshot: Any) -> list[str]:
+        return ["status"]
+
+    def deadline_line(self, snapshot: Any) -> str | None:
+        return "deadline"
+
+    def event_text(self, event: BaseModel, snapshot: Any) -> str | None:
+        return SENTENCES(event, snapshot)
+
+    def notes(self, snapshot: Any) -> list[str]:
+        return ["note"]
+
+    def seat_lines(self, snapshot: Any) -> list[str]:
+        return ["<@1>", "<@2>"]
+
+    def extra_fields(self, snapshot: Any) -> list[tuple[str, str]]:
+        return [("Bank", "+3 coins")]
+
+    def controls(self, snapshot: Any) -> discord.ui.View | None:
+        return None
+
+
+SENTENCES = Sentences({Said: "{player:@} bets {amount:c} ({net:+c}).", Other: lambda e, s: None})
+
+
+# -- the frame -------------------------------------------------------------------------------
+
+
+def test_the_frame_orders_status_deadline_latest_events_and_notes() -> None:
+    events = [Said(player=1, amount=n, net=n) for n in (1, 2, 3)]
+    frame = frame_of(Facts(), snapshot(), events)
+    assert frame.title == "Dice — table #42"
+    assert frame.description().split("\n") == [
+        "status",
+        "deadline",
+        "",
+        "<@1> bets 2 coins (+2 coins).",
+        "<@1> bets 3 coins (+3 coins).",
+        "note",
+    ]
+    embed = frame.embed()
+    assert embed.colour == discord.Colour(render.COLOUR_PLAYING)
+    assert [(f.name, f.value) for f in embed.fields] == [
+        ("Players", "<@1>\n<@2>"),
+        ("Bank", "+3 coins"),
+    ]
+
+
+def test_a_finished_frame_has_no_deadline_and_the_finished_colour() -> None:
+    frame = frame_of(Facts(), snapshot(finished=True), [])
+    assert frame.description() == "status\nnote"
+    assert frame.embed().colour == discord.Colour(render.COLOUR_FINISHED)
+
+
+def test_the_frame_clips_to_discords_limits() -> None:
+    frame = Frame("t", False, ["x" * 5000], seats=["y" * 2000])
+    embed = frame.embed()
+    assert len(embed.description or "") == 4096
+    assert len(embed.fields[0].value or "") == 1024
+
+
+def test_a_game_without_dice_gets_no_fairness_footer() -> None:
+    from cogs._ui.hub import TableHub
+
+    hub = TableHub.__new__(TableHub)
+    hub.games = {"duel": SimpleNamespace(has_dice=False)}  # type: ignore[dict-item]
+    row = SimpleNamespace(id=1, seed_hex="ab", commitment="c" * 64)
+    footers = {}
+    for game in ("duel", "dice"):
+        embed = discord.Embed(title="t")
+        table = SimpleNamespace(spec=SimpleNamespace(name=game), row=row, seed_revealed=False)
+        hub.add_fairness(embed, table)  # type: ignore[arg-type]
+        footers[game] = embed.footer.text
+    assert footers["duel"] is None
+    assert str(footers["dice"]).startswith("Fair dice — commitment SHA-256")
+
+
+# -- sentences -------------------------------------------------------------------------------
+
+
+def test_sentences_fill_templates_follow_subclasses_and_skip_the_unlisted() -> None:
+    table = snapshot()
+    assert SENTENCES(SaidLoudly(player=5, amount=1000, net=-7), table) == (
+        "<@5> bets 1,000 coins (-7 coins)."
+    )
+    assert SENTENCES(Other(), table) is None
+    assert Sentences({})(Other(), table) is None
+
+
+# -- verbs -----------------------------------------------------------------------------------
+
+TABLE: verbs.VerbTable = {
+    "throw": verbs.fixed(hazard.Throw),
+    "sleight": verbs.by_arg({"plus": lambda: nihakyu.Sleight(adjust=1)}),
+    "forbid": verbs.with_number(lambda n: duel.Forbid(number=n)),
+    "main": verbs.with_choice(lambda n: hazard.CallMain(main=n)),
+}
+
+
+def cid(verb: str, arg: str | None = None) -> ComponentId:
+    return ComponentId(1, 3, verb, arg)
+
+
+def test_the_verb_table_maps_verbs_to_actions() -> None:
+    assert verbs.action_for(TABLE, cid("throw"), []) == hazard.Throw()
+    assert verbs.action_for(TABLE, cid("sleight", "plus"), []) == nihakyu.Sleight(adjust=1)
+    assert verbs.action_for(TABLE, cid("forbid", "3"), []) == duel.Forbid(number=3)
+    assert verbs.action_for(TABLE, cid("main", None), ["6"]) == hazard.CallMain(main=6)
+
+
+@pytest.mark.parametrize(
+    ("verb", "arg", "values"),
+    [
+        ("fold", None, []),  # a verb the game does not have
+        ("sleight", "minus", []),  # an argument the verb does not take
+        ("forbid", "²", []),  # "²".isdigit() is true; it must still be refused
+        ("forbid", None, []),
+        ("main", None, []),
+        ("main", None, ["٣"]),
+    ],
+)
+def test_the_verb_table_refuses_what_it_does_not_know(
+    verb: str, arg: str | None, values: list[str]
+) -> None:
+    with pytest.raises(NotAllowed, match="does nothing"):
+        verbs.action_for(TABLE, cid(verb, arg), values)
+
+
+def test_a_handler_verb_is_not_an_action() -> None:
+    async def handler(*args: Any) -> None:
+        return None
+
+    with pytest.raises(NotAllowed):
+        verbs.action_for({"panel": handler}, cid("panel"), [])
+
+
+# -- the amount form -------------------------------------------------------------------------
+
+
+def test_quick_amounts_offer_only_what_fits_the_limits_and_the_wallet() -> None:
+    assert quick_amounts(1, 60) == [(10, True), (50, True), (100, False)]
+    assert quick_amounts(1, 5) == [(10, False), (50, False), (100, False)]
+    # A table minimum above the smallest preset leads, and nothing below it is offered.
+    assert quick_amounts(25, 1000) == [(25, True), (50, True), (100, True)]
+    assert quick_amounts(0, 3, range(15), count=15)[:5] == [
+        (0, True),
+        (1, True),
+        (2, True),
+        (3, True),
+        (4, False),
+    ]
+
+
+def test_a_quick_amount_is_read_strictly() -> None:
+    assert parse_quick("with-50") == ("with", 50)
+    assert parse_quick("odds_for-max") == ("odds_for", None)
+    for bad in ("with-²", "with-", "with-1e3", None, "with-9999999999999"):
+        with pytest.raises(NotAllowed):
+            parse_quick(bad)
+
+
+@pytest.mark.parametrize("typed", ["1²", "ten", "-3", "1.5", ""])
+async def test_the_amount_form_refuses_bad_input_before_acting(typed: str) -> None:
+    acted: list[int] = []
+
+    async def then(interaction: Any, amount: int) -> None:
+        acted.append(amount)
+
+    form = AmountModal(1, then, title="Bet", what="a bet")
+    form.amount._value = typed  # what Discord's submission sets
+    with pytest.raises(NotAllowed, match="is not a bet"):
+        await form.submit(SimpleNamespace())  # type: ignore[arg-type]
+    assert acted == []
+    form.amount._value = "1,000"
+    await form.submit(SimpleNamespace())  # type: ignore[arg-type]
+    assert acted == [1000]
+
+
+# -- controls --------------------------------------------------------------------------------
+
+
+async def test_controls_are_drawn_from_the_table() -> None:
+    state = SimpleNamespace(ply=9, open=False)
+    items = draw(
+        5,
+        state,
+        [
+            Control("go", "Go", live=lambda s: s.open),
+            Control("join", "Join", lobby=True),
+            Control("hidden", "Hidden", shown=lambda s: s.open),
+            Menu("pick", "Pick", choices=lambda s: [("One", "1", None)]),
+        ],
+    )
+    ids = [str(item.item.custom_id) for item in items]  # type: ignore[attr-defined]
+    assert ids == ["tz:5:9:go", "tz:5:0:join", "tz:5:9:pick"]
+    assert items[0].item.disabled and not items[1].item.disabled  # type: ignore[attr-defined]
+
+
+# -- options declared once -------------------------------------------------------------------
+
+
+def test_hazard_options_give_the_rules_the_command_gave_before() -> None:
+    from cogs.hazard import OPTIONS
+
+    assert OPTIONS.rules(OPTIONS.values({})) == {
+        "min_stake": 1,
+        "max_stake": 1000,
+        "odds_bets": True,
+        "odds_max_multiple": 1,
+        "throw_seconds": 60,
+        "bet_seconds": 20,
+        "against_bar": True,
+        "against_commission": 0,
+        "absent_rounds_to_lose_dice": 2,
+        "max_players": 10,
+        "idle_laps_to_close": 2,
+    }
+    given = OPTIONS.values({"seats": 4, "absent_rounds": 0, "min_stake": 5})
+    rules = OPTIONS.rules(given)
+    assert (rules["max_players"], rules["absent_rounds_to_lose_dice"], rules["min_stake"]) == (
+        4,
+        0,
+        5,
+    )
+
+
+def test_hazard_open_offers_the_same_parameters_as_before() -> None:
+    from cogs.hazard import HazardCog
+
+    params = {p.name: p for p in HazardCog.open.parameters}
+    assert list(params) == [
+        "min_stake",
+        "max_stake",
+        "odds_bets",
+        "odds_max_multiple",
+        "throw_seconds",
+        "bet_seconds",
+        "against_bar",
+        "against_commission",
+        "absent_rounds",
+        "seats",
+    ]
+    assert (params["min_stake"].min_value, params["min_stake"].max_value) == (1, 1_000_000)
+    assert (params["throw_seconds"].min_value, params["throw_seconds"].max_value) == (15, 3600)
+    assert params["against_commission"].description.startswith("Percent kept")
+    assert all(not p.required for p in params.values())
+    assert all(len(p.description) <= 100 for p in params.values())
+
+
+def test_nihakyu_and_duel_options_give_the_rules_as_before() -> None:
+    from cogs.nihakyu import OPTIONS as NIHAKYU
+    from cogs.strength_duel import OPTIONS as DUEL
+    from cogs.strength_duel import DuelCog
+
+    assert NIHAKYU.rules(NIHAKYU.values({"ante": 10})) == {
+        "ante": 10,
+        "kage_endurance": False,
+        "shadow_step": False,
+        "shadow_step_uses": None,
+        "dealers_blood": False,
+        "shinobi_interference": False,
+        "sleight_bonus": 0,
+        "caught_on_natural_one": False,
+        "starting_stamina": 200,
+        "round_seconds": 60,
+    }
+    # `member` is whom the challenge is for, not a rule.
+    assert DUEL.rules(DUEL.values({"stake": 5, "member": object()})) == {
+        "stake": 5,
+        "mode": "duel",
+        "round_seconds": 120,
+    }
+    params = {p.name: p for p in DuelCog.challenge.parameters}
+    assert params["stake"].required and not params["member"].required
+    assert [c.value for c in params["mode"].choices] == ["duel", "forbidden", "three", "tag"]
+
+
+def test_an_option_table_reads_types_ranges_fields_and_defaults() -> None:
+    options = table("""
+ante        0..100 required  Coins each
+fast        bool   Quick rounds
+mode        a|b    default=b  Which
+seats>max_players  2..8  How many
+            players at most
+""")
+    assert [o.name for o in options] == ["ante", "fast", "mode", "seats"]
+    ante, fast, mode, seats = options
+    assert (ante.low, ante.high, ante.default, ante.description) == (0, 100, REQUIRED, "Coins each")
+    assert fast.kind is bool and mode.choices == ("a", "b") and mode.default == "b"
+    assert (seats.target, seats.description) == ("max_players", "How many players at most")
+
+
+# A game with more options than a slash command may have (Hachi-hachi's kind).
+Big = create_model("Big", stake=(int, 10), **{f"flag{n}": (bool, False) for n in range(30)})  # type: ignore[call-overload]
+
+
+def big_options(*, inline_flags: int) -> Options:
+    flags = [Option(f"flag{n}", f"Flag {n}", bool, inline=n < inline_flags) for n in range(30)]
+    return Options(
+        Big,
+        [Option("stake", "Stake", low=0, high=100), *flags],
+        presets={"wild": {"flag3": True, "flag29": True}},
+    )
+
+
+def test_more_than_25_slash_options_are_refused_at_declaration() -> None:
+    with pytest.raises(ValueError, match="25"):
+        big_options(inline_flags=30)
+
+
+def test_presets_and_the_more_form_reach_every_option_within_discords_limits() -> None:
+    options = big_options(inline_flags=10)
+    names = [p.name for p in options.slash_parameters()]
+    assert len(names) <= 25 and names[-2:] == ["preset", "more"]
+    assert all(len(text) <= 100 for text in options.descriptions().values())
+
+    values = options.values({"preset": "wild", "stake": 7})
+    assert values["flag3"] and values["flag29"] and values["stake"] == 7
+    prefill = options.form_text(values)
+    assert "flag29 = on" in prefill and "flag3 =" not in prefill  # flag3 is inline
+    assert len(prefill) <= 4000
+
+    changed = options.parse_form("flag29 = off\nflag12 = yes\n\n", values)
+    assert not changed["flag29"] and changed["flag12"]
+    assert options.rules(changed)["flag12"] is True
+    for bad in ("flag12 = maybe", "nosuch = 1", "stake = 101", "stake = ²", "flag12"):
+        with pytest.raises(NotAllowed):
+            options.parse_form(bad, values)
+
+
+async def test_the_generated_command_has_one_declared_signature() -> None:
+    seen: list[dict[str, Any]] = []
+
+    async def handler(cog: Any, interaction: Any, values: dict[str, Any]) -> None:
+        seen.append(values)
+
+    command = big_options(inline_flags=10).command("open", "Open a table.", handler)
+    signature = inspect.signature(command.callback)
+    assert list(signature.parameters)[:3] == ["self", "interaction", "stake"]
+    interaction = SimpleNamespace()
+    await command.callback(object(), interaction, stake=3, preset=None, more=False)  # type: ignore[arg-type]
+    assert seen[0]["stake"] == 3 and seen[0]["flag29"] is False
