@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -14,6 +15,7 @@ from bot.app import TanzakuBot
 from bot.service import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.hub import GameUI, Payload, button, install_game, send_ephemeral, view_of
+from cogs._ui.options import Options, Values, table
 from cogs._ui.private import send_private
 from tests.support import coinflip
 
@@ -63,6 +65,30 @@ class CoinflipUI(GameUI):
         return super().action_for(snapshot_id, verb, arg, values)
 
 
+CUSTOM = Options(
+    coinflip.Rules,
+    table("""
+stake          0..1000  Coins each player puts in
+rake           0..10    Coins the house keeps
+turn_seconds   1..600   Seconds a turn waits
+"""),
+    presets={"quick": {"turn_seconds": 10}},
+)
+# Past a slash command's 25 options a game keeps some for the follow-up form; two are
+# enough to drive that path end to end.
+CUSTOM = replace(
+    CUSTOM,
+    options=[CUSTOM.options[0], *(replace(o, inline=False) for o in CUSTOM.options[1:])],
+)
+
+
+async def open_custom(
+    cog: CoinflipCog, interaction: discord.Interaction[Any], values: Values
+) -> None:
+    rules = parse_rules(cog.bot.registry.get("coinflip"), CUSTOM.rules(values))
+    await cog.hub.open_table(interaction, "coinflip", rules)
+
+
 @app_commands.guild_only()
 class CoinflipCog(commands.GroupCog, group_name="coinflip", group_description="Test coin flip"):
     def __init__(self, bot: TanzakuBot, ui: CoinflipUI) -> None:
@@ -76,6 +102,8 @@ class CoinflipCog(commands.GroupCog, group_name="coinflip", group_description="T
         spec = self.bot.registry.get("coinflip")
         rules = parse_rules(spec, {"stake": stake, "rake": rake})
         await self.hub.open_table(interaction, "coinflip", rules)
+
+    custom = CUSTOM.command("custom", "Open a coin flip table with presets and a form", open_custom)
 
     @app_commands.command(name="panel", description="Your own copy of a table's buttons")
     async def panel(self, interaction: discord.Interaction[Any], table: int) -> None:
