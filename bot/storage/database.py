@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import sqlite3
 import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -74,6 +75,26 @@ async def _connect(path: Path) -> aiosqlite.Connection:
         if isinstance(thread, threading.Thread) and thread.is_alive():
             await asyncio.to_thread(thread.join, 5.0)
         raise
+
+
+async def _switch_to_wal(connection: aiosqlite.Connection) -> None:
+    """`journal_mode=WAL`, waiting out another process doing the same on a new file.
+
+    Changing the journal mode needs the file to itself, and SQLite answers "database is
+    locked" at once there rather than calling the busy handler; two processes starting
+    together on a new file would otherwise fail one of them at random."""
+    for _ in range(WAL_SWITCH_ATTEMPTS - 1):
+        try:
+            await _run(connection, "PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            await asyncio.sleep(0.05)
+    await _run(connection, "PRAGMA journal_mode=WAL")
+
+
+WAL_SWITCH_ATTEMPTS = 100
 
 
 class Transaction:
@@ -167,7 +188,7 @@ class Database:
             # First: a second process opening the file at the same moment then waits for
             # the lock instead of failing at once ("database is locked").
             await _run(self._connection, "PRAGMA busy_timeout=5000")
-            await _run(self._connection, "PRAGMA journal_mode=WAL")
+            await _switch_to_wal(self._connection)
             await _run(self._connection, f"PRAGMA synchronous={self.synchronous}")
             await _run(self._connection, "PRAGMA foreign_keys=ON")
             # Checkpoints run from `checkpoint()` between actions, not inside whichever

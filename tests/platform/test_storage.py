@@ -394,3 +394,34 @@ def test_the_bot_opens_its_database_in_the_configured_mode(
 ) -> None:
     bot = bot_factory(settings={"database_synchronous": mode})
     assert bot.db.synchronous == mode
+
+
+async def test_switching_to_wal_waits_out_another_process(tmp_path: Path) -> None:
+    """Two processes starting on a new file: the one that finds it locked while switching
+    to WAL tries again instead of failing at once."""
+    import aiosqlite
+
+    from bot.storage.database import _run, _switch_to_wal
+
+    path = tmp_path / "t.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE x (a)")
+    holder.execute("BEGIN EXCLUSIVE")
+    connection = await aiosqlite.connect(path)
+    try:
+        await _run(connection, "PRAGMA busy_timeout=50")
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            await _run(connection, "PRAGMA journal_mode=WAL")
+
+        async def release_soon() -> None:
+            await asyncio.sleep(0.3)
+            holder.execute("COMMIT")
+
+        releasing = asyncio.create_task(release_soon())
+        await _switch_to_wal(connection)
+        await releasing
+        rows = await connection.execute_fetchall("PRAGMA journal_mode")
+        assert next(iter(rows))[0] == "wal"
+    finally:
+        await connection.close()
+        holder.close()
