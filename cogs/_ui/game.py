@@ -31,6 +31,7 @@ from cogs._ui.hub import (
     send_ephemeral,
     view_of,
 )
+from cogs._ui.options import Options
 from cogs._ui.private import PanelKeeper
 
 
@@ -47,6 +48,8 @@ class Game(GameUI):
     confirmations: ClassVar[Sentences] = Sentences({})
     """Private event (one with ``private_to``) → the word its member alone sees."""
 
+    table_options: ClassVar[Options | None] = None
+    """The ``open`` command's options: by default the lobby describes the table by them."""
     buttons: ClassVar[tuple[Control | Menu, ...]] = ()
     """The table message's controls while the game runs (:mod:`cogs._ui.controls`)."""
     private_panels: ClassVar[bool] = False
@@ -74,6 +77,9 @@ class Game(GameUI):
 
     def verbs(self) -> verbs.VerbTable:
         return {}
+
+    def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
+        return self.table_options.summary(snapshot.rules) if self.table_options else []
 
     def status_lines(self, snapshot: TableSnapshot) -> list[str]:
         return []

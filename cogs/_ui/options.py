@@ -238,6 +238,19 @@ class Options:
         }
         return {**rules, **self.fixed}
 
+    def summary(self, rules: BaseModel) -> list[str]:
+        """The lobby's description of a table's options, from the same declaration:
+        ``min_stake 5 · odds_bets off`` — every rule option, as the table has it."""
+        shown = []
+        for option in self.options:
+            if not option.rule or option.target not in type(rules).model_fields:
+                continue
+            value = getattr(rules, option.target)
+            if option.kind is bool:
+                value = "on" if value else "off"
+            shown.append(f"{option.name} {'—' if value is None else value}")
+        return [f"Options: {' · '.join(shown)}"] if shown else []
+
     def form_text(self, values: Mapping[str, Any]) -> str:
         """The ``more`` form's prefill: the options not offered inline, one a line."""
         lines = []

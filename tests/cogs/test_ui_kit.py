@@ -389,3 +389,13 @@ async def test_the_generated_command_has_one_declared_signature() -> None:
     interaction = SimpleNamespace()
     await command.callback(object(), interaction, stake=3, preset=None, more=False)  # type: ignore[arg-type]
     assert seen[0]["stake"] == 3 and seen[0]["flag29"] is False
+
+
+def test_the_lobby_description_comes_from_the_same_declaration() -> None:
+    from cogs.hazard import OPTIONS
+
+    rules = hazard.Rules(min_stake=5, odds_bets=False, max_players=4)
+    (line,) = OPTIONS.summary(rules)
+    assert line.startswith("Options: min_stake 5 · max_stake 1000 · odds_bets off")
+    assert "seats 4" in line and "absent_rounds 2" in line
+    assert Options(hazard.Rules, []).summary(rules) == []
