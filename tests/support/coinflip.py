@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from bot.games.common import HOUSE, Deadline
+from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
 
@@ -114,3 +115,29 @@ def act(
     else:
         new.turn = (new.turn + 1) % len(new.seats)
     return new, events
+
+
+class CoinflipEngine(Engine[Rules, State, BaseModel, BaseModel]):
+    """The typed face of this module (see bot/games/contract.py)."""
+
+    name = "coinflip"
+
+    def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
+        return start(rules, players, dice)
+
+    def act(
+        self, state: State, player: int | None, action: BaseModel, dice: Dice
+    ) -> tuple[State, list[BaseModel]]:
+        return act(state, player, action, dice)
+
+    def seat_limits(self, rules: Rules) -> tuple[int, int]:
+        return seat_limits(rules)
+
+    def hold(self, rules: Rules) -> int:
+        return hold(rules)
+
+    def deadline_seconds(self, state: State) -> int | None:
+        return deadline_seconds(state)
+
+
+ENGINE = CoinflipEngine(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)
