@@ -46,6 +46,8 @@ CONTROLS: tuple[Control | Menu, ...] = (
     Control("close", "Close table", row=4, style="danger"),
 )  # fmt: skip
 
+Snapshot = TableSnapshot[hazard.Rules, hazard.State]
+
 
 class HazardUI(Game):
     game = "hazard"
@@ -70,11 +72,11 @@ class HazardUI(Game):
             **self.bets.verbs(),
         }
 
-    def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
+    def describe_rules(self, snapshot: Snapshot) -> list[str]:
         return rules_summary(snapshot.rules, snapshot.currency)
 
-    def status_lines(self, snapshot: TableSnapshot) -> list[str]:
-        state: hazard.State = snapshot.state
+    def status_lines(self, snapshot: Snapshot) -> list[str]:
+        state = snapshot.game
         lines = [
             f"Round {state.round:,} · caster {render.mention(state.caster)} "
             f"(losses in a row: {state.losses_in_a_row}/{hazard.LOSSES_TO_PASS})",
@@ -84,13 +86,13 @@ class HazardUI(Game):
             lines.append(f"Last throw: {render.dice_pair(*state.last_throw)}")
         return ["**The table is closed.**", *lines] if state.finished else lines
 
-    def deadline_line(self, snapshot: TableSnapshot) -> str:
+    def deadline_line(self, snapshot: Snapshot) -> str:
         deadline = snapshot.deadline
         due = render.timestamp(deadline.due_at) if deadline is not None else "soon"
-        return clock_line(snapshot.state, due)
+        return clock_line(snapshot.game, due)
 
-    def seat_lines(self, snapshot: TableSnapshot) -> list[str]:
-        state: hazard.State = snapshot.state
+    def seat_lines(self, snapshot: Snapshot) -> list[str]:
+        state = snapshot.game
         lines = []
         for player in state.seats:
             bets = state.bets.get(player, {})
@@ -100,16 +102,16 @@ class HazardUI(Game):
             lines.append(f"{dice}{render.mention(player)} — {riding} · net {net}")
         return lines
 
-    def extra_fields(self, snapshot: TableSnapshot) -> list[tuple[str, str]]:
-        bank = snapshot.state.payouts.get(HOUSE, 0)
+    def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
+        bank = snapshot.game.payouts.get(HOUSE, 0)
         return [("Bank", render.signed_coins(bank, snapshot.currency))]
 
     async def bet_room(
-        self, interaction: discord.Interaction[Any], snapshot: TableSnapshot, kind: str
+        self, interaction: discord.Interaction[Any], snapshot: Snapshot, kind: str
     ) -> tuple[int, int]:
         """(the least, the most) the member may add to a ``kind`` bet now: the table's
         limits, the odds cap and what their wallet holds. The engine still decides."""
-        state: hazard.State = snapshot.state
+        state = snapshot.game
         user = interaction.user.id
         held = state.bets.get(user, {})
         least = max(1, state.rules.min_stake - held.get(kind, 0))  # type: ignore[call-overload]

@@ -12,6 +12,8 @@ from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
 
+Snapshot = TableSnapshot[hazard.Rules, hazard.State]
+
 BET_LABELS: dict[str, str] = {
     "caster": "caster's stake",
     "with": "with the caster",
@@ -39,7 +41,7 @@ def by_table(event: hazard.MainCalled | hazard.Thrown, what: str) -> str:
     return f" ({what} by the table)" if event.by_deadline else ""
 
 
-def settled(event: hazard.BetSettled, snapshot: TableSnapshot) -> str:
+def settled(event: hazard.BetSettled, snapshot: Snapshot) -> str:
     who, bet = render.mention(event.player), BET_LABELS[event.bet]
     if event.push:
         return f"{who}'s bet {bet} is a push (a first throw of 2 is barred): returned."
@@ -51,7 +53,7 @@ def settled(event: hazard.BetSettled, snapshot: TableSnapshot) -> str:
     return f"{who} {verb} on {bet}: {render.signed_coins(event.net, currency)}{kept}."
 
 
-def closed_bets(event: hazard.BettingClosed, snapshot: TableSnapshot) -> str:
+def closed_bets(event: hazard.BettingClosed, snapshot: Snapshot) -> str:
     why = "Time is up" if event.by_deadline else "Everyone is ready"
     return f"{why}: **bets are closed**. The caster may throw."
 

@@ -38,6 +38,8 @@ CONTROLS = (
     Control("skip", "Pass", shown=lambda s: s.phase == "sleight"),
 )  # fmt: skip
 
+Snapshot = TableSnapshot[nihakyu.Rules, nihakyu.State]
+
 
 class NihakyuUI(Game):
     game = "nihakyu"
@@ -63,11 +65,11 @@ class NihakyuUI(Game):
             "skip": fixed(nihakyu.SkipSleight),
         }
 
-    def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
+    def describe_rules(self, snapshot: Snapshot) -> list[str]:
         return rules_summary(snapshot.rules)
 
-    def status_lines(self, snapshot: TableSnapshot) -> list[str]:
-        state: nihakyu.State = snapshot.state
+    def status_lines(self, snapshot: Snapshot) -> list[str]:
+        state = snapshot.game
         if state.finished:
             return result_lines(state, snapshot.currency)
         if state.phase == "sleight":
@@ -79,8 +81,8 @@ class NihakyuUI(Game):
         pot = render.coins(state.pot, snapshot.currency)
         return [f"Round {state.round}: choose in secret. Pot **{pot}**."]
 
-    def seat_lines(self, snapshot: TableSnapshot) -> list[str]:
-        state: nihakyu.State = snapshot.state
+    def seat_lines(self, snapshot: Snapshot) -> list[str]:
+        state = snapshot.game
         rules = state.rules
         rows = []
         for player in [*state.seats, *([nihakyu.DEALER] if rules.dealers_blood else [])]:

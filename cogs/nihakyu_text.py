@@ -24,12 +24,14 @@ EJECT_REFUSAL = (
     "Only a moderator (Manage Server) who is not playing at this table can eject a player."
 )
 
+Snapshot = TableSnapshot[nihakyu.Rules, nihakyu.State]
+
 
 def name(player: int) -> str:
     return "the Dealer" if player == nihakyu.DEALER else render.mention(player)
 
 
-def revealed(event: nihakyu.RoundRevealed, snapshot: TableSnapshot) -> str:
+def revealed(event: nihakyu.RoundRevealed, snapshot: Snapshot) -> str:
     parts = []
     for player, dice in event.rolls.items():
         choice = event.choices.get(player, "roll")
@@ -53,13 +55,13 @@ def revealed(event: nihakyu.RoundRevealed, snapshot: TableSnapshot) -> str:
     return text
 
 
-def eliminated(event: nihakyu.PlayerEliminated, snapshot: TableSnapshot) -> str:
+def eliminated(event: nihakyu.PlayerEliminated, snapshot: Snapshot) -> str:
     if event.reason == "ejected" and event.by is not None:
         return f"{name(event.player)} is **ejected** by {render.mention(event.by)}."
     return f"{name(event.player)} {ELIMINATION_TEXT[event.reason]}."
 
 
-def chosen(event: nihakyu.ChoiceConfirmed, snapshot: TableSnapshot) -> str:
+def chosen(event: nihakyu.ChoiceConfirmed, snapshot: Snapshot) -> str:
     extra = ""
     if event.charge:
         ante = render.coins(event.charge, snapshot.currency)

@@ -26,6 +26,8 @@ from cogs._ui.options import Options, Values, table
 from cogs._ui.verbs import VerbTable, with_number
 from cogs.strength_duel_text import CONFIRMATIONS, MODE_TITLES, SENTENCES, panel_text, rules_summary
 
+Snapshot = TableSnapshot[duel.Rules, duel.State]
+
 QUICK_BIDS = range(15)
 """Bids 0..14 get a button each (three rows); larger ones go through the amount form."""
 PANEL_MOVES = (duel.RoundOpened, duel.RoundRevealed, duel.ForbidClosed, duel.GameOver, duel.Aborted)
@@ -58,14 +60,14 @@ class DuelUI(Game):
             "bidt": self.bid_form,
         }
 
-    def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
+    def describe_rules(self, snapshot: Snapshot) -> list[str]:
         return rules_summary(snapshot.rules, snapshot.seats)
 
     def waiting(self, state: duel.State) -> list[int]:
         return list(duel.waiting_for(state))
 
-    def status_lines(self, snapshot: TableSnapshot) -> list[str]:
-        state: duel.State = snapshot.state
+    def status_lines(self, snapshot: Snapshot) -> list[str]:
+        state = snapshot.game
         stake = render.coins(state.rules.stake, snapshot.currency)
         lines = [f"Mode: **{MODE_TITLES[state.rules.mode]}** · stake {stake} each"]
         if state.finished:
@@ -74,8 +76,8 @@ class DuelUI(Game):
             return [*lines, "Everyone picks a secret forbidden number (0–5)."]
         return [*lines, f"**Round {state.round}** — bids are secret until all are in."]
 
-    def seat_lines(self, snapshot: TableSnapshot) -> list[str]:
-        state: duel.State = snapshot.state
+    def seat_lines(self, snapshot: Snapshot) -> list[str]:
+        state = snapshot.game
         waiting = set(duel.waiting_for(state))
         rows = []
         for player in state.seats:
@@ -95,15 +97,15 @@ class DuelUI(Game):
             )
         return rows
 
-    def controls(self, snapshot: TableSnapshot) -> discord.ui.View:
-        label = "Choose privately" if snapshot.state.phase == "forbid" else "Bid privately"
+    def controls(self, snapshot: Snapshot) -> discord.ui.View:
+        label = "Choose privately" if snapshot.game.phase == "forbid" else "Bid privately"
         return view_of(self.panel_button(snapshot, label))
 
-    def panel(self, snapshot: TableSnapshot, player: int) -> tuple[str, discord.ui.View | None]:
+    def panel(self, snapshot: Snapshot, player: int) -> tuple[str, discord.ui.View | None]:
         """What only `player` sees (cogs/strength_duel_text.py), with the buttons of what
         they must do now: their DM panel, their ephemeral panel, and their notice."""
         text, asked = panel_text(snapshot, player)
-        state: duel.State = snapshot.state
+        state = snapshot.game
         table, ply = snapshot.id, getattr(state, "ply", 0)
         if asked == "forbid":
             numbers = (button(table, ply, "forbid", str(n), arg=n) for n in duel.FORBID_RANGE)

@@ -11,6 +11,8 @@ from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
 
+Snapshot = TableSnapshot[duel.Rules, duel.State]
+
 MODE_TITLES = {
     "duel": "Duel",
     "forbidden": "Forbidden number",
@@ -33,7 +35,7 @@ def forbidden(numbers: dict[int, int]) -> str:
     return f"\nForbidden numbers: {shown}" if numbers else ""
 
 
-def revealed(event: duel.RoundRevealed, snapshot: TableSnapshot) -> str:
+def revealed(event: duel.RoundRevealed, snapshot: Snapshot) -> str:
     bids = " · ".join(
         f"{render.mention(p)} **{amount}**"
         + (" (default)" if p in event.defaulted else "")
@@ -53,13 +55,13 @@ def revealed(event: duel.RoundRevealed, snapshot: TableSnapshot) -> str:
     return "\n".join(parts)
 
 
-def aborted(event: duel.Aborted, snapshot: TableSnapshot) -> str:
+def aborted(event: duel.Aborted, snapshot: Snapshot) -> str:
     who = f" by {render.mention(event.by)}" if event.by else ""
     text = f"**Stopped{who}** in round {event.round}: every stake went back to its owner."
     return text + forbidden(event.forbidden)
 
 
-def game_over(event: duel.GameOver, snapshot: TableSnapshot) -> str:
+def game_over(event: duel.GameOver, snapshot: Snapshot) -> str:
     if event.draw:
         result = "**A draw** — stakes are returned."
         if event.pot_to and len(event.pot_to) < len(snapshot.seats):
@@ -95,7 +97,7 @@ CONFIRMATIONS = Sentences(
 )
 
 
-def result(state: duel.State, snapshot: TableSnapshot) -> str:
+def result(state: duel.State, snapshot: Snapshot) -> str:
     """The end of the game in words, rebuilt from the state (as the reveal showed it)."""
     for event in reversed(snapshot.recent_events):
         if isinstance(event, duel.Aborted):
@@ -132,17 +134,15 @@ def rules_summary(rules: duel.Rules, seats: list[int]) -> list[str]:
     return lines
 
 
-def panel_text(snapshot: TableSnapshot, player: int) -> tuple[str, Literal["forbid", "bid"] | None]:
+def panel_text(snapshot: Snapshot, player: int) -> tuple[str, Literal["forbid", "bid"] | None]:
     """What only `player` sees: the last reveal, their strength, the others'; at the end,
     the result. With what they are asked for now (a forbidden number, a bid, nothing)."""
     text, asked = _panel_text(snapshot, player)
     return render.clip(text, 2000), asked
 
 
-def _panel_text(
-    snapshot: TableSnapshot, player: int
-) -> tuple[str, Literal["forbid", "bid"] | None]:
-    state: duel.State | None = snapshot.state
+def _panel_text(snapshot: Snapshot, player: int) -> tuple[str, Literal["forbid", "bid"] | None]:
+    state = snapshot.state
     head = f"**Strength Duel #{snapshot.id}**"
     if state is None:
         return f"{head} closed before play began; your stake was refunded.", None

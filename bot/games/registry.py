@@ -1,95 +1,118 @@
-"""The games the table service can host, each described by its engine module."""
+"""The games the table service can host: each is its engine module's ``ENGINE``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, Generic
 
 from pydantic import BaseModel, TypeAdapter
 
 from bot.games.common import Abort, Permission
+from bot.games.contract import ActionT, Engine, EventT, RulesT, StateT
 from bot.games.dice import Dice
-
-Events = list[BaseModel]
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """What the table service needs to know of a game; built from its engine module."""
+class GameSpec(Generic[RulesT, StateT, ActionT, EventT]):
+    """A game as the table service hosts it: its engine and the title players see.
 
-    name: str
+    Generic in the engine's types, so a cog holding ``GameSpec[Rules, State, ...]`` reads
+    a checked state. The service reads everything through the engine."""
+
+    engine: Engine[RulesT, StateT, ActionT, EventT]
     title: str
-    rules_model: type[BaseModel]
-    state_model: type[BaseModel]
-    start: Callable[[Any, list[int], Dice], Any]
-    act: Callable[[Any, int | None, Any, Dice], tuple[Any, Events]]
-    seat_limits: Callable[[Any], tuple[int, int]]
-    hold: Callable[[Any], int]
-    deadline_seconds: Callable[[Any], int | None]
-    parse_action: Callable[[Mapping[str, Any]], BaseModel]
-    event_adapter: TypeAdapter[Any] | None = None
-    """Parses a logged public event back into the engine's event model."""
-    join_action: type[BaseModel] | None = None
-    """An action that seats a newcomer once the game runs, where the game allows it."""
-    leave_action: type[BaseModel] | None = None
-    """An action that lets a player leave a running game, where the game allows it."""
-    bank_exposure: Callable[[Any], int] | None = None
-    """The most the bank could pay out on the open bets (see bot/games/common.py)."""
-    pending_charge: Callable[[Any, int], int] | None = None
-    """Coins a player's secret choice will take at the reveal."""
-    shortfall: Callable[[Any, int], BaseModel | None] | None = None
-    """The table's way round a wallet that cannot pay at a reveal."""
-    permissions: Mapping[type[BaseModel], Permission] = field(default_factory=dict)
-    """Who may send which action, where it is not a seated player."""
+
+    @classmethod
+    def from_module(cls, module: ModuleType, *, title: str) -> AnySpec:
+        """A game from its engine module, which exports ``ENGINE`` (see contract.py)."""
+        engine: Engine[Any, Any, Any, Any] = module.ENGINE
+        return GameSpec(engine, title)
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    @property
+    def rules_model(self) -> type[RulesT]:
+        return self.engine.rules_model
+
+    @property
+    def state_model(self) -> type[StateT]:
+        return self.engine.state_model
+
+    @property
+    def start(self) -> Callable[[RulesT, list[int], Dice], StateT]:
+        return self.engine.start
+
+    @property
+    def act(self) -> Callable[[StateT, int | None, ActionT, Dice], tuple[StateT, list[EventT]]]:
+        return self.engine.act
+
+    @property
+    def seat_limits(self) -> Callable[[RulesT], tuple[int, int]]:
+        return self.engine.seat_limits
+
+    @property
+    def hold(self) -> Callable[[RulesT], int]:
+        return self.engine.hold
+
+    @property
+    def deadline_seconds(self) -> Callable[[StateT], int | None]:
+        return self.engine.deadline_seconds
+
+    @property
+    def parse_action(self) -> Callable[[Mapping[str, Any]], ActionT]:
+        return self.engine.parse_action
+
+    @property
+    def event_adapter(self) -> TypeAdapter[EventT]:
+        """Parses a logged public event back into the engine's event model."""
+        return self.engine.events
+
+    @property
+    def join_action(self) -> type[BaseModel] | None:
+        return self.engine.join_action
+
+    @property
+    def leave_action(self) -> type[BaseModel] | None:
+        return self.engine.leave_action
+
+    @property
+    def bank_exposure(self) -> Callable[[StateT], int]:
+        return self.engine.bank_exposure
+
+    @property
+    def pending_charge(self) -> Callable[[StateT, int], int]:
+        return self.engine.pending_charge
+
+    @property
+    def shortfall(self) -> Callable[[StateT, int], ActionT | None] | None:
+        """``None`` for a game whose reveals never charge (spares every action the
+        savepoint the retry needs)."""
+        return self.engine.shortfall if self.engine.charges_at_reveal else None
 
     def permission(self, action: BaseModel) -> Permission:
         if isinstance(action, Abort):
             # Ending a started game is a moderator's word in every game, whatever the
             # engine declares (the service's cancel sends it; a player never may).
             return Permission.MODERATOR_NOT_SEATED
-        return self.permissions.get(type(action), Permission.SEATED)
+        return self.engine.permissions.get(type(action), Permission.SEATED)
 
-    @classmethod
-    def from_module(cls, module: ModuleType, *, title: str) -> GameSpec:
-        parse = getattr(module, "parse_action", None)
-        if parse is None:
-            adapter: TypeAdapter[Any] = TypeAdapter(module.Action)
 
-            def parse(data: Mapping[str, Any]) -> BaseModel:
-                parsed: BaseModel = adapter.validate_python(dict(data))
-                return parsed
-
-        return cls(
-            name=module.__name__.rsplit(".", 1)[-1],
-            title=title,
-            rules_model=module.Rules,
-            state_model=module.State,
-            start=module.start,
-            act=module.act,
-            seat_limits=module.seat_limits,
-            hold=module.hold,
-            deadline_seconds=module.deadline_seconds,
-            parse_action=parse,
-            event_adapter=TypeAdapter(module.Event) if hasattr(module, "Event") else None,
-            join_action=getattr(module, "Join", None),
-            leave_action=getattr(module, "Leave", None),
-            bank_exposure=getattr(module, "bank_exposure", None),
-            pending_charge=getattr(module, "pending_charge", None),
-            shortfall=getattr(module, "shortfall", None),
-            permissions=getattr(module, "PERMISSIONS", {}),
-        )
+AnySpec = GameSpec[Any, Any, Any, Any]
+"""A game of any kind, as the table service holds it."""
 
 
 class GameRegistry:
     def __init__(self) -> None:
-        self._specs: dict[str, GameSpec] = {}
+        self._specs: dict[str, AnySpec] = {}
 
-    def add(self, spec: GameSpec) -> None:
+    def add(self, spec: AnySpec) -> None:
         self._specs[spec.name] = spec
 
-    def get(self, name: str) -> GameSpec:
+    def get(self, name: str) -> AnySpec:
         return self._specs[name]
 
     def __contains__(self, name: object) -> bool:

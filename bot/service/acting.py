@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.fairness import FairDice, RecordingDice
-from bot.games.registry import GameSpec
+from bot.games.registry import AnySpec
 from bot.service.snapshots import Outcome
 from bot.service.steps import Steps
 from bot.service.terms import GAME_DEADLINE, Actor, permit
@@ -75,7 +75,7 @@ class Play:
         self,
         tx: Transaction,
         row: tq.TableRow,
-        spec: GameSpec,
+        spec: AnySpec,
         state: Any,
         user_id: int | None,
         action: BaseModel,
@@ -112,7 +112,7 @@ class Play:
         self,
         tx: Transaction,
         row: tq.TableRow,
-        spec: GameSpec,
+        spec: AnySpec,
         state: Any,
         user_id: int | None,
         action: BaseModel,
@@ -136,7 +136,7 @@ class Play:
         self,
         tx: Transaction,
         row: tq.TableRow,
-        spec: GameSpec,
+        spec: AnySpec,
         state: Any,
         dice: RecordingDice,
         seq: int,
@@ -174,7 +174,7 @@ class Play:
         return new_row
 
     async def _next_deadline(
-        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, state: Any
+        self, tx: Transaction, row: tq.TableRow, spec: AnySpec, state: Any
     ) -> None:
         """Re-arm the deadline when the decision point moved on (or the game just began);
         a choice made inside the same decision point keeps the clock running."""
@@ -189,7 +189,7 @@ class Play:
             await tq.set_deadline(tx, row.id, now + seconds, state.ply, GAME_DEADLINE)
 
     async def _record_stats(
-        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, state: Any
+        self, tx: Transaction, row: tq.TableRow, spec: AnySpec, state: Any
     ) -> None:
         for seat in await tq.seats(tx, row.id):
             net = seat.wallet_net
@@ -207,7 +207,7 @@ class Play:
     # -- what the money could not honour later -------------------------------------------
 
     async def _check_charge(
-        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, after: Any, user_id: int | None
+        self, tx: Transaction, row: tq.TableRow, spec: AnySpec, after: Any, user_id: int | None
     ) -> None:
         """Refuse a secret choice the chooser's wallet cannot pay at the reveal."""
         if user_id is None or spec.pending_charge is None:
@@ -222,7 +222,7 @@ class Play:
             raise InsufficientFunds(charge, balance, settings.currency_name, user_id=user_id)
 
     async def _check_bank(
-        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, before: Any, after: Any
+        self, tx: Transaction, row: tq.TableRow, spec: AnySpec, before: Any, after: Any
     ) -> None:
         """Refuse a bet that lifts what the bank could have to pay above what it holds."""
         if spec.bank_exposure is None:

@@ -85,7 +85,7 @@ class TableService:
 
     # -- reading -----------------------------------------------------------------------------
 
-    async def snapshot(self, table_id: int, guild_id: int | None = None) -> TableSnapshot:
+    async def snapshot(self, table_id: int, guild_id: int | None = None) -> TableSnapshot[Any, Any]:
         async with self._db.reading() as tx:
             row = await self._steps.row(tx, table_id, guild_id)
             return await self._steps.snapshot(tx, row)
@@ -109,7 +109,9 @@ class TableService:
             self._steps.remember_game(table_id, game)
         return game
 
-    async def history(self, table_id: int, guild_id: int) -> tuple[TableSnapshot, list[tq.LogRow]]:
+    async def history(
+        self, table_id: int, guild_id: int
+    ) -> tuple[TableSnapshot[Any, Any], list[tq.LogRow]]:
         async with self._db.reading() as tx:
             row = await self._steps.row(tx, table_id, guild_id)
             return await self._steps.snapshot(tx, row), await tq.action_log(tx, table_id)

@@ -14,10 +14,10 @@ from pydantic import BaseModel, ValidationError
 from bot.errors import NotAllowed, NotSeated, UserFacingError
 from bot.fairness import RecordingDice, commitment
 from bot.games.common import Abort, Permission
-from bot.games.registry import GameSpec
+from bot.games.registry import AnySpec
 from bot.safe_log import log_failure
 from bot.service.acting import Play
-from bot.service.snapshots import Outcome
+from bot.service.snapshots import Outcome, OutcomeKind
 from bot.service.steps import Steps, require_lobby
 from bot.service.terms import LOBBY_DEADLINE, Actor, LogKind, TableAlreadyOpen, permit
 from bot.storage import Transaction
@@ -38,7 +38,7 @@ def _new_seed() -> bytes:
     return bot.service.new_seed()
 
 
-def parse_rules(spec: GameSpec, options: Mapping[str, Any]) -> BaseModel:
+def parse_rules(spec: AnySpec, options: Mapping[str, Any]) -> BaseModel:
     """Build a table's rules from command options, refusing bad ones with a reason."""
     try:
         rules: BaseModel = spec.rules_model.model_validate(dict(options))
@@ -253,7 +253,7 @@ class Lifecycle:
         return Outcome(await steps.snapshot(tx, row), kind="cancelled")
 
     async def refunded(
-        self, tx: Transaction, row: tq.TableRow, kind: str, actor: int | None
+        self, tx: Transaction, row: tq.TableRow, kind: OutcomeKind, actor: int | None
     ) -> Outcome:
         """Cancel the table with every stake back (the log row is the caller's), and
         mirror its end in the scheduler."""

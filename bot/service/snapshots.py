@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from bot.economy import Economy
+from bot.games.contract import RulesT, StateT
 from bot.games.registry import GameSpec
 from bot.storage import Transaction
 from bot.storage import table_queries as tq
@@ -22,13 +23,18 @@ RECENT_LOG_ROWS = 8
 
 
 @dataclass(frozen=True)
-class TableSnapshot:
-    """A table as it stands after an action: what the cogs render."""
+class TableSnapshot(Generic[RulesT, StateT]):
+    """A table as it stands after an action: what the cogs render.
+
+    Generic in the game's rules and state: a cog that declares
+    ``TableSnapshot[hazard.Rules, hazard.State]`` reads checked fields, no casts. A lobby
+    has no state yet (``state`` is ``None``); :attr:`game` is the state of a table past
+    its lobby."""
 
     row: tq.TableRow
-    spec: GameSpec
-    rules: Any
-    state: Any
+    spec: GameSpec[RulesT, StateT, Any, Any]
+    rules: RulesT
+    state: StateT | None
     seats: list[int]
     currency: str
     deadline: tq.DeadlineRow | None
@@ -40,12 +46,19 @@ class TableSnapshot:
         return self.row.id
 
     @property
+    def game(self) -> StateT:
+        """The game's state; only for a table that has started."""
+        if self.state is None:
+            raise ValueError(f"table {self.row.id} has not started: a lobby has no state")
+        return self.state
+
+    @property
     def status(self) -> str:
         return self.row.status
 
     @property
     def ply(self) -> int:
-        return int(self.state.ply) if self.state is not None else 0
+        return int(getattr(self.state, "ply", 0))
 
     @property
     def seed_revealed(self) -> bool:
@@ -56,19 +69,22 @@ class TableSnapshot:
         return self.spec.hold(self.rules)
 
 
+OutcomeKind = Literal["opened", "joined", "left", "started", "acted", "cancelled", "expired"]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What an action did: the table after it and the engine's events."""
 
-    snapshot: TableSnapshot
+    snapshot: TableSnapshot[Any, Any]
     events: list[BaseModel] = field(default_factory=list)
-    kind: str = "acted"
+    kind: OutcomeKind = "acted"
     actor: int | None = None
 
 
 async def read_snapshot(
-    tx: Transaction, row: tq.TableRow, spec: GameSpec, economy: Economy
-) -> TableSnapshot:
+    tx: Transaction, row: tq.TableRow, spec: GameSpec[Any, Any, Any, Any], economy: Economy
+) -> TableSnapshot[Any, Any]:
     """The table in `row` with its rules, state, seats, deadline and recent events."""
     rules = spec.rules_model.model_validate_json(row.rules_json)
     state: Any = spec.state_model.model_validate_json(row.state_json) if row.state_json else None

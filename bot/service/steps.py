@@ -18,7 +18,7 @@ from bot.clock import Clock
 from bot.economy import HOUSE_ACCOUNT, Economy, escrow_account, wallet_account
 from bot.errors import NotAllowed, StaleAction, TableNotFound
 from bot.fairness import Draw
-from bot.games.registry import GameRegistry, GameSpec
+from bot.games.registry import AnySpec, GameRegistry
 from bot.scheduler import Scheduler
 from bot.service import money
 from bot.service.snapshots import TableSnapshot, read_snapshot
@@ -74,7 +74,7 @@ class Steps:
             raise TableNotFound(table_id)
         return row
 
-    async def snapshot(self, tx: Transaction, row: tq.TableRow) -> TableSnapshot:
+    async def snapshot(self, tx: Transaction, row: tq.TableRow) -> TableSnapshot[Any, Any]:
         return await read_snapshot(tx, row, self.registry.get(row.game), self.economy)
 
     def remember_game(self, table_id: int, game: str) -> None:
@@ -147,7 +147,7 @@ class Steps:
     # -- money -----------------------------------------------------------------------------
 
     async def seat(
-        self, tx: Transaction, row: tq.TableRow, spec: GameSpec, rules: Any, user_id: int
+        self, tx: Transaction, row: tq.TableRow, spec: AnySpec, rules: Any, user_id: int
     ) -> None:
         await self.economy.ensure_wallet(tx, row.guild_id, user_id)
         await tq.add_seat(tx, row.id, user_id)
@@ -214,7 +214,7 @@ class Steps:
 
     # -- the deadline's mirror -------------------------------------------------------------
 
-    def sync_scheduler(self, snapshot: TableSnapshot) -> None:
+    def sync_scheduler(self, snapshot: TableSnapshot[Any, Any]) -> None:
         # Runs while the transaction is still open but after every step that can refuse;
         # if COMMIT itself failed, the stale in-memory deadline would only fire, find no
         # matching row and do nothing.

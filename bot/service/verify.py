@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from bot.errors import NotAllowed
 from bot.fairness import Draw, FairDice, commitment, verify_draws
-from bot.games.registry import GameRegistry, GameSpec
+from bot.games.registry import AnySpec, GameRegistry
 from bot.service.terms import LogKind
 from bot.storage import table_queries as tq
 
@@ -64,7 +64,7 @@ def verify_table(
 
 
 def replay(
-    spec: GameSpec, row: tq.TableRow, log_rows: list[tq.LogRow], dice: FairDice
+    spec: AnySpec, row: tq.TableRow, log_rows: list[tq.LogRow], dice: FairDice
 ) -> tuple[Any, int]:
     """The state the log leads to (``None`` if the game never started), and how many
     logged steps were replayed."""

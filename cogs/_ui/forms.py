@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 QUICK_AMOUNTS: tuple[int, ...] = (10, 50, 100)
 MAX = "max"
 
-Room = Callable[[discord.Interaction[Any], TableSnapshot, str], Awaitable[tuple[int, int]]]
+Room = Callable[
+    [discord.Interaction[Any], TableSnapshot[Any, Any], str], Awaitable[tuple[int, int]]
+]
 """(the least, the most) a member may put on a kind of amount now."""
 
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from bot.service import TableSnapshot
 from cogs._ui import render
 
-EventText = Callable[[Any, TableSnapshot], str | None] | str
+EventText = Callable[[Any, TableSnapshot[Any, Any]], str | None] | str
 """How one kind of event reads: a template, or a function of (event, snapshot)."""
 
 
@@ -38,19 +38,19 @@ class Facts(Protocol):
     @property
     def recent_events(self) -> int: ...
 
-    def status_lines(self, snapshot: TableSnapshot) -> list[str]: ...
+    def status_lines(self, snapshot: TableSnapshot[Any, Any]) -> list[str]: ...
 
-    def deadline_line(self, snapshot: TableSnapshot) -> str | None: ...
+    def deadline_line(self, snapshot: TableSnapshot[Any, Any]) -> str | None: ...
 
-    def event_text(self, event: BaseModel, snapshot: TableSnapshot) -> str | None: ...
+    def event_text(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None: ...
 
-    def notes(self, snapshot: TableSnapshot) -> list[str]: ...
+    def notes(self, snapshot: TableSnapshot[Any, Any]) -> list[str]: ...
 
-    def seat_lines(self, snapshot: TableSnapshot) -> list[str]: ...
+    def seat_lines(self, snapshot: TableSnapshot[Any, Any]) -> list[str]: ...
 
-    def extra_fields(self, snapshot: TableSnapshot) -> list[tuple[str, str]]: ...
+    def extra_fields(self, snapshot: TableSnapshot[Any, Any]) -> list[tuple[str, str]]: ...
 
-    def controls(self, snapshot: TableSnapshot) -> discord.ui.View | None: ...
+    def controls(self, snapshot: TableSnapshot[Any, Any]) -> discord.ui.View | None: ...
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Frame:
         return embed
 
 
-def frame_of(facts: Facts, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Frame:
+def frame_of(facts: Facts, snapshot: TableSnapshot[Any, Any], events: Sequence[BaseModel]) -> Frame:
     state = snapshot.state
     finished = bool(getattr(state, "finished", False))
     happenings = [text for event in events if (text := facts.event_text(event, snapshot))]
@@ -129,7 +129,7 @@ class Sentences:
     def __init__(self, table: Mapping[type[Any], EventText]) -> None:
         self.table = dict(table)
 
-    def __call__(self, event: BaseModel, snapshot: TableSnapshot) -> str | None:
+    def __call__(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None:
         for kind in type(event).__mro__:
             text = self.table.get(kind)
             if text is None:
@@ -141,7 +141,7 @@ class Sentences:
         return None
 
 
-def deadline_text(template: str, snapshot: TableSnapshot) -> str | None:
+def deadline_text(template: str, snapshot: TableSnapshot[Any, Any]) -> str | None:
     """``template`` with ``{due}`` as a live countdown, when the table has a deadline."""
     if snapshot.deadline is None:
         return None

@@ -78,19 +78,19 @@ class Game(GameUI):
     def verbs(self) -> verbs.VerbTable:
         return {}
 
-    def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
+    def describe_rules(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         return self.table_options.summary(snapshot.rules) if self.table_options else []
 
-    def status_lines(self, snapshot: TableSnapshot) -> list[str]:
+    def status_lines(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         return []
 
-    def deadline_line(self, snapshot: TableSnapshot) -> str | None:
+    def deadline_line(self, snapshot: TableSnapshot[Any, Any]) -> str | None:
         return deadline_text(self.deadline, snapshot) if self.deadline else None
 
-    def event_text(self, event: BaseModel, snapshot: TableSnapshot) -> str | None:
+    def event_text(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None:
         return self.sentences(event, snapshot)
 
-    def notes(self, snapshot: TableSnapshot) -> list[str]:
+    def notes(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         """Lines after the events: by default, who cannot be DMed their panel."""
         if self.panels is None or getattr(snapshot.state, "finished", False):
             return []
@@ -101,16 +101,18 @@ class Game(GameUI):
             if p in closed
         ]
 
-    def seat_lines(self, snapshot: TableSnapshot) -> list[str]:
+    def seat_lines(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         return []
 
-    def extra_fields(self, snapshot: TableSnapshot) -> list[tuple[str, str]]:
+    def extra_fields(self, snapshot: TableSnapshot[Any, Any]) -> list[tuple[str, str]]:
         return []
 
-    def controls(self, snapshot: TableSnapshot) -> discord.ui.View | None:
+    def controls(self, snapshot: TableSnapshot[Any, Any]) -> discord.ui.View | None:
         return view_of(*draw(snapshot.id, snapshot.state, self.buttons)) if self.buttons else None
 
-    def panel(self, snapshot: TableSnapshot, player: int) -> tuple[str, discord.ui.View | None]:
+    def panel(
+        self, snapshot: TableSnapshot[Any, Any], player: int
+    ) -> tuple[str, discord.ui.View | None]:
         raise NotImplementedError
 
     def waiting(self, state: Any) -> Iterable[int]:
@@ -119,12 +121,16 @@ class Game(GameUI):
 
     # -- the frame, clicks and follow-ups --------------------------------------------------
 
-    def render_game(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Payload:
+    def render_game(
+        self, snapshot: TableSnapshot[Any, Any], events: Sequence[BaseModel]
+    ) -> Payload:
         frame = frame_of(self, snapshot, events)
         return Payload(frame.embed(), None if frame.finished else self.controls(snapshot))
 
-    def panel_button(self, snapshot: TableSnapshot, label: str | None = None) -> TableComponent:
-        ply = snapshot.state.ply
+    def panel_button(
+        self, snapshot: TableSnapshot[Any, Any], label: str | None = None
+    ) -> TableComponent:
+        ply = snapshot.ply
         return button(snapshot.id, ply, "panel", label or self.panel_label, emoji="🔒")
 
     def action_for(

@@ -200,11 +200,13 @@ class GameUI:
     def service(self) -> TableService:
         return self.hub.service
 
-    def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
+    def describe_rules(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         """Lines describing the table's options, shown in the lobby."""
         return []
 
-    def render_game(self, snapshot: TableSnapshot, events: Sequence[BaseModel]) -> Payload:
+    def render_game(
+        self, snapshot: TableSnapshot[Any, Any], events: Sequence[BaseModel]
+    ) -> Payload:
         raise NotImplementedError
 
     def action_for(
@@ -260,7 +262,7 @@ class TableHub:
 
     # -- rendering ---------------------------------------------------------------------------
 
-    def render(self, snapshot: TableSnapshot) -> Payload:
+    def render(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
         """The table message. Content is always set (even to empty) so an invitation's
         mention does not linger once the challenge is answered."""
         payload = self._render(snapshot)
@@ -268,7 +270,7 @@ class TableHub:
             payload.content = ""
         return payload
 
-    def _render(self, snapshot: TableSnapshot) -> Payload:
+    def _render(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
         if snapshot.status == "lobby":
             return self.render_lobby(snapshot)
         if snapshot.status == "cancelled" and snapshot.state is None:
@@ -285,7 +287,7 @@ class TableHub:
         self.add_fairness(payload.embed, snapshot)
         return payload
 
-    def render_lobby(self, snapshot: TableSnapshot) -> Payload:
+    def render_lobby(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
         spec = snapshot.spec
         fewest, most = spec.seat_limits(snapshot.rules)
         need = f"{fewest}" if fewest == most else f"{fewest}–{most}"
@@ -333,7 +335,7 @@ class TableHub:
         """Opens the game's rules privately, without touching the table message."""
         return button(table, 0, "rules", "Rules", arg=game, emoji="📜")
 
-    def render_cancelled(self, snapshot: TableSnapshot) -> Payload:
+    def render_cancelled(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
         embed = discord.Embed(
             title=f"{snapshot.spec.title} — table #{snapshot.id} (closed)",
             description="This table closed before play began; every stake was refunded.",
@@ -342,7 +344,7 @@ class TableHub:
         self.add_fairness(embed, snapshot)
         return Payload(embed, None)
 
-    def add_fairness(self, embed: discord.Embed, snapshot: TableSnapshot) -> None:
+    def add_fairness(self, embed: discord.Embed, snapshot: TableSnapshot[Any, Any]) -> None:
         ui = self.games.get(snapshot.spec.name)
         if ui is not None and not ui.has_dice:
             return
@@ -621,7 +623,7 @@ class TableHub:
         finally:
             self._editing.discard(table_id)
 
-    async def _edit(self, snapshot: TableSnapshot) -> None:
+    async def _edit(self, snapshot: TableSnapshot[Any, Any]) -> None:
         if snapshot.row.message_id is None:
             return
         channel = self.bot.get_partial_messageable(
@@ -661,7 +663,7 @@ class TableHub:
             self._last_sent.pop(snapshot.id, None)
         self.edits_sent += 1
 
-    async def _repost(self, snapshot: TableSnapshot, payload: Payload) -> None:
+    async def _repost(self, snapshot: TableSnapshot[Any, Any], payload: Payload) -> None:
         """A live table whose message was deleted gets a new one, so play can go on."""
         if not snapshot.row.live:
             self._last_sent.pop(snapshot.id, None)

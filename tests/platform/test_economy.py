@@ -9,7 +9,7 @@ import shutil
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pytest
 from hypothesis import HealthCheck, event, settings
@@ -20,7 +20,8 @@ from pydantic import BaseModel, Field
 from bot.economy import DAILY_COOLDOWN_SECONDS, MAX_AMOUNT, wallet_account
 from bot.errors import InsufficientFunds, NotAllowed, NotSeated, UserFacingError
 from bot.games.common import HOUSE, Abort, Deadline
-from bot.games.dice import ScriptedDice
+from bot.games.contract import Engine
+from bot.games.dice import Dice, ScriptedDice
 from bot.games.registry import GameSpec
 from bot.service import Actor, TableAlreadyOpen, TableService
 from bot.storage import money as mq
@@ -305,17 +306,37 @@ def _bank_act(
     return new, []
 
 
+class BankEngine(Engine[BankRules, BankState, BaseModel, BaseModel]):
+    """Players win back their stake from the bank; a deadline can raise every stake."""
+
+    name = "bank"
+
+    def start(self, rules: BankRules, players: list[int], dice: Dice) -> BankState:
+        return _bank_start(rules, players, dice)
+
+    def act(
+        self, state: BankState, player: int | None, action: BaseModel, dice: Dice
+    ) -> tuple[BankState, list[BaseModel]]:
+        return _bank_act(state, player, action, dice)
+
+    def seat_limits(self, rules: BankRules) -> tuple[int, int]:
+        return (1, 4)
+
+    def hold(self, rules: BankRules) -> int:
+        return rules.stake
+
+    def deadline_seconds(self, state: BankState) -> int | None:
+        return None if state.finished else 30
+
+
 BANK = GameSpec(
-    name="bank",
-    title="Bank",
-    rules_model=BankRules,
-    state_model=BankState,
-    start=_bank_start,
-    act=_bank_act,
-    seat_limits=lambda rules: (1, 4),
-    hold=lambda rules: rules.stake,
-    deadline_seconds=lambda state: None if state.finished else 30,
-    parse_action=lambda data: Deadline() if data.get("kind") == "deadline" else Win(),
+    BankEngine(
+        rules_model=BankRules,
+        state_model=BankState,
+        action_type=Annotated[Win | Deadline, Field(discriminator="kind")],
+        event_type=BaseModel,
+    ),
+    "Bank",
 )
 
 
