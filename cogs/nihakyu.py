@@ -9,18 +9,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
-from bot.errors import NotAllowed
 from bot.games import nihakyu
 from bot.service import TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.controls import Control
 from cogs._ui.game import Game, GameCog
-from cogs._ui.hub import install_game, is_moderator
+from cogs._ui.hub import install_game
 from cogs._ui.options import Options, Values, table
 from cogs._ui.verbs import VerbTable, by_arg, fixed
 from cogs.nihakyu_text import (
     CONFIRMATIONS,
-    EJECT_REFUSAL,
     SENTENCES,
     name,
     result_lines,
@@ -140,10 +138,8 @@ class NihakyuCog(
     @app_commands.describe(member="The player to eject (moderators not seated at the table)")
     async def eject(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
         # Ejecting is a moderator's word, never the host's: a host could otherwise eject
-        # everyone and take the pot. The game's permission (a moderator not seated) is
-        # checked by the table service.
-        if not is_moderator(interaction):
-            raise NotAllowed(EJECT_REFUSAL)
+        # everyone and take the pot. The game declares it (a moderator not seated); the
+        # table service checks it, inside the table's lock.
         table = await self.live_table(interaction)
         ejected = f"{member.mention} is ejected; their ante stays in the pot."
         await self.ui.act(interaction, table, nihakyu.Eject(target=member.id), confirm=ejected)

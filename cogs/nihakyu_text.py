@@ -20,9 +20,6 @@ ELIMINATION_TEXT = {
     "ejected": "is **ejected** by a moderator",
     "afk": "forfeits after idling too many rounds",
 }
-EJECT_REFUSAL = (
-    "Only a moderator (Manage Server) who is not playing at this table can eject a player."
-)
 
 Snapshot = TableSnapshot[nihakyu.Rules, nihakyu.State]
 

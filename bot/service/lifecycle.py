@@ -19,7 +19,14 @@ from bot.safe_log import log_failure
 from bot.service.acting import Play
 from bot.service.snapshots import Outcome, OutcomeKind
 from bot.service.steps import Steps, require_lobby
-from bot.service.terms import LOBBY_DEADLINE, Actor, LogKind, TableAlreadyOpen, permit
+from bot.service.terms import (
+    END_A_GAME,
+    LOBBY_DEADLINE,
+    Actor,
+    LogKind,
+    TableAlreadyOpen,
+    permit,
+)
 from bot.storage import Transaction
 from bot.storage import table_queries as tq
 
@@ -217,7 +224,7 @@ class Lifecycle:
             await steps.log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.CANCEL}, [], [])
             return await self.refunded(tx, row, "cancelled", user_id)
         seats = await tq.seats(tx, table_id)
-        permit(Permission.MODERATOR_NOT_SEATED, actor, row, seats, "end it")
+        permit(Permission.MODERATOR_NOT_SEATED, actor, row, seats, END_A_GAME)
         return await self.end_early(tx, row, user_id, seats)
 
     async def end_early(

@@ -76,6 +76,10 @@ class TableAlreadyOpen(UserFacingError):
         self.existing = existing
 
 
+END_A_GAME = "end it"
+"""What :meth:`cancel` asks permission for (its refusal explains more)."""
+
+
 def permit(
     permission: Permission,
     actor: Actor,
@@ -94,12 +98,14 @@ def permit(
         if actor.user_id != row.host_id and not actor.is_moderator:
             raise NotAllowed(f"Only the table's host or a moderator can {what}.")
     elif not actor.is_moderator:
-        if row.status == "running":
+        if row.status == "running" and what == END_A_GAME:
             raise NotAllowed(
                 f"This game has started: only a moderator (Manage Server) can {what} now."
                 " Play it out, or ask a moderator."
             )
-        raise NotAllowed(f"Only a moderator (Manage Server) can {what}.")
+        raise NotAllowed(
+            f"Only a moderator (Manage Server) who is not playing at this table can {what}."
+        )
     elif seated:
         raise NotAllowed(
             f"You have a seat at this table, so it is not yours to {what}: another moderator can."

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from cogs.nihakyu import EJECT_REFUSAL
 from tests.support.sim import answered, make_world, message_text, refusal, visible_to
+
+EJECT_REFUSAL = "Only a moderator (Manage Server) who is not playing at this table can do that."
 
 
 async def wallet(world, member) -> int:
@@ -200,9 +201,7 @@ async def test_a_host_who_is_not_a_moderator_cannot_eject(simcord_env, dice):
     await started(world, "alice", "bob", "carol", ante=10)
     before = await simcord_env.bot.tables.snapshot(1)
     message = table_bytes(table_message(world))
-    assert refusal(await alice.slash(world.channel, "nihakyu eject", member=carol)) == (
-        EJECT_REFUSAL
-    )
+    assert EJECT_REFUSAL in refusal(await alice.slash(world.channel, "nihakyu eject", member=carol))
     after = await simcord_env.bot.tables.snapshot(1)
     assert after.row.version == before.row.version and after.state.stamina[carol.id] == 200
     assert table_bytes(table_message(world)) == message
@@ -342,7 +341,7 @@ async def test_moderator_ejects_a_player(simcord_env, dice):
     await bob.click(table, label="Join")
     await carol.click(table, label="Join")
     await alice.click(table, label="Start")
-    assert refusal(await bob.slash(world.channel, "nihakyu eject", member=carol)) == (EJECT_REFUSAL)
+    assert EJECT_REFUSAL in refusal(await bob.slash(world.channel, "nihakyu eject", member=carol))
     answered(await world.moderator.slash(world.channel, "nihakyu eject", member=carol))
     snapshot = await simcord_env.bot.tables.snapshot(1)
     assert snapshot.state.stamina[carol.id] == 0
