@@ -4,12 +4,13 @@ Every player starts with the same Stamina and, in simultaneous rounds, loses wha
 d20 shows until one is left above 0. The authoritative rules are
 ``shared/rules/nihakyu.md``; the player-facing text is ``bot/rules_text/nihakyu.md``.
 
-Surface (ENGINE_CONTRACT.md plus :mod:`bot.games.common`): :class:`Rules`, :class:`State`,
-:func:`start`, :func:`act`, :func:`seat_limits`, :func:`hold`, :func:`deadline_seconds`,
-:data:`ACTIONS`, the :data:`Action` and :data:`Event` unions, the hooks
-:func:`pending_charge` and :func:`shortfall`, the helpers :func:`standing` and
-:func:`legal_actions`, and :data:`DEALER`, :data:`SHINIGAMI` and
-:data:`FORBIDDEN_TECHNIQUES` for the cog.
+Surface (ENGINE_CONTRACT.md plus :mod:`bot.games.common`): :data:`ENGINE`, the typed
+engine (:class:`NihakyuEngine`, see :mod:`bot.games.contract`); :class:`Rules`,
+:class:`State`, the :data:`Action` and :data:`Event` unions and :data:`ACTIONS`; and, as
+bound methods of :data:`ENGINE`, :func:`start`, :func:`act`, :func:`seat_limits`,
+:func:`hold`, :func:`deadline_seconds`, the hooks :func:`pending_charge` and
+:func:`shortfall`, and :func:`legal_actions`. The plain helper :func:`standing` and
+:data:`DEALER`, :data:`SHINIGAMI` and :data:`FORBIDDEN_TECHNIQUES` are for the cog.
 
 Chance, always through the ``dice`` argument and in exactly this order: when a round's
 dice are rolled, each standing player in seat order (Roll: one d20; Kage's Endurance: two
@@ -63,21 +64,28 @@ Rulings the source leaves open (also explained to players in the rules text):
   changes apply, and when the game ends (never on a choice or a Sleight decision): a
   round without a window moves it once, a round with one twice.
 
-Speed: a random 4-player playout runs a few thousand games a second because the hot path
-skips pydantic's generic machinery: one shallow copy per act (:func:`_copy`), direct field
-writes on that copy (:func:`_put`) and unvalidated construction of the frequent events
-(:func:`_event`). The rare events and every state from outside are validated as usual.
+Speed (goal: 2,000 random 4-player games a second, benchmarks/nihakyu_games.py): state
+evolves the kit's way (:mod:`bot.games.kit`): :class:`~bot.games.kit.Rulebook` hands each
+action's ``apply`` one shallow copy, and the handlers below replace fields and containers
+on it, never mutating one they did not make; a write that would not change a field is
+skipped, as attribute writes are a visible share of a playout. The five frequent events (a
+choice's two, and a round's reveal, results and next round) are built without validation
+by :func:`_event`: validating them cost a quarter of a playout's speed, and
+:func:`~bot.games.kit.evolve` on a prototype event is no faster than validating. Rarer
+events, and every state and action from outside, are validated as usual.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NamedTuple, TypeVar
+from typing import Annotated, Literal, NamedTuple, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.common import HOUSE, Abort, Deadline, Honour
+from bot.games.common import HOUSE, Abort, Deadline, Honour, Permission
+from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
+from bot.games.kit import Move, Rulebook, split_proportional
 
 DEALER = -1
 """The Dealer's key in :attr:`State.stamina` (Dealer's Blood)."""
@@ -191,17 +199,8 @@ Action = Annotated[
     | Deadline,
     Field(discriminator="kind"),
 ]
-ACTIONS = (
-    Roll,
-    ShadowStep,
-    KageEndurance,
-    Sleight,
-    SkipSleight,
-    Eject,
-    KageUnpaid,
-    Abort,
-    Deadline,
-)
+ACTIONS: tuple[type[BaseModel], ...] = get_args(get_args(Action)[0])
+"""Every action model :func:`act` accepts, read off the :data:`Action` union."""
 
 
 # --- events --------------------------------------------------------------------------
@@ -362,13 +361,6 @@ Event = Annotated[
 ]
 
 
-_EVENT_FIELDS: dict[type[BaseModel], set[str]] = {
-    cls: set(cls.model_fields)
-    for cls in (ChoiceConfirmed, PlayerChose, RoundRevealed, RoundResolved, RoundStarted)
-}
-"""The events :func:`_event` builds, with the names of all their fields."""
-
-
 # --- state ---------------------------------------------------------------------------
 
 
@@ -417,154 +409,36 @@ class State(BaseModel):
     """Dealer's Blood split: the Stamina before the final round each share was based on."""
 
 
-_new_object = object.__new__
-_set_slot = object.__setattr__
+# --- the frequent events, built without validation -----------------------------------
+
+_EventT = TypeVar("_EventT", bound=BaseModel)
+
+_FREQUENT_EVENTS: dict[type[BaseModel], set[str]] = {
+    cls: set(cls.model_fields)
+    for cls in (ChoiceConfirmed, PlayerChose, RoundRevealed, RoundResolved, RoundStarted)
+}
+"""The events :func:`_event` builds, with the names of all their fields."""
 
 
-_STATE_FIELDS = set(State.model_fields)
+def _event(cls: type[_EventT], values: dict[str, object]) -> _EventT:
+    """One of the frequent events, from all its ``values`` (``kind`` included), unvalidated.
 
-
-# --- table conventions ---------------------------------------------------------------
-
-
-def seat_limits(rules: Rules) -> tuple[int, int]:
-    """The fewest and most seats a Nihakyu table allows."""
-    return 2, rules.max_players
-
-
-def hold(rules: Rules) -> int:
-    """Coins each member escrows when sitting down: the ante."""
-    return rules.ante
-
-
-def deadline_seconds(state: State) -> int | None:
-    """Time allowed for the current decision point; ``None`` once the game is over."""
-    if state.phase == "choosing":
-        return state.rules.round_seconds
-    if state.phase == "sleight":
-        return state.rules.sleight_seconds
-    return None
-
-
-def pending_charge(state: State, player: int) -> int:
-    """Coins ``player``'s unrevealed choice will take at the reveal: the second ante while
-    their choice this round is Kage's Endurance, else 0. Nothing moves before the reveal;
-    the service only checks that the wallet covers it (the refusal is private)."""
-    if state.phase == "choosing" and state.choices.get(player) == "kage":
-        return state.rules.ante
-    return 0
-
-
-def shortfall(state: State, player: int) -> KageUnpaid | None:
-    """At a reveal, ``player``'s wallet cannot pay what it takes (``state`` is the state
-    before the reveal): the table action that turns their Kage's Endurance into a Roll,
-    or ``None`` when they owe nothing at the reveal."""
-    if pending_charge(state, player) > 0:
-        return KageUnpaid(player=player)
-    return None
-
-
-def standing(state: State) -> list[int]:
-    """Players still in the game, in seat order (the Dealer is not included)."""
-    stamina = state.stamina
-    return [p for p in state.seats if stamina[p] > 0]
-
-
-def legal_actions(
-    state: State, player: int
-) -> list[Roll | ShadowStep | KageEndurance | Sleight | SkipSleight]:
-    """The actions ``player`` may send right now (not Eject or Deadline, which the table sends)."""
-    if state.finished or player not in state.stakes or state.stamina[player] <= 0:
-        return []
-    rules = state.rules
-    if state.phase == "choosing":
-        found: list[Roll | ShadowStep | KageEndurance | Sleight | SkipSleight] = [_ROLL]
-        limit = rules.shadow_step_uses
-        if rules.shadow_step and (limit is None or state.shadow_steps[player] < limit):
-            found.append(_SHADOW_STEP)
-        if rules.kage_endurance and player not in state.kage_used:
-            found.append(_KAGE)
-        return found
-    if player in state.sleight_players and player not in state.sleights:
-        return [_SLEIGHT_DOWN, _SLEIGHT_UP, _SKIP_SLEIGHT]
-    return []
-
-
-# Actions are frozen, so these can be handed out again and again.
-_ROLL = Roll()
-_SHADOW_STEP = ShadowStep()
-_KAGE = KageEndurance()
-_SLEIGHT_DOWN = Sleight(adjust=-1)
-_SLEIGHT_UP = Sleight(adjust=1)
-_SKIP_SLEIGHT = SkipSleight()
-
-
-# --- start and act -------------------------------------------------------------------
-
-
-def start(rules: Rules, players: list[int], dice: Dice) -> State:
-    """Seat ``players`` in the given order and take each one's ante into the pot.
-
-    ``dice`` is unused: nothing is random before the first round.
+    These five are most of a playout's events, and validating them would cost a quarter of
+    the benchmark's speed (measured; :func:`~bot.games.kit.evolve` on a prototype event is
+    no faster than validating). Every value is built here with its declared type, and the
+    engine tests re-validate every event they see. Like successive states, events may
+    share containers with a state: all of them are read-only by convention.
     """
-    low, high = seat_limits(rules)
-    if not low <= len(players) <= high:
-        raise IllegalMove(f"Nihakyu needs {low} to {high} players; this table has {len(players)}.")
-    if len(set(players)) != len(players):
-        raise IllegalMove("Each player can take only one seat at the table.")
-    if any(p <= 0 for p in players):
-        raise IllegalMove("Players must be members (positive ids): 0 and -1 are reserved.")
-    stamina = dict.fromkeys(players, rules.starting_stamina)
-    if rules.dealers_blood:
-        stamina[DEALER] = rules.starting_stamina
-    payouts = dict.fromkeys(players, 0)
-    payouts[HOUSE] = 0
-    state = State(
-        rules=rules,
-        seats=list(players),
-        stamina=stamina,
-        auto_rolls=dict.fromkeys(players, 0),
-        shadow_steps=dict.fromkeys(players, 0),
-        stakes=dict.fromkeys(players, rules.ante),
-        pot=rules.ante * len(players),
-        payouts=payouts,
-    )
-    # Defaults count as set too, so a state's dump is the same before and after a copy.
-    _set_slot(state, "__pydantic_fields_set__", _STATE_FIELDS)
-    return state
+    event = object.__new__(cls)
+    object.__setattr__(event, "__dict__", values)
+    # Every field is given; pydantic only ever adds a name already there to this shared set.
+    object.__setattr__(event, "__pydantic_fields_set__", _FREQUENT_EVENTS[cls])
+    object.__setattr__(event, "__pydantic_extra__", None)
+    object.__setattr__(event, "__pydantic_private__", None)
+    return event
 
 
-def act(state: State, player: int | None, action: Action, dice: Dice) -> tuple[State, list[Event]]:
-    """Apply ``action`` by ``player`` (``None``: the table). Never mutates ``state``.
-
-    Raises :class:`IllegalMove`, with a sentence for the player, when the action is not
-    allowed now; nothing changes then.
-    """
-    if state.finished:
-        raise IllegalMove("This game of Nihakyu is over.")
-    kind = action.kind
-    if kind == "roll":
-        return _choose(state, player, "roll", dice)
-    if kind == "shadow_step":
-        return _choose(state, player, "shadow_step", dice)
-    if kind == "kage_endurance":
-        return _choose(state, player, "kage", dice)
-    if isinstance(action, Sleight):
-        return _sleight(state, player, action.adjust, dice)
-    if kind == "skip_sleight":
-        return _sleight(state, player, 0, dice)
-    if isinstance(action, Eject):
-        return _eject(state, player, action.target, dice)
-    if isinstance(action, KageUnpaid):
-        return _kage_unpaid(state, player, action.player)
-    if kind == "abort":
-        return _abort(state, player)
-    if kind == "deadline":
-        return _deadline(state, dice)
-    raise IllegalMove("That is not a Nihakyu action.")
-
-
-# --- handlers ------------------------------------------------------------------------
+# --- checks: each refuses with a sentence for the player and touches nothing ----------
 
 
 def _seated_and_standing(state: State, player: int | None) -> int:
@@ -575,16 +449,21 @@ def _seated_and_standing(state: State, player: int | None) -> int:
     return player
 
 
-def _choose(
-    state: State, player: int | None, choice: Choice, dice: Dice
-) -> tuple[State, list[Event]]:
+def _check_choice(
+    state: State, player: int | None, action: Roll | ShadowStep | KageEndurance
+) -> None:
+    """A standing player's choice for the round, while choosing; a variant must be played
+    at the table (and, for Kage's Endurance or limited Shadow Steps, not used up)."""
     seated = _seated_and_standing(state, player)
     if state.phase != "choosing":
         raise IllegalMove(
             "This round's dice are already on the table; choose again when the next round starts."
         )
+    kind = action.kind
+    if kind == "roll":
+        return
     rules = state.rules
-    if choice == "shadow_step":
+    if kind == "shadow_step":
         if not rules.shadow_step:
             raise IllegalMove("Shadow Step is not played at this table.")
         limit = rules.shadow_step_uses
@@ -594,62 +473,14 @@ def _choose(
                 if limit
                 else "This table allows no Shadow Steps."
             )
-    elif choice == "kage":
+    else:
         if not rules.kage_endurance:
             raise IllegalMove("Kage's Endurance is not played at this table.")
         if seated in state.kage_used:
             raise IllegalMove("You have already used Kage's Endurance: it is once per game.")
 
-    new = _copy(state)
-    fields = new.__dict__  # written directly: see _put
-    choices = dict(state.choices)
-    choices[seated] = choice
-    fields["choices"] = choices
-    if seated in state.kage_unpaid:
-        # A fresh choice replaces the one the table had turned into a Roll.
-        fields["kage_unpaid"] = [p for p in state.kage_unpaid if p != seated]
-    # No coin moves on a choice: Kage's second ante is taken at the reveal, so that the
-    # pot, the wallets and the table message say nothing about an unrevealed choice.
-    round_no = state.round
-    events: list[Event] = [
-        _event(
-            ChoiceConfirmed,
-            {
-                "kind": "choice_confirmed",
-                "private_to": seated,
-                "player": seated,
-                "round": round_no,
-                "choice": choice,
-                "stake": state.stakes[seated],
-                "charge": rules.ante if choice == "kage" else 0,
-            },
-        ),
-        _event(PlayerChose, {"kind": "player_chose", "round": round_no, "player": seated}),
-    ]
-    # Every elimination is recorded in ``eliminated`` exactly once.
-    if len(choices) == len(state.seats) - len(state.eliminated):
-        _roll_round(new, dice, [], events)
-    return new, events
 
-
-def _deadline(state: State, dice: Dice) -> tuple[State, list[Event]]:
-    new = _copy(state)
-    events: list[Event] = []
-    if state.phase == "choosing":
-        choices = dict(state.choices)
-        auto = [p for p in standing(state) if p not in choices]
-        for p in auto:
-            choices[p] = "roll"
-        _put(new, choices=choices)
-        _roll_round(new, dice, auto, events)
-    else:
-        _apply_round(new, dice, events)
-    return new, events
-
-
-def _sleight(
-    state: State, player: int | None, adjust: Literal[-1, 0, 1], dice: Dice
-) -> tuple[State, list[Event]]:
+def _check_sleight(state: State, player: int | None, action: Sleight | SkipSleight) -> None:
     if not state.rules.shinobi_interference:
         raise IllegalMove("Shinobi Interference (Sleight of Hand) is not played at this table.")
     seated = _seated_and_standing(state, player)
@@ -668,184 +499,243 @@ def _sleight(
                 "no Sleight of Hand for you."
             )
         raise IllegalMove("You did not roll this round, so there is nothing to adjust.")
-    new = _copy(state)
-    sleights = dict(state.sleights)
-    sleights[seated] = adjust
-    _put(new, sleights=sleights)
-    events: list[Event] = [
-        SleightConfirmed(private_to=seated, player=seated, round=state.round, adjust=adjust),
-        SleightDecided(round=state.round, player=seated),
-    ]
-    if len(sleights) == len(state.sleight_players):
-        _apply_round(new, dice, events)
-    return new, events
 
 
-def _eject(state: State, player: int | None, target: int, dice: Dice) -> tuple[State, list[Event]]:
+def _check_eject(state: State, player: int | None, action: Eject) -> None:
     if player is not None and player in state.stakes:
         # A host could otherwise eject everyone and take the pot.
         raise IllegalMove(
             "You are playing at this table: only a moderator who is not seated can eject a player."
         )
+    target = action.target
     if target == DEALER:
         raise IllegalMove("The Dealer cannot be ejected.")
     if target not in state.stakes:
         raise IllegalMove("That member is not seated at this table.")
     if state.stamina[target] <= 0:
         raise IllegalMove("That player is already out of the game.")
-    new = _copy(state)
-    stamina = dict(state.stamina)
-    stamina[target] = 0
-    _put(new, stamina=stamina, eliminated=[*state.eliminated, target])
-    events: list[Event] = [
-        PlayerEliminated(round=state.round, player=target, reason="ejected", by=player)
-    ]
-    if state.phase == "choosing" and target in state.choices:
-        # Their choice was never revealed, so it is void (no coin had moved for it).
-        choices = dict(state.choices)
-        del choices[target]
-        _put(
-            new,
-            choices=choices,
-            kage_unpaid=[p for p in state.kage_unpaid if p != target],
-        )
-    elif state.phase == "sleight" and target in state.sleight_players:
-        _put(
-            new,
-            sleight_players=[p for p in state.sleight_players if p != target],
-            sleights={p: a for p, a in state.sleights.items() if p != target},
-        )
 
-    up = standing(new)
+
+def _check_kage_unpaid(state: State, player: int | None, action: KageUnpaid) -> None:
+    if player is not None:
+        raise IllegalMove("Only the table itself turns a Kage's Endurance into a Roll.")
+    if state.phase != "choosing" or state.choices.get(action.player) != "kage":
+        raise IllegalMove("That player has no Kage's Endurance waiting for the reveal.")
+
+
+def _always_allowed(state: State, player: int | None, action: Abort | Deadline) -> None:
+    """The table's own actions: the service decides who may send an Abort."""
+
+
+# --- applies: each gets the fresh shallow copy the Rulebook made (kit.evolve) -----------
+
+_CHOICE_OF: dict[str, Choice] = {
+    "roll": "roll",
+    "shadow_step": "shadow_step",
+    "kage_endurance": "kage",
+}
+"""The round choice each choosing action makes, by its ``kind``."""
+
+
+def _apply_choice(
+    s: State, player: int | None, action: Roll | ShadowStep | KageEndurance, dice: Dice
+) -> list[Event]:
+    assert player is not None  # the check refused the table
+    choice = _CHOICE_OF[action.kind]
+    choices = {**s.choices, player: choice}
+    s.choices = choices
+    if player in s.kage_unpaid:
+        # A fresh choice replaces the one the table had turned into a Roll.
+        s.kage_unpaid = [p for p in s.kage_unpaid if p != player]
+    # No coin moves on a choice: Kage's second ante is taken at the reveal, so that the
+    # pot, the wallets and the table message say nothing about an unrevealed choice.
+    round_no = s.round
+    events: list[Event] = [
+        _event(
+            ChoiceConfirmed,
+            {
+                "kind": "choice_confirmed",
+                "private_to": player,
+                "player": player,
+                "round": round_no,
+                "choice": choice,
+                "stake": s.stakes[player],
+                "charge": s.rules.ante if choice == "kage" else 0,
+            },
+        ),
+        _event(PlayerChose, {"kind": "player_chose", "round": round_no, "player": player}),
+    ]
+    # Every elimination is recorded in ``eliminated`` exactly once.
+    if len(choices) == len(s.seats) - len(s.eliminated):
+        _roll_round(s, dice, [], events)
+    return events
+
+
+def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) -> list[Event]:
+    events: list[Event] = []
+    if s.phase == "choosing":
+        choices = dict(s.choices)
+        auto = [p for p in standing(s) if p not in choices]
+        for p in auto:
+            choices[p] = "roll"
+        s.choices = choices
+        _roll_round(s, dice, auto, events)
+    else:
+        _apply_round(s, dice, events)
+    return events
+
+
+def _apply_sleight(
+    s: State, player: int | None, action: Sleight | SkipSleight, dice: Dice
+) -> list[Event]:
+    assert player is not None  # the check refused the table
+    adjust: Literal[-1, 0, 1] = action.adjust if isinstance(action, Sleight) else 0
+    sleights = {**s.sleights, player: adjust}
+    s.sleights = sleights
+    events: list[Event] = [
+        SleightConfirmed(private_to=player, player=player, round=s.round, adjust=adjust),
+        SleightDecided(round=s.round, player=player),
+    ]
+    if len(sleights) == len(s.sleight_players):
+        _apply_round(s, dice, events)
+    return events
+
+
+def _apply_eject(s: State, player: int | None, action: Eject, dice: Dice) -> list[Event]:
+    target = action.target
+    stamina = {**s.stamina, target: 0}
+    s.stamina = stamina
+    s.eliminated = [*s.eliminated, target]
+    events: list[Event] = [
+        PlayerEliminated(round=s.round, player=target, reason="ejected", by=player)
+    ]
+    if s.phase == "choosing" and target in s.choices:
+        # Their choice was never revealed, so it is void (no coin had moved for it).
+        s.choices = {p: c for p, c in s.choices.items() if p != target}
+        s.kage_unpaid = [p for p in s.kage_unpaid if p != target]
+    elif s.phase == "sleight" and target in s.sleight_players:
+        s.sleight_players = [p for p in s.sleight_players if p != target]
+        s.sleights = {p: a for p, a in s.sleights.items() if p != target}
+
+    up = standing(s)
     dealer_up = stamina.get(DEALER, 0) > 0
     if len(up) == 1 and not dealer_up:
-        _finish(new, events, up[0], "last_standing", {})
+        _finish(s, events, up[0], "last_standing", {})
     elif not up:
         # Only the Dealer can be left (a lone player would already have won); an ejected
         # player shares nothing, so the house takes the whole pot.
-        _finish(new, events, None, "dealer" if dealer_up else "no_contender", {})
-    elif new.phase == "choosing":
-        if len(new.choices) == len(up):
-            _roll_round(new, dice, [], events)
-    elif len(new.sleights) == len(new.sleight_players):
-        _apply_round(new, dice, events)
-    return new, events
+        _finish(s, events, None, "dealer" if dealer_up else "no_contender", {})
+    elif s.phase == "choosing":
+        if len(s.choices) == len(up):
+            _roll_round(s, dice, [], events)
+    elif len(s.sleights) == len(s.sleight_players):
+        _apply_round(s, dice, events)
+    return events
 
 
-def _kage_unpaid(state: State, player: int | None, target: int) -> tuple[State, list[Event]]:
-    if player is not None:
-        raise IllegalMove("Only the table itself turns a Kage's Endurance into a Roll.")
-    if state.phase != "choosing" or state.choices.get(target) != "kage":
-        raise IllegalMove("That player has no Kage's Endurance waiting for the reveal.")
-    new = _copy(state)
-    choices = dict(state.choices)
-    choices[target] = "roll"
-    _put(new, choices=choices, kage_unpaid=[*state.kage_unpaid, target])
+def _apply_kage_unpaid(s: State, player: int | None, action: KageUnpaid, dice: Dice) -> list[Event]:
+    s.choices = {**s.choices, action.player: "roll"}
+    s.kage_unpaid = [*s.kage_unpaid, action.player]
     # No event: the reveal the table retries next says what happened and why; anything
     # said now would name an unrevealed choice.
-    return new, []
+    return []
 
 
-def _abort(state: State, player: int | None) -> tuple[State, list[Event]]:
+def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> list[Event]:
     """A moderator ends the game. Nothing in Nihakyu is settled before the end, so every
     stake (each ante, and any second ante already taken at a reveal) goes back."""
-    new = _copy(state)
-    refunds = {p: state.stakes[p] for p in state.seats}
-    payouts = dict.fromkeys(state.seats, 0)
+    refunds = {p: s.stakes[p] for p in s.seats}
+    payouts = dict.fromkeys(s.seats, 0)
     payouts[HOUSE] = 0
-    _put(
-        new,
-        stakes=dict.fromkeys(state.seats, 0),
-        payouts=payouts,
-        winner=None,
-        dealer_won=False,
-        aborted=True,
-        finished=True,
-        phase="finished",
-        ply=state.ply + 1,
-        # Unrevealed choices and Sleight decisions are dropped, never shown.
-        choices={},
-        kage_unpaid=[],
-        sleight_players=[],
-        sleights={},
-        forfeiting=[],
-    )
-    return new, [Aborted(round=state.round, by=player, refunds=refunds)]
+    s.stakes = dict.fromkeys(s.seats, 0)
+    s.payouts = payouts
+    s.winner = None
+    s.dealer_won = False
+    s.aborted = True
+    s.finished = True
+    s.phase = "finished"
+    s.ply += 1
+    # Unrevealed choices and Sleight decisions are dropped, never shown.
+    s.choices = {}
+    s.kage_unpaid = []
+    s.sleight_players = []
+    s.sleights = {}
+    s.forfeiting = []
+    return [Aborted(round=s.round, by=player, refunds=refunds)]
 
 
-# --- resolution (these work on the fresh copy made by the handler) ---------------------
-
-
-def _copy(state: State) -> State:
-    """A shallow copy of ``state``: what ``model_copy()`` does, minus its generality.
-
-    It runs once per act and was a visible share of a playout's time. State has no extra
-    or private attributes, so the field dict is all there is to copy; every state the
-    engine makes has all its fields set, so they share one (never-shrinking) fields-set.
-    """
-    new = _new_object(State)
-    _set_slot(new, "__dict__", state.__dict__.copy())
-    _set_slot(new, "__pydantic_fields_set__", _STATE_FIELDS)
-    _set_slot(new, "__pydantic_extra__", None)
-    _set_slot(new, "__pydantic_private__", None)
-    return new
-
-
-def _put(s: State, **fields: object) -> None:
-    """Write fields of the handler's fresh copy straight into it.
-
-    This skips pydantic's per-assignment bookkeeping, which dominated a playout's profile.
-    It is safe because ``s`` is a copy no one else holds, every value is built here with
-    its declared type, and containers are always replaced, never mutated in place.
-    """
-    s.__dict__.update(fields)
-
-
-_EventT = TypeVar("_EventT", bound=BaseModel)
-
-
-def _event(cls: type[_EventT], values: dict[str, object]) -> _EventT:
-    """Build one of the frequent events from all its ``values`` (``kind`` included),
-    without validating them.
-
-    Used only where a playout spends its time (choices, reveals, round results); every
-    value is built here with its declared type, and the tests re-validate every event
-    they see. Like successive states, events may share containers with a state: all of
-    them are read-only by convention, and the engine never mutates a container in place.
-    """
-    event = _new_object(cls)
-    _set_slot(event, "__dict__", values)
-    # Every field is set, so pydantic's ``add`` on a later assignment never changes it.
-    _set_slot(event, "__pydantic_fields_set__", _EVENT_FIELDS[cls])
-    _set_slot(event, "__pydantic_extra__", None)
-    _set_slot(event, "__pydantic_private__", None)
-    return event
+# --- resolution (these work on the fresh copy handed to the apply) ---------------------
 
 
 def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> None:
     """Every standing player has a choice: roll the round's dice and reveal them."""
-    rules = s.rules
+    forfeiting = _count_auto_rolls(s, auto)
+    rolls = _roll_dice(s, dice)
+    unpaid = s.kage_unpaid
+    if unpaid:
+        s.kage_unpaid = []
+    s.rolls = rolls
+    # Most rounds nobody auto-rolls: leave the empty lists as they are (an attribute
+    # write is a visible share of a playout's time).
+    if auto or s.auto_rolled:
+        s.auto_rolled = auto
+    if forfeiting or s.forfeiting:
+        s.forfeiting = forfeiting
+    events.append(
+        _event(
+            RoundRevealed,
+            {
+                "kind": "round_revealed",
+                "round": s.round,
+                "choices": s.choices,
+                "rolls": rolls,
+                "auto_rolled": auto,
+                "forfeiting": forfeiting,
+                "kage_unpaid": unpaid,
+            },
+        )
+    )
+    if s.rules.shinobi_interference and _open_sleight_window(s, events):
+        return
+    _apply_round(s, dice, events)
+
+
+def _count_auto_rolls(s: State, auto: list[int]) -> list[int]:
+    """Count this round's auto-rolls and reset the count of everyone who chose: who forfeits."""
+    if not auto and not s.auto_rolled:
+        # A count is above 0 only after an auto-roll in the previous round: the usual
+        # round has nothing to count or reset.
+        return []
     stamina = s.stamina
-    choices = s.choices
-    roll = dice.roll
-    # A count is above 0 only after an auto-roll in the previous round; skip the rebuild
-    # when there is nothing to count or reset (the usual round).
-    rebuild = bool(auto or s.auto_rolled)
-    auto_rolls = dict(s.auto_rolls) if rebuild else s.auto_rolls
-    rolls: dict[int, list[int]] = {}
+    limit = s.rules.afk_rounds_to_forfeit
+    auto_rolls = dict(s.auto_rolls)
     forfeiting: list[int] = []
-    kage_now: list[int] = []
-    shadow_now: list[int] = []
     for p in s.seats:
         if stamina[p] <= 0:
             continue
         if p in auto:
             count = auto_rolls[p] + 1
             auto_rolls[p] = count
-            if count >= rules.afk_rounds_to_forfeit:
+            if count >= limit:
                 forfeiting.append(p)
-        elif rebuild:
+        else:
             auto_rolls[p] = 0
+    s.auto_rolls = auto_rolls
+    return forfeiting
+
+
+def _roll_dice(s: State, dice: Dice) -> dict[int, list[int]]:
+    """Each standing player's dice in seat order, the Dealer's last; a Kage's Endurance
+    takes its second ante and a Shadow Step counts as used, now, at the reveal."""
+    stamina = s.stamina
+    choices = s.choices
+    roll = dice.roll
+    rolls: dict[int, list[int]] = {}
+    kage_now: list[int] = []
+    shadow_now: list[int] = []
+    for p in s.seats:
+        if stamina[p] <= 0:
+            continue
         choice = choices[p]
         if choice == "roll":
             rolls[p] = [roll(20)]
@@ -857,51 +747,31 @@ def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> N
             shadow_now.append(p)
     if stamina.get(DEALER, 0) > 0:
         rolls[DEALER] = [roll(20)]
-    fields = s.__dict__  # written directly: see _put
-    fields["auto_rolls"] = auto_rolls
-    fields["rolls"] = rolls
-    fields["auto_rolled"] = auto
-    fields["forfeiting"] = forfeiting
     if kage_now:
         # The second ante moves now, at the reveal, never on the (secret) choice.
-        ante = rules.ante
-        stakes = dict(s.stakes)
-        for p in kage_now:
-            stakes[p] += ante
-        fields["stakes"] = stakes
-        fields["pot"] = s.pot + ante * len(kage_now)
-        fields["kage_used"] = [*s.kage_used, *kage_now]
-    unpaid = s.kage_unpaid
-    if unpaid:
-        fields["kage_unpaid"] = []
+        ante = s.rules.ante
+        s.stakes = {p: stake + ante if p in kage_now else stake for p, stake in s.stakes.items()}
+        s.pot += ante * len(kage_now)
+        s.kage_used = [*s.kage_used, *kage_now]
     if shadow_now:
-        shadow_steps = dict(s.shadow_steps)
-        for p in shadow_now:
-            shadow_steps[p] += 1
-        fields["shadow_steps"] = shadow_steps
-    events.append(
-        _event(
-            RoundRevealed,
-            {
-                "kind": "round_revealed",
-                "round": s.round,
-                "choices": choices,
-                "rolls": rolls,
-                "auto_rolled": auto,
-                "forfeiting": forfeiting,
-                "kage_unpaid": unpaid,
-            },
-        )
-    )
-    if rules.shinobi_interference:
-        eligible = [
-            p for p in rolls if p != DEALER and choices[p] != "shadow_step" and p not in forfeiting
-        ]
-        if eligible:
-            _put(s, phase="sleight", ply=s.ply + 1, sleight_players=eligible, sleights={})
-            events.append(SleightWindowOpened(round=s.round, players=eligible))
-            return
-    _apply_round(s, dice, events)
+        s.shadow_steps = {p: n + 1 if p in shadow_now else n for p, n in s.shadow_steps.items()}
+    return rolls
+
+
+def _open_sleight_window(s: State, events: list[Event]) -> bool:
+    """Open the Sleight of Hand window for those who rolled and may try, if anyone may."""
+    choices, forfeiting = s.choices, s.forfeiting
+    eligible = [
+        p for p in s.rolls if p != DEALER and choices[p] != "shadow_step" and p not in forfeiting
+    ]
+    if not eligible:
+        return False
+    s.phase = "sleight"
+    s.ply += 1
+    s.sleight_players = eligible
+    s.sleights = {}
+    events.append(SleightWindowOpened(round=s.round, players=eligible))
+    return True
 
 
 class _Tally(NamedTuple):
@@ -1013,12 +883,12 @@ def _tally(s: State, caught: list[int], adjusted: dict[int, int]) -> _Tally:
 def _record_round(s: State, tally: _Tally, events: list[Event]) -> None:
     """Write the new Stamina, close the Sleight window and announce the round's results."""
     round_no = s.round
-    fields = s.__dict__  # written directly: see _put
-    fields["stamina"] = tally.after
+    s.stamina = tally.after
     if s.sleight_players:
-        fields["sleight_players"] = []
-        fields["sleights"] = {}
-    fields["forfeiting"] = []
+        s.sleight_players = []
+        s.sleights = {}
+    if s.forfeiting:
+        s.forfeiting = []
     events.append(
         _event(
             RoundResolved,
@@ -1031,7 +901,7 @@ def _record_round(s: State, tally: _Tally, events: list[Event]) -> None:
         )
     )
     if tally.out:
-        _put(s, eliminated=[*s.eliminated, *(p for p, _ in tally.out)])
+        s.eliminated = [*s.eliminated, *(p for p, _ in tally.out)]
         events.extend(
             PlayerEliminated(round=round_no, player=p, reason=why) for p, why in tally.out
         )
@@ -1039,27 +909,21 @@ def _record_round(s: State, tally: _Tally, events: list[Event]) -> None:
         events.append(PlayerEliminated(round=round_no, player=DEALER, reason="stamina"))
     if tally.touched:
         honours = [Honour(player=p, name=SHINIGAMI) for p in tally.touched]
-        _put(s, honours=[*s.honours, *honours])
+        s.honours = [*s.honours, *honours]
         events.extend(honours)
 
 
 def _next_round(s: State, tally: _Tally, events: list[Event]) -> None:
     """Two or more can still play on (the Dealer counts): open the next round."""
     round_no = s.round + 1
-    fields = s.__dict__  # written directly: see _put
-    fields["round"] = round_no
-    fields["phase"] = "choosing"
-    fields["choices"] = {}
-    fields["ply"] = s.ply + 1
+    s.round = round_no
+    if s.phase != "choosing":
+        s.phase = "choosing"
+    s.choices = {}
+    s.ply += 1
+    standing_now = [*tally.up, DEALER] if tally.dealer_up else tally.up
     events.append(
-        _event(
-            RoundStarted,
-            {
-                "kind": "round_started",
-                "round": round_no,
-                "standing": [*tally.up, DEALER] if tally.dealer_up else tally.up,
-            },
-        )
+        _event(RoundStarted, {"kind": "round_started", "round": round_no, "standing": standing_now})
     )
 
 
@@ -1114,18 +978,6 @@ def _sudden_death(tied: list[int], dice: Dice, events: list[Event]) -> int:
     return contenders[0]
 
 
-def _split(amount: int, weights: dict[int, int]) -> dict[int, int]:
-    """Share ``amount`` in proportion to ``weights`` (seat order), largest remainder first."""
-    total = sum(weights.values())
-    shares = {p: amount * w // total for p, w in weights.items()}
-    left = amount - sum(shares.values())
-    # sorted() is stable, so equal remainders keep seat order.
-    by_remainder = sorted(weights, key=lambda p: -(amount * weights[p] % total))
-    for p in by_remainder[:left]:
-        shares[p] += 1
-    return shares
-
-
 def _finish(
     s: State,
     events: list[Event],
@@ -1142,27 +994,25 @@ def _finish(
         shares = {winner: pot}
     elif reason == "dealer" and sharers:
         house = pot // 2
-        shares = _split(pot - house, sharers)
+        # ``sharers`` is in seat order, so equal remainders go in seat order.
+        shares = split_proportional(pot - house, sharers)
         basis = sharers
     else:
         house = pot
     payouts = {p: shares.get(p, 0) - s.stakes[p] for p in s.seats}
     payouts[HOUSE] = house
-    _put(
-        s,
-        payouts=payouts,
-        stakes=dict.fromkeys(s.seats, 0),
-        winner=winner,
-        dealer_won=reason == "dealer",
-        finished=True,
-        phase="finished",
-        ply=s.ply + 1,
-        sleight_players=[],
-        sleights={},
-        forfeiting=[],
-        shares=shares,
-        share_basis=basis,
-    )
+    s.payouts = payouts
+    s.stakes = dict.fromkeys(s.seats, 0)
+    s.winner = winner
+    s.dealer_won = reason == "dealer"
+    s.finished = True
+    s.phase = "finished"
+    s.ply += 1
+    s.sleight_players = []
+    s.sleights = {}
+    s.forfeiting = []
+    s.shares = shares
+    s.share_basis = basis
     events.append(
         GameOver(
             winner=winner,
@@ -1175,3 +1025,155 @@ def _finish(
             basis=basis,
         )
     )
+
+
+# --- the engine ----------------------------------------------------------------------
+
+_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+    {
+        Roll: Move(_check_choice, _apply_choice),
+        ShadowStep: Move(_check_choice, _apply_choice),
+        KageEndurance: Move(_check_choice, _apply_choice),
+        Sleight: Move(_check_sleight, _apply_sleight),
+        SkipSleight: Move(_check_sleight, _apply_sleight),
+        Eject: Move(_check_eject, _apply_eject),
+        KageUnpaid: Move(_check_kage_unpaid, _apply_kage_unpaid),
+        Abort: Move(_always_allowed, _apply_abort),
+        Deadline: Move(_always_allowed, _apply_deadline),
+    },
+    game="Nihakyu",
+    finished="This game of Nihakyu is over.",
+)
+
+# Actions are frozen, so these can be handed out again and again.
+_PLAYER_ACTIONS: tuple[Action, ...] = (
+    Roll(),
+    ShadowStep(),
+    KageEndurance(),
+    Sleight(adjust=-1),
+    Sleight(adjust=1),
+    SkipSleight(),
+)
+"""Every action a player may send, in the order :func:`legal_actions` lists them."""
+
+
+def standing(state: State) -> list[int]:
+    """Players still in the game, in seat order (the Dealer is not included)."""
+    stamina = state.stamina
+    return [p for p in state.seats if stamina[p] > 0]
+
+
+PERMISSIONS: dict[type[BaseModel], Permission] = {Eject: Permission.MODERATOR_NOT_SEATED}
+"""Ejecting is a moderator's sanction, never a player's or a host's (see the rules file)."""
+
+
+class NihakyuEngine(Engine[Rules, State, Action, Event]):
+    """Nihakyu on the typed contract; the module's functions are this engine's methods."""
+
+    name = "nihakyu"
+    charges_at_reveal = True
+    permissions = PERMISSIONS
+
+    def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
+        """Seat ``players`` in the given order and take each one's ante into the pot.
+
+        ``dice`` is unused: nothing is random before the first round.
+        """
+        low, high = self.seat_limits(rules)
+        if not low <= len(players) <= high:
+            raise IllegalMove(
+                f"Nihakyu needs {low} to {high} players; this table has {len(players)}."
+            )
+        if len(set(players)) != len(players):
+            raise IllegalMove("Each player can take only one seat at the table.")
+        if any(p <= 0 for p in players):
+            raise IllegalMove("Players must be members (positive ids): 0 and -1 are reserved.")
+        stamina = dict.fromkeys(players, rules.starting_stamina)
+        if rules.dealers_blood:
+            stamina[DEALER] = rules.starting_stamina
+        payouts = dict.fromkeys(players, 0)
+        payouts[HOUSE] = 0
+        return State(
+            rules=rules,
+            seats=list(players),
+            stamina=stamina,
+            auto_rolls=dict.fromkeys(players, 0),
+            shadow_steps=dict.fromkeys(players, 0),
+            stakes=dict.fromkeys(players, rules.ante),
+            pot=rules.ante * len(players),
+            payouts=payouts,
+            # Given, not defaulted: pydantic deep-copies a mutable default each time, and
+            # that was most of the cost of starting a game.
+            eliminated=[],
+            choices={},
+            kage_used=[],
+            honours=[],
+            rolls={},
+            auto_rolled=[],
+            forfeiting=[],
+            sleight_players=[],
+            sleights={},
+            kage_unpaid=[],
+            shares={},
+            share_basis={},
+        )
+
+    def act(
+        self, state: State, player: int | None, action: Action, dice: Dice
+    ) -> tuple[State, list[Event]]:
+        """Apply ``action`` by ``player`` (``None``: the table). Never mutates ``state``.
+
+        Raises :class:`IllegalMove`, with a sentence for the player, when the action is not
+        allowed now; nothing changes then.
+        """
+        return _RULEBOOK.act(state, player, action, dice)
+
+    def seat_limits(self, rules: Rules) -> tuple[int, int]:
+        """The fewest and most seats a Nihakyu table allows."""
+        return 2, rules.max_players
+
+    def hold(self, rules: Rules) -> int:
+        """Coins each member escrows when sitting down: the ante."""
+        return rules.ante
+
+    def deadline_seconds(self, state: State) -> int | None:
+        """Time allowed for the current decision point; ``None`` once the game is over."""
+        if state.phase == "choosing":
+            return state.rules.round_seconds
+        if state.phase == "sleight":
+            return state.rules.sleight_seconds
+        return None
+
+    def pending_charge(self, state: State, player: int) -> int:
+        """Coins ``player``'s unrevealed choice will take at the reveal: the second ante
+        while their choice this round is Kage's Endurance, else 0. Nothing moves before the
+        reveal; the service only checks that the wallet covers it (the refusal is private)."""
+        if state.phase == "choosing" and state.choices.get(player) == "kage":
+            return state.rules.ante
+        return 0
+
+    def shortfall(self, state: State, player: int) -> KageUnpaid | None:
+        """At a reveal, ``player``'s wallet cannot pay what it takes (``state`` is the state
+        before the reveal): the table action that turns their Kage's Endurance into a Roll,
+        or ``None`` when they owe nothing at the reveal."""
+        if self.pending_charge(state, player) > 0:
+            return KageUnpaid(player=player)
+        return None
+
+    def legal_actions(self, state: State, player: int) -> list[Action]:
+        """The actions ``player`` may send right now, as :func:`act` would accept them (not
+        Eject, KageUnpaid, Abort or Deadline, which a moderator or the table sends)."""
+        return _RULEBOOK.legal_actions(state, player, _PLAYER_ACTIONS)
+
+
+ENGINE = NihakyuEngine(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)
+"""Nihakyu's engine; the functions below are its bound methods."""
+
+start = ENGINE.start
+act = ENGINE.act
+seat_limits = ENGINE.seat_limits
+hold = ENGINE.hold
+deadline_seconds = ENGINE.deadline_seconds
+pending_charge = ENGINE.pending_charge
+shortfall = ENGINE.shortfall
+legal_actions = ENGINE.legal_actions

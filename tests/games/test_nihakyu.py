@@ -919,7 +919,7 @@ def test_foreign_actions_are_refused() -> None:
     class Dance(BaseModel):
         kind: str = "dance"
 
-    refused(new_game(), A, Dance(), "not a Nihakyu action")
+    refused(new_game(), A, Dance(), "not a move in Nihakyu")
 
 
 # --- secrecy, ply and deadlines -------------------------------------------------------
