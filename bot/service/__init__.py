@@ -44,7 +44,7 @@ from bot.fairness import new_seed
 from bot.service.facade import TableService
 from bot.service.lifecycle import MAX_OPEN_LOBBIES, parse_rules
 from bot.service.money import CoinMove, ReconcileError, Settlement, reconcile
-from bot.service.snapshots import RECENT_LOG_ROWS, Outcome, TableSnapshot
+from bot.service.snapshots import RECENT_LOG_ROWS, Outcome, OutcomeKind, TableSnapshot
 from bot.service.terms import (
     GAME_DEADLINE,
     LOBBY_DEADLINE,
@@ -56,6 +56,7 @@ from bot.service.terms import (
     saved_writes,
 )
 from bot.service.verify import VerifyReport
+from bot.storage.table_queries import TableStatus
 
 __all__ = [
     "GAME_DEADLINE",
@@ -67,11 +68,13 @@ __all__ = [
     "DiceFactory",
     "LogKind",
     "Outcome",
+    "OutcomeKind",
     "ReconcileError",
     "Settlement",
     "TableAlreadyOpen",
     "TableService",
     "TableSnapshot",
+    "TableStatus",
     "VerifyReport",
     "fair_dice",
     "new_seed",

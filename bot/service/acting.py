@@ -22,6 +22,7 @@ from bot.service.terms import GAME_DEADLINE, Actor, permit
 from bot.storage import Transaction
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
+from bot.storage.table_queries import TableStatus
 
 
 class Play:
@@ -52,13 +53,13 @@ class Play:
         expected_ply: int | None,
         seats: list[tq.SeatRow] | None = None,
         *,
-        final_status: str = "finished",
+        final_status: str = TableStatus.FINISHED,
     ) -> Outcome:
         """Apply an action at a running table whose lock the caller holds (who may send
         it was checked already: `user_id` is only what the log names)."""
-        if row.status == "lobby":
+        if row.status == TableStatus.LOBBY:
             raise NotAllowed("The game has not started yet.")
-        if row.status != "running":
+        if row.status != TableStatus.RUNNING:
             raise NotAllowed("This table has already ended.")
         spec = self._steps.registry.get(row.game)
         assert row.state_json is not None
@@ -141,14 +142,14 @@ class Play:
         dice: RecordingDice,
         seq: int,
         seats: list[tq.SeatRow] | None = None,
-        final_status: str = "finished",
+        final_status: str = TableStatus.FINISHED,
     ) -> tq.TableRow:
         """Save the engine's new state: coins reconciled, the row, then the deadline (or,
         once finished, the stats)."""
         house_net = await self._steps.reconcile(tx, row, state.stakes, state.payouts, seats)
         inner = dice.inner
         counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter
-        status = final_status if state.finished else "running"
+        status = final_status if state.finished else TableStatus.RUNNING
         new_row = await tq.update_table(
             tx,
             row,
@@ -168,7 +169,7 @@ class Play:
             await self._next_deadline(tx, row, spec, state)
             return new_row
         await tq.clear_deadline(tx, row.id)
-        if status == "finished":
+        if status == TableStatus.FINISHED:
             # An aborted game was not played out: it counts in nobody's stats.
             await self._record_stats(tx, new_row, spec, state)
         return new_row
@@ -184,7 +185,7 @@ class Play:
         seconds = spec.deadline_seconds(state)
         if seconds is None:
             await tq.clear_deadline(tx, row.id)
-        elif old_ply != state.ply or row.status != "running":
+        elif old_ply != state.ply or row.status != TableStatus.RUNNING:
             now = self._steps.clock()
             await tq.set_deadline(tx, row.id, now + seconds, state.ply, GAME_DEADLINE)
 

@@ -22,6 +22,7 @@ from bot.service.steps import Steps
 from bot.service.terms import LOBBY_DEADLINE, LogKind
 from bot.storage import Database, Transaction
 from bot.storage import table_queries as tq
+from bot.storage.table_queries import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -100,10 +101,10 @@ class Deadlines:
         if deadline is None or deadline.ply != ply or deadline.due_at > steps.clock() + 0.001:
             return None
         row = await steps.row(tx, table_id)
-        if row.status == "lobby" and deadline.kind == LOBBY_DEADLINE:
+        if row.status == TableStatus.LOBBY and deadline.kind == LOBBY_DEADLINE:
             await steps.log(tx, row.id, row.version + 1, None, {"kind": LogKind.EXPIRE}, [], [])
             return await self._lifecycle.refunded(tx, row, "expired", None)
-        if row.status != "running":
+        if row.status != TableStatus.RUNNING:
             await tq.clear_deadline(tx, table_id)
             return None
         # A savepoint, so that a refusal undoes what the attempt wrote (its log row,

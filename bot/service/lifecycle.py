@@ -29,6 +29,7 @@ from bot.service.terms import (
 )
 from bot.storage import Transaction
 from bot.storage import table_queries as tq
+from bot.storage.table_queries import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +118,7 @@ class Lifecycle:
         user_id, steps = actor.user_id, self._steps
         row = await steps.row(tx, table_id)
         spec = steps.registry.get(row.game)
-        if row.status == "running" and spec.join_action is not None:
+        if row.status == TableStatus.RUNNING and spec.join_action is not None:
             return await self._play.act_locked(tx, row, user_id, spec.join_action(), None)
         require_lobby(row)
         if row.invitee_id is not None and user_id != row.invitee_id:
@@ -140,7 +141,7 @@ class Lifecycle:
         user_id, steps = actor.user_id, self._steps
         row = await steps.row(tx, table_id)
         spec = steps.registry.get(row.game)
-        if row.status == "running" and spec.leave_action is not None:
+        if row.status == TableStatus.RUNNING and spec.leave_action is not None:
             return await self._play.act_locked(tx, row, user_id, spec.leave_action(), None)
         require_lobby(row)
         seats = await tq.seats(tx, table_id)
@@ -152,7 +153,7 @@ class Lifecycle:
         remaining = [s.user_id for s in seats if s.user_id != user_id]
         await steps.log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.LEAVE}, [], [])
         if not remaining:
-            row = await steps.finish_without_play(tx, row, "cancelled")
+            row = await steps.finish_without_play(tx, row, TableStatus.CANCELLED)
             return Outcome(await steps.snapshot(tx, row), kind="cancelled", actor=user_id)
         if row.host_id == user_id:
             # The next seat takes over as host rather than the lobby dying with players
@@ -217,7 +218,7 @@ class Lifecycle:
         row = await steps.row(tx, table_id)
         if not row.live:
             raise NotAllowed("This table has already ended.")
-        if row.status == "lobby":
+        if row.status == TableStatus.LOBBY:
             declining = user_id == row.invitee_id
             if user_id != row.host_id and not actor.is_moderator and not declining:
                 raise NotAllowed("Only the table's host or a moderator can cancel this lobby.")
@@ -239,7 +240,7 @@ class Lifecycle:
         try:
             async with tx.savepoint("abort"):
                 outcome = await self._play.act_locked(
-                    tx, row, actor, Abort(), None, seats, final_status="cancelled"
+                    tx, row, actor, Abort(), None, seats, final_status=TableStatus.CANCELLED
                 )
             return replace(outcome, kind="cancelled")
         except Exception as error:

@@ -25,6 +25,7 @@ from bot.service.snapshots import TableSnapshot, read_snapshot
 from bot.service.terms import DiceFactory
 from bot.storage import Transaction
 from bot.storage import table_queries as tq
+from bot.storage.table_queries import TableStatus
 
 GAME_CACHE_LIMIT = 20_000
 """Table → game names kept in memory; the oldest is dropped past this (a click on an
@@ -42,9 +43,9 @@ def dump_events(events: Iterable[BaseModel]) -> str:
 
 
 def require_lobby(row: tq.TableRow) -> None:
-    if row.status == "running":
+    if row.status == TableStatus.RUNNING:
         raise NotAllowed("The game has already started.")
-    if row.status != "lobby":
+    if row.status != TableStatus.LOBBY:
         raise NotAllowed("This table has already ended.")
 
 
@@ -124,7 +125,7 @@ class Steps:
             stored: Any = spec.state_model.model_validate_json(row.state_json)
             payouts = stored.payouts
         house_net = await self.reconcile(tx, row, {}, payouts)
-        saved = await self._update(tx, row, "cancelled", row.state_json, house_net)
+        saved = await self._update(tx, row, TableStatus.CANCELLED, row.state_json, house_net)
         await tq.clear_deadline(tx, row.id)
         return saved
 

@@ -13,6 +13,7 @@ from bot.fairness import FairDice
 from bot.games.common import Permission
 from bot.games.dice import Dice
 from bot.storage import table_queries as tq
+from bot.storage.table_queries import TableStatus
 
 DiceFactory = Callable[[tq.TableRow], Dice]
 """Makes the dice for one action at a table (production: the table's fair dice)."""
@@ -98,7 +99,7 @@ def permit(
         if actor.user_id != row.host_id and not actor.is_moderator:
             raise NotAllowed(f"Only the table's host or a moderator can {what}.")
     elif not actor.is_moderator:
-        if row.status == "running" and what == END_A_GAME:
+        if row.status == TableStatus.RUNNING and what == END_A_GAME:
             raise NotAllowed(
                 f"This game has started: only a moderator (Manage Server) can {what} now."
                 " Play it out, or ask a moderator."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bot.storage.database import Transaction
 
@@ -14,6 +15,15 @@ _TABLE_COLUMNS = (
 )
 
 
+class TableStatus(StrEnum):
+    """Where a table is in its life; stored as this text in ``game_tables.status``."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
 @dataclass(frozen=True, slots=True)
 class TableRow:
     id: int
@@ -21,7 +31,7 @@ class TableRow:
     channel_id: int
     message_id: int | None
     game: str
-    status: str
+    status: TableStatus
     host_id: int
     rules_json: str
     state_json: str | None
@@ -36,9 +46,13 @@ class TableRow:
     updated_at: float
     invitee_id: int | None
 
+    def __post_init__(self) -> None:
+        # Rows come from SQL as plain text.
+        object.__setattr__(self, "status", TableStatus(self.status))
+
     @property
     def live(self) -> bool:
-        return self.status in ("lobby", "running")
+        return self.status in (TableStatus.LOBBY, TableStatus.RUNNING)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,14 @@ from bot.errors import NotAllowed, StaleAction, UserFacingError
 from bot.games.registry import GameSpec
 from bot.interactions import acknowledge_if_slow
 from bot.safe_log import log_failure
-from bot.service import Actor, Outcome, TableService, TableSnapshot, saved_writes
+from bot.service import (
+    Actor,
+    Outcome,
+    TableService,
+    TableSnapshot,
+    TableStatus,
+    saved_writes,
+)
 from cogs._ui import render
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id
 
@@ -271,12 +278,12 @@ class TableHub:
         return payload
 
     def _render(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
-        if snapshot.status == "lobby":
+        if snapshot.status == TableStatus.LOBBY:
             return self.render_lobby(snapshot)
-        if snapshot.status == "cancelled" and snapshot.state is None:
+        if snapshot.status == TableStatus.CANCELLED and snapshot.state is None:
             return self.render_cancelled(snapshot)
         payload = self.ui(snapshot.spec.name).render_game(snapshot, snapshot.recent_events)
-        if snapshot.status == "cancelled":
+        if snapshot.status == TableStatus.CANCELLED:
             payload.embed.colour = discord.Colour(render.COLOUR_CANCELLED)
             payload.embed.description = (
                 "**Cancelled** — results already settled stand; every coin still at stake "
