@@ -146,3 +146,27 @@ def test_logged_actions_parse_back(module: ModuleType, rules: BaseModel, maker: 
         action = maker(rng, state, 1)
         assert spec.parse_action(action.model_dump(mode="json")) == action
     assert spec.parse_action(Deadline().model_dump(mode="json")) == Deadline()
+
+
+@pytest.mark.parametrize("module", [hazard, nihakyu, strength_duel])
+def test_each_engine_module_exports_its_typed_engine(module: ModuleType) -> None:
+    from bot.games.common import Abort
+    from bot.games.contract import Engine
+
+    engine = module.ENGINE
+    assert isinstance(engine, Engine)
+    assert engine.name == module.__name__.rsplit(".", 1)[-1]
+    assert engine.rules_model is module.Rules and engine.state_model is module.State
+    # The contract's module-level functions and the engine are one implementation.
+    rules = module.Rules() if module is not nihakyu else module.Rules(ante=5)
+    fewest, most = engine.seat_limits(rules)
+    assert (fewest, most) == module.seat_limits(rules)
+    assert engine.hold(rules) == module.hold(rules)
+    players = list(range(1, fewest + 1))
+    assert engine.start(rules, players, ScriptedDice()) == module.start(
+        rules, players, ScriptedDice()
+    )
+    # One discriminator for every action: `kind` (a bet's kind is the bet's own).
+    for action_type in module.ACTIONS:
+        assert "kind" in action_type.model_fields, action_type
+    assert engine.parse_action(Abort().model_dump(mode="json")) == Abort()
