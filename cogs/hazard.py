@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
-from bot.errors import NotAllowed, UserFacingError
+from bot.errors import UserFacingError
 from bot.games import hazard
 from bot.games.common import HOUSE
 from bot.service import TableSnapshot, parse_rules
@@ -149,14 +149,8 @@ seats>max_players   1..10   Most players at the table (default 10)
 
 
 async def open_table(cog: HazardCog, interaction: discord.Interaction[Any], values: Values) -> None:
-    if values["min_stake"] > values["max_stake"]:
-        raise NotAllowed("The smallest bet cannot be above the largest.")
-    needed = hazard.min_against_commission(values["against_bar"])
-    if values["against_commission"] < needed:
-        raise NotAllowed(
-            "Without the bar on a first throw of 2, an 'against' bet would favour the "
-            f"player: take a commission of at least {needed}% (against_commission)."
-        )
+    # The engine's Rules refuse limits out of order and any option set that would let a
+    # bet favour the player; parse_rules turns that into the member's answer.
     rules = parse_rules(cog.bot.registry.get("hazard"), OPTIONS.rules(values))
     await cog.ui.hub.open_table(interaction, "hazard", rules)
 

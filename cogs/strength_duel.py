@@ -28,6 +28,7 @@ from cogs.strength_duel_text import CONFIRMATIONS, MODE_TITLES, SENTENCES, panel
 
 Snapshot = TableSnapshot[duel.Rules, duel.State]
 
+
 QUICK_BIDS = range(15)
 """Bids 0..14 get a button each (three rows); larger ones go through the amount form."""
 PANEL_MOVES = (duel.RoundOpened, duel.RoundRevealed, duel.ForbidClosed, duel.GameOver, duel.Aborted)
@@ -88,9 +89,11 @@ class DuelUI(Game):
                 marks.append("✖ out")
             elif player in state.must_bid and not state.finished:
                 # Forbid phase: that a ninja has chosen, never the number.
-                done = "✅ has chosen" if state.phase == "forbid" else "✅ has bid"
-                marks.append(("⏳ choosing" if state.phase == "forbid" else "⏳ waiting")
-                             if player in waiting else done)  # fmt: skip
+                forbidding = state.phase == "forbid"
+                if player in waiting:
+                    marks.append("⏳ choosing" if forbidding else "⏳ waiting")
+                else:
+                    marks.append("✅ has chosen" if forbidding else "✅ has bid")
             rows.append(
                 f"{render.mention(player)} — strength **{state.strength[player]}**"
                 + (f" · {' · '.join(marks)}" if marks else "")
@@ -133,9 +136,15 @@ class DuelUI(Game):
             await self.act(submitted, cid.table, bid, ply=cid.ply)
 
         title = "Bid and tag out" if tag_out else "Your secret bid"
-        form = AmountModal(cid.table, then, title=title, label="Strength to spend",
-                           placeholder="A whole number", max_length=4,
-                           what="a whole number from 0 up to your strength")  # fmt: skip
+        form = AmountModal(
+            cid.table,
+            then,
+            title=title,
+            label="Strength to spend",
+            placeholder="A whole number",
+            max_length=4,
+            what="a whole number from 0 up to your strength",
+        )
         await interaction.response.send_modal(form)
 
 
