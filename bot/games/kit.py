@@ -42,15 +42,26 @@ def evolve(model: ModelT, **changes: Any) -> ModelT:
 
     Containers are shared with ``model`` until replaced: replace them, never mutate them
     (see the module notes). The values in ``changes`` must already have the field's type.
+    Every field of the copy counts as set (one shared set per class, which pydantic's
+    bookkeeping on assignment never changes): unions of fields-sets were a visible share
+    of a copy's cost, and no state is ever dumped with ``exclude_unset``.
     """
-    new = _new_object(type(model))
+    cls = type(model)
+    every_field = _EVERY_FIELD.get(cls)
+    if every_field is None:
+        every_field = _EVERY_FIELD[cls] = set(cls.model_fields)
     fields = model.__dict__.copy()
-    fields.update(changes)
+    if changes:
+        fields.update(changes)
+    new = _new_object(cls)
     _set_slot(new, "__dict__", fields)
-    _set_slot(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
+    _set_slot(new, "__pydantic_fields_set__", every_field)
     _set_slot(new, "__pydantic_extra__", model.__pydantic_extra__)
     _set_slot(new, "__pydantic_private__", model.__pydantic_private__)
     return new
+
+
+_EVERY_FIELD: dict[type[BaseModel], set[str]] = {}
 
 
 @dataclass(frozen=True, slots=True)
