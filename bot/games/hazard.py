@@ -1241,6 +1241,8 @@ def _new_caster(s: State, caster: int) -> None:
     s.losses_in_a_row = 0
     s.caster_rounds = 0
     s.absent_rounds = 0
+    # The last caster's absence is theirs: the new caster's first round starts clean.
+    s.deadline_acted = False
 
 
 def _pass_dice(s: State, reason: PassReason) -> DicePassed:

@@ -19,7 +19,7 @@ from bot.games import hazard as hz
 from bot.games.common import HOUSE, Abort, Deadline
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
-from bot.games.hazard import Bet, CallMain, Join, Leave, Ready, Rules, State, Throw
+from bot.games.hazard import Bet, CallMain, Join, Leave, PassDice, Ready, Rules, State, Throw
 
 A, B, C = 101, 202, 303
 MOD = 777  # a moderator who is not seated
@@ -485,3 +485,15 @@ def test_no_cashing_out_while_a_bet_rides_on_an_undecided_round() -> None:
     state, _ = step(state, A, Throw(), 7)
     state, events = step(state, C, Leave())
     assert events[0] == hz.Left(player=C, net=5)
+
+
+def test_a_new_caster_does_not_inherit_the_last_casters_absence() -> None:
+    """The table called the main for an absent caster, who then passed the dice: the next
+    caster's first round is theirs, not an absent one."""
+    state = table()
+    state, _ = step(state, None, Deadline())  # the table calls 7 for A; the window opens
+    assert state.deadline_acted
+    state, _ = step(state, A, PassDice())
+    assert state.caster == B and not state.deadline_acted
+    state = play(state, (B, CallMain(main=7)), (None, Deadline()), (B, Throw(), 7))
+    assert state.absent_rounds == 0
