@@ -2,19 +2,7 @@
 
 from __future__ import annotations
 
-from tests.support.sim import answered, make_world, refusal
-
-
-def select_id(message) -> str:
-    for row in message.components:
-        for child in row.children:
-            if getattr(child, "custom_id", "").endswith(":main"):
-                return child.custom_id
-    raise AssertionError("no main select on the table message")
-
-
-async def wallet(world, member) -> int:
-    return (await world.env.bot.economy.balance(world.guild.id, member.id)).balance
+from tests.support.sim import answered, button_of, make_world, refusal, select_id, wallet
 
 
 async def house(world) -> int:
@@ -23,7 +11,7 @@ async def house(world) -> int:
 
 async def call_main(world, member, main: int):
     table = world.channel.last_message
-    return answered(await member.select(table, [str(main)], custom_id=select_id(table)))
+    return answered(await member.select(table, [str(main)], custom_id=select_id(table, "main")))
 
 
 async def throw(world, member):
@@ -33,14 +21,6 @@ async def throw(world, member):
 async def ready(world, *members):
     for member in members:
         answered(await member.click(world.channel.last_message, label="Ready"))
-
-
-def button_of(message, label: str):
-    for row in message.components:
-        for child in row.children:
-            if getattr(child, "label", None) == label:
-                return child
-    raise AssertionError(f"no {label!r} button on the message")
 
 
 async def test_a_full_session(simcord_env, bot_factory, dice):

@@ -8,36 +8,7 @@ import re
 from pathlib import Path
 
 from cogs.hazard import HazardCog
-from tests.support.sim import answered, make_world, refusal
-
-
-def button_of(message, label: str):
-    for row in message.components:
-        for child in row.children:
-            if getattr(child, "label", None) == label:
-                return child
-    raise AssertionError(f"no {label!r} button on the message")
-
-
-def labels(message) -> list[str]:
-    return [
-        child.label
-        for row in message.components
-        for child in row.children
-        if getattr(child, "label", None)
-    ]
-
-
-def select_id(message) -> str:
-    for row in message.components:
-        for child in row.children:
-            if getattr(child, "custom_id", "").endswith(":main"):
-                return child.custom_id
-    raise AssertionError("no main select on the table message")
-
-
-async def wallet(world, member) -> int:
-    return (await world.env.bot.economy.balance(world.guild.id, member.id)).balance
+from tests.support.sim import answered, button_of, labels, make_world, refusal, select_id, wallet
 
 
 async def started(simcord_env, *names: str, **options):
@@ -52,7 +23,7 @@ async def started(simcord_env, *names: str, **options):
 
 async def call_main(world, member, main: int):
     table = world.channel.last_message
-    return answered(await member.select(table, [str(main)], custom_id=select_id(table)))
+    return answered(await member.select(table, [str(main)], custom_id=select_id(table, "main")))
 
 
 def description(world) -> str:

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import json
 
-from tests.support.sim import answered, make_world, message_text, refusal, visible_to
+from tests.support.sim import answered, make_world, message_text, refusal, visible_to, wallet
 
 EJECT_REFUSAL = "Only a moderator (Manage Server) who is not playing at this table can do that."
-
-
-async def wallet(world, member) -> int:
-    return (await world.env.bot.economy.balance(world.guild.id, member.id)).balance
 
 
 def table_message(world, channel=None):

@@ -5,14 +5,10 @@ from __future__ import annotations
 import re
 
 from bot.service import Actor
-from tests.support.sim import answered, make_world, message_text, refusal, visible_to
+from tests.support.sim import answered, make_world, message_text, refusal, visible_to, wallet
 
 SAMPLE_GAME = [(3, 2), (3, 4), (5, 0), (0, 2), (1, 1), (2, 1), (3, 3), (1, 3)]
 NOISE = re.compile(r"<t:\d+:\w>|<@!?\d+>|`[0-9a-f]{16,}…?`|#\d+|table \d+", re.IGNORECASE)
-
-
-async def wallet(world, member) -> int:
-    return (await world.env.bot.economy.balance(world.guild.id, member.id)).balance
 
 
 async def challenge(world, challenger, opponent, **options):

@@ -88,3 +88,33 @@ def sent_payloads(env: Env) -> list[dict[str, Any]]:
         if any(key in data for key in ("content", "embeds", "components")):
             payloads.append(data)
     return payloads
+
+
+async def wallet(world: World, member: MemberActor) -> int:
+    """A member's balance (their wallet is made at their first look, as their own would)."""
+    bot: Any = world.env.bot
+    return int((await bot.economy.balance(world.guild.id, member.id)).balance)
+
+
+def components(message: discord.Message) -> list[Any]:
+    """Every button and select of a message, row by row."""
+    return [child for row in message.components for child in getattr(row, "children", [])]
+
+
+def button_of(message: discord.Message, label: str) -> Any:
+    for child in components(message):
+        if getattr(child, "label", None) == label:
+            return child
+    raise AssertionError(f"no {label!r} button on the message")
+
+
+def labels(message: discord.Message) -> list[str]:
+    return [child.label for child in components(message) if getattr(child, "label", None)]
+
+
+def select_id(message: discord.Message, verb: str) -> str:
+    """The custom id of the message's select for `verb` (``tz:…:<verb>``)."""
+    for child in components(message):
+        if str(getattr(child, "custom_id", "")).endswith(f":{verb}"):
+            return str(child.custom_id)
+    raise AssertionError(f"no {verb!r} select on the message")
