@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from bot.fairness import FairDice, RecordingDice
-from bot.games import hazard, nihakyu, strength_duel
+from bot.games import fortunes_winds, hazard, nihakyu, strength_duel
 from bot.games.common import HOUSE, Deadline
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
@@ -46,6 +46,23 @@ def nihakyu_action(rng: random.Random, state: Any, player: int) -> BaseModel:
     )()
 
 
+def fortunes_action(rng: random.Random, state: Any, player: int) -> BaseModel:
+    return rng.choice(
+        [
+            lambda: fortunes_winds.Bet.model_validate(
+                {"kind": rng.choice(fortunes_winds.BET_KINDS), "amount": rng.randint(-1, 12)}
+            ),
+            fortunes_winds.Roll,
+            fortunes_winds.Roll,
+            lambda: fortunes_winds.SetAside(
+                dice=rng.sample(fortunes_winds.WHITE_DICE, rng.randint(1, 3))
+            ),
+            fortunes_winds.NewTurn,
+            fortunes_winds.PassDice,
+        ]
+    )()
+
+
 def duel_action(rng: random.Random, state: Any, player: int) -> BaseModel:
     strength = state.strength.get(player, 0)
     if rng.random() < 0.2:
@@ -69,6 +86,14 @@ ENGINES: list[tuple[ModuleType, list[BaseModel], ActionMaker]] = [
             ),
         ],
         nihakyu_action,
+    ),
+    (
+        fortunes_winds,
+        [
+            fortunes_winds.Rules(),
+            fortunes_winds.Rules(player_banker=True, house_guard=False, bet_seconds=0),
+        ],
+        fortunes_action,
     ),
     (
         strength_duel,
@@ -148,7 +173,7 @@ def test_logged_actions_parse_back(module: ModuleType, rules: BaseModel, maker: 
     assert spec.parse_action(Deadline().model_dump(mode="json")) == Deadline()
 
 
-@pytest.mark.parametrize("module", [hazard, nihakyu, strength_duel])
+@pytest.mark.parametrize("module", [fortunes_winds, hazard, nihakyu, strength_duel])
 def test_each_engine_module_exports_its_typed_engine(module: ModuleType) -> None:
     from bot.games.common import Abort
     from bot.games.contract import Engine
