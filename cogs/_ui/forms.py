@@ -12,7 +12,7 @@ The engine still decides every amount: what is offered here is only a convenienc
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,7 +23,7 @@ from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.amounts import parse_amount
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.hub import TableModal, actor_of, button, send_ephemeral, view_of
+from cogs._ui.hub import TableModal, button, send_ephemeral, view_of
 from cogs._ui.verbs import NOTHING, VerbTable
 
 if TYPE_CHECKING:
@@ -105,6 +105,7 @@ class AmountPicker:
         presets: Sequence[int] = QUICK_AMOUNTS,
         noun: str = "Bet",
         placed: str = "Your bet is on: {amount} {kind}.",
+        notes: Mapping[str, str] | None = None,
     ) -> None:
         self.game = game
         self.kinds = kinds
@@ -115,6 +116,8 @@ class AmountPicker:
         self.presets = presets
         self.noun = noun
         self.placed = placed
+        self.notes = dict(notes or {})
+        """Kind → what the member should know before placing it (how it pays, rounding)."""
 
     def verbs(self) -> VerbTable:
         return {self.open_verb: self.open, self.quick_verb: self.quick, self.form_verb: self.form}
@@ -165,6 +168,8 @@ class AmountPicker:
             f"**{self.noun} {self.kinds[kind]}** at table #{table}: how much? "
             f"(you can add {max(most, 0):,} {snapshot.currency} at most now)"
         )
+        if kind in self.notes:
+            text += f"\n{self.notes[kind]}"
         return text, view_of(*items)
 
     async def open(
@@ -208,11 +213,8 @@ class AmountPicker:
                     f"There is no room for more on that {self.noun.lower()} right now."
                 )
         amount = chosen
-        outcome = await self.game.service.act(
-            cid.table,
-            actor_of(interaction),
-            self.action(kind, amount),
-            expected_ply=cid.ply,
+        outcome = await self.game.apply(
+            interaction, cid.table, self.action(kind, amount), ply=cid.ply
         )
         text, view = await self.picker(interaction, cid.table, kind)
         await interaction.response.edit_message(

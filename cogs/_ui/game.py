@@ -160,10 +160,22 @@ class Game(GameUI):
     ) -> Outcome:
         """Apply an action for the member and answer; ``confirm`` is a private word, or a
         function of the outcome giving one."""
-        outcome = await self.service.act(table, actor_of(interaction), action, expected_ply=ply)
+        outcome = await self.apply(interaction, table, action, ply=ply)
         word = confirm(outcome) if callable(confirm) else confirm
         await self.hub.answer(interaction, outcome, confirm=word)
         return outcome
+
+    async def apply(
+        self,
+        interaction: discord.Interaction[Any],
+        table: int,
+        action: BaseModel,
+        *,
+        ply: int | None = None,
+    ) -> Outcome:
+        """The one place a member's action reaches the table service: a game overrides
+        it to word a refusal in its own terms (e.g. whose wallet fell short)."""
+        return await self.service.act(table, actor_of(interaction), action, expected_ply=ply)
 
     async def open_or_challenge(
         self,
