@@ -9,13 +9,11 @@ cogs/fortunes_winds_text.py."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import suppress
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import BaseModel
 
 from bot.app import TanzakuBot
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
@@ -107,18 +105,8 @@ class FortunesUI(Game):
             )
         return view_of(*items)
 
-    async def apply(
-        self, interaction: discord.Interaction[Any], table: int, action: BaseModel, *,
-        ply: int | None = None,
-    ) -> Outcome:  # fmt: skip
-        try:
-            return await super().apply(interaction, table, action, ply=ply)
-        except InsufficientFunds as short:  # a player banker's wallet, not the bettor's
-            if short.user_id in (None, interaction.user.id):
-                raise
-            currency = (await self.service.snapshot(table)).currency
-            refusal = words.cannot_cover(short.user_id, short.needed, short.balance, currency)
-            raise NotAllowed(refusal) from short
+    def wallet_refusal(self, short: InsufficientFunds, currency: str) -> str | None:
+        return words.cannot_cover(short.user_id or 0, short.needed, short.balance, currency)
 
     async def toggle(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> None:
         """Pick or unpick a white die: only the message changes, until "Roll again". The
@@ -131,9 +119,7 @@ class FortunesUI(Game):
         picked = [locked] if locked else PICKS.decode(cid.arg)
         if picked or user != s.shooter:
             fw.act(s, user, fw.SetAside.model_validate({"dice": picked}), ScriptedDice())
-        payload = self.hub.render(snapshot)
-        payload.view = self.controls(snapshot, picked)
-        await interaction.response.edit_message(**payload.as_kwargs())
+        await self.redraw(interaction, snapshot, self.controls(snapshot, picked))
 
     async def roll_again(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> None:
         picked = PICKS.decode(cid.arg)
@@ -149,14 +135,8 @@ class FortunesUI(Game):
             raise NotAllowed("There is no keep to choose right now: it is between the rolls.")
         await send_ephemeral(interaction, words.keep_text(advice, state))
 
-    async def after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
-        await super().after(outcome, interaction)
-        line = words.result_line(list(outcome.events), outcome.snapshot)
-        if line is not None:  # the one public line a turn earns; the table message has the rest
-            row = outcome.snapshot.row
-            channel = self.hub.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-            with suppress(discord.HTTPException):  # the table message shows the same
-                await channel.send(line, allowed_mentions=discord.AllowedMentions.none())
+    def public_line(self, outcome: Outcome) -> str | None:
+        return words.result_line(list(outcome.events), outcome.snapshot)
 
     async def bet_room(self, interaction: Any, snapshot: Snapshot, kind: str) -> tuple[int, int]:
         """(the least, the most) the member may add on ``kind`` now: the limits, the wallet

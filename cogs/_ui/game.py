@@ -9,13 +9,14 @@ written once.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import discord
 from pydantic import BaseModel
 
-from bot.errors import NotAllowed
+from bot.errors import InsufficientFunds, NotAllowed
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render, verbs
 from cogs._ui.controls import Control, Menu, draw
@@ -33,6 +34,8 @@ from cogs._ui.hub import (
 )
 from cogs._ui.options import Options
 from cogs._ui.private import PanelKeeper
+
+log = logging.getLogger(__name__)
 
 
 class Game(GameUI):
@@ -173,9 +176,17 @@ class Game(GameUI):
         *,
         ply: int | None = None,
     ) -> Outcome:
-        """The one place a member's action reaches the table service: a game overrides
-        it to word a refusal in its own terms (e.g. whose wallet fell short)."""
-        return await self.service.act(table, actor_of(interaction), action, expected_ply=ply)
+        """The one place a member's action reaches the table service."""
+        try:
+            return await self.service.act(table, actor_of(interaction), action, expected_ply=ply)
+        except InsufficientFunds as short:
+            if short.user_id in (None, interaction.user.id):
+                raise
+            snapshot = await self.service.snapshot(table)
+            refusal = self.wallet_refusal(short, snapshot.currency)
+            if refusal is None:
+                raise
+            raise NotAllowed(refusal) from short
 
     async def open_or_challenge(
         self,
@@ -223,6 +234,36 @@ class Game(GameUI):
                     await send_ephemeral(interaction, text)
         if self.panels is not None:
             await self.panels.after(outcome)
+        line = self.public_line(outcome)
+        if line is not None:
+            row = outcome.snapshot.row
+            channel = self.hub.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+            try:
+                await channel.send(line, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as error:  # the table message says the same
+                log.warning("table %s: could not post a result line: HTTP %s", row.id, error.status)
+
+    def public_line(self, outcome: Outcome) -> str | None:
+        """A short line of its own in the channel for an outcome that deserves one (a
+        round's result), kept there when the table message moves on. Default: none."""
+        return None
+
+    def wallet_refusal(self, short: InsufficientFunds, currency: str) -> str | None:
+        """How to refuse an action because *another* member's wallet fell short (a
+        player banker covering a bet); ``None``: the service's own words."""
+        return None
+
+    async def redraw(
+        self,
+        interaction: discord.Interaction[Any],
+        snapshot: TableSnapshot[Any, Any],
+        view: discord.ui.View,
+    ) -> None:
+        """Redraw the table message with other controls (a choice half made, see
+        :mod:`cogs._ui.picks`), through the click's own response; nothing is saved."""
+        payload = self.hub.render(snapshot)
+        payload.view = view
+        await interaction.response.edit_message(**payload.as_kwargs())
 
 
 class GameCog:
