@@ -298,6 +298,7 @@ def outcome_net(kind: BetKind, amount: int, outcome: Outcome) -> int:
     return 0 if result == "fortunes_and_winds" else amount
 
 
+@lru_cache(maxsize=4096)
 def bet_payoff(kind: BetKind, amount: int) -> tuple[int, ...]:
     """A bet's net over :data:`OUTCOMES`, in whole coins."""
     return tuple(outcome_net(kind, amount, outcome) for outcome in OUTCOMES)
@@ -416,24 +417,43 @@ def _free(position: Position) -> int:
     return 4 - _aside(position) if position[1] != _DEAD else 4 - 3
 
 
-@lru_cache(maxsize=4096)
+@cache
+def _structure(
+    position: Position,
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, tuple[Position, ...]], ...]]:
+    """A position's roll, objective-free: the weight of each outcome that ends the turn
+    on it (over the position's denominator), and for the faces that leave it in play,
+    the weight of each distinct set of positions a keep can lead to."""
+    rolls = position[0]
+    remaining = _denominator(rolls + 1)
+    ending: dict[int, int] = {}
+    going_on: dict[tuple[Position, ...], int] = {}
+    for elements, winds, blanks, white_ways in _class_counts(_free(position)):
+        ended = _after_roll(position, elements, winds, blanks)
+        for index, ways in ended:
+            ending[index] = ending.get(index, 0) + white_ways * ways * remaining
+        settled = sum(ways for _, ways in ended)
+        if settled < 6:
+            children = tuple(child for child, _ in _keep_choices(position, elements, winds, blanks))
+            going_on[children] = going_on.get(children, 0) + white_ways * (6 - settled)
+    return tuple(sorted(ending.items())), tuple(
+        (weight, children) for children, weight in going_on.items()
+    )
+
+
+@lru_cache(maxsize=16384)
 def _value(position: Position, objective: tuple[int, ...]) -> int:
     """The best keeping's value of ``objective`` from ``position``, over the position's
     denominator."""
-    rolls = position[0]
-    remaining = _denominator(rolls + 1)
+    ending, going_on = _structure(position)
     total = 0
-    for elements, winds, blanks, white_ways in _class_counts(_free(position)):
-        ended = _after_roll(position, elements, winds, blanks)
-        settled = sum(ways for _, ways in ended)
-        for index, ways in ended:
-            total += white_ways * ways * objective[index] * remaining
-        if settled < 6:
-            best = max(
-                _value(child, objective)
-                for child, _ in _keep_choices(position, elements, winds, blanks)
-            )
-            total += white_ways * (6 - settled) * best
+    for index, weight in ending:
+        total += weight * objective[index]
+    for weight, children in going_on:
+        if len(children) == 1:
+            total += weight * _value(children[0], objective)
+        else:
+            total += weight * max([_value(child, objective) for child in children])
     return total
 
 
@@ -875,6 +895,35 @@ Event = Annotated[
 ]
 """Every event ``act`` emits. All are public: the game has no secrets."""
 
+_EventT = TypeVar("_EventT", bound=BaseModel)
+
+_FREQUENT_EVENTS: dict[type[BaseModel], tuple[dict[str, Any], set[str]]] = {
+    cls: (
+        {
+            name: field.default
+            for name, field in cls.model_fields.items()
+            if not field.is_required()
+        },
+        set(cls.model_fields),
+    )
+    for cls in (BetPlaced, BetSettled, DiceSetAside, Rolled, TurnEnded)
+}
+"""The events :func:`_event` builds: their defaults and the names of all their fields."""
+
+
+def _event(cls: type[_EventT], **values: Any) -> _EventT:
+    """One of the frequent events, unvalidated (as Nihakyu's: validating them was a large
+    share of a turn's time, measured). Every value is given with its declared type; the
+    engine tests re-validate every event they see. Events may share containers with the
+    state: both are read-only by convention."""
+    defaults, every_field = _FREQUENT_EVENTS[cls]
+    event = object.__new__(cls)
+    object.__setattr__(event, "__dict__", {**defaults, **values})
+    object.__setattr__(event, "__pydantic_fields_set__", every_field)
+    object.__setattr__(event, "__pydantic_extra__", None)
+    object.__setattr__(event, "__pydantic_private__", None)
+    return event
+
 
 # --------------------------------------------------------------------------- state
 
@@ -941,13 +990,11 @@ def can_pass_dice(state: State) -> bool:
 
 
 def _bets_payoff(bets: Mapping[int, Mapping[BetKind, int]]) -> tuple[int, ...]:
-    total = [0] * len(OUTCOMES)
-    for held in bets.values():
-        for kind, amount in held.items():
-            if amount:
-                for index, net in enumerate(bet_payoff(kind, amount)):
-                    total[index] += net
-    return tuple(total)
+    """The players' total net over :data:`OUTCOMES` on these bets."""
+    return _sum_payoffs(kind_amount for held in bets.values() for kind_amount in held.items())
+
+
+_NO_PAYOFF: tuple[int, ...] = (0,) * len(OUTCOMES)
 
 
 def _max_payout(bets: Mapping[int, Mapping[BetKind, int]]) -> int:
@@ -963,18 +1010,42 @@ def banker_exposure(state: State) -> int:
     return _max_payout(state.bets)
 
 
+def _bet_list(
+    state: State, extra: Bet | None, player: int | None
+) -> tuple[tuple[BetKind, int], ...]:
+    """Every open bet (kind, amount), plus ``extra`` topping up ``player``'s, in a
+    canonical order: the joint value depends on nothing else."""
+    bets = state.bets
+    if extra is not None:
+        assert player is not None
+        held = dict(bets.get(player, ()))
+        held[extra.kind] = held.get(extra.kind, 0) + extra.amount
+        bets = {**bets, player: held}
+    return tuple(sorted((kind, amount) for held in bets.values() for kind, amount in held.items()))
+
+
+@lru_cache(maxsize=4096)
+def _joint_value(bet_list: tuple[tuple[BetKind, int], ...]) -> int:
+    """The joint value over 6**15 (see :func:`joint_ev`)."""
+    return _value(_START, _sum_payoffs(bet_list))
+
+
+def _sum_payoffs(bet_list: Iterable[tuple[BetKind, int]]) -> tuple[int, ...]:
+    payoffs = [bet_payoff(kind, amount) for kind, amount in bet_list if amount]
+    if not payoffs:
+        return _NO_PAYOFF
+    return tuple(map(sum, zip(*payoffs, strict=True)))
+
+
 def joint_ev(state: State, extra: Bet | None = None, player: int | None = None) -> Fraction:
     """The players' joint expected net on the open bets of the turn (plus ``extra`` by
     ``player``), the shooter keeping to maximise the sum; whole-coin rounding included.
     Before the first roll only (the guard's question)."""
-    bets = state.bets
-    if extra is not None:
-        assert player is not None
-        held = dict(bets.get(player, {}))
-        held[extra.kind] = held.get(extra.kind, 0) + extra.amount
-        bets = {**bets, player: held}
-    objective = _bets_payoff(bets)
-    return Fraction(_value(_START, objective), _denominator(0))
+    return Fraction(_joint_value(_bet_list(state, extra, player)), _denominator(0))
+
+
+def _guard_refuses(state: State, extra: Bet, player: int) -> bool:
+    return _joint_value(_bet_list(state, extra, player)) > 0
 
 
 def guard_limit(state: State, player: int, kind: BetKind) -> int:
@@ -983,7 +1054,7 @@ def guard_limit(state: State, player: int, kind: BetKind) -> int:
     held = state.bets.get(player, {})
 
     def fits(amount: int) -> bool:
-        return joint_ev(state, Bet(kind=kind, amount=amount), player) <= 0
+        return not _guard_refuses(state, Bet(kind=kind, amount=amount), player)
 
     # The joint value is convex in the amount (a maximum of linear functions, before
     # rounding, which only favours the bank), so the accepted amounts run from 1 up.
@@ -1141,7 +1212,10 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
         raise IllegalMove(
             f"The table maximum is {_coins(rules.max_stake)} per bet; this would make {total}."
         )
-    if rules.guarded and joint_ev(state, bet, player) > 0:
+    # A shooter's bet or a ride loses on average under every keeping (shooter_ev() < 0),
+    # so it can only lower the players' joint value, which every bet accepted this turn
+    # kept <= 0: only the side bets need the dynamic programme.
+    if rules.guarded and bet.kind not in _LORD_MOON_KINDS and _guard_refuses(state, bet, player):
         limit = guard_limit(state, player, bet.kind)
         more = (
             f"The bank would take at most {_coins(limit)} more on it now."
@@ -1250,19 +1324,21 @@ def _player_move(
 
 
 def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
-    held = dict(s.bets.get(player, {}))
-    held[bet.kind] = held.get(bet.kind, 0) + bet.amount
-    s.bets = {**s.bets, player: held}
-    s.stakes = {**s.stakes, player: s.stakes.get(player, 0) + stake_of(bet.kind, bet.amount)}
-    _cover(s)
-    lord_moon = held[bet.kind] if bet.kind in _LORD_MOON_KINDS else 0
+    held = dict(s.bets.get(player, ()))
+    total = held[bet.kind] = held.get(bet.kind, 0) + bet.amount
+    bets = {**s.bets, player: held}
+    stakes = {**s.stakes, player: s.stakes.get(player, 0) + stake_of(bet.kind, bet.amount)}
+    if s.banker is not None:
+        stakes[s.banker] = _max_payout(bets)
+    _write(s, bets=bets, stakes=stakes)
     return [
-        BetPlaced(
+        _event(
+            BetPlaced,
             player=player,
             bet=bet.kind,
             amount=bet.amount,
-            total=held[bet.kind],
-            lord_moon=lord_moon,
+            total=total,
+            lord_moon=total if bet.kind in _LORD_MOON_KINDS else 0,
         )
     ]
 
@@ -1275,7 +1351,8 @@ def _apply_roll(s: State, player: int, action: Roll, dice: Dice) -> list[Event]:
 def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> list[Event]:
     s.set_aside = [*s.set_aside, *action.dice]
     return [
-        DiceSetAside(
+        _event(
+            DiceSetAside,
             shooter=player,
             dice=list(action.dice),
             set_aside=list(s.set_aside),
@@ -1360,7 +1437,8 @@ def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) 
     if keep:
         s.set_aside = [*s.set_aside, *keep]
         events.append(
-            DiceSetAside(
+            _event(
+                DiceSetAside,
                 shooter=s.shooter,
                 dice=list(keep),
                 set_aside=list(s.set_aside),
@@ -1431,42 +1509,71 @@ def _bank_key(s: State) -> int:
     return HOUSE if s.banker is None else s.banker
 
 
+def _write(s: State, **changes: Any) -> None:
+    """Write fields of the fresh copy at once, past pydantic's ``__setattr__`` (which cost
+    a sixth of a turn, measured). Only on the copy :func:`~bot.games.kit.evolve` made,
+    whose fields all count as set, and only with values of the field's type."""
+    s.__dict__.update(changes)
+
+
+# A white die's roll value (1..6) → its class: 1-3 the element, 4-5 the Wind, 6 a blank.
+_CLASS_OF_ROLL = (-1, _ELEMENT, _ELEMENT, _ELEMENT, _WIND, _WIND, _BLANK)
+_RESULT_OF: dict[tuple[int, str], Result] = {
+    (_WIND if c.whites == "winds" else _ELEMENT, c.black): c.key for c in COMBINATIONS
+}
+
+
 def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
     events: list[Event] = []
-    if s.roll_number == 0:
-        s.phase = "rolling"
-        s.set_aside = []
+    roll_number = s.roll_number + 1
+    if roll_number == 1:
+        set_aside: list[str] = []
         if not s.bets_closed:
             events.append(BettingClosed(by_deadline=by_deadline))
-        s.bets_closed = True
-    s.roll_number += 1
-    s.ply += 1
-    faces = {die: s.faces[die] for die in s.set_aside}
-    rolled: list[DieName] = []
-    for die in DIE_NAMES:
-        if die in s.set_aside:
-            continue
-        faces[die] = FACES[die][dice.roll(6) - 1]
-        rolled.append(die)
-    s.faces = {die: faces[die] for die in DIE_NAMES}
-    result: Result | None
-    if s.faces["moon"] == "Moon":
-        result = "moon"
+        old_faces: dict[str, str] = {}
     else:
-        combination = combination_of(s.faces)
-        if combination is not None:
-            result = combination.key
-        elif s.roll_number == 3:
-            result = "nothing"
+        set_aside = s.set_aside
+        old_faces = s.faces
+    faces: dict[str, str] = {}
+    rolled: list[DieName] = []
+    classes: set[int] = set()
+    for die in WHITE_DICE:
+        if die in set_aside:
+            face = old_faces[die]
+            faces[die] = face
+            classes.add(_face_class(die, face))
         else:
-            result = None
+            value = dice.roll(6)
+            faces[die] = FACES[die][value - 1]
+            classes.add(_CLASS_OF_ROLL[value])
+            rolled.append(die)
+    black = FACES["moon"][dice.roll(6) - 1]
+    faces["moon"] = black
+    rolled.append("moon")
+    result: Result | None = None
+    if black == "Moon":
+        result = "moon"
+    elif len(classes) == 1:
+        result = _RESULT_OF.get((classes.pop(), black))
+    if result is None and roll_number == 3:
+        result = "nothing"
+    _write(
+        s,
+        phase="rolling",
+        set_aside=set_aside,
+        bets_closed=True,
+        roll_number=roll_number,
+        ply=s.ply + 1,
+        faces=faces,
+    )
     events.append(
-        Rolled(
+        _event(
+            Rolled,
             shooter=s.shooter,
-            roll=s.roll_number,
-            faces=dict(s.faces),
+            roll=roll_number,
+            faces=faces,
             rolled=rolled,
-            set_aside=list(s.set_aside),
+            set_aside=set_aside,
             result=result,
             by_deadline=by_deadline,
         )
@@ -1477,76 +1584,90 @@ def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
 
 
 def _end_turn(s: State, result: Result) -> list[Event]:
-    outcome: Outcome = (s.roll_number, result)
+    roll_number = s.roll_number
+    outcome: Outcome = (roll_number, result)
     combination = _BY_KEY.get(result)
     events: list[Event] = []
     payouts = dict(s.payouts)
     stakes = dict(s.stakes)
     bank = _bank_key(s)
-    for player in [*s.seats, *(p for p in s.bets if p not in s.seats)]:
-        held = s.bets.get(player, {})
-        for kind in BET_KINDS:
-            amount = held.get(kind, 0)
-            if not amount:
-                continue
+    bets = s.bets
+    # Seat order (a bettor who left mid-turn cannot exist: Leave waits for their bets).
+    for player in s.seats:
+        held = bets.get(player)
+        if not held:
+            continue
+        for kind in held if len(held) == 1 else sorted(held, key=_KIND_ORDER.__getitem__):
+            amount = held[kind]
             net = outcome_net(kind, amount, outcome)
-            payouts[player] = payouts.get(player, 0) + net
-            payouts[bank] = payouts.get(bank, 0) - net
+            payouts[player] += net
+            payouts[bank] -= net
             stakes[player] -= stake_of(kind, amount)
-            push = kind == "hungry" and net == 0
             events.append(
-                BetSettled(player=player, bet=kind, amount=amount, won=net > 0, net=net, push=push)
+                _event(
+                    BetSettled,
+                    player=player,
+                    bet=kind,
+                    amount=amount,
+                    won=net > 0,
+                    net=net,
+                    push=kind == "hungry" and net == 0,
+                )
             )
-    s.payouts = payouts
-    s.stakes = stakes
-    s.bets = {}
-    _cover(s)
+    if s.banker is not None:
+        stakes[s.banker] = 0
     shooter = s.shooter
     events.append(
-        TurnEnded(
+        _event(
+            TurnEnded,
             turn=s.turn,
             shooter=shooter,
-            rolls=s.roll_number,
+            rolls=roll_number,
             result=result,
             won=combination is not None,
             combination=combination.name if combination else None,
         )
     )
-    s.last_result = result
-    s.turn += 1
-    s.idle_turns = s.idle_turns + 1 if s.deadline_acted else 0
-    s.roll_number = 0
-    s.set_aside = []
+    idle_turns = s.idle_turns + 1 if s.deadline_acted else 0
+    _write(
+        s,
+        payouts=payouts,
+        stakes=stakes,
+        bets={},
+        last_result=result,
+        turn=s.turn + 1,
+        idle_turns=idle_turns,
+        roll_number=0,
+        set_aside=[],
+    )
     if combination is None:
         events.append(_pass_dice(s, "lost"))
-    elif s.idle_turns >= 2 and len(eligible_shooters(s)) > 1:
+    elif idle_turns >= 2 and len(eligible_shooters(s)) > 1:
         events.append(_pass_dice(s, "absent"))
     else:
-        s.phase = "won"
-        s.deadline_acted = False
+        _write(s, phase="won", deadline_acted=False)
     return events
+
+
+_KIND_ORDER: dict[str, int] = {kind: index for index, kind in enumerate(BET_KINDS)}
 
 
 def _open_turn(s: State, *, keep_idle: bool = False) -> None:
     """Betting opens for a new turn of the current shooter."""
-    s.phase = "betting"
-    s.roll_number = 0
-    s.set_aside = []
-    s.bets_closed = False
+    _write(s, phase="betting", roll_number=0, set_aside=[], bets_closed=False)
     if not keep_idle:
-        s.deadline_acted = False
+        _write(s, deadline_acted=False)
 
 
 def _new_shooter(s: State, shooter: int) -> None:
-    s.shooter = shooter
-    s.idle_turns = 0
+    _write(s, shooter=shooter, idle_turns=0)
     _open_turn(s)
 
 
 def _pass_dice(s: State, reason: PassReason) -> DicePassed:
     giver = s.shooter
     _new_shooter(s, _next_shooter(s, giver))
-    s.ply += 1
+    _write(s, ply=s.ply + 1)
     return DicePassed(from_player=giver, to_player=s.shooter, reason=reason)
 
 
