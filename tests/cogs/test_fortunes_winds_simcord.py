@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.app import DEFAULT_EXTENSIONS
+from bot.games import fortunes_winds as fw
 from tests.conftest import TEST_EXTENSIONS
 from tests.support.sim import answered, button_of, labels, make_world, refusal, wallet
 
@@ -97,7 +98,7 @@ async def test_the_seeds_worked_example(simcord_env, dice):
     message = await table_message(world)
     assert "北 North" in description(message) and "⚫ **空 Void** (black)" in description(message)
     assert "roll **1/3**" in description(message)
-    assert not any("Ride" == label for label in labels(message)), "bets closed at the roll"
+    assert not any(label == "Ride" for label in labels(message)), "bets closed at the roll"
     answered(await click(world, ginawa, "北 North"))
     answered(await click(world, ginawa, "東 East"))
     assert button_of(await table_message(world), "東 East").style.name == "success"
@@ -254,3 +255,44 @@ async def test_the_house_guard_names_the_most_the_bank_takes(simcord_env, dice):
     picker = answered(await click(world, bob, "Hungry Moon"), ephemeral=True)
     assert "at most now" in picker.response.content
     assert (await state(world)).bets == {alice.id: {"shooter": 10}}
+
+
+async def test_an_idle_shooter_is_rolled_for_with_the_best_keep(simcord_env, dice):
+    world = await started(simcord_env, "alice", "bob", bet_seconds=0, roll_seconds=60)
+    alice, bob = world["alice"], world["bob"]
+    answered(await bet(world, alice, "shooter", 5))
+    dice.extend([NORTH, EAST, FIRE, BIRD, VOID])
+    await simcord_env.advance_time(61)  # the table rolls for alice
+    after_one = await state(world)
+    assert after_one.roll_number == 1 and "rolled by the table" in description(
+        await table_message(world)
+    )
+    keep = fw.best_keep(after_one)
+    assert keep, "North and East are worth keeping"
+    dice.extend([1] * (4 - len(keep)) + [MOON])  # roll 2: Moon ends the turn
+    await simcord_env.advance_time(61)  # the table keeps as the best keeping would, and rolls
+    message = await table_message(world)
+    assert "Set aside by the table" in description(message)
+    assert (await state(world)).shooter == bob.id and await wallet(world, alice) == 990
+    assert dice.remaining == 0
+
+
+async def test_players_join_between_turns_and_a_table_everyone_left_closes(simcord_env, dice):
+    world = await started(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    carol = world.guild.add_member(world.env.create_user("carol"))
+    answered(await click(world, carol, "Join"))
+    assert carol.id in (await state(world)).seats
+    answered(await bet(world, alice, "shooter", 3))
+    answered(await bet(world, carol, "daikoku", 2))
+    assert (await state(world)).bets[carol.id] == {"daikoku": 2}
+    assert "bets riding" in refusal(await click(world, carol, "Cash out"))
+    dice.extend([EARTH, WATER, FIRE, AIR, VOID])  # Shinsei's Blessing on roll 1
+    answered(await click(world, alice, "Roll"))
+    assert await wallet(world, carol) == 1003 and await wallet(world, alice) == 1012
+    for member in (carol, bob, alice):
+        answered(await click(world, member, "Cash out"))
+    final = await state(world)
+    assert final.finished and set(final.stakes.values()) <= {0}
+    totals = await simcord_env.bot.economy.totals(world.guild.id)
+    assert totals.escrow == 0
