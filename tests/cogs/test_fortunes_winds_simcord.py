@@ -3,6 +3,9 @@ the dice toggles, a restart between two rolls, strangers, bad input and a player
 
 from __future__ import annotations
 
+import inspect
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -296,3 +299,22 @@ async def test_players_join_between_turns_and_a_table_everyone_left_closes(simco
     assert final.finished and set(final.stakes.values()) <= {0}
     totals = await simcord_env.bot.economy.totals(world.guild.id)
     assert totals.escrow == 0
+
+
+def test_the_rules_screen_promises_only_options_that_exist():
+    from cogs.fortunes_winds import FortunesCog
+
+    text = (Path(__file__).resolve().parents[2] / "bot/rules_text/fortunes_winds.md").read_text()
+    house = text.split("\n---\n")[-1]
+    promised = {
+        name
+        for line in house.splitlines()
+        if line.startswith("- `")
+        for name in re.findall(r"`([a-z_]+)`", line.split(" – ")[0])
+    }
+    offered = set(inspect.signature(FortunesCog.open.callback).parameters) - {
+        "self",
+        "interaction",
+    }
+    assert promised, "the House Options page lists the options"
+    assert promised == offered, promised ^ offered
