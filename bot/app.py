@@ -29,6 +29,7 @@ DEFAULT_EXTENSIONS = (
     "cogs.hazard",
     "cogs.nihakyu",
     "cogs.strength_duel",
+    "cogs.fortunes_winds",
 )
 
 

@@ -8,27 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from bot.app import DEFAULT_EXTENSIONS
 from bot.games import fortunes_winds as fw
-from tests.conftest import TEST_EXTENSIONS
 from tests.support.sim import answered, button_of, labels, make_world, refusal, wallet
-
-EXTENSIONS = (
-    *TEST_EXTENSIONS,
-    *(() if "cogs.fortunes_winds" in DEFAULT_EXTENSIONS else ("cogs.fortunes_winds",)),
-)
-
-
-@pytest.fixture
-def simcord_bot(bot_factory: Any, request: pytest.FixtureRequest) -> Any:
-    """As conftest's, with this game's cog loaded (before it is a default extension)."""
-    if "dice" in request.fixturenames:
-        scripted = request.getfixturevalue("dice")
-        return bot_factory(extensions=EXTENSIONS, dice_factory=lambda row: scripted)
-    return bot_factory(extensions=EXTENSIONS)
-
 
 # Face positions (rules file order) of the faces the tests roll.
 EARTH, NORTH, BIRD = 1, 4, 6
@@ -174,7 +155,7 @@ async def test_a_restart_between_two_rolls_keeps_a_half_made_choice(simcord_env,
     answered(await click(world, alice, "北 North"))  # picked, not yet set aside
 
     await simcord_env.bot.close()
-    await simcord_env.restart_bot(bot_factory(extensions=EXTENSIONS, dice_factory=lambda row: dice))
+    await simcord_env.restart_bot(bot_factory(dice_factory=lambda row: dice))
     answered(await click(world, alice, "東 East"))
     dice.extend([WEST, SOUTH, FORTUNES])  # Fortunes and Winds on roll 2: 10 × 4
     answered(await click(world, alice, "Roll again"))
