@@ -9,7 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import fortunes_winds as fw
-from tests.support.sim import answered, button_of, labels, make_world, refusal, wallet
+from cogs import fortunes_winds_text as words
+from tests.support.discord_limits import command_problems, payload_problems
+from tests.support.sim import (
+    answered,
+    button_of,
+    labels,
+    make_world,
+    refusal,
+    sent_payloads,
+    wallet,
+)
 
 # Face positions (rules file order) of the faces the tests roll.
 EARTH, NORTH, BIRD = 1, 4, 6
@@ -164,12 +174,14 @@ async def test_a_restart_between_two_rolls_keeps_a_half_made_choice(simcord_env,
 
 
 async def test_bad_input_is_refused_privately_and_changes_nothing(simcord_env, dice):
-    world = await started(simcord_env, "alice", "bob", max_stake=50)
+    world = await started(simcord_env, "alice", "bob", max_stake=600)
     alice, bob = world["alice"], world["bob"]
     assert "side bets" in refusal(await bet(world, alice, "tea", 5))
-    assert "maximum" in refusal(await bet(world, bob, "tea", 51))
+    assert "maximum" in refusal(await bet(world, bob, "tea", 601))
     assert "before rolling" in refusal(await click(world, alice, "Roll"))
     answered(await bet(world, alice, "shooter", 5))
+    # A ride of 600 needs 600 more for Lord Moon: 1,200 from a wallet of 1,000.
+    assert "wallet holds 1,000" in refusal(await bet(world, bob, "ride", 600))
     shown = answered(await click(world, bob, "Lady Sun's Tea"))
     shown = answered(await bob.click(shown.response.message, label="Other amount…"))
     assert "whole number" in refusal(await bob.submit_modal(shown, {"amount": "1²"}))
@@ -299,3 +311,34 @@ def test_the_rules_screen_promises_only_options_that_exist():
     }
     assert promised, "the House Options page lists the options"
     assert promised == offered, promised ^ offered
+
+
+async def test_fair_dice_turns_verify_and_every_payload_fits_discord(simcord_env):
+    world = await started(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    for _ in range(2):  # two turns with the production fair dice, always the best keep
+        shooter = alice if (await state(world)).shooter == alice.id else bob
+        answered(await bet(world, shooter, "shooter", 1))
+        answered(await click(world, shooter, "Roll"))
+        while (s := await state(world)).roll_number:
+            advice = answered(await click(world, shooter, "Best keep"), ephemeral=True)
+            assert "Best keep" in advice.response.content
+            for die in fw.best_keep(s):
+                answered(await click(world, shooter, words.face(s.faces[die])))
+            answered(await click(world, shooter, "Roll again"))
+        if (await state(world)).phase == "won":
+            answered(await click(world, shooter, "Pass the dice"))
+    answered(await alice.slash(world.channel, "fortunes odds"))
+    for member in (alice, bob):
+        answered(await click(world, member, "Cash out"))
+    report = answered(await bob.slash(world.channel, "verify", table=1), ephemeral=True)
+    assert "✅" in report.response.embeds[0].description
+    for payload in sent_payloads(simcord_env):
+        assert payload_problems(payload) == [], payload
+
+
+async def test_the_command_tree_fits_discord(simcord_env):
+    tree = simcord_env.bot.tree
+    fortunes = next(c for c in tree.get_commands() if c.name == "fortunes")
+    assert command_problems(fortunes.to_dict(tree)) == []
+    assert {c.name for c in fortunes.commands} == {"open", "bet", "odds"}
