@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.fairness import FairDice
 from bot.games import fortunes_winds as fw
 from bot.games.errors import IllegalMove
+from bot.games.fortunes_winds import odds
 
 PLAYERS = [101, 102, 103]
 TURN_GOAL = 20_000
@@ -56,12 +57,14 @@ def odds_screen() -> float:
 
 def clear_caches() -> None:
     for cached in (
-        fw.turn_odds,
-        fw._value,
-        fw._distribution,
-        fw._after_roll,
-        fw._keep_choices,
-        fw._class_counts,
+        odds.turn_odds,
+        odds.bet_payoff,
+        odds._value,
+        odds._distribution,
+        odds._structure,
+        odds._after_roll,
+        odds._keep_choices,
+        odds._class_counts,
     ):
         cached.cache_clear()
 

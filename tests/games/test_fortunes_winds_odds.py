@@ -18,6 +18,7 @@ import pytest
 
 from bot.games import fortunes_winds as fw
 from bot.games.dice import ScriptedDice
+from bot.games.fortunes_winds import odds
 
 # The rules file's table, independently of the engine.
 TABLE: dict[str, list[str]] = {
@@ -200,9 +201,9 @@ def test_small_positions_match_the_brute_force() -> None:
             count = len(aside)
             elements = sum(face in ELEMENTS for _, face in aside)
             winds = sum(face in WINDS for _, face in aside)
-            position = fw._canonical(roll - 1, elements, winds, count - elements - winds)
+            position = odds._canonical(roll - 1, elements, winds, count - elements - winds)
             objective = fw.bet_payoff("shooter", 1)
-            value = Fraction(fw._value(position, objective), fw._denominator(roll - 1))
+            value = Fraction(odds._value(position, objective), odds._denominator(roll - 1))
             assert value == brute.before_roll(roll, aside)[0], (aside, roll)
 
 

@@ -1,0 +1,745 @@
+"""Fortunes and Winds: the checks and moves of every action, and :data:`ENGINE`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel
+
+from bot.games.common import HOUSE, Abort, Deadline
+from bot.games.contract import Engine
+from bot.games.dice import Dice
+from bot.games.errors import IllegalMove
+from bot.games.fortunes_winds.keeping import (
+    _current_distribution,
+    _guard_refuses,
+    _keeping_now,
+    _max_payout,
+    banker_exposure,
+    best_keep,
+    betting_open,
+    can_pass_dice,
+    eligible_shooters,
+    guard_limit,
+)
+from bot.games.fortunes_winds.models import (
+    _TAGGED_ACTIONS,
+    PERMISSIONS,
+    Aborted,
+    Action,
+    Bet,
+    BetPlaced,
+    BetReturned,
+    BetSettled,
+    BettingClosed,
+    BetValued,
+    Closed,
+    DicePassed,
+    DiceSetAside,
+    Event,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    NewTurn,
+    NewTurnStarted,
+    PassDice,
+    PassReason,
+    Roll,
+    Rolled,
+    Rules,
+    SetAside,
+    State,
+    TurnEnded,
+    _event,
+)
+from bot.games.fortunes_winds.odds import (
+    _BLANK,
+    _BY_KEY,
+    _ELEMENT,
+    _LORD_MOON_KINDS,
+    _OPPOSITE,
+    _WIND,
+    BET_KINDS,
+    COMBINATIONS,
+    FACES,
+    WHITE_DICE,
+    DieName,
+    Outcome,
+    Result,
+    WhiteDie,
+    _face_class,
+    outcome_net,
+    stake_of,
+)
+from bot.games.kit import Move, Rulebook
+
+# ----------------------------------------------------------------------- helpers
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def _next_shooter(state: State, after: int) -> int:
+    """The next seat after ``after`` who may shoot (``after`` itself if alone)."""
+    seats = state.seats
+    index = seats.index(after) if after in seats else 0
+    for step in range(1, len(seats) + 1):
+        candidate = seats[(index + step) % len(seats)]
+        if candidate != state.banker:
+            return candidate
+    return after
+
+
+_BET_NAMES: dict[str, str] = {
+    "shooter": "the shooter's bet",
+    "ride": "a ride",
+    "daikoku": "Daikoku's Belly",
+    "against": "against the shooter",
+    "tea": "Lady Sun's Tea",
+    "hungry": "Hungry Moon",
+}
+
+
+# ---------------------------------------------------------------------- checks
+
+
+def _seated(state: State, player: int | None) -> int:
+    if player is None:
+        raise IllegalMove("The table itself can only call time.")
+    if player not in state.seats:
+        raise IllegalMove("You aren't seated at this Fortunes and Winds table — join it first.")
+    return player
+
+
+def _check_bet(state: State, player: int, bet: Bet) -> None:
+    rules = state.rules
+    if bet.amount <= 0:
+        raise IllegalMove("A bet must be at least 1 coin.")
+    if not betting_open(state):
+        raise IllegalMove("Bets are closed: they open again before the next turn.")
+    if player == state.banker:
+        raise IllegalMove("The banker covers the bets and makes none.")
+    if bet.kind == "shooter" and player != state.shooter:
+        raise IllegalMove("Only the shooter makes the shooter's bet — ride the shooter instead.")
+    if bet.kind != "shooter" and player == state.shooter:
+        raise IllegalMove("The shooter may not make side bets or ride — bet as the shooter.")
+    if bet.kind == "against" and not rules.allow_bet_against:
+        raise IllegalMove("This house takes no bets against the shooter.")
+    held = state.bets.get(player, {})
+    other = _OPPOSITE.get(bet.kind)
+    if other is not None and held.get(other, 0):  # type: ignore[call-overload]
+        raise IllegalMove(
+            f"You already hold {_BET_NAMES[other]} this turn; you can't back both sides."
+        )
+    total = held.get(bet.kind, 0) + bet.amount
+    if total < rules.min_stake:
+        raise IllegalMove(f"The table minimum is {_coins(rules.min_stake)} per bet.")
+    if total > rules.max_stake:
+        raise IllegalMove(
+            f"The table maximum is {_coins(rules.max_stake)} per bet; this would make {total}."
+        )
+    # A shooter's bet or a ride loses on average under every keeping (shooter_ev() < 0),
+    # so it can only lower the players' joint value, which every bet accepted this turn
+    # kept <= 0: only the side bets need the dynamic programme.
+    if rules.guarded and bet.kind not in _LORD_MOON_KINDS and _guard_refuses(state, bet, player):
+        limit = guard_limit(state, player, bet.kind)
+        more = (
+            f"The bank would take at most {_coins(limit)} more on it now."
+            if limit
+            else "The bank takes no more on it this turn."
+        )
+        raise IllegalMove(
+            f"The house guard refuses {_BET_NAMES[bet.kind]} of {_coins(bet.amount)}: with "
+            f"it the table's bets together would beat the bank on average. {more}"
+        )
+
+
+def _check_roll(state: State, player: int, action: Roll) -> None:
+    if player != state.shooter:
+        raise IllegalMove("Only the shooter rolls the dice.")
+    if state.phase == "won":
+        raise IllegalMove("Your turn is won — start a new turn or pass the dice.")
+    if state.roll_number == 0 and not state.bets.get(player, {}).get("shooter"):
+        raise IllegalMove("Place your bet (and the same again for Lord Moon) before rolling.")
+
+
+def _check_set_aside(state: State, player: int, action: SetAside) -> None:
+    if player != state.shooter:
+        raise IllegalMove("Only the shooter sets dice aside.")
+    if state.phase != "rolling" or state.roll_number == 0:
+        raise IllegalMove("Dice are set aside between the rolls of a turn.")
+    if not action.dice:
+        raise IllegalMove("Name at least one white die to set aside.")
+    if len(set(action.dice)) != len(action.dice):
+        raise IllegalMove("Name each die once.")
+    for die in action.dice:
+        if die not in WHITE_DICE:
+            raise IllegalMove("Only white dice are set aside; the black die is always rolled.")
+        if die in state.set_aside:
+            raise IllegalMove(f"The {die.capitalize()} die is already set aside.")
+    if len(state.set_aside) + len(action.dice) > 3:
+        raise IllegalMove(
+            f"At most three white dice may be set aside in a turn; "
+            f"{len(state.set_aside)} already are."
+        )
+
+
+def _check_new_turn(state: State, player: int, action: NewTurn) -> None:
+    if player != state.shooter:
+        raise IllegalMove("Only the shooter starts a new turn.")
+    if state.phase != "won":
+        raise IllegalMove("A new turn is the winner's choice after a winning turn.")
+
+
+def _check_pass(state: State, player: int, action: PassDice) -> None:
+    if player != state.shooter:
+        raise IllegalMove("Only the shooter can pass the dice.")
+    if state.roll_number > 0:
+        raise IllegalMove("You can't pass the dice in the middle of a turn.")
+    if not can_pass_dice(state):
+        raise IllegalMove("There's nobody else at the table to pass the dice to.")
+
+
+def _check_join(state: State, player: int | None, action: Join) -> None:
+    if player is None:
+        raise IllegalMove("The table itself can only call time.")
+    if player == HOUSE:
+        raise IllegalMove("That player id is reserved for the bank.")
+    if player in state.seats:
+        raise IllegalMove("You're already seated at this table.")
+    if len(state.seats) >= state.rules.max_players:
+        raise IllegalMove(f"This table is full ({state.rules.max_players} seats).")
+
+
+def _check_leave(state: State, player: int, action: Leave) -> None:
+    if player == state.banker:
+        if any(state.bets.values()):
+            raise IllegalMove("You bank bets that are riding — wait until they're settled.")
+        return
+    if state.bets.get(player):
+        raise IllegalMove("You have bets riding — wait until they're settled before leaving.")
+    if player == state.shooter and state.roll_number > 0:
+        raise IllegalMove("You're in the middle of a turn — roll until it's decided first.")
+
+
+def _check_deadline(state: State, player: int | None, action: Deadline) -> None:
+    if player is not None:
+        raise IllegalMove("Only the table itself can call time.")
+
+
+def _check_abort(state: State, player: int | None, action: Abort) -> None:
+    """Who may abort is the service's business (a moderator); the log names them."""
+
+
+# ------------------------------------------------------------------------ moves
+
+_A = TypeVar("_A", bound=BaseModel)
+
+
+def _player_move(
+    check: Callable[[State, int, _A], None], apply: Callable[[State, int, _A, Dice], list[Event]]
+) -> Move[State, _A, Event]:
+    def checked(state: State, player: int | None, action: _A) -> None:
+        check(state, _seated(state, player), action)
+
+    def applied(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
+        assert player is not None  # the check refused the table
+        return apply(s, player, action, dice)
+
+    return Move(checked, applied)
+
+
+def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
+    held = dict(s.bets.get(player, ()))
+    total = held[bet.kind] = held.get(bet.kind, 0) + bet.amount
+    bets = {**s.bets, player: held}
+    stakes = {**s.stakes, player: s.stakes.get(player, 0) + stake_of(bet.kind, bet.amount)}
+    if s.banker is not None:
+        stakes[s.banker] = _max_payout(bets)
+    _write(s, bets=bets, stakes=stakes)
+    return [
+        _event(
+            BetPlaced,
+            player=player,
+            bet=bet.kind,
+            amount=bet.amount,
+            total=total,
+            lord_moon=total if bet.kind in _LORD_MOON_KINDS else 0,
+        )
+    ]
+
+
+def _apply_roll(s: State, player: int, action: Roll, dice: Dice) -> list[Event]:
+    s.deadline_acted = False if s.roll_number == 0 else s.deadline_acted
+    return _roll(s, dice, by_deadline=False)
+
+
+def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> list[Event]:
+    s.set_aside = [*s.set_aside, *action.dice]
+    return [
+        _event(
+            DiceSetAside,
+            shooter=player,
+            dice=list(action.dice),
+            set_aside=list(s.set_aside),
+        )
+    ]
+
+
+def _apply_new_turn(s: State, player: int, action: NewTurn, dice: Dice) -> list[Event]:
+    _open_turn(s)
+    s.ply += 1
+    return [NewTurnStarted(shooter=player)]
+
+
+def _apply_pass(s: State, player: int, action: PassDice, dice: Dice) -> list[Event]:
+    events: list[Event] = [*_return_bets(s)]
+    events.append(_pass_dice(s, "voluntary"))
+    return events
+
+
+def _apply_join(s: State, player: int | None, action: Join, dice: Dice) -> list[Event]:
+    assert player is not None
+    s.seats = [*s.seats, player]
+    if player not in s.stakes:
+        s.stakes = {**s.stakes, player: 0}
+    if player not in s.payouts:
+        s.payouts = {**s.payouts, player: 0}
+    s.ply += 1
+    return [Joined(player=player, seat=len(s.seats) - 1)]
+
+
+def _apply_leave(s: State, player: int, action: Leave, dice: Dice) -> list[Event]:
+    events: list[Event] = []
+    if player == s.banker:
+        s.seats = [p for p in s.seats if p != player]
+        s.ply += 1
+        events.append(Left(player=player, net=s.payouts.get(player, 0)))
+        events.extend(_return_bets(s))
+        events.extend(_close(s, "banker_left"))
+        return events
+    was_shooter = player == s.shooter
+    if was_shooter:
+        events.extend(_return_bets(s))
+        successor = _next_shooter(s, player)
+    s.seats = [p for p in s.seats if p != player]
+    s.ply += 1
+    events.append(Left(player=player, net=s.payouts.get(player, 0)))
+    if not eligible_shooters(s):
+        events.extend(_return_bets(s))
+        events.extend(_close(s, "empty"))
+    elif was_shooter:
+        _new_shooter(s, successor if successor != player else eligible_shooters(s)[0])
+        events.append(DicePassed(from_player=player, to_player=s.shooter, reason="left"))
+    return events
+
+
+def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) -> list[Event]:
+    if s.phase == "won":
+        s.deadline_acted = True
+        _open_turn(s, keep_idle=True)
+        s.ply += 1
+        return [NewTurnStarted(shooter=s.shooter, by_deadline=True)]
+    if s.phase == "betting":
+        if not s.bets.get(s.shooter, {}).get("shooter"):
+            # The turn cannot be played without the shooter's bet: bets go back.
+            events: list[Event] = [*_return_bets(s)]
+            if len(eligible_shooters(s)) > 1:
+                events.append(_pass_dice(s, "absent"))
+            else:
+                _open_turn(s)
+                s.ply += 1
+            return events
+        if not s.bets_closed and s.rules.bet_seconds > 0:
+            s.bets_closed = True
+            s.ply += 1
+            return [BettingClosed(by_deadline=True)]
+        s.deadline_acted = True
+        return _roll(s, dice, by_deadline=True)
+    # rolling: keep as the best keeping would, then roll.
+    s.deadline_acted = True
+    events = []
+    keep = best_keep(s)
+    if keep:
+        s.set_aside = [*s.set_aside, *keep]
+        events.append(
+            _event(
+                DiceSetAside,
+                shooter=s.shooter,
+                dice=list(keep),
+                set_aside=list(s.set_aside),
+                by_deadline=True,
+            )
+        )
+    events.extend(_roll(s, dice, by_deadline=True))
+    return events
+
+
+def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> list[Event]:
+    events: list[Event] = []
+    if s.roll_number == 0:
+        events.extend(_return_bets(s))
+    else:
+        events.extend(_value_bets(s))
+    s.finished = True
+    s.phase = "betting"
+    s.roll_number = 0
+    s.ply += 1
+    events.append(Aborted(by=player))
+    return events
+
+
+_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+    {
+        Bet: _player_move(_check_bet, _apply_bet),
+        Roll: _player_move(_check_roll, _apply_roll),
+        SetAside: _player_move(_check_set_aside, _apply_set_aside),
+        NewTurn: _player_move(_check_new_turn, _apply_new_turn),
+        PassDice: _player_move(_check_pass, _apply_pass),
+        Join: Move(_check_join, _apply_join),
+        Leave: _player_move(_check_leave, _apply_leave),
+        Deadline: Move(_check_deadline, _apply_deadline),
+        Abort: Move(_check_abort, _apply_abort),
+    },
+    game="Fortunes and Winds",
+    finished="This Fortunes and Winds table has closed.",
+)
+
+
+# -------------------------------------------------------------------- mutations
+# Replace containers, never mutate them (kit.evolve shares them with the old state).
+
+
+def _cover(s: State) -> None:
+    """Keep a player banker's stake at the most the open bets could cost them."""
+    if s.banker is not None:
+        s.stakes = {**s.stakes, s.banker: _max_payout(s.bets)}
+
+
+def _return_bets(s: State) -> list[Event]:
+    events: list[Event] = []
+    stakes = dict(s.stakes)
+    for player, held in s.bets.items():
+        for kind in BET_KINDS:
+            amount = held.get(kind, 0)
+            if amount:
+                stakes[player] -= stake_of(kind, amount)
+                events.append(BetReturned(player=player, bet=kind, amount=amount))
+    s.stakes = stakes
+    s.bets = {}
+    _cover(s)
+    return events
+
+
+def _bank_key(s: State) -> int:
+    return HOUSE if s.banker is None else s.banker
+
+
+def _write(s: State, **changes: Any) -> None:
+    """Write fields of the fresh copy at once, past pydantic's ``__setattr__`` (which cost
+    a sixth of a turn, measured). Only on the copy :func:`~bot.games.kit.evolve` made,
+    whose fields all count as set, and only with values of the field's type."""
+    s.__dict__.update(changes)
+
+
+# A white die's roll value (1..6) → its class: 1-3 the element, 4-5 the Wind, 6 a blank.
+_CLASS_OF_ROLL = (-1, _ELEMENT, _ELEMENT, _ELEMENT, _WIND, _WIND, _BLANK)
+_RESULT_OF: dict[tuple[int, str], Result] = {
+    (_WIND if c.whites == "winds" else _ELEMENT, c.black): c.key for c in COMBINATIONS
+}
+
+
+def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
+    events: list[Event] = []
+    roll_number = s.roll_number + 1
+    if roll_number == 1:
+        set_aside: list[str] = []
+        if not s.bets_closed:
+            events.append(_event(BettingClosed, by_deadline=by_deadline))
+        old_faces: dict[str, str] = {}
+    else:
+        set_aside = s.set_aside
+        old_faces = s.faces
+    faces: dict[str, str] = {}
+    rolled: list[DieName] = []
+    classes: set[int] = set()
+    for die in WHITE_DICE:
+        if die in set_aside:
+            face = old_faces[die]
+            faces[die] = face
+            classes.add(_face_class(die, face))
+        else:
+            value = dice.roll(6)
+            faces[die] = FACES[die][value - 1]
+            classes.add(_CLASS_OF_ROLL[value])
+            rolled.append(die)
+    black = FACES["moon"][dice.roll(6) - 1]
+    faces["moon"] = black
+    rolled.append("moon")
+    result: Result | None = None
+    if black == "Moon":
+        result = "moon"
+    elif len(classes) == 1:
+        result = _RESULT_OF.get((classes.pop(), black))
+    if result is None and roll_number == 3:
+        result = "nothing"
+    _write(
+        s,
+        phase="rolling",
+        set_aside=set_aside,
+        bets_closed=True,
+        roll_number=roll_number,
+        ply=s.ply + 1,
+        faces=faces,
+    )
+    events.append(
+        _event(
+            Rolled,
+            shooter=s.shooter,
+            roll=roll_number,
+            faces=faces,
+            rolled=rolled,
+            set_aside=set_aside,
+            result=result,
+            by_deadline=by_deadline,
+        )
+    )
+    if result is not None:
+        events.extend(_end_turn(s, result))
+    return events
+
+
+def _end_turn(s: State, result: Result) -> list[Event]:
+    roll_number = s.roll_number
+    outcome: Outcome = (roll_number, result)
+    combination = _BY_KEY.get(result)
+    events: list[Event] = []
+    payouts = dict(s.payouts)
+    stakes = dict(s.stakes)
+    bank = _bank_key(s)
+    bets = s.bets
+    # Seat order (a bettor who left mid-turn cannot exist: Leave waits for their bets).
+    for player in s.seats:
+        held = bets.get(player)
+        if not held:
+            continue
+        for kind in held if len(held) == 1 else sorted(held, key=_KIND_ORDER.__getitem__):
+            amount = held[kind]
+            net = outcome_net(kind, amount, outcome)
+            payouts[player] += net
+            payouts[bank] -= net
+            stakes[player] -= stake_of(kind, amount)
+            events.append(
+                _event(
+                    BetSettled,
+                    player=player,
+                    bet=kind,
+                    amount=amount,
+                    won=net > 0,
+                    net=net,
+                    push=kind == "hungry" and net == 0,
+                )
+            )
+    if s.banker is not None:
+        stakes[s.banker] = 0
+    shooter = s.shooter
+    events.append(
+        _event(
+            TurnEnded,
+            turn=s.turn,
+            shooter=shooter,
+            rolls=roll_number,
+            result=result,
+            won=combination is not None,
+            combination=combination.name if combination else None,
+        )
+    )
+    idle_turns = s.idle_turns + 1 if s.deadline_acted else 0
+    _write(
+        s,
+        payouts=payouts,
+        stakes=stakes,
+        bets={},
+        last_result=result,
+        turn=s.turn + 1,
+        idle_turns=idle_turns,
+        roll_number=0,
+        set_aside=[],
+    )
+    if combination is None:
+        events.append(_pass_dice(s, "lost"))
+    elif idle_turns >= 2 and len(eligible_shooters(s)) > 1:
+        events.append(_pass_dice(s, "absent"))
+    else:
+        _write(s, phase="won", deadline_acted=False)
+    return events
+
+
+_KIND_ORDER: dict[str, int] = {kind: index for index, kind in enumerate(BET_KINDS)}
+
+
+def _open_turn(s: State, *, keep_idle: bool = False) -> None:
+    """Betting opens for a new turn of the current shooter."""
+    _write(s, phase="betting", roll_number=0, set_aside=[], bets_closed=False)
+    if not keep_idle:
+        _write(s, deadline_acted=False)
+
+
+def _new_shooter(s: State, shooter: int) -> None:
+    _write(s, shooter=shooter, idle_turns=0)
+    _open_turn(s)
+
+
+def _pass_dice(s: State, reason: PassReason) -> DicePassed:
+    giver = s.shooter
+    _new_shooter(s, _next_shooter(s, giver))
+    _write(s, ply=s.ply + 1)
+    return _event(DicePassed, from_player=giver, to_player=s.shooter, reason=reason)
+
+
+def _close(s: State, reason: Literal["empty", "banker_left"]) -> list[Event]:
+    s.finished = True
+    s.phase = "betting"
+    s.roll_number = 0
+    s.ply += 1
+    return [Closed(reason=reason)]
+
+
+def _value_bets(s: State) -> list[Event]:
+    """Settle every open bet at its exact value under the shooter's best keeping from
+    now, rounded down for the player."""
+    distribution = _current_distribution(s)
+    payouts = dict(s.payouts)
+    stakes = dict(s.stakes)
+    bank = _bank_key(s)
+    events: list[Event] = []
+    for player, held in s.bets.items():
+        for kind in BET_KINDS:
+            amount = held.get(kind, 0)
+            if not amount:
+                continue
+            value = sum(
+                (p * outcome_net(kind, amount, outcome) for outcome, p in distribution.items()),
+                Fraction(0),
+            )
+            net = math.floor(value)
+            staked = stake_of(kind, amount)
+            payouts[player] = payouts.get(player, 0) + net
+            payouts[bank] = payouts.get(bank, 0) - net
+            stakes[player] -= staked
+            events.append(
+                BetValued(player=player, bet=kind, amount=amount, returned=staked + net, net=net)
+            )
+    s.payouts = payouts
+    s.stakes = stakes
+    s.bets = {}
+    _cover(s)
+    return events
+
+
+# ---------------------------------------------------------------------- the engine
+
+
+class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
+    """Fortunes and Winds as the table service drives it (bot/games/contract.py)."""
+
+    name = "fortunes_winds"
+    join_action = Join
+    leave_action = Leave
+    permissions = PERMISSIONS
+
+    def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
+        """Seat the players in order; the first seat shoots first (with a player banker,
+        the first seat banks and the second shoots). No dice are used."""
+        low, high = self.seat_limits(rules)
+        if not low <= len(players) <= high:
+            raise IllegalMove(f"A Fortunes and Winds table seats {low} to {high} players.")
+        if len(set(players)) != len(players):
+            raise IllegalMove("Each player can take only one seat.")
+        if HOUSE in players:
+            raise IllegalMove("That player id is reserved for the bank.")
+        banker = players[0] if rules.player_banker else None
+        shooter = players[1] if rules.player_banker else players[0]
+        return State(
+            rules=rules,
+            seats=list(players),
+            banker=banker,
+            shooter=shooter,
+            stakes={p: 0 for p in players},
+            payouts={HOUSE: 0} | {p: 0 for p in players},
+        )
+
+    def act(
+        self, state: State, player: int | None, action: Action, dice: Dice
+    ) -> tuple[State, list[Event]]:
+        """Apply one action by ``player`` (``None``: the table) to a copy of ``state``."""
+        return _RULEBOOK.act(state, player, action, dice)
+
+    def seat_limits(self, rules: Rules) -> tuple[int, int]:
+        """One player at least (two with a player banker: one banks, one shoots)."""
+        return (2 if rules.player_banker else 1, rules.max_players)
+
+    def hold(self, rules: Rules) -> int:
+        """Coins held on taking a seat: none, money goes down as bets."""
+        return 0
+
+    def deadline_seconds(self, state: State) -> int | None:
+        """The betting window while it is open, else the shooter's time to act."""
+        if state.finished:
+            return None
+        if betting_open(state) and state.rules.bet_seconds > 0:
+            return state.rules.bet_seconds
+        return state.rules.roll_seconds
+
+    def legal_actions(self, state: State, player: int) -> list[Action]:
+        """Every move ``player`` may make now (bets at the table minimum)."""
+        candidates: list[Action] = [
+            Roll(),
+            NewTurn(),
+            PassDice(),
+            *(Bet(kind=kind, amount=state.rules.min_stake) for kind in BET_KINDS),
+        ]
+        if _keeping_now(state):
+            free = [die for die in WHITE_DICE if die not in state.set_aside]
+            room = 3 - len(state.set_aside)
+            for size in range(1, room + 1):
+                for combo in _subsets(free, size):
+                    candidates.append(SetAside(dice=combo))
+        return _RULEBOOK.legal_actions(state, player, candidates)
+
+    def bank_exposure(self, state: State) -> int:
+        """The most the house could pay out on the open bets (0 with a player banker,
+        whose own wallet covers them through their stake)."""
+        if state.banker is not None:
+            return 0
+        return banker_exposure(state)
+
+
+def _subsets(items: Sequence[WhiteDie], size: int) -> Iterable[list[WhiteDie]]:
+    if size == 0:
+        yield []
+        return
+    for index, item in enumerate(items):
+        for rest in _subsets(items[index + 1 :], size - 1):
+            yield [item, *rest]
+
+
+ENGINE = FortunesWindsEngine(
+    rules_model=Rules, state_model=State, action_type=_TAGGED_ACTIONS, event_type=Event
+)
+"""Fortunes and Winds' engine; the module-level functions below are its bound methods."""
+
+start = ENGINE.start
+act = ENGINE.act
+seat_limits = ENGINE.seat_limits
+hold = ENGINE.hold
+deadline_seconds = ENGINE.deadline_seconds
+bank_exposure = ENGINE.bank_exposure
+legal_actions = ENGINE.legal_actions
+parse_action = ENGINE.parse_action
+parse_event = ENGINE.parse_event

@@ -1,0 +1,222 @@
+"""Fortunes and Winds at a table position: the bank's exposure, the house guard, the best
+keep (the exact odds applied to a :class:`State`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from bot.games.fortunes_winds.models import (
+    Bet,
+    State,
+)
+from bot.games.fortunes_winds.odds import (
+    _BLANK,
+    _DEAD,
+    _ELEMENT,
+    _SHOOTER_OBJECTIVE,
+    _START,
+    _WIND,
+    OUTCOMES,
+    WHITE_DICE,
+    BetKind,
+    Outcome,
+    Position,
+    _best_child,
+    _canonical,
+    _denominator,
+    _distribution,
+    _dot,
+    _face_class,
+    _fractions,
+    _value,
+    bet_payoff,
+)
+
+# ------------------------------------------------------------- table conventions
+
+
+def eligible_shooters(state: State) -> list[int]:
+    """Seated players who may hold the dice (everyone but a player banker)."""
+    return [p for p in state.seats if p != state.banker]
+
+
+def betting_open(state: State) -> bool:
+    """Whether bets are taken right now."""
+    return (
+        not state.finished
+        and state.phase == "betting"
+        and state.roll_number == 0
+        and not state.bets_closed
+    )
+
+
+def can_pass_dice(state: State) -> bool:
+    """Whether the shooter may pass the dice now (between turns, someone to take them)."""
+    return not state.finished and state.roll_number == 0 and len(eligible_shooters(state)) > 1
+
+
+def _bets_payoff(bets: Mapping[int, Mapping[BetKind, int]]) -> tuple[int, ...]:
+    """The players' total net over :data:`OUTCOMES` on these bets."""
+    return _sum_payoffs(kind_amount for held in bets.values() for kind_amount in held.items())
+
+
+_NO_PAYOFF: tuple[int, ...] = (0,) * len(OUTCOMES)
+
+
+def _max_payout(bets: Mapping[int, Mapping[BetKind, int]]) -> int:
+    if not bets:
+        return 0
+    return max(0, *_bets_payoff(bets))
+
+
+def banker_exposure(state: State) -> int:
+    """The most the bank could pay out, net, on the bets now open (every outcome of the
+    turn). With a player banker this is also the banker's own ``stakes`` entry: the
+    service's wallet check then refuses a bet the banker's wallet cannot cover."""
+    return _max_payout(state.bets)
+
+
+def _bet_list(
+    state: State, extra: Bet | None, player: int | None
+) -> tuple[tuple[BetKind, int], ...]:
+    """Every open bet (kind, amount), plus ``extra`` topping up ``player``'s, in a
+    canonical order: the joint value depends on nothing else."""
+    bets = state.bets
+    if extra is not None:
+        assert player is not None
+        held = dict(bets.get(player, ()))
+        held[extra.kind] = held.get(extra.kind, 0) + extra.amount
+        bets = {**bets, player: held}
+    return tuple(sorted((kind, amount) for held in bets.values() for kind, amount in held.items()))
+
+
+@lru_cache(maxsize=4096)
+def _joint_value(bet_list: tuple[tuple[BetKind, int], ...]) -> int:
+    """The joint value over 6**15 (see :func:`joint_ev`)."""
+    return _value(_START, _sum_payoffs(bet_list))
+
+
+def _sum_payoffs(bet_list: Iterable[tuple[BetKind, int]]) -> tuple[int, ...]:
+    payoffs = [bet_payoff(kind, amount) for kind, amount in bet_list if amount]
+    if not payoffs:
+        return _NO_PAYOFF
+    return tuple(map(sum, zip(*payoffs, strict=True)))
+
+
+def joint_ev(state: State, extra: Bet | None = None, player: int | None = None) -> Fraction:
+    """The players' joint expected net on the open bets of the turn (plus ``extra`` by
+    ``player``), the shooter keeping to maximise the sum; whole-coin rounding included.
+    Before the first roll only (the guard's question)."""
+    return Fraction(_joint_value(_bet_list(state, extra, player)), _denominator(0))
+
+
+def _guard_refuses(state: State, extra: Bet, player: int) -> bool:
+    return _joint_value(_bet_list(state, extra, player)) > 0
+
+
+def guard_limit(state: State, player: int, kind: BetKind) -> int:
+    """The most ``player`` may add on ``kind`` now with the house guard satisfied: every
+    amount from 1 up to it is accepted (0: none). Ignores the table's limits."""
+    held = state.bets.get(player, {})
+
+    def fits(amount: int) -> bool:
+        return not _guard_refuses(state, Bet(kind=kind, amount=amount), player)
+
+    # The joint value is convex in the amount (a maximum of linear functions, before
+    # rounding, which only favours the bank), so the accepted amounts run from 1 up.
+    low, high = 0, 1
+    cap = 10**9 - held.get(kind, 0)
+    while high < cap and fits(high):
+        low, high = high, high * 2
+    high = min(high, cap)
+    if fits(high):
+        return high
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+# -------------------------------------------------------------------- the keeping
+
+
+def _keeping_now(state: State) -> bool:
+    return not state.finished and state.phase == "rolling" and 1 <= state.roll_number <= 2
+
+
+def _best_keep_for(state: State, objective: tuple[int, ...]) -> tuple[list[str], Position]:
+    white = tuple(state.faces[die] for die in WHITE_DICE)
+    keep, child = _best_keep_cached(state.roll_number, white, tuple(state.set_aside), objective)
+    return list(keep), child
+
+
+@lru_cache(maxsize=8192)
+def _best_keep_cached(
+    roll_number: int,
+    white: tuple[str, ...],
+    set_aside: tuple[str, ...],
+    objective: tuple[int, ...],
+) -> tuple[tuple[str, ...], Position]:
+    """The keep for these white faces (the few thousand positions a turn can be in)."""
+    faces: dict[str, str] = dict(zip(WHITE_DICE, white, strict=True))
+    e = w = b = 0
+    for die in set_aside:
+        cls = _face_class(die, faces[die])
+        e, w, b = e + (cls == _ELEMENT), w + (cls == _WIND), b + (cls == _BLANK)
+    before = _canonical(roll_number - 1, e, w, b)
+    if before[1] == _DEAD:
+        return (), (roll_number, _DEAD, _DEAD, _DEAD)
+    by_class: dict[int, list[str]] = {_ELEMENT: [], _WIND: [], _BLANK: []}
+    for die in WHITE_DICE:
+        if die not in set_aside:
+            by_class[_face_class(die, faces[die])].append(die)
+    shown = (len(by_class[_ELEMENT]), len(by_class[_WIND]), len(by_class[_BLANK]))
+    child, (de, dw, db) = _best_child(before, *shown, objective)
+    chosen = set(by_class[_ELEMENT][:de] + by_class[_WIND][:dw] + by_class[_BLANK][:db])
+    return tuple(die for die in WHITE_DICE if die in chosen), child
+
+
+def best_keep(state: State) -> list[str]:
+    """The white dice to set aside now (besides those already aside), under the shooter's
+    best keeping for their own value; ``[]`` when no keep is to be chosen."""
+    if not _keeping_now(state):
+        return []
+    return _best_keep_for(state, _SHOOTER_OBJECTIVE)[0]
+
+
+@dataclass(frozen=True)
+class KeepAdvice:
+    """The best keep from a position and the odds of each way the turn can end then."""
+
+    keep: list[str]
+    outcomes: dict[Outcome, Fraction]
+    shooter_ev: Fraction
+    """The shooter's expected net per coin from here (Lord Moon included)."""
+
+
+def keep_advice(state: State) -> KeepAdvice | None:
+    """:func:`best_keep` with the odds from here (for the "Best keep" answer); ``None``
+    when no keep is to be chosen."""
+    if not _keeping_now(state):
+        return None
+    objective = _SHOOTER_OBJECTIVE
+    keep, child = _best_keep_for(state, objective)
+    weights = _distribution(child, objective)
+    outcomes = _fractions(weights, _denominator(child[0]))
+    ev = Fraction(_dot(weights, objective), _denominator(child[0]))
+    return KeepAdvice(keep=keep, outcomes=outcomes, shooter_ev=ev)
+
+
+def _current_distribution(state: State) -> dict[Outcome, Fraction]:
+    """Where the turn in play ends, under the shooter's best keeping from now."""
+    objective = _SHOOTER_OBJECTIVE
+    if state.phase == "rolling" and state.roll_number:
+        _, child = _best_keep_for(state, objective)
+        return _fractions(_distribution(child, objective), _denominator(child[0]))
+    return _fractions(_distribution(_START, objective), _denominator(0))

@@ -1,0 +1,374 @@
+"""Fortunes and Winds: the rules options, actions, events and state (pydantic models)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, get_args
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+
+from bot.games.common import Abort, Deadline, Permission
+from bot.games.fortunes_winds.odds import (
+    BET_KINDS,
+    BetKind,
+    DieName,
+    Result,
+    WhiteDie,
+)
+
+# --------------------------------------------------------------------------- rules
+
+
+class Rules(BaseModel):
+    """House rules of a Fortunes and Winds table (defaults as in the rules file)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    player_banker: bool = False
+    """The first seat banks from their own wallet instead of the house."""
+    allow_bet_against: bool = True
+    """Bets against the shooter are taken (many houses refuse them)."""
+    house_guard: bool = True
+    """With the house as bank: refuse bets that give the players together an edge."""
+    min_stake: int = Field(default=1, ge=1)
+    max_stake: int = Field(default=100, ge=1)
+    bet_seconds: int = Field(default=30, ge=0, le=3600)
+    """The betting window before each turn; 0: bets are open until the first roll."""
+    roll_seconds: int = Field(default=60, ge=5, le=3600)
+    """How long the shooter has to roll (and to choose after a win)."""
+    max_players: int = Field(default=8, ge=2, le=25)
+
+    @model_validator(mode="after")
+    def _limits_are_ordered(self) -> Rules:
+        if self.max_stake < self.min_stake:
+            raise ValueError("max_stake must be at least min_stake")
+        return self
+
+    @property
+    def guarded(self) -> bool:
+        """Whether the house guard applies (it never does with a player banker)."""
+        return self.house_guard and not self.player_banker
+
+
+# ------------------------------------------------------------------------- actions
+# Every action (and event) is told apart by ``kind``; a Bet's ``kind`` is its bet kind
+# (ENGINE_CONTRACT.md fixes ``Bet(kind, amount)``), read as "bet" by the discriminator.
+
+
+class Bet(BaseModel):
+    """A bet against the bank; ``kind`` is the bet kind (and tells a Bet from the rest)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: BetKind
+    amount: int
+
+
+class Roll(BaseModel):
+    """The shooter rolls every die not set aside."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["roll"] = "roll"
+
+
+class SetAside(BaseModel):
+    """The shooter sets white dice aside (never rolled again this turn)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["set_aside"] = "set_aside"
+    dice: list[WhiteDie]
+
+
+class NewTurn(BaseModel):
+    """A winning shooter starts a new turn."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["new_turn"] = "new_turn"
+
+
+class PassDice(BaseModel):
+    """The shooter hands the dice to the next seat (between turns)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["pass_dice"] = "pass_dice"
+
+
+class Join(BaseModel):
+    """A member takes the next free seat (at the end of seat order)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["join"] = "join"
+
+
+class Leave(BaseModel):
+    """A seated player cashes out and leaves the table."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["leave"] = "leave"
+
+
+Action: TypeAlias = Bet | Roll | SetAside | NewTurn | PassDice | Join | Leave | Deadline | Abort
+"""Everything ``act`` accepts (the shared :class:`Deadline` and :class:`Abort` included)."""
+
+ACTIONS: tuple[type[BaseModel], ...] = get_args(Action)
+"""The action models, in the order of :data:`Action`."""
+
+_BET_TAG = "bet"
+
+
+def _action_tag(data: Any) -> str | None:
+    """Which action a logged dict (or an action model) is: ``kind``, a bet kind naming
+    :class:`Bet`."""
+    tag = data.get("kind") if isinstance(data, Mapping) else getattr(data, "kind", None)
+    if not isinstance(tag, str):
+        return None
+    return _BET_TAG if tag in BET_KINDS else tag
+
+
+def _tag_of(model: type[BaseModel]) -> str:
+    if model is Bet:
+        return _BET_TAG
+    tag = model.model_fields["kind"].default
+    assert isinstance(tag, str), model
+    return tag
+
+
+_TAGGED_ACTIONS: Any = Annotated[
+    Union[tuple(Annotated[model, Tag(_tag_of(model))] for model in ACTIONS)],  # noqa: UP007
+    Discriminator(_action_tag),
+]
+"""The union that parses a logged action."""
+
+PERMISSIONS: dict[type[BaseModel], Permission] = {}
+"""Every action is a seated player's (Abort is a moderator's, in the registry)."""
+
+
+# -------------------------------------------------------------------------- events
+
+PassReason: TypeAlias = Literal["lost", "voluntary", "absent", "left"]
+Phase: TypeAlias = Literal["betting", "rolling", "won"]
+
+
+class BetPlaced(BaseModel):
+    """A bet went down; ``total`` is the player's whole bet of that kind this turn and
+    ``lord_moon`` the Lord Moon stake now beside it (shooter's bet and rides)."""
+
+    kind: Literal["bet_placed"] = "bet_placed"
+    player: int
+    bet: BetKind
+    amount: int
+    total: int
+    lord_moon: int = 0
+
+
+class BettingClosed(BaseModel):
+    """No more bets this turn: the first roll, or the betting window's end."""
+
+    kind: Literal["betting_closed"] = "betting_closed"
+    by_deadline: bool = False
+
+
+class DiceSetAside(BaseModel):
+    """White dice were set aside; ``set_aside`` is every die aside this turn."""
+
+    kind: Literal["dice_set_aside"] = "dice_set_aside"
+    shooter: int
+    dice: list[WhiteDie]
+    set_aside: list[WhiteDie]
+    by_deadline: bool = False
+
+
+class Rolled(BaseModel):
+    """The shooter rolled. ``faces`` shows all five dice, ``rolled`` the dice that were
+    thrown; ``result`` is ``None`` while the turn goes on."""
+
+    kind: Literal["rolled"] = "rolled"
+    shooter: int
+    roll: int
+    faces: dict[DieName, str]
+    rolled: list[DieName]
+    set_aside: list[WhiteDie]
+    result: Result | None
+    by_deadline: bool = False
+
+
+class BetSettled(BaseModel):
+    """A bet was settled; ``net`` is the player's gain (negative: loss), Lord Moon
+    included. ``push``: a Hungry Moon bet on Fortunes and Winds at roll 1 or 2."""
+
+    kind: Literal["bet_settled"] = "bet_settled"
+    player: int
+    bet: BetKind
+    amount: int
+    won: bool
+    net: int
+    push: bool = False
+
+
+class BetReturned(BaseModel):
+    """A bet was handed back unplayed (its turn never started)."""
+
+    kind: Literal["bet_returned"] = "bet_returned"
+    player: int
+    bet: BetKind
+    amount: int
+
+
+class BetValued(BaseModel):
+    """An open bet settled at its exact value when the table was aborted mid-turn;
+    ``returned`` is that value rounded down (the bank keeps the fraction)."""
+
+    kind: Literal["bet_valued"] = "bet_valued"
+    player: int
+    bet: BetKind
+    amount: int
+    returned: int
+    net: int
+
+
+class TurnEnded(BaseModel):
+    """A turn was decided: ``result`` on roll ``rolls``; ``won`` for a combination."""
+
+    kind: Literal["turn_ended"] = "turn_ended"
+    turn: int
+    shooter: int
+    rolls: int
+    result: Result
+    won: bool
+    combination: str | None = None
+
+
+class NewTurnStarted(BaseModel):
+    """A winning shooter goes again: betting is open for the new turn."""
+
+    kind: Literal["new_turn_started"] = "new_turn_started"
+    shooter: int
+    by_deadline: bool = False
+
+
+class DicePassed(BaseModel):
+    """The dice moved to the next shooter."""
+
+    kind: Literal["dice_passed"] = "dice_passed"
+    from_player: int
+    to_player: int
+    reason: PassReason
+
+
+class Joined(BaseModel):
+    """A member took a seat; ``seat`` is their 0-based position in seat order."""
+
+    kind: Literal["joined"] = "joined"
+    player: int
+    seat: int
+
+
+class Left(BaseModel):
+    """A player cashed out; ``net`` is what they won (or lost) at the table overall."""
+
+    kind: Literal["left"] = "left"
+    player: int
+    net: int
+
+
+class Closed(BaseModel):
+    """The table finished by itself (everyone gone, or the banker left)."""
+
+    kind: Literal["closed"] = "closed"
+    reason: Literal["empty", "banker_left"]
+
+
+class Aborted(BaseModel):
+    """A moderator ended the table; ``by`` is who the log names."""
+
+    kind: Literal["aborted"] = "aborted"
+    by: int | None
+
+
+Event = Annotated[
+    BetPlaced
+    | BettingClosed
+    | DiceSetAside
+    | Rolled
+    | BetSettled
+    | BetReturned
+    | BetValued
+    | TurnEnded
+    | NewTurnStarted
+    | DicePassed
+    | Joined
+    | Left
+    | Closed
+    | Aborted,
+    Field(discriminator="kind"),
+]
+"""Every event ``act`` emits. All are public: the game has no secrets."""
+
+_EventT = TypeVar("_EventT", bound=BaseModel)
+
+_FREQUENT_EVENTS: dict[type[BaseModel], tuple[dict[str, Any], set[str]]] = {
+    cls: (
+        {
+            name: field.default
+            for name, field in cls.model_fields.items()
+            if not field.is_required()
+        },
+        set(cls.model_fields),
+    )
+    for cls in (BetPlaced, BetSettled, BettingClosed, DicePassed, DiceSetAside, Rolled, TurnEnded)
+}
+"""The events :func:`_event` builds: their defaults and the names of all their fields."""
+
+
+def _event(cls: type[_EventT], **values: Any) -> _EventT:
+    """One of the frequent events, unvalidated (as Nihakyu's: validating them was a large
+    share of a turn's time, measured). Every value is given with its declared type; the
+    engine tests re-validate every event they see. Events may share containers with the
+    state: both are read-only by convention."""
+    defaults, every_field = _FREQUENT_EVENTS[cls]
+    event = object.__new__(cls)
+    object.__setattr__(event, "__dict__", {**defaults, **values})
+    object.__setattr__(event, "__pydantic_fields_set__", every_field)
+    object.__setattr__(event, "__pydantic_extra__", None)
+    object.__setattr__(event, "__pydantic_private__", None)
+    return event
+
+
+# --------------------------------------------------------------------------- state
+
+
+class State(BaseModel):
+    """The whole table. Round-trips through JSON exactly.
+
+    ``bets[p][kind]`` is what ``p`` has on each bet kind this turn (the Lord Moon stake
+    beside a shooter's bet or ride is the same amount again, not listed). ``stakes[p]`` is
+    the coins ``p`` has at risk: their bets with Lord Moon stakes, and for a player banker
+    the most the open bets could cost them. ``payouts`` holds each player's net result so
+    far and the house's under ``HOUSE``; it always sums to 0.
+    """
+
+    rules: Rules
+    seats: list[int]
+    banker: int | None = None
+    """The seated player who banks (``player_banker``), else ``None`` (the house)."""
+    shooter: int
+    phase: Phase = "betting"
+    roll_number: int = 0
+    """The roll of the turn in play (1..3); 0 between turns."""
+    faces: dict[str, str] = Field(default_factory=dict)
+    """The dice as they lie: die name → face name (empty before any roll)."""
+    set_aside: list[str] = Field(default_factory=list)
+    """White dice set aside this turn, in the order they were set aside."""
+    bets: dict[int, dict[BetKind, int]] = Field(default_factory=dict)
+    bets_closed: bool = False
+    """The betting window has closed before the first roll."""
+    turn: int = 1
+    stakes: dict[int, int]
+    payouts: dict[int, int]
+    ply: int = 0
+    finished: bool = False
+    idle_turns: int = 0
+    """Turns in a row in which the deadline acted for the current shooter."""
+    deadline_acted: bool = False
+    """Whether the deadline has acted for the shooter in the turn in play."""
+    last_result: Result | None = None
+    """How the last decided turn ended."""
