@@ -71,6 +71,10 @@ def step(state: State, player: int | None, action: Any, *rolls: int) -> tuple[St
     assert state.model_dump_json() == before, "act mutated its input"
     assert dice.remaining == 0, "not every scripted roll was used"
     assert sum(new.payouts.values()) == 0
+    # The frequent events are built unvalidated: each must validate as it stands.
+    for event in events:
+        assert type(event).model_validate(event.model_dump()) == event
+        assert fw.parse_event(event.model_dump(mode="json")) == event
     return new, events
 
 
@@ -706,3 +710,34 @@ def test_legal_actions_are_exactly_what_the_checks_allow() -> None:
     moves = fw.legal_actions(state, A)
     assert Roll() in moves
     assert sum(isinstance(move, SetAside) for move in moves) == 4 + 6 + 4
+
+
+@pytest.mark.parametrize(
+    ("shooter", "others"),
+    [
+        (1, [("hungry", 1)]),
+        (5, [("daikoku", 2), ("tea", 1)]),
+        (10, [("against", 4)]),
+        (3, [("ride", 3), ("tea", 2)]),
+        (7, []),
+    ],
+)
+@pytest.mark.parametrize("kind", ["daikoku", "against", "tea", "hungry"])
+def test_the_guards_limit_is_every_amount_up_to_it(
+    shooter: int, others: list[tuple[str, int]], kind: str
+) -> None:
+    state = fw.start(Rules(max_stake=1000), [A, B, C], ScriptedDice())
+    state = bet(state, A, "shooter", shooter)
+    for held, amount in others:
+        state = bet(state, B, held, amount)
+    if kind in {"against", "daikoku"} and any(h in {"against", "daikoku"} for h, _ in others):
+        return  # B cannot back both sides; C's own bet is what is checked below
+    limit = fw.guard_limit(state, C, kind)  # type: ignore[arg-type]
+    for amount in range(1, min(limit, 40) + 1):
+        assert fw.joint_ev(state, Bet(kind=kind, amount=amount), C) <= 0, amount  # type: ignore[arg-type]
+    assert fw.joint_ev(state, Bet(kind=kind, amount=limit + 1), C) > 0  # type: ignore[arg-type]
+    if limit:
+        bet(state, C, kind, limit)
+    if limit < 1000:
+        message = illegal(state, C, Bet(kind=kind, amount=limit + 1), "house guard")  # type: ignore[arg-type]
+        assert (f"at most {limit} coin" in message) if limit else ("takes no more" in message)

@@ -143,6 +143,8 @@ def test_random_tables_keep_the_books(
             continue
         assert state.model_dump_json() == before, "act mutated its input"
         assert new.ply >= state.ply
+        for event in events:
+            assert fw.parse_event(event.model_dump(mode="json")) == event
         rolled = [e for e in events if e.kind == "rolled"]
         assert len(rolled) <= 1
         if rolled:

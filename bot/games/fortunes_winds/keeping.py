@@ -29,6 +29,7 @@ from bot.games.fortunes_winds.odds import (
     _denominator,
     _distribution,
     _dot,
+    _exact_payoff,
     _face_class,
     _fractions,
     _value,
@@ -120,27 +121,48 @@ def _guard_refuses(state: State, extra: Bet, player: int) -> bool:
 def guard_limit(state: State, player: int, kind: BetKind) -> int:
     """The most ``player`` may add on ``kind`` now with the house guard satisfied: every
     amount from 1 up to it is accepted (0: none). Ignores the table's limits."""
-    held = state.bets.get(player, {})
+    base = _bet_list(state, None, None)
 
-    def fits(amount: int) -> bool:
-        return not _guard_refuses(state, Bet(kind=kind, amount=amount), player)
+    def exact_fits(amount: int) -> bool:
+        return _exact_joint_value(base, kind, amount) <= 0
 
-    # The joint value is convex in the amount (a maximum of linear functions, before
-    # rounding, which only favours the bank), so the accepted amounts run from 1 up.
+    # With the pays unrounded the players' joint value is convex in the amount (the
+    # maximum, over keepings, of functions linear in it), so the amounts it accepts run
+    # from 0 up to a bound found by bisection; rounding down only helps the bank, so the
+    # guard accepts every one of them too.
     low, high = 0, 1
-    cap = 10**9 - held.get(kind, 0)
-    while high < cap and fits(high):
+    while high <= _MOST and exact_fits(high):
         low, high = high, high * 2
-    high = min(high, cap)
-    if fits(high):
-        return high
+    high = min(high, _MOST + 1)
     while high - low > 1:
         middle = (low + high) // 2
-        if fits(middle):
+        if exact_fits(middle):
             low = middle
         else:
             high = middle
+    # Whole-coin rounding may let a few more through, one after another.
+    for _ in range(_ROUNDING_STEPS):
+        if low >= _MOST or _guard_refuses(state, Bet(kind=kind, amount=low + 1), player):
+            break
+        low += 1
     return low
+
+
+_MOST = 10**9
+"""No bet is larger (far past any table's maximum)."""
+_ROUNDING_STEPS = 12
+
+
+@lru_cache(maxsize=1024)
+def _exact_joint_value(base: tuple[tuple[BetKind, int], ...], kind: BetKind, amount: int) -> int:
+    """The joint value of ``base`` plus ``amount`` on ``kind`` with the pays unrounded
+    (Daikoku 3/2, "against" 2/3), times 6, over 6**15."""
+    payoffs = [
+        tuple(n * per_coin for per_coin in _exact_payoff(k))
+        for k, n in (*base, (kind, amount))
+        if n
+    ]
+    return _value(_START, tuple(map(sum, zip(*payoffs, strict=True))))
 
 
 # -------------------------------------------------------------------- the keeping
