@@ -182,7 +182,10 @@ def result_line(events: list[object], snapshot: Snapshot) -> str | None:
 
 def clock_line(state: fw.State, due: str) -> str:
     if fw.betting_open(state):
-        return f"⏳ **Bets are open** until the shooter's first roll (the window closes {due})."
+        then = "or" if state.rules.bet_seconds else "; the table rolls for the shooter"
+        unbet = not state.bets.get(state.shooter, {}).get("shooter") and fw.can_pass_dice(state)
+        dice = " (no shooter's bet by then: bets go back, the dice pass)" if unbet else ""
+        return f"⏳ **Bets are open** until the shooter's first roll {then} {due}{dice}."
     if state.phase == "won":
         return f"The shooter goes again or passes the dice; the table goes again {due}."
     if state.roll_number == 0:
