@@ -4,6 +4,7 @@ the dice toggles, a restart between two rolls, strangers, bad input and a player
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -344,3 +345,44 @@ async def test_the_command_tree_fits_discord(simcord_env):
     fortunes = next(c for c in tree.get_commands() if c.name == "fortunes")
     assert command_problems(fortunes.to_dict(tree)) == []
     assert {c.name for c in fortunes.commands} == {"open", "bet", "odds"}
+
+
+async def test_the_betting_window_and_a_winner_going_again(simcord_env, dice):
+    world = await started(simcord_env, "alice", "bob", bet_seconds=30, roll_seconds=60)
+    alice, bob = world["alice"], world["bob"]
+    await simcord_env.advance_time(31)  # alice never bet: bets go back, the dice pass
+    assert (await state(world)).shooter == bob.id
+    assert "the shooter was idle" in description(await table_message(world))
+    answered(await bet(world, bob, "shooter", 4))
+    answered(await bet(world, alice, "daikoku", 2))
+    await simcord_env.advance_time(31)
+    assert "Time is up" in description(await table_message(world))
+    assert "closed" in refusal(await bet(world, alice, "tea", 2))
+    assert "Ride" not in labels(await table_message(world))
+    dice.extend([EARTH, WATER, FIRE, AIR, FORTUNES])  # Seven Thunders on roll 1
+    answered(await click(world, bob, "Roll"))
+    assert "Roll" not in labels(await table_message(world)), "won: go again or pass"
+    answered(await click(world, bob, "New turn"))
+    now = await state(world)
+    assert now.shooter == bob.id and fw.betting_open(now)
+    assert await wallet(world, bob) == 1008 and await wallet(world, alice) == 1003
+
+
+async def test_a_moderator_ending_a_turn_in_play_settles_bets_at_their_value(simcord_env, dice):
+    world = await started(simcord_env, "alice", "bob")
+    alice = world["alice"]
+    answered(await bet(world, alice, "shooter", 10))
+    dice.extend([NORTH, EAST, WEST, BIRD, VOID])  # three Winds: worth more than the bet now
+    answered(await click(world, alice, "Roll"))
+    advice = fw.keep_advice(await state(world))
+    assert advice is not None
+    worth = sum(
+        p * fw.outcome_net("shooter", 10, outcome) for outcome, p in advice.outcomes.items()
+    )
+    answered(await world.moderator.slash(world.channel, "cancel", table=1))
+    final = await state(world)
+    assert final.finished and set(final.stakes.values()) <= {0}
+    assert "exact value" in description(await table_message(world))
+    assert await wallet(world, alice) == 1000 + math.floor(worth) > 1000
+    totals = await simcord_env.bot.economy.totals(world.guild.id)
+    assert totals.escrow == 0 and totals.wallets + totals.house == totals.minted
