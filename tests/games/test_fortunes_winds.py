@@ -741,3 +741,21 @@ def test_the_guards_limit_is_every_amount_up_to_it(
     if limit < 1000:
         message = illegal(state, C, Bet(kind=kind, amount=limit + 1), "house guard")  # type: ignore[arg-type]
         assert (f"at most {limit} coin" in message) if limit else ("takes no more" in message)
+
+
+def test_with_the_guard_on_the_worked_examples_first_two_turns_are_taken() -> None:
+    # Only the third turn's Hungry Moon of 2 is refused (the test above); the bets of the
+    # first two turns keep the players together at or below zero.
+    state = fw.start(Rules(), [GINAWA, SANZO, UJIKEME], ScriptedDice())
+    state = bet(state, GINAWA, "shooter", 1)
+    state = bet(state, SANZO, "ride", 1)
+    state = bet(state, UJIKEME, "against", 3)
+    assert fw.joint_ev(state) < 0
+    state = State.model_validate({**state.model_dump(), "shooter": SANZO, "bets": {}})
+    state = State.model_validate(
+        {**state.model_dump(), "stakes": {GINAWA: 0, SANZO: 0, UJIKEME: 0}}
+    )
+    state = bet(state, SANZO, "shooter", 2)
+    state = bet(state, GINAWA, "tea", 1)
+    state = bet(state, UJIKEME, "hungry", 1)
+    assert fw.joint_ev(state) < 0
