@@ -325,12 +325,18 @@ def _event(cls: type[_EventT], **values: Any) -> _EventT:
     engine tests re-validate every event they see. Events may share containers with the
     state: both are read-only by convention."""
     defaults, every_field = _FREQUENT_EVENTS[cls]
-    event = object.__new__(cls)
-    object.__setattr__(event, "__dict__", {**defaults, **values})
-    object.__setattr__(event, "__pydantic_fields_set__", every_field)
-    object.__setattr__(event, "__pydantic_extra__", None)
-    object.__setattr__(event, "__pydantic_private__", None)
+    event = _new_object(cls)
+    defaults = defaults.copy()
+    defaults.update(values)
+    _set_slot(event, "__dict__", defaults)
+    _set_slot(event, "__pydantic_fields_set__", every_field)
+    _set_slot(event, "__pydantic_extra__", None)
+    _set_slot(event, "__pydantic_private__", None)
     return event
+
+
+_new_object = object.__new__
+_set_slot = object.__setattr__
 
 
 # --------------------------------------------------------------------------- state
