@@ -155,7 +155,7 @@ OPTIONS = Options(
     table("""
 min_stake     1..1_000_000      Smallest bet (default 1)
 max_stake     1..1_000_000_000  Largest bet (default 100)
-banker        house|player  default=house  Who banks: the house, or the first seat's wallet
+banker        house|player  default=house  Who banks: the house, or the richest player's wallet
 against_bets>allow_bet_against  bool  Take bets against the shooter (default on)
 house_guard   bool     Refuse bets that would let the table beat the house (default on)
 bet_seconds   0..600   Betting window before each turn, in seconds (default 30;

@@ -198,7 +198,7 @@ def percent(value: Fraction, places: int = 2) -> str:
 
 
 def rules_summary(rules: fw.Rules, currency: str) -> list[str]:
-    bank = "a player banks (the first seat)" if rules.player_banker else "the house banks"
+    bank = "the richest player banks" if rules.player_banker else "the house banks"
     guard = (
         "house guard on"
         if rules.guarded

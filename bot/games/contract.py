@@ -60,6 +60,8 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
     """An action that lets a player leave a running game, where the game allows it."""
     charges_at_reveal: ClassVar[bool] = False
     """Whether a reveal can take coins a secret choice promised (see :meth:`shortfall`)."""
+    seats_by_wallet: ClassVar[bool] = False
+    """Whether :meth:`seat_order` needs the players' wallets (a richest-player banker)."""
     permissions: ClassVar[Mapping[type[BaseModel], Permission]] = {}
     """Who may send an action, where it is not a seated player (the default)."""
 
@@ -113,6 +115,13 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
         return self.events.validate_python(dict(data))
 
     # -- optional hooks (bot/games/common.py explains each) ------------------------------
+
+    def seat_order(
+        self, rules: RulesT, players: list[int], balances: Mapping[int, int]
+    ) -> list[int]:
+        """The seat order the game starts with, given each player's wallet (read only for
+        a game that sets :attr:`seats_by_wallet`): by default, the order they sat down."""
+        return players
 
     def legal_actions(self, state: StateT, player: int) -> list[ActionT]:
         """Every action ``player`` may send now (not the table's own), for the deadline's

@@ -194,6 +194,12 @@ class Lifecycle:
         if not fewest <= len(players) <= most:
             need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
             raise NotAllowed(f"{spec.title} needs {need} players; {len(players)} seated so far.")
+        if spec.engine.seats_by_wallet:
+            balances = {
+                player: (await steps.economy.ensure_wallet(tx, row.guild_id, player)).balance
+                for player in players
+            }
+            players = spec.engine.seat_order(rules, players, balances)
         dice = RecordingDice(steps.dice_factory(row))
         state = spec.start(rules, players, dice)
         seq = row.version + 1

@@ -386,3 +386,23 @@ async def test_a_moderator_ending_a_turn_in_play_settles_bets_at_their_value(sim
     assert await wallet(world, alice) == 1000 + math.floor(worth) > 1000
     totals = await simcord_env.bot.economy.totals(world.guild.id)
     assert totals.escrow == 0 and totals.wallets + totals.house == totals.minted
+
+
+async def test_the_richest_seated_player_banks(simcord_env):
+    """The rules file: with a player banker, the richest seated player banks — not the
+    host as such."""
+    world = await make_world(simcord_env, "host", "alice", "bob")
+    host, alice, bob = world["host"], world["alice"], world["bob"]
+    opened = answered(await host.slash(world.channel, "fortunes open", banker="player"))
+    for member in (alice, bob):
+        answered(await member.click(opened.response.message, label="Join"))
+    answered(await host.slash(world.channel, "give", member=bob, amount=300))
+    answered(await host.click(opened.response.message, label="Start"))
+    table = await state(world)
+    assert table.banker == bob.id, "bob holds 1,300, the most"
+    assert table.seats[0] == bob.id and table.shooter == host.id
+    _, rows = await simcord_env.bot.tables.history(1, world.guild.id)
+    started_row = next(r for r in rows if '"__start__"' in r.action_json)
+    assert str(bob.id) in started_row.action_json.split("players")[1][:40], (
+        "the log seats him first"
+    )

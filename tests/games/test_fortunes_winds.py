@@ -759,3 +759,22 @@ def test_with_the_guard_on_the_worked_examples_first_two_turns_are_taken() -> No
     state = bet(state, GINAWA, "tea", 1)
     state = bet(state, UJIKEME, "hungry", 1)
     assert fw.joint_ev(state) < 0
+
+
+@pytest.mark.parametrize(
+    ("player_banker", "balances", "order"),
+    [
+        (True, {1: 100, 2: 300, 3: 200}, [2, 1, 3]),
+        (True, {1: 300, 2: 300, 3: 200}, [1, 2, 3]),  # a tie: who sat down first
+        (True, {1: 5, 2: 5, 3: 9}, [3, 1, 2]),
+        (False, {1: 100, 2: 300, 3: 200}, [1, 2, 3]),  # the house banks: seats as sat
+    ],
+)
+def test_the_richest_player_takes_the_bankers_seat(
+    player_banker: bool, balances: dict[int, int], order: list[int]
+) -> None:
+    from bot.games.fortunes_winds import ENGINE, Rules
+
+    rules = Rules(player_banker=player_banker)
+    assert ENGINE.seats_by_wallet
+    assert ENGINE.seat_order(rules, [1, 2, 3], balances) == order

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
@@ -652,10 +652,22 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
     join_action = Join
     leave_action = Leave
     permissions = PERMISSIONS
+    seats_by_wallet = True
+
+    def seat_order(
+        self, rules: Rules, players: list[int], balances: Mapping[int, int]
+    ) -> list[int]:
+        """With a player banker the richest seated player banks (the rules file): they take
+        the first seat, the rest keep their order; a tie goes to whoever sat down first."""
+        if not rules.player_banker or not players:
+            return list(players)
+        richest = max(players, key=lambda p: (balances.get(p, 0), -players.index(p)))
+        return [richest, *(p for p in players if p != richest)]
 
     def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
-        """Seat the players in order; the first seat shoots first (with a player banker,
-        the first seat banks and the second shoots). No dice are used."""
+        """Seat the players in the order given (see :meth:`seat_order`); the first seat
+        shoots first (with a player banker, the first seat banks and the second shoots).
+        No dice are used."""
         low, high = self.seat_limits(rules)
         if not low <= len(players) <= high:
             raise IllegalMove(f"A Fortunes and Winds table seats {low} to {high} players.")

@@ -25,7 +25,8 @@ class Rules(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     player_banker: bool = False
-    """The first seat banks from their own wallet instead of the house."""
+    """The richest seated player banks from their own wallet instead of the house (they
+    take the first seat at the start: see ``FortunesWindsEngine.seat_order``)."""
     allow_bet_against: bool = True
     """Bets against the shooter are taken (many houses refuse them)."""
     house_guard: bool = True
