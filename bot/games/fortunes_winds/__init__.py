@@ -32,13 +32,14 @@ player rules, ``bot/rules_text/fortunes_winds.md``):
   roll is made for them with the best keep (:func:`best_keep`); a turn in which the
   deadline rolled for the shooter is idle, and after two idle turns in a row the dice
   pass. A winner who does not choose starts a new turn (idle).
-- ``player_banker``: the richest seated player banks. The engine cannot read wallets,
-  so the table service asks :meth:`FortunesWindsEngine.seat_order` with every player's
-  balance at the start, which seats the richest first; the first seat banks. The banker never shoots or bets; the dice go round the other seats. The
-  banker's most possible loss on the open bets is kept as the banker's own ``stakes``
-  entry (:func:`banker_exposure`), so the table service's wallet check (escrow equals the
-  sum of stakes) refuses, before the roll, a bet the banker's wallet cannot cover. The
-  house guard does not apply (the banker covers what they choose to).
+- ``player_banker``: the richest seated player banks. The engine cannot read wallets, so
+  the table service asks :meth:`FortunesWindsEngine.seat_order` with every player's
+  balance at the start, which seats the richest first; the first seat banks. The banker
+  never shoots or bets; the dice go round the other seats. The banker's most possible
+  loss on the open bets is kept as the banker's own ``stakes`` entry
+  (:func:`banker_exposure`), so the table service's wallet check (escrow equals the sum
+  of stakes) refuses, before the roll, a bet the banker's wallet cannot cover. The house
+  guard does not apply (the banker covers what they choose to).
 - :class:`Abort`: settled turns stand; before the turn's first roll every open bet goes
   back; in a turn in play each bet is settled at its exact expected value under the
   shooter's best keeping from that moment, rounded down for the player.
