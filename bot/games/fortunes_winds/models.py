@@ -15,6 +15,7 @@ from bot.games.fortunes_winds.odds import (
     Result,
     WhiteDie,
 )
+from bot.games.kit import _new_object, _set_dict, _set_extra, _set_fields_set, _set_private
 
 # --------------------------------------------------------------------------- rules
 
@@ -327,17 +328,11 @@ def _event(cls: type[_EventT], **values: Any) -> _EventT:
     state: both are read-only by convention."""
     defaults, every_field = _FREQUENT_EVENTS[cls]
     event = _new_object(cls)
-    defaults = defaults.copy()
-    defaults.update(values)
-    _set_slot(event, "__dict__", defaults)
-    _set_slot(event, "__pydantic_fields_set__", every_field)
-    _set_slot(event, "__pydantic_extra__", None)
-    _set_slot(event, "__pydantic_private__", None)
+    _set_dict(event, defaults | values)
+    _set_fields_set(event, every_field)
+    _set_extra(event, None)
+    _set_private(event, None)
     return event
-
-
-_new_object = object.__new__
-_set_slot = object.__setattr__
 
 
 # --------------------------------------------------------------------------- state
