@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, NoReturn, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -108,12 +108,11 @@ _BET_NAMES: dict[str, str] = {
 # ---------------------------------------------------------------------- checks
 
 
-def _seated(state: State, player: int | None) -> int:
+def _refuse_unseated(player: int | None) -> NoReturn:
+    """Refuse an action by the table itself (``None``) or by someone not seated."""
     if player is None:
         raise IllegalMove("The table itself can only call time.")
-    if player not in state.seats:
-        raise IllegalMove("You aren't seated at this Fortunes and Winds table — join it first.")
-    return player
+    raise IllegalMove("You aren't seated at this Fortunes and Winds table — join it first.")
 
 
 def _check_bet(state: State, player: int, bet: Bet) -> None:
@@ -245,7 +244,9 @@ def _player_move(
     check: Callable[[State, int, _A], None], apply: Callable[[State, int, _A, Dice], list[Event]]
 ) -> Move[State, _A, Event]:
     def checked(state: State, player: int | None, action: _A) -> None:
-        check(state, _seated(state, player), action)
+        if player is None or player not in state.seats:
+            _refuse_unseated(player)
+        check(state, player, action)
 
     # The check has refused the table (player None), so ``apply`` is only ever called
     # with a seated player: handed over as it is, without a wrapper call on every action.
@@ -273,12 +274,13 @@ def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
 
 
 def _apply_roll(s: State, player: int, action: Roll, dice: Dice) -> list[Event]:
-    s.deadline_acted = False if s.roll_number == 0 else s.deadline_acted
+    if s.roll_number == 0:
+        _write(s, deadline_acted=False)
     return _roll(s, dice, by_deadline=False)
 
 
 def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> list[Event]:
-    s.set_aside = [*s.set_aside, *action.dice]
+    _write(s, set_aside=[*s.set_aside, *action.dice])
     return [
         _event(
             DiceSetAside,
@@ -291,8 +293,8 @@ def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> lis
 
 def _apply_new_turn(s: State, player: int, action: NewTurn, dice: Dice) -> list[Event]:
     _open_turn(s)
-    s.ply += 1
-    return [NewTurnStarted(shooter=player)]
+    _write(s, ply=s.ply + 1)
+    return [_event(NewTurnStarted, shooter=player)]
 
 
 def _apply_pass(s: State, player: int, action: PassDice, dice: Dice) -> list[Event]:
@@ -592,9 +594,15 @@ _KIND_ORDER: dict[str, int] = {kind: index for index, kind in enumerate(BET_KIND
 
 def _open_turn(s: State, *, keep_idle: bool = False) -> None:
     """Betting opens for a new turn of the current shooter."""
-    _write(s, phase="betting", roll_number=0, set_aside=[], bets_closed=False)
-    if not keep_idle:
-        _write(s, deadline_acted=False)
+    deadline_acted = s.deadline_acted if keep_idle else False
+    _write(
+        s,
+        phase="betting",
+        roll_number=0,
+        set_aside=[],
+        bets_closed=False,
+        deadline_acted=deadline_acted,
+    )
 
 
 def _new_shooter(s: State, shooter: int) -> None:

@@ -316,7 +316,16 @@ _FREQUENT_EVENTS: dict[type[BaseModel], tuple[dict[str, Any], set[str]]] = {
         },
         set(cls.model_fields),
     )
-    for cls in (BetPlaced, BetSettled, BettingClosed, DicePassed, DiceSetAside, Rolled, TurnEnded)
+    for cls in (
+        BetPlaced,
+        BetSettled,
+        BettingClosed,
+        DicePassed,
+        DiceSetAside,
+        NewTurnStarted,
+        Rolled,
+        TurnEnded,
+    )
 }
 """The events :func:`_event` builds: their defaults and the names of all their fields."""
 
