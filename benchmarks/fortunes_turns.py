@@ -59,7 +59,8 @@ def clear_caches() -> None:
     for cached in (
         odds.turn_odds,
         odds.bet_payoff,
-        odds._value,
+        odds._values,
+        odds._positions_last_first,
         odds._distribution,
         odds._structure,
         odds._after_roll,

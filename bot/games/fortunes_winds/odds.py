@@ -311,20 +311,45 @@ def _structure(
     )
 
 
-@lru_cache(maxsize=16384)
 def _value(position: Position, objective: tuple[int, ...]) -> int:
     """The best keeping's value of ``objective`` from ``position``, over the position's
     denominator."""
-    ending, going_on = _structure(position)
-    total = 0
-    for index, weight in ending:
-        total += weight * objective[index]
-    for weight, children in going_on:
-        if len(children) == 1:
-            total += weight * _value(children[0], objective)
-        else:
-            total += weight * max([_value(child, objective) for child in children])
-    return total
+    return _values(objective)[position]
+
+
+@lru_cache(maxsize=4096)
+def _values(objective: tuple[int, ...]) -> dict[Position, int]:
+    """:func:`_value` from every position of a turn at once, the last roll's first (a
+    position's keeps lead to the next roll's). One pass over plain lists: the house guard
+    asks this for every new table of bets, and a memoised recursion keyed by position
+    and objective took three times as long."""
+    values: dict[Position, int] = {}
+    for position in _positions_last_first():
+        ending, going_on = _structure(position)
+        total = 0
+        for index, weight in ending:
+            total += weight * objective[index]
+        for weight, children in going_on:
+            if len(children) == 1:
+                total += weight * values[children[0]]
+            else:
+                total += weight * max([values[child] for child in children])
+        values[position] = total
+    return values
+
+
+@cache
+def _positions_last_first() -> tuple[Position, ...]:
+    """Every position a turn can reach from its start, later rolls first."""
+    seen = {_START}
+    waiting = [_START]
+    while waiting:
+        for _, children in _structure(waiting.pop())[1]:
+            for child in children:
+                if child not in seen:
+                    seen.add(child)
+                    waiting.append(child)
+    return tuple(sorted(seen, key=lambda position: -position[0]))
 
 
 def _best_child(
