@@ -1,0 +1,166 @@
+"""The Fortunes and Winds engine's fast paths agree with their plain definitions.
+
+The speed work (issue 9's 20,000 turns a second) replaced a few straightforward pieces
+with cached or table-driven ones; each is checked here against the plain version it
+replaced, so a later change to one side cannot drift from the other unnoticed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.games import fortunes_winds as fw
+from bot.games.dice import ScriptedDice
+from bot.games.fortunes_winds import Bet, Rules, State, engine, keeping, odds
+
+A, B, C = 101, 202, 303
+SIDE_KINDS = ["daikoku", "against", "tea", "hungry"]
+
+
+def _reference_value(position: odds.Position, objective: tuple[int, ...]) -> int:
+    """The best keeping's value as a memoised recursion (the pre-speed-up definition)."""
+
+    @cache
+    def value(position: odds.Position) -> int:
+        ending, going_on = odds._structure(position)
+        total = sum(weight * objective[index] for index, weight in ending)
+        for weight, children in going_on:
+            total += weight * max(value(child) for child in children)
+        return total
+
+    return value(position)
+
+
+bet_lists = st.lists(
+    st.tuples(st.sampled_from(list(fw.BET_KINDS)), st.integers(0, 40)), min_size=0, max_size=5
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(bet_lists)
+def test_the_one_pass_values_equal_the_recursion(bets: list[tuple[fw.BetKind, int]]) -> None:
+    objective = keeping._sum_payoffs(bets)
+    positions = odds._positions_last_first()
+    assert odds._START in positions
+    for position in positions:
+        assert odds._value(position, objective) == _reference_value(position, objective)
+
+
+def test_every_position_a_keep_leads_to_is_valued() -> None:
+    positions = set(odds._positions_last_first())
+    for position in positions:
+        for _, children in odds._structure(position)[1]:
+            assert set(children) <= positions
+    # Every position before a roll that a table can be in (roll 1 or 2 about to be made
+    # with up to three dice aside) is among them.
+    for rolls in (1, 2):
+        for e in range(4):
+            for w in range(4 - e):
+                for b in range(4 - e - w):
+                    assert odds._canonical(rolls, e, w, b) in positions
+
+
+def _reference_bet_list(
+    bets: Mapping[int, Mapping[fw.BetKind, int]], extra: Bet | None, player: int | None
+) -> tuple[tuple[fw.BetKind, int], ...]:
+    """The guard's canonical bet list, built by copying the bets (the plain way)."""
+    if extra is not None:
+        assert player is not None
+        held = dict(bets.get(player, {}))
+        held[extra.kind] = held.get(extra.kind, 0) + extra.amount
+        bets = {**bets, player: held}
+    return tuple(sorted((kind, amount) for held in bets.values() for kind, amount in held.items()))
+
+
+held_bets = st.dictionaries(
+    st.sampled_from(list(fw.BET_KINDS)), st.integers(1, 20), min_size=0, max_size=3
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from([A, B, C]), held_bets, max_size=3),
+    st.sampled_from(list(fw.BET_KINDS)),
+    st.integers(1, 20),
+    st.sampled_from([A, B, C]),
+)
+def test_the_guards_bet_list_is_the_plain_one(
+    bets: dict[int, dict[fw.BetKind, int]], kind: fw.BetKind, amount: int, player: int
+) -> None:
+    state = fw.start(Rules(), [A, B, C], ScriptedDice())
+    state = state.model_copy(update={"bets": bets})
+    extra = Bet(kind=kind, amount=amount)
+    assert keeping._bet_list(state, extra, player) == _reference_bet_list(bets, extra, player)
+    assert keeping._bet_list(state, None, None) == _reference_bet_list(bets, None, None)
+
+
+@pytest.mark.parametrize("kind", ["daikoku", "against"])
+def test_the_cached_guard_limit_tells_players_with_different_bets_apart(kind: str) -> None:
+    # B already holds a coin on ``kind``, C nothing: one table of bets, two limits (B's
+    # top-up is rounded as one bet with that coin, C's as a bet of its own).
+    state = fw.start(Rules(max_stake=1000), [A, B, C], ScriptedDice())
+    state, _ = fw.act(state, A, Bet(kind="shooter", amount=3), ScriptedDice())
+    state, _ = fw.act(state, B, Bet(kind=kind, amount=1), ScriptedDice())
+    fresh = {}
+    for player in (B, C):
+        keeping._guard_limit.cache_clear()
+        fresh[player] = fw.guard_limit(state, player, kind)  # type: ignore[arg-type]
+    # From the cache, asked in the other order: the same limits, and they differ.
+    keeping._guard_limit.cache_clear()
+    cached = {player: fw.guard_limit(state, player, kind) for player in (C, B)}  # type: ignore[arg-type]
+    assert cached == fresh
+    assert cached[B] < cached[C]
+    for player, limit in cached.items():
+        for amount in range(1, limit + 1):
+            fw.act(state, player, Bet(kind=kind, amount=amount), ScriptedDice())
+
+
+def test_a_white_faces_class_by_table_is_the_plain_one() -> None:
+    for die in fw.WHITE_DICE:
+        for face in {*fw.FACES[die], *fw.FACES["earth"], "Nonsense"}:
+            looked_up = engine._CLASS_OF_FACE.get((die, face), odds._BLANK)
+            assert looked_up == odds._face_class(die, face), (die, face)
+        for value, (face, face_class) in enumerate(dict(engine._WHITE_ROLLS)[die], start=1):
+            assert face == fw.FACES[die][value - 1]
+            assert face_class == odds._face_class(die, face)
+
+
+def _assert_keep_is_the_plain_one(state: State) -> list[str]:
+    keep = fw.best_keep(state)
+    plain, _ = keeping._best_keep_at(
+        state.roll_number,
+        tuple(state.faces[die] for die in fw.WHITE_DICE),
+        tuple(state.set_aside),
+        odds._SHOOTER_OBJECTIVE,
+    )
+    assert keep == list(plain)
+    # Asked again (now from the cache): the same keep, in a list of its own.
+    again = fw.best_keep(state)
+    assert again == keep and again is not keep
+    return keep
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.integers(1, 6), min_size=5, max_size=5),
+    st.lists(st.integers(1, 6), min_size=5, max_size=5),
+)
+def test_the_shooters_keep_from_its_cache_is_the_plain_one(
+    first: list[int], second: list[int]
+) -> None:
+    state = fw.start(Rules(bet_seconds=0), [A, B], ScriptedDice())
+    state, _ = fw.act(state, A, Bet(kind="shooter", amount=1), ScriptedDice())
+    state, _ = fw.act(state, A, fw.Roll(), ScriptedDice(first))
+    if state.roll_number != 1:
+        return  # the first roll ended the turn
+    keep = _assert_keep_is_the_plain_one(state)
+    if keep:
+        state, _ = fw.act(state, A, fw.SetAside(dice=keep), ScriptedDice())
+    state, _ = fw.act(state, A, fw.Roll(), ScriptedDice(second[: 5 - len(state.set_aside)]))
+    if state.roll_number == 2:
+        _assert_keep_is_the_plain_one(state)
