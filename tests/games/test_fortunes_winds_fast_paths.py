@@ -164,3 +164,44 @@ def test_the_shooters_keep_from_its_cache_is_the_plain_one(
     state, _ = fw.act(state, A, fw.Roll(), ScriptedDice(second[: 5 - len(state.set_aside)]))
     if state.roll_number == 2:
         _assert_keep_is_the_plain_one(state)
+
+
+guard_tables = st.lists(
+    st.tuples(st.sampled_from(list(fw.BET_KINDS)), st.integers(1, 60)), min_size=1, max_size=5
+).map(lambda bets: tuple(sorted(bets)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(guard_tables)
+def test_the_guards_bounds_give_the_dynamic_programmes_verdict(
+    bet_list: tuple[tuple[fw.BetKind, int], ...],
+) -> None:
+    keeping._beats_the_bank.cache_clear()
+    assert keeping._beats_the_bank(bet_list) == (keeping._joint_value(bet_list) > 0)
+
+
+@pytest.mark.parametrize(
+    ("bet_list", "settled_by"),
+    [
+        ((("hungry", 2), ("shooter", 1)), "lower bound"),  # refused
+        ((("daikoku", 1), ("shooter", 1)), "upper bound"),  # taken
+        ((("against", 2), ("shooter", 1)), "dynamic programme"),  # taken
+        ((("against", 3), ("shooter", 1)), "dynamic programme"),  # refused
+    ],
+)
+def test_each_way_the_guard_decides_agrees_with_the_dynamic_programme(
+    bet_list: tuple[tuple[fw.BetKind, int], ...], settled_by: str
+) -> None:
+    objective = keeping._sum_payoffs(bet_list)
+    one_keeping = odds._dot(odds._distribution(odds._START, odds._SHOOTER_OBJECTIVE), objective)
+    each_alone = sum(keeping._value_alone(kind, amount) for kind, amount in bet_list)
+    joint = keeping._joint_value(bet_list)
+    assert one_keeping <= joint <= each_alone
+    if settled_by == "lower bound":
+        assert one_keeping > 0
+    elif settled_by == "upper bound":
+        assert each_alone <= 0
+    else:
+        assert one_keeping <= 0 < each_alone
+    keeping._beats_the_bank.cache_clear()
+    assert keeping._beats_the_bank(bet_list) == (joint > 0)

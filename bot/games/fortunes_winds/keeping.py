@@ -122,7 +122,30 @@ def joint_ev(state: State, extra: Bet | None = None, player: int | None = None) 
 
 
 def _guard_refuses(state: State, extra: Bet, player: int) -> bool:
-    return _joint_value(_bet_list(state, extra, player)) > 0
+    return _beats_the_bank(_bet_list(state, extra, player))
+
+
+@lru_cache(maxsize=4096)
+def _beats_the_bank(bet_list: tuple[tuple[BetKind, int], ...]) -> bool:
+    """Whether the players' joint value on these bets is above 0 (the guard refuses).
+
+    Two bounds settle about half of the new tables of bets without the dynamic
+    programme (each is exact, over the same denominator): one fixed keeping, the
+    shooter's own best, is worth at most as much as the best keeping for the sum, and
+    the best keeping for a sum is worth at most the sum of each bet's own best keeping.
+    """
+    objective = _sum_payoffs(bet_list)
+    if _dot(_distribution(_START, _SHOOTER_OBJECTIVE), objective) > 0:
+        return True
+    if sum(_value_alone(kind, amount) for kind, amount in bet_list) <= 0:
+        return False
+    return _joint_value(bet_list) > 0
+
+
+@lru_cache(maxsize=1024)
+def _value_alone(kind: BetKind, amount: int) -> int:
+    """One bet's value (over 6**15) with the shooter keeping for that bet alone."""
+    return _value(_START, bet_payoff(kind, amount))
 
 
 def guard_limit(state: State, player: int, kind: BetKind) -> int:
@@ -146,8 +169,7 @@ def _guard_limit(base: tuple[tuple[BetKind, int], ...], kind: BetKind, before: i
         return _exact_joint_value(base, kind, amount) <= 0
 
     def rounded_fits(amount: int) -> bool:
-        topped_up = tuple(sorted([*others, (kind, before + amount)]))
-        return _joint_value(topped_up) <= 0
+        return not _beats_the_bank(tuple(sorted([*others, (kind, before + amount)])))
 
     # With the pays unrounded the players' joint value is convex in the amount (the
     # maximum, over keepings, of functions linear in it), so the amounts it accepts run
