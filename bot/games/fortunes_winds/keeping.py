@@ -89,8 +89,8 @@ def _bet_list(
     listed = [kind_amount for held in state.bets.values() for kind_amount in held.items()]
     if extra is not None:
         assert player is not None
-        # The topped-up bet replaces the player's bet of that kind (copying the bets to
-        # top it up in place cost more than the guard's cached answer).
+        # The topped-up bet replaces the player's bet of that kind in the list (cheaper
+        # than copying the player's bets to top them up: this runs for every side bet).
         held = state.bets.get(player)
         before = 0
         if held is not None and extra.kind in held:
@@ -224,7 +224,9 @@ def _best_keep_for(state: State) -> tuple[list[str], Position]:
     key = (state.roll_number, _white_faces(state.faces), tuple(state.set_aside))
     found = _SHOOTER_KEEPS.get(key)
     if found is None:
-        found = _SHOOTER_KEEPS[key] = _best_keep_at(*key, _SHOOTER_OBJECTIVE)
+        found = _best_keep_at(*key, _SHOOTER_OBJECTIVE)
+        if len(_SHOOTER_KEEPS) < _MOST_KEEPS:  # a bound, should a state be malformed
+            _SHOOTER_KEEPS[key] = found
     keep, child = found
     return list(keep), child
 
@@ -233,8 +235,9 @@ _white_faces = itemgetter(*WHITE_DICE)
 _SHOOTER_KEEPS: dict[
     tuple[int, tuple[str, ...], tuple[str, ...]], tuple[tuple[str, ...], Position]
 ] = {}
-"""The shooter's keeps worked out so far: a few thousand at most (roll 1 or 2, three
-face names per white die, the dice already aside in order)."""
+"""The shooter's keeps worked out so far: under 7,000 can occur (roll 1 or 2, three face
+names per white die, the dice already aside in order)."""
+_MOST_KEEPS = 16384
 
 
 def _best_keep_at(
