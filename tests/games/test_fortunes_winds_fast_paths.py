@@ -205,3 +205,24 @@ def test_each_way_the_guard_decides_agrees_with_the_dynamic_programme(
         assert one_keeping <= 0 < each_alone
     keeping._beats_the_bank.cache_clear()
     assert keeping._beats_the_bank(bet_list) == (joint > 0)
+
+
+def test_the_guards_named_limit_is_the_first_amount_it_refuses_less_one() -> None:
+    """Rounding lets more through past the unrounded limit; the refusal names every
+    amount the guard takes one after another, not a cautious estimate."""
+    from bot.games import fortunes_winds as fw
+    from bot.games.dice import ScriptedDice
+    from bot.games.errors import IllegalMove
+
+    state = fw.start(fw.Rules(bet_seconds=0, max_stake=10_000), [1, 2, 3], ScriptedDice())
+    state, _ = fw.act(state, 1, fw.Bet(kind="shooter", amount=3), ScriptedDice())
+    state, _ = fw.act(state, 2, fw.Bet(kind="daikoku", amount=1), ScriptedDice())
+    limit = fw.guard_limit(state, 3, "daikoku")
+    for amount in range(1, limit + 1):
+        fw.act(state, 3, fw.Bet(kind="daikoku", amount=amount), ScriptedDice())
+    try:
+        fw.act(state, 3, fw.Bet(kind="daikoku", amount=limit + 1), ScriptedDice())
+    except IllegalMove as refused:
+        assert f"{limit}" in str(refused)
+    else:
+        raise AssertionError(f"{limit + 1} was taken: the named limit {limit} is too low")

@@ -185,7 +185,8 @@ def _guard_limit(base: tuple[tuple[BetKind, int], ...], kind: BetKind, before: i
             low = middle
         else:
             high = middle
-    # Whole-coin rounding may let a few more through, one after another.
+    # Whole-coin rounding may let more through, one after another, until the first amount
+    # it refuses (past that, only some amounts pass: Daikoku's odd amounts round down).
     for _ in range(_ROUNDING_STEPS):
         if low >= _MOST or not rounded_fits(low + 1):
             break
@@ -195,7 +196,10 @@ def _guard_limit(base: tuple[tuple[BetKind, int], ...], kind: BetKind, before: i
 
 _MOST = 10**9
 """No bet is larger (far past any table's maximum)."""
-_ROUNDING_STEPS = 12
+_ROUNDING_STEPS = 2_000
+"""A bound on the walk past the unrounded limit. The rounding's help to the bank is at
+most a coin per bet while the players' value grows with every coin added, so the walk
+ends long before (a dozen steps was too few: Daikoku 1 at a table named 43, took 49)."""
 
 
 @lru_cache(maxsize=1024)
