@@ -63,6 +63,9 @@ class Permission(StrEnum):
     """The table's host or a moderator (e.g. closing a Hazard table between rounds)."""
     MODERATOR_NOT_SEATED = "moderator_not_seated"
     """A moderator with no seat at the table (ejecting a player, ending a game)."""
+    TABLE = "table"
+    """Nobody: the table's own step (a deadline, a reveal's correction), which the table
+    service takes itself and never from a member."""
 
 
 class Deadline(BaseModel):

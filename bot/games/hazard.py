@@ -70,7 +70,7 @@ from bot.games.common import HOUSE, Abort, Deadline, Permission
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
-from bot.games.kit import Move, Rulebook
+from bot.games.kit import Move, Rulebook, only_the_table, the_service_decides
 
 __all__ = [
     "ACTIONS",
@@ -913,15 +913,6 @@ def _check_close(state: State, player: int | None, action: Close) -> None:
         raise IllegalMove("Bets are riding — the table can close once they're settled.")
 
 
-def _check_deadline(state: State, player: int | None, action: Deadline) -> None:
-    if player is not None:
-        raise IllegalMove("Only the table itself can call time.")
-
-
-def _check_abort(state: State, player: int | None, action: Abort) -> None:
-    """Who may abort is the service's business (a moderator); the log names them."""
-
-
 # ------------------------------------------------------------------------ moves
 # Each ``_apply_*`` works on the fresh shallow copy kit.Rulebook made after the check
 # passed. It replaces the state's containers, never mutates them (they are shared with
@@ -1021,9 +1012,9 @@ _RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         Join: Move(_check_join, _apply_join),
         Leave: _player_move(_check_leave, _apply_leave),
         Close: Move(_check_close, _apply_close),
-        Deadline: Move(_check_deadline, _apply_deadline),
+        Deadline: Move(only_the_table, _apply_deadline),
         Ready: _player_move(_check_ready, _apply_ready),
-        Abort: Move(_check_abort, _apply_abort),
+        Abort: Move(the_service_decides, _apply_abort),
     },
     game="Hazard",
     finished="This Hazard table has closed.",

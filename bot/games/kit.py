@@ -130,6 +130,18 @@ class Rulebook(Generic[StateT, ActionT, EventT]):
         return [action for action in candidates if self.allows(state, player, action)]
 
 
+def only_the_table(state: Any, player: int | None, action: Any) -> None:
+    """The check of a table's own step (a deadline): no player may send it."""
+    if player is not None:
+        raise IllegalMove("Only the table itself can call time.")
+
+
+def the_service_decides(state: Any, player: int | None, action: Any) -> None:
+    """The check of an abort: always allowed here, because who may end a game is the
+    table service's decision (a moderator not seated), made before the engine is asked;
+    the engine takes it from whoever the log names."""
+
+
 def split_evenly(amount: int, players: Sequence[int]) -> dict[int, int]:
     """``amount`` shared equally; the remainder one coin at a time in the given order."""
     if not players:

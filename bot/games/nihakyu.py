@@ -85,7 +85,7 @@ from bot.games.common import HOUSE, Abort, Deadline, Honour, Permission
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
-from bot.games.kit import Move, Rulebook, split_proportional
+from bot.games.kit import Move, Rulebook, only_the_table, split_proportional, the_service_decides
 
 DEALER = -1
 """The Dealer's key in :attr:`State.stamina` (Dealer's Blood)."""
@@ -521,10 +521,6 @@ def _check_kage_unpaid(state: State, player: int | None, action: KageUnpaid) -> 
         raise IllegalMove("Only the table itself turns a Kage's Endurance into a Roll.")
     if state.phase != "choosing" or state.choices.get(action.player) != "kage":
         raise IllegalMove("That player has no Kage's Endurance waiting for the reveal.")
-
-
-def _always_allowed(state: State, player: int | None, action: Abort | Deadline) -> None:
-    """The table's own actions: the service decides who may send an Abort."""
 
 
 # --- applies: each gets the fresh shallow copy the Rulebook made (kit.evolve) -----------
@@ -1038,8 +1034,8 @@ _RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         SkipSleight: Move(_check_sleight, _apply_sleight),
         Eject: Move(_check_eject, _apply_eject),
         KageUnpaid: Move(_check_kage_unpaid, _apply_kage_unpaid),
-        Abort: Move(_always_allowed, _apply_abort),
-        Deadline: Move(_always_allowed, _apply_deadline),
+        Abort: Move(the_service_decides, _apply_abort),
+        Deadline: Move(only_the_table, _apply_deadline),
     },
     game="Nihakyu",
     finished="This game of Nihakyu is over.",
@@ -1063,7 +1059,10 @@ def standing(state: State) -> list[int]:
     return [p for p in state.seats if stamina[p] > 0]
 
 
-PERMISSIONS: dict[type[BaseModel], Permission] = {Eject: Permission.MODERATOR_NOT_SEATED}
+PERMISSIONS: dict[type[BaseModel], Permission] = {
+    Eject: Permission.MODERATOR_NOT_SEATED,
+    KageUnpaid: Permission.TABLE,
+}
 """Ejecting is a moderator's sanction, never a player's or a host's (see the rules file)."""
 
 

@@ -9,7 +9,7 @@ from typing import Any, Generic
 
 from pydantic import BaseModel, TypeAdapter
 
-from bot.games.common import Abort, Permission
+from bot.games.common import Abort, Deadline, Permission
 from bot.games.contract import ActionT, Engine, EventT, RulesT, StateT
 from bot.games.dice import Dice
 
@@ -98,6 +98,8 @@ class GameSpec(Generic[RulesT, StateT, ActionT, EventT]):
             # Ending a started game is a moderator's word in every game, whatever the
             # engine declares (the service's cancel sends it; a player never may).
             return Permission.MODERATOR_NOT_SEATED
+        if isinstance(action, Deadline):
+            return Permission.TABLE
         return self.engine.permissions.get(type(action), Permission.SEATED)
 
 

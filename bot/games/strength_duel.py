@@ -57,7 +57,7 @@ from bot.games.common import HOUSE, Abort, Deadline
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
-from bot.games.kit import Move, Rulebook, split_evenly
+from bot.games.kit import Move, Rulebook, only_the_table, split_evenly, the_service_decides
 
 Mode = Literal["duel", "forbidden", "three", "tag"]
 
@@ -388,16 +388,6 @@ def _check_may_bid_now(state: State, player: int) -> None:
         )
 
 
-def _check_deadline(state: State, player: int | None, action: Deadline) -> None:
-    if player is not None:
-        raise IllegalMove("Only the table can call time.")
-
-
-def _check_abort(state: State, player: int | None, action: Abort) -> None:
-    """Always allowed: the table service decides who may abort (a moderator not seated);
-    the engine takes it from whoever the log names."""
-
-
 # --------------------------------------------------------------------------- moves
 # Each apply gets the handler's fresh shallow copy ``s`` (kit.evolve) and replaces the
 # fields it changes: the containers it receives are still the previous state's.
@@ -714,8 +704,8 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
     {
         Bid: Move(_check_bid, _apply_bid),
         Forbid: Move(_check_forbid, _apply_forbid),
-        Deadline: Move(_check_deadline, _apply_deadline),
-        Abort: Move(_check_abort, _apply_abort),
+        Deadline: Move(only_the_table, _apply_deadline),
+        Abort: Move(the_service_decides, _apply_abort),
     },
     game="Strength Duel",
 )

@@ -92,6 +92,8 @@ def permit(
     runs the lobby; only a moderator may end or sanction, and not at a table where they
     play. Callers hold the table's lock, so the seats it reads are the seats that count."""
     seated = actor.user_id in {seat.user_id for seat in seats}
+    if permission is Permission.TABLE:
+        raise NotAllowed("That is the table's own step: no member can take it.")
     if permission is Permission.SEATED:
         if not seated:
             raise NotSeated()

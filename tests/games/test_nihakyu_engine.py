@@ -55,7 +55,10 @@ def test_engine_declares_nihakyu() -> None:
     assert engine.charges_at_reveal is True
     assert engine.join_action is None and engine.leave_action is None
     assert engine.permissions is N.PERMISSIONS
-    assert engine.permissions == {N.Eject: Permission.MODERATOR_NOT_SEATED}
+    assert engine.permissions == {
+        N.Eject: Permission.MODERATOR_NOT_SEATED,
+        N.KageUnpaid: Permission.TABLE,
+    }
 
 
 @pytest.mark.parametrize("name", BOUND)

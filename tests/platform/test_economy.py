@@ -397,6 +397,9 @@ async def test_no_player_may_send_abort_through_act(bank: Services) -> None:
     for actor in (Actor(ALICE), Actor(ALICE, is_moderator=True)):
         with pytest.raises(NotAllowed):
             await bank.tables.act(opened.snapshot.id, actor, Abort())
+        # Nor the table's own step: a member cannot call time.
+        with pytest.raises(NotAllowed, match="table's own step"):
+            await bank.tables.act(opened.snapshot.id, actor, Deadline())
     assert await fingerprint(bank.db) == before
 
 

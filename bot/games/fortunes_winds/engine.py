@@ -75,7 +75,7 @@ from bot.games.fortunes_winds.odds import (
     outcome_net,
     stake_of,
 )
-from bot.games.kit import Move, Rulebook
+from bot.games.kit import Move, Rulebook, only_the_table, the_service_decides
 
 # ----------------------------------------------------------------------- helpers
 
@@ -224,15 +224,6 @@ def _check_leave(state: State, player: int, action: Leave) -> None:
         raise IllegalMove("You have bets riding — wait until they're settled before leaving.")
     if player == state.shooter and state.roll_number > 0:
         raise IllegalMove("You're in the middle of a turn — roll until it's decided first.")
-
-
-def _check_deadline(state: State, player: int | None, action: Deadline) -> None:
-    if player is not None:
-        raise IllegalMove("Only the table itself can call time.")
-
-
-def _check_abort(state: State, player: int | None, action: Abort) -> None:
-    """Who may abort is the service's business (a moderator); the log names them."""
 
 
 # ------------------------------------------------------------------------ moves
@@ -403,8 +394,8 @@ _RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         PassDice: _player_move(_check_pass, _apply_pass),
         Join: Move(_check_join, _apply_join),
         Leave: _player_move(_check_leave, _apply_leave),
-        Deadline: Move(_check_deadline, _apply_deadline),
-        Abort: Move(_check_abort, _apply_abort),
+        Deadline: Move(only_the_table, _apply_deadline),
+        Abort: Move(the_service_decides, _apply_abort),
     },
     game="Fortunes and Winds",
     finished="This Fortunes and Winds table has closed.",
