@@ -83,6 +83,23 @@ class Honour(BaseModel):
     name: str
 
 
+class Joined(BaseModel):
+    """A member took a seat at a game that seats newcomers mid-play (Hazard, Fortunes and
+    Winds); ``seat`` is their 0-based position in seat order."""
+
+    kind: Literal["joined"] = "joined"
+    player: int
+    seat: int
+
+
+class Left(BaseModel):
+    """A player cashed out of such a game; ``net`` is what they won (or lost) there."""
+
+    kind: Literal["left"] = "left"
+    player: int
+    net: int
+
+
 class Abort(BaseModel):
     """A moderator ends a started table; see the module notes for what each game returns."""
 

@@ -66,7 +66,7 @@ from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
-from bot.games.common import HOUSE, Abort, Deadline, Permission
+from bot.games.common import HOUSE, Abort, Deadline, Joined, Left, Permission
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -430,22 +430,6 @@ class DicePassed(BaseModel):
     from_player: int
     to_player: int
     reason: PassReason
-
-
-class Joined(BaseModel):
-    """A member took a seat; ``seat`` is their 0-based position in seat order."""
-
-    kind: Literal["joined"] = "joined"
-    player: int
-    seat: int
-
-
-class Left(BaseModel):
-    """A player cashed out; ``net`` is what they won (or lost) at the table overall."""
-
-    kind: Literal["left"] = "left"
-    player: int
-    net: int
 
 
 class Closed(BaseModel):

@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, get_args
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from bot.games.common import Abort, Deadline, Permission
+from bot.games.common import Joined as Joined  # shared with Hazard; re-exported here
+from bot.games.common import Left as Left
 from bot.games.fortunes_winds.odds import (
     BET_KINDS,
     BetKind,
@@ -254,22 +256,6 @@ class DicePassed(BaseModel):
     from_player: int
     to_player: int
     reason: PassReason
-
-
-class Joined(BaseModel):
-    """A member took a seat; ``seat`` is their 0-based position in seat order."""
-
-    kind: Literal["joined"] = "joined"
-    player: int
-    seat: int
-
-
-class Left(BaseModel):
-    """A player cashed out; ``net`` is what they won (or lost) at the table overall."""
-
-    kind: Literal["left"] = "left"
-    player: int
-    net: int
 
 
 class Closed(BaseModel):
