@@ -83,6 +83,21 @@ class Honour(BaseModel):
     name: str
 
 
+class Join(BaseModel):
+    """A member takes the next free seat of a game in play (at the end of seat order), in
+    the games that seat newcomers mid-play (Hazard, Fortunes and Winds)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["join"] = "join"
+
+
+class Leave(BaseModel):
+    """A seated player cashes out and leaves such a game."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["leave"] = "leave"
+
+
 class Joined(BaseModel):
     """A member took a seat at a game that seats newcomers mid-play (Hazard, Fortunes and
     Winds); ``seat`` is their 0-based position in seat order."""

@@ -66,7 +66,7 @@ from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
-from bot.games.common import HOUSE, Abort, Deadline, Joined, Left, Permission
+from bot.games.common import HOUSE, Abort, Deadline, Join, Joined, Leave, Left, Permission
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -254,20 +254,6 @@ class Ready(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     kind: Literal["ready"] = "ready"
-
-
-class Join(BaseModel):
-    """A member takes the next free seat (at the end of seat order)."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: Literal["join"] = "join"
-
-
-class Leave(BaseModel):
-    """A seated player cashes out and leaves the table."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: Literal["leave"] = "leave"
 
 
 class Close(BaseModel):

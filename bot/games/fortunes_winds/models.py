@@ -8,7 +8,11 @@ from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, get_args
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from bot.games.common import Abort, Deadline, Permission
-from bot.games.common import Joined as Joined  # shared with Hazard; re-exported here
+
+# Shared with Hazard, re-exported here.
+from bot.games.common import Join as Join
+from bot.games.common import Joined as Joined
+from bot.games.common import Leave as Leave
 from bot.games.common import Left as Left
 from bot.games.fortunes_winds.odds import (
     BET_KINDS,
@@ -94,20 +98,6 @@ class PassDice(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     kind: Literal["pass_dice"] = "pass_dice"
-
-
-class Join(BaseModel):
-    """A member takes the next free seat (at the end of seat order)."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: Literal["join"] = "join"
-
-
-class Leave(BaseModel):
-    """A seated player cashes out and leaves the table."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: Literal["leave"] = "leave"
 
 
 Action: TypeAlias = Bet | Roll | SetAside | NewTurn | PassDice | Join | Leave | Deadline | Abort
