@@ -70,14 +70,14 @@ action's ``apply`` one shallow copy, and the handlers below replace fields and c
 on it, never mutating one they did not make; a write that would not change a field is
 skipped, as attribute writes are a visible share of a playout. The five frequent events (a
 choice's two, and a round's reveal, results and next round) are built without validation
-by :func:`_event`: validating them cost a quarter of a playout's speed, and
+by :func:`bot.games.kit.build`: validating them cost a quarter of a playout's speed, and
 :func:`~bot.games.kit.evolve` on a prototype event is no faster than validating. Rarer
 events, and every state and action from outside, are validated as usual.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NamedTuple, TypeVar, get_args
+from typing import Annotated, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -85,7 +85,14 @@ from bot.games.common import HOUSE, Abort, Deadline, Honour, Permission
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
-from bot.games.kit import Move, Rulebook, only_the_table, split_proportional, the_service_decides
+from bot.games.kit import (
+    Move,
+    Rulebook,
+    build,
+    only_the_table,
+    split_proportional,
+    the_service_decides,
+)
 
 DEALER = -1
 """The Dealer's key in :attr:`State.stamina` (Dealer's Blood)."""
@@ -409,35 +416,6 @@ class State(BaseModel):
     """Dealer's Blood split: the Stamina before the final round each share was based on."""
 
 
-# --- the frequent events, built without validation -----------------------------------
-
-_EventT = TypeVar("_EventT", bound=BaseModel)
-
-_FREQUENT_EVENTS: dict[type[BaseModel], set[str]] = {
-    cls: set(cls.model_fields)
-    for cls in (ChoiceConfirmed, PlayerChose, RoundRevealed, RoundResolved, RoundStarted)
-}
-"""The events :func:`_event` builds, with the names of all their fields."""
-
-
-def _event(cls: type[_EventT], values: dict[str, object]) -> _EventT:
-    """One of the frequent events, from all its ``values`` (``kind`` included), unvalidated.
-
-    These five are most of a playout's events, and validating them would cost a quarter of
-    the benchmark's speed (measured; :func:`~bot.games.kit.evolve` on a prototype event is
-    no faster than validating). Every value is built here with its declared type, and the
-    engine tests re-validate every event they see. Like successive states, events may
-    share containers with a state: all of them are read-only by convention.
-    """
-    event = object.__new__(cls)
-    object.__setattr__(event, "__dict__", values)
-    # Every field is given; pydantic only ever adds a name already there to this shared set.
-    object.__setattr__(event, "__pydantic_fields_set__", _FREQUENT_EVENTS[cls])
-    object.__setattr__(event, "__pydantic_extra__", None)
-    object.__setattr__(event, "__pydantic_private__", None)
-    return event
-
-
 # --- checks: each refuses with a sentence for the player and touches nothing ----------
 
 
@@ -547,19 +525,16 @@ def _apply_choice(
     # pot, the wallets and the table message say nothing about an unrevealed choice.
     round_no = s.round
     events: list[Event] = [
-        _event(
+        build(
             ChoiceConfirmed,
-            {
-                "kind": "choice_confirmed",
-                "private_to": player,
-                "player": player,
-                "round": round_no,
-                "choice": choice,
-                "stake": s.stakes[player],
-                "charge": s.rules.ante if choice == "kage" else 0,
-            },
+            private_to=player,
+            player=player,
+            round=round_no,
+            choice=choice,
+            stake=s.stakes[player],
+            charge=s.rules.ante if choice == "kage" else 0,
         ),
-        _event(PlayerChose, {"kind": "player_chose", "round": round_no, "player": player}),
+        build(PlayerChose, round=round_no, player=player),
     ]
     # Every elimination is recorded in ``eliminated`` exactly once.
     if len(choices) == len(s.seats) - len(s.eliminated):
@@ -678,17 +653,14 @@ def _roll_round(s: State, dice: Dice, auto: list[int], events: list[Event]) -> N
     if forfeiting or s.forfeiting:
         s.forfeiting = forfeiting
     events.append(
-        _event(
+        build(
             RoundRevealed,
-            {
-                "kind": "round_revealed",
-                "round": s.round,
-                "choices": s.choices,
-                "rolls": rolls,
-                "auto_rolled": auto,
-                "forfeiting": forfeiting,
-                "kage_unpaid": unpaid,
-            },
+            round=s.round,
+            choices=s.choices,
+            rolls=rolls,
+            auto_rolled=auto,
+            forfeiting=forfeiting,
+            kage_unpaid=unpaid,
         )
     )
     if s.rules.shinobi_interference and _open_sleight_window(s, events):
@@ -886,14 +858,11 @@ def _record_round(s: State, tally: _Tally, events: list[Event]) -> None:
     if s.forfeiting:
         s.forfeiting = []
     events.append(
-        _event(
+        build(
             RoundResolved,
-            {
-                "kind": "round_resolved",
-                "round": round_no,
-                "losses": tally.losses,
-                "stamina": tally.after,
-            },
+            round=round_no,
+            losses=tally.losses,
+            stamina=tally.after,
         )
     )
     if tally.out:
@@ -918,9 +887,7 @@ def _next_round(s: State, tally: _Tally, events: list[Event]) -> None:
     s.choices = {}
     s.ply += 1
     standing_now = [*tally.up, DEALER] if tally.dealer_up else tally.up
-    events.append(
-        _event(RoundStarted, {"kind": "round_started", "round": round_no, "standing": standing_now})
-    )
+    events.append(build(RoundStarted, round=round_no, standing=standing_now))
 
 
 def _end_game(

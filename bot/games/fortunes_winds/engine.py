@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Literal, NoReturn, TypeVar, cast
+from typing import Literal, NoReturn, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -54,7 +54,6 @@ from bot.games.fortunes_winds.models import (
     SetAside,
     State,
     TurnEnded,
-    _event,
 )
 from bot.games.fortunes_winds.odds import (
     _BLANK,
@@ -75,7 +74,7 @@ from bot.games.fortunes_winds.odds import (
     outcome_net,
     stake_of,
 )
-from bot.games.kit import Move, Rulebook, only_the_table, the_service_decides
+from bot.games.kit import Move, Rulebook, build, only_the_table, put, the_service_decides
 
 # ----------------------------------------------------------------------- helpers
 
@@ -251,9 +250,9 @@ def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
     stakes = {**s.stakes, player: s.stakes.get(player, 0) + stake_of(bet.kind, bet.amount)}
     if s.banker is not None:
         stakes[s.banker] = _max_payout(bets)
-    _write(s, bets=bets, stakes=stakes)
+    put(s, bets=bets, stakes=stakes)
     return [
-        _event(
+        build(
             BetPlaced,
             player=player,
             bet=bet.kind,
@@ -266,14 +265,14 @@ def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
 
 def _apply_roll(s: State, player: int, action: Roll, dice: Dice) -> list[Event]:
     if s.roll_number == 0:
-        _write(s, deadline_acted=False)
+        put(s, deadline_acted=False)
     return _roll(s, dice, by_deadline=False)
 
 
 def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> list[Event]:
-    _write(s, set_aside=[*s.set_aside, *action.dice])
+    put(s, set_aside=[*s.set_aside, *action.dice])
     return [
-        _event(
+        build(
             DiceSetAside,
             shooter=player,
             dice=list(action.dice),
@@ -284,8 +283,8 @@ def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> lis
 
 def _apply_new_turn(s: State, player: int, action: NewTurn, dice: Dice) -> list[Event]:
     _open_turn(s)
-    _write(s, ply=s.ply + 1)
-    return [_event(NewTurnStarted, shooter=player)]
+    put(s, ply=s.ply + 1)
+    return [build(NewTurnStarted, shooter=player)]
 
 
 def _apply_pass(s: State, player: int, action: PassDice, dice: Dice) -> list[Event]:
@@ -359,7 +358,7 @@ def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) 
     if keep:
         s.set_aside = [*s.set_aside, *keep]
         events.append(
-            _event(
+            build(
                 DiceSetAside,
                 shooter=s.shooter,
                 dice=list(keep),
@@ -431,13 +430,6 @@ def _bank_key(s: State) -> int:
     return HOUSE if s.banker is None else s.banker
 
 
-def _write(s: State, **changes: Any) -> None:
-    """Write fields of the fresh copy at once, past pydantic's ``__setattr__`` (which cost
-    a sixth of a turn, measured). Only on the copy :func:`~bot.games.kit.evolve` made,
-    whose fields all count as set, and only with values of the field's type."""
-    s.__dict__.update(changes)
-
-
 # What a roll of 1..6 shows on each white die: (face, class); 1-3 the element, 4-5 the
 # Wind, 6 a blank. Looked up rather than worked out: a turn rolls up to twelve white dice.
 _WHITE_ROLLS: tuple[tuple[WhiteDie, tuple[tuple[str, int], ...]], ...] = tuple(
@@ -460,7 +452,7 @@ def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
     if roll_number == 1:
         set_aside: list[str] = []
         if not s.bets_closed:
-            events.append(_event(BettingClosed, by_deadline=by_deadline))
+            events.append(build(BettingClosed, by_deadline=by_deadline))
         old_faces: dict[str, str] = {}
     else:
         set_aside = s.set_aside
@@ -487,7 +479,7 @@ def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
         result = _RESULT_OF.get((classes.pop(), black))
     if result is None and roll_number == 3:
         result = "nothing"
-    _write(
+    put(
         s,
         phase="rolling",
         set_aside=set_aside,
@@ -497,7 +489,7 @@ def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
         faces=faces,
     )
     events.append(
-        _event(
+        build(
             Rolled,
             shooter=s.shooter,
             roll=roll_number,
@@ -535,7 +527,7 @@ def _end_turn(s: State, result: Result) -> list[Event]:
             payouts[bank] -= net
             stakes[player] -= stake_of(kind, amount)
             events.append(
-                _event(
+                build(
                     BetSettled,
                     player=player,
                     bet=kind,
@@ -549,7 +541,7 @@ def _end_turn(s: State, result: Result) -> list[Event]:
         stakes[s.banker] = 0
     shooter = s.shooter
     events.append(
-        _event(
+        build(
             TurnEnded,
             turn=s.turn,
             shooter=shooter,
@@ -560,7 +552,7 @@ def _end_turn(s: State, result: Result) -> list[Event]:
         )
     )
     idle_turns = s.idle_turns + 1 if s.deadline_acted else 0
-    _write(
+    put(
         s,
         payouts=payouts,
         stakes=stakes,
@@ -576,7 +568,7 @@ def _end_turn(s: State, result: Result) -> list[Event]:
     elif idle_turns >= 2 and len(eligible_shooters(s)) > 1:
         events.append(_pass_dice(s, "absent"))
     else:
-        _write(s, phase="won", deadline_acted=False)
+        put(s, phase="won", deadline_acted=False)
     return events
 
 
@@ -586,7 +578,7 @@ _KIND_ORDER: dict[str, int] = {kind: index for index, kind in enumerate(BET_KIND
 def _open_turn(s: State, *, keep_idle: bool = False) -> None:
     """Betting opens for a new turn of the current shooter."""
     deadline_acted = s.deadline_acted if keep_idle else False
-    _write(
+    put(
         s,
         phase="betting",
         roll_number=0,
@@ -597,15 +589,15 @@ def _open_turn(s: State, *, keep_idle: bool = False) -> None:
 
 
 def _new_shooter(s: State, shooter: int) -> None:
-    _write(s, shooter=shooter, idle_turns=0)
+    put(s, shooter=shooter, idle_turns=0)
     _open_turn(s)
 
 
 def _pass_dice(s: State, reason: PassReason) -> DicePassed:
     giver = s.shooter
     _new_shooter(s, _next_shooter(s, giver))
-    _write(s, ply=s.ply + 1)
-    return _event(DicePassed, from_player=giver, to_player=s.shooter, reason=reason)
+    put(s, ply=s.ply + 1)
+    return build(DicePassed, from_player=giver, to_player=s.shooter, reason=reason)
 
 
 def _close(s: State, reason: Literal["empty", "banker_left"]) -> list[Event]:

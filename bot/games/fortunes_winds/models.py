@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, get_args
+from typing import Annotated, Any, Literal, TypeAlias, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
@@ -21,7 +21,6 @@ from bot.games.fortunes_winds.odds import (
     Result,
     WhiteDie,
 )
-from bot.games.kit import _new_object, _set_dict, _set_extra, _set_fields_set, _set_private
 
 # --------------------------------------------------------------------------- rules
 
@@ -280,44 +279,6 @@ Event = Annotated[
     Field(discriminator="kind"),
 ]
 """Every event ``act`` emits. All are public: the game has no secrets."""
-
-_EventT = TypeVar("_EventT", bound=BaseModel)
-
-_FREQUENT_EVENTS: dict[type[BaseModel], tuple[dict[str, Any], set[str]]] = {
-    cls: (
-        {
-            name: field.default
-            for name, field in cls.model_fields.items()
-            if not field.is_required()
-        },
-        set(cls.model_fields),
-    )
-    for cls in (
-        BetPlaced,
-        BetSettled,
-        BettingClosed,
-        DicePassed,
-        DiceSetAside,
-        NewTurnStarted,
-        Rolled,
-        TurnEnded,
-    )
-}
-"""The events :func:`_event` builds: their defaults and the names of all their fields."""
-
-
-def _event(cls: type[_EventT], **values: Any) -> _EventT:
-    """One of the frequent events, unvalidated (as Nihakyu's: validating them was a large
-    share of a turn's time, measured). Every value is given with its declared type; the
-    engine tests re-validate every event they see. Events may share containers with the
-    state: both are read-only by convention."""
-    defaults, every_field = _FREQUENT_EVENTS[cls]
-    event = _new_object(cls)
-    _set_dict(event, defaults | values)
-    _set_fields_set(event, every_field)
-    _set_extra(event, None)
-    _set_private(event, None)
-    return event
 
 
 # --------------------------------------------------------------------------- state
