@@ -144,3 +144,29 @@ def test_split_proportional_never_makes_or_loses_a_coin(
     for player, share in shares.items():
         if total:
             assert abs(share - amount * weights[player] / total) < 1 + 1e-9
+
+
+class Noted(BaseModel):
+    kind: Literal["noted"] = "noted"
+    player: int
+    tags: list[str] = []
+
+
+def test_build_fills_defaults_and_equals_a_validated_model() -> None:
+    from bot.games.kit import build
+
+    built = build(Noted, player=3)
+    assert built == Noted(player=3)
+    assert Noted.model_validate(built.model_dump()) == built
+    assert build(Noted, player=4, tags=["a"]).tags == ["a"]
+
+
+def test_put_writes_fields_of_a_fresh_copy_only() -> None:
+    from bot.games.kit import put
+
+    state = Tally(counts={1: 1}, log=[])
+    copy = evolve(state)
+    put(copy, counts={1: 2}, finished=True)
+    assert copy.counts == {1: 2} and copy.finished
+    assert state.counts == {1: 1} and not state.finished
+    assert Tally.model_validate_json(copy.model_dump_json()) == copy
