@@ -88,25 +88,25 @@ def build(cls: type[ModelT], **values: Any) -> ModelT:
     Nihakyu playout, measured. The engines' tests re-validate every event they see, so
     a value of the wrong type fails there. Like states, events may share containers with
     the state that made them: all are read-only by convention."""
-    defaults = _DEFAULTS.get(cls)
-    if defaults is None:
-        defaults = _DEFAULTS[cls] = {
+    prepared = _PREPARED.get(cls)
+    if prepared is None:
+        defaults = {
             name: field.get_default(call_default_factory=True)
             for name, field in cls.model_fields.items()
             if not field.is_required()
         }
-    every_field = _EVERY_FIELD.get(cls)
-    if every_field is None:
-        every_field = _EVERY_FIELD[cls] = set(cls.model_fields)
+        prepared = _PREPARED[cls] = (defaults, set(cls.model_fields))
+    defaults, every_field = prepared
     new = _new_object(cls)
-    _set_dict(new, {**defaults, **values})
+    _set_dict(new, defaults | values if defaults else values)
     _set_fields_set(new, every_field)
     _set_extra(new, None)
     _set_private(new, None)
     return new
 
 
-_DEFAULTS: dict[type[BaseModel], dict[str, Any]] = {}
+_PREPARED: dict[type[BaseModel], tuple[dict[str, Any], set[str]]] = {}
+"""Per model: its fields' defaults and the names of all its fields."""
 
 
 @dataclass(frozen=True, slots=True)
