@@ -1,0 +1,1 @@
+"""Nuki Hachi-hachi (being built: see the package modules)."""
