@@ -9,6 +9,7 @@ the game's :class:`GameUI`, which its cog registers.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 import re
@@ -54,18 +55,71 @@ EDIT_RETRY_DELAYS = (0.5, 1.5, 4.0)
 """Backoff between attempts to edit a table message when Discord fails (5xx)."""
 
 
+@dataclass(frozen=True)
+class Picture:
+    """An image attached to a message (beside its embed), e.g. the cards on a table.
+
+    ``key`` names what the picture shows: two pictures with the same key are the same
+    image, so a message whose picture did not change is edited without uploading it again.
+    ``filename`` and ``description`` (the alt text) are public wherever the message is.
+    """
+
+    key: str
+    png: bytes
+    filename: str
+    description: str
+
+    def file(self) -> discord.File:
+        return discord.File(
+            io.BytesIO(self.png), filename=self.filename, description=self.description
+        )
+
+
+NO_PICTURE = ""
+"""The picture key of a message without a picture."""
+
+
 @dataclass
 class Payload:
     embed: discord.Embed
     view: discord.ui.View | None = None
     content: str | None = None
+    picture: Picture | None = None
+    """Attached to the message; sent again only when its key changed (:meth:`edit_kwargs`)."""
 
     def as_kwargs(self) -> dict[str, Any]:
+        """The message's text and controls (an edit with these keeps its attachments)."""
         return {"content": self.content, "embed": self.embed, "view": self.view}
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """A new message: the text, the controls and the picture, if any."""
+        kwargs = self.as_kwargs()
+        if self.picture is not None:
+            kwargs["files"] = [self.picture.file()]
+        return kwargs
+
+    def edit_kwargs(self, shown: str | None) -> dict[str, Any]:
+        """An edit of a message whose picture key is ``shown`` (``None``: not known, as
+        after a restart): the picture is uploaded only when it is not already there, and
+        removed when there is none any more."""
+        kwargs = self.as_kwargs()
+        if self.picture is not None and shown != self.picture.key:
+            kwargs["attachments"] = [self.picture.file()]
+        elif self.picture is None and shown:
+            kwargs["attachments"] = []
+        return kwargs
+
+    @property
+    def picture_key(self) -> str:
+        return self.picture.key if self.picture is not None else NO_PICTURE
 
     def fingerprint(self) -> str:
         view = self.view.to_components() if self.view is not None else []
-        return json.dumps([self.content, self.embed.to_dict(), view], sort_keys=True, default=str)
+        return json.dumps(
+            [self.content, self.embed.to_dict(), view, self.picture_key],
+            sort_keys=True,
+            default=str,
+        )
 
 
 def button(
@@ -243,6 +297,8 @@ class TableHub:
         self._editing: set[int] = set()
         self._dirty: set[int] = set()
         self._last_sent: dict[int, str] = {}
+        self._pictures: dict[int, str] = {}
+        """The picture key each table message shows (unknown after a restart)."""
         self.edits_sent = 0
         bot.tables.deadline_listeners.append(self.on_deadline_outcome)
 
@@ -409,15 +465,24 @@ class TableHub:
         """The table message: the command's own answer, or a channel message when the
         command was already deferred (privately) because the table took long to open."""
         if not interaction.response.is_done():
-            await interaction.response.send_message(**payload.as_kwargs())
+            await interaction.response.send_message(**payload.send_kwargs())
             return await interaction.original_response()
         assert interaction.channel_id is not None
         channel = self.bot.get_partial_messageable(
             interaction.channel_id, guild_id=interaction.guild_id
         )
-        message = await channel.send(**payload.as_kwargs())
+        message = await channel.send(**payload.send_kwargs())
         await self._tell(interaction, f"Your table is open: {message.jump_url}")
         return message
+
+    async def _edit_through(
+        self, interaction: discord.Interaction[Any], table_id: int, payload: Payload
+    ) -> None:
+        """Edit the table message through a click's own response, its picture only if
+        it changed."""
+        kwargs = payload.edit_kwargs(self._pictures.get(table_id))
+        await interaction.response.edit_message(**kwargs)
+        self._pictures[table_id] = payload.picture_key
 
     @staticmethod
     async def _tell(interaction: discord.Interaction[Any], text: str) -> None:
@@ -508,7 +573,7 @@ class TableHub:
         if on_table_message and not interaction.response.is_done():
             payload = self.render(snapshot)
             try:
-                await interaction.response.edit_message(**payload.as_kwargs())
+                await self._edit_through(interaction, snapshot.id, payload)
                 self._last_sent[snapshot.id] = payload.fingerprint()
             except discord.HTTPException as error:
                 log.warning(
@@ -567,7 +632,7 @@ class TableHub:
         if from_table_message and not interaction.response.is_done():
             payload = self.render(snapshot)
             try:
-                await interaction.response.edit_message(**payload.as_kwargs())
+                await self._edit_through(interaction, table_id, payload)
                 if snapshot.row.live:
                     self._last_sent[table_id] = payload.fingerprint()
             except discord.HTTPException as failure:
@@ -645,7 +710,9 @@ class TableHub:
             return
         for delay in (*EDIT_RETRY_DELAYS, None):
             try:
-                await message.edit(**payload.as_kwargs())
+                # Built afresh for each attempt: an upload's file is read once.
+                await message.edit(**payload.edit_kwargs(self._pictures.get(snapshot.id)))
+                self._pictures[snapshot.id] = payload.picture_key
                 break
             except discord.NotFound:
                 await self._repost(snapshot, payload)
@@ -682,12 +749,13 @@ class TableHub:
             snapshot.row.channel_id, guild_id=snapshot.row.guild_id
         )
         try:
-            message = await channel.send(**payload.as_kwargs())
+            message = await channel.send(**payload.send_kwargs())
         except discord.HTTPException as error:
             log.warning(
                 "table %s: could not post its message again: HTTP %s", snapshot.id, error.status
             )
             return
+        self._pictures[snapshot.id] = payload.picture_key
         await self.service.set_message(snapshot.id, message.id)
         self._last_sent[snapshot.id] = payload.fingerprint()
         self.edits_sent += 1

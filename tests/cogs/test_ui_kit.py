@@ -399,3 +399,116 @@ def test_the_lobby_description_comes_from_the_same_declaration() -> None:
     assert line.startswith("Options: min_stake 5 · max_stake 1000 · odds_bets off")
     assert "seats 4" in line and "absent_rounds 2" in line
     assert Options(hazard.Rules, []).summary(rules) == []
+
+
+# -- pictures on a message, and private hands kept up to date ------------------------------
+
+
+def picture(key: str) -> Any:
+    from cogs._ui.hub import Picture
+
+    return Picture(key=key, png=b"\x89PNG" + key.encode(), filename="table.png", description=key)
+
+
+def test_a_picture_is_uploaded_with_a_new_message_and_again_only_when_it_changed() -> None:
+    from cogs._ui.hub import NO_PICTURE, Payload
+
+    payload = Payload(discord.Embed(title="t"), picture=picture("a"))
+    sent = payload.send_kwargs()
+    assert [f.filename for f in sent["files"]] == ["table.png"] and "attachments" not in sent
+    assert "attachments" not in payload.edit_kwargs("a"), "unchanged: not uploaded again"
+    (changed,) = payload.edit_kwargs("b")["attachments"]
+    assert changed.filename == "table.png" and changed.description == "a"
+    assert payload.edit_kwargs(None)["attachments"], "after a restart: uploaded again"
+    bare = Payload(discord.Embed(title="t"))
+    assert bare.edit_kwargs("a")["attachments"] == [], "a picture gone is removed"
+    assert "attachments" not in bare.edit_kwargs(None) and "files" not in bare.send_kwargs()
+    assert bare.picture_key == NO_PICTURE
+    assert payload.fingerprint() != Payload(payload.embed, picture=picture("b")).fingerprint()
+
+
+class FakeResponse:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.done = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def send_message(self, **kwargs: Any) -> None:
+        self.calls.append(("send", kwargs))
+        self.done = True
+
+    async def edit_message(self, **kwargs: Any) -> None:
+        self.calls.append(("edit", kwargs))
+        self.done = True
+
+
+class FakeInteraction:
+    def __init__(self, *, on_ephemeral: bool = False, fail: int | None = None) -> None:
+        self.type = discord.InteractionType.component
+        flags = discord.MessageFlags(ephemeral=on_ephemeral)
+        self.message = SimpleNamespace(flags=flags)
+        self.response = FakeResponse()
+        self.edits: list[dict[str, Any]] = []
+        self.fail = fail
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        if self.fail is not None:
+            raise discord.HTTPException(SimpleNamespace(status=self.fail, reason="x"), "gone")
+        self.edits.append(kwargs)
+
+
+async def test_a_hand_answer_is_new_from_the_table_and_edited_in_place_from_itself() -> None:
+    from cogs._ui.hands import HandKeeper
+    from cogs._ui.hub import Payload
+
+    keeper = HandKeeper(clock=lambda: 0.0)
+    first = FakeInteraction()
+    await keeper.show(first, 1, 10, Payload(discord.Embed(title="h"), picture=picture("a")))
+    ((how, kwargs),) = first.response.calls
+    assert how == "send" and kwargs["ephemeral"] and kwargs["files"]
+    again = FakeInteraction(on_ephemeral=True)
+    await keeper.show(again, 1, 10, Payload(discord.Embed(title="h2"), picture=picture("a")))
+    ((how, kwargs),) = again.response.calls
+    assert how == "edit" and "attachments" not in kwargs, "same picture: not uploaded again"
+    assert keeper.holders(1) == [10] and keeper.holders(2) == []
+
+
+async def test_kept_hands_are_refreshed_until_their_token_runs_out() -> None:
+    from cogs._ui.hands import TOKEN_SECONDS, HandKeeper
+    from cogs._ui.hub import Payload
+
+    clock = [0.0]
+    keeper = HandKeeper(clock=lambda: clock[0])
+    alice, bob, gone = FakeInteraction(), FakeInteraction(), FakeInteraction(fail=404)
+    for player, interaction in ((1, alice), (2, bob), (3, gone)):
+        await keeper.show(interaction, 7, player, Payload(discord.Embed(), picture=picture("a")))
+
+    def draw(player: int) -> Any:
+        return (
+            None
+            if player == 2
+            else Payload(discord.Embed(title=f"p{player}"), picture=picture("b"))
+        )
+
+    await keeper.refresh(7, draw)
+    assert [e["embed"].title for e in alice.edits] == ["p1"] and alice.edits[0]["attachments"]
+    assert bob.edits == [], "None leaves the answer as it is"
+    assert sorted(keeper.holders(7)) == [1, 2], "an answer that cannot be edited is forgotten"
+    await keeper.refresh(7, draw, skip=[1])
+    assert len(alice.edits) == 1
+    await keeper.refresh(7, draw)
+    assert "attachments" not in alice.edits[1], "the picture is already there"
+    clock[0] = TOKEN_SECONDS + 1
+    await keeper.refresh(7, draw)
+    assert len(alice.edits) == 2 and keeper.holders(7) == [], "expired tokens are not used"
+    keeper.forget(7)
+
+
+def test_a_click_on_an_earlier_hand_is_refused_as_stale_with_its_own_words() -> None:
+    from bot.errors import StaleAction
+    from cogs._ui.hands import EARLIER, EarlierHand
+
+    error = EarlierHand()
+    assert isinstance(error, StaleAction) and str(error) == EARLIER and "My hand" in EARLIER
