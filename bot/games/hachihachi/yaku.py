@@ -66,8 +66,8 @@ def _mask(cards: Sequence[str]) -> int:
     return mask
 
 
-# Group A by signature (§10.2): name and kan. A signature missing here has no teyaku;
-# the table is exhaustive for 7 cards of the real deck.
+# Group A by signature (§10.2): name and kan. With _NO_GROUP_A (the signatures worth
+# nothing) this covers every 7-card hand of distinct cards; anything else is a bad hand.
 _GROUP_A: dict[tuple[int, ...], tuple[str, int]] = {
     (4, 3): ("Four-Three", 20),
     (4, 2, 1): ("One-Two-Four", 8),
