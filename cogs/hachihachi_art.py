@@ -381,7 +381,9 @@ def _lightning(pen: _Pen) -> None:
 
 @functools.cache
 def tile(card_id: str) -> Image.Image:
-    """The card's tile (TILE_W × TILE_H, RGB, on the image background), drawn once."""
+    """The card's tile (TILE_W × TILE_H, RGB, on the image background), drawn once.
+
+    The cached image is shared: paste it, never draw on it."""
     card = card_of(card_id)
     colour = MONTH_COLOURS[card.month]
     canvas = Image.new("RGB", (TILE_W * _SCALE, TILE_H * _SCALE), BACKGROUND)
