@@ -1,1 +1,232 @@
-"""Nuki Hachi-hachi (being built: see the package modules)."""
+"""Nuki Hachi-hachi (抜き八八): the two-player hanafuda fishing game of the 34-card
+stripped deck, 2–4 seated, as a pure engine.
+
+The authority is ``shared/rules/nuki-hachi-hachi.md`` (its "Ruling:" lines settle the
+sources' gaps); the player rules are ``bot/rules_text/hachihachi.md``. Rulings of ours:
+
+- Seats: ``start(rules, players, dice)`` seats ``len(players)`` (2–4) in the order given;
+  ``rules.seated_players`` is the lobby's size (``seat_limits(rules) == (n, n)``).
+- First dealer: ``first_dealer="draw"`` draws as §4, one ``dice.shuffle(DECK)`` per draw,
+  the seats drawing from index 0 in seat order; tied seats redraw from a new shuffle in
+  the same way. ``"first_seat"``: seat 0 deals, no shuffle. ``dealer_draws`` keeps them.
+- Chance: one ``dice.shuffle(DECK)`` per deal (a misdeal's or a nobody-plays redeal is
+  another deal); with 3–4 seated and ``shuffle_draw_after_dropouts``, one more
+  ``dice.shuffle`` of the 14-card draw pile right after the play-or-drop phase. Nothing
+  else is random. The deal is the canonical one of §5 (from the seat after the dealer,
+  4 each, 3 to the field, 3 each, 3 to the field); hands keep the dealt order, the draw
+  pile's index 0 is its top. Idle hands go on top of the draw pile in seat order from the
+  seat after the dealer before that shuffle.
+- Phases (``phase``, ``turn`` is who decides): ``mizuten`` (the dealer, before seeing the
+  hand; skipped when the option is off), ``participate`` (3–4 seated, dealer first; a
+  mizuten dealer's "play" is announced for them), ``claim`` (manual claims only: each
+  active player with a teyaku, the acting dealer first — the rules' window "until the
+  dealer draws" — answers per group or for both; with two triplets a month may be
+  named), ``play``, ``capture_drawn`` (the face-up drawn card, ``drawn``, matches two
+  field cards), ``call`` (sage or shoubu after a turn raised the player's dekiyaku
+  total), ``over``. Auto claims happen at the line-up, a triplet month the lowest.
+- A Play's ``capture`` is required exactly when two field cards match; with one or three
+  it may be omitted or name one of them (all are taken anyway).
+- Deadlines: the decision in wait is played as the FIRST of ``legal_actions``: mizuten
+  no; drop; claim (as auto); a turn plays the hand's first card with its first capture
+  (cancel is never first); the drawn card takes the first match in field order; call:
+  shoubu. Each counts as idle for its player (any own action resets the count);
+  ``afk_rounds_to_forfeit`` in a row forfeit: the rest of the round in play is played at
+  once with the same defaults for the forfeiter (the others still act), the round is
+  scored as played and the match ends; settled totals stand. If a forfeiter's deal is
+  abandoned because nobody plays, the match ends at once (no round is left to play out)
+  and the pot goes back to those who paid into it.
+- Money: ``scores`` are running points; a round's every payment is booked when it is
+  scored (an aborted round moves nothing). ``payouts`` are coins, recomputed from the
+  scores after every round: points × ``stake_per_kan`` / ``points_per_kan``, whole by
+  largest remainder (ties in seat order), summing to 0 with the house's 0.
+  ``hold(rules)`` and ``stakes``: see :mod:`bot.games.hachihachi.match` (the proof of
+  the per-round bound). Dropout penalties wait in ``pot`` (points) until a round is
+  scored, which pays them to its winner; penalties of an abandoned deal (§8 step 6) stay
+  in the pot and are added to their payers' ``stakes`` until then.
+- ``extend_game_for_carryover``: extra rounds while ``pending_large > 0``, at most
+  ``rounds`` extra (so the escrow is bounded).
+- The Paulownia pair goes to the acting dealer when the dealer drops out (§8 step 7).
+  Step 5 (one player plays): that player wins and deals next; only the pot is paid.
+- Honours (``kind="honour"``): "Five Brights" and "Seven Ribbons" to a player paid for
+  them, "Four-Three" when claimed, "Sixteen Chaff" when scored.
+- :class:`Abort` (a moderator not seated): settled rounds stand; the round in play is
+  void (no teyaku, no pot movement: a pot goes back to those who paid into it); stakes 0.
+- ``ply`` moves by one on every accepted action (a forfeiter's auto-played decisions
+  happen inside the action that made them due).
+
+The package: ``cards`` (the deck), ``yaku`` (the scoring helpers), ``models`` (rules,
+actions, events, state), ``round`` (deal to scoring), ``match`` (rounds, money, escrow),
+``engine`` (checks, legal moves, :data:`ENGINE`). Everything public is re-exported here.
+"""
+
+from __future__ import annotations
+
+from bot.games.common import Abort, Deadline, Honour
+from bot.games.hachihachi.cards import (
+    CARD_POINTS_TOTAL,
+    CARDS,
+    DECK,
+    MAJORITY,
+    MONTHS,
+    PAULOWNIA,
+    WILLOW,
+    Card,
+    Month,
+    month_of,
+    points_of,
+)
+from bot.games.hachihachi.engine import (
+    ENGINE,
+    PERMISSIONS,
+    HachihachiEngine,
+    act,
+    deadline_seconds,
+    hold,
+    legal_actions,
+    parse_action,
+    parse_event,
+    seat_limits,
+    start,
+)
+from bot.games.hachihachi.match import (
+    coins,
+    compensation_bound,
+    max_multiplier,
+    max_rounds,
+    round_bound,
+    worst_case,
+)
+from bot.games.hachihachi.models import (
+    ACTIONS,
+    Aborted,
+    Action,
+    Called,
+    Cancel,
+    CaptureDrawn,
+    CardPlayed,
+    Claim,
+    ClaimTeyaku,
+    Dealt,
+    DekiyakuFormed,
+    DrawnAwaits,
+    EndedBy,
+    Event,
+    Forfeited,
+    Line,
+    LineKind,
+    LineUp,
+    MatchOver,
+    Misdealt,
+    Mizuten,
+    MizutenDecided,
+    Participate,
+    Participated,
+    PaulowniaPair,
+    Phase,
+    Play,
+    RoundResult,
+    RoundScored,
+    Rules,
+    Sage,
+    ScoringCase,
+    Shoubu,
+    State,
+    TeyakuClaimed,
+    TeyakuDeclined,
+)
+from bot.games.hachihachi.round import card_name, matches, score_round
+from bot.games.hachihachi.yaku import (
+    Teyaku,
+    card_points,
+    chaff_like_count,
+    compensation_points,
+    dekiyaku,
+    dekiyaku_kan,
+    group_a,
+    group_b,
+    sixteen_chaff_kan,
+    teyaku,
+)
+
+__all__ = [
+    "ACTIONS",
+    "CARDS",
+    "CARD_POINTS_TOTAL",
+    "DECK",
+    "ENGINE",
+    "MAJORITY",
+    "MONTHS",
+    "PAULOWNIA",
+    "PERMISSIONS",
+    "WILLOW",
+    "Abort",
+    "Aborted",
+    "Action",
+    "Called",
+    "Cancel",
+    "CaptureDrawn",
+    "Card",
+    "CardPlayed",
+    "Claim",
+    "ClaimTeyaku",
+    "Deadline",
+    "Dealt",
+    "DekiyakuFormed",
+    "DrawnAwaits",
+    "EndedBy",
+    "Event",
+    "Forfeited",
+    "HachihachiEngine",
+    "Honour",
+    "Line",
+    "LineKind",
+    "LineUp",
+    "MatchOver",
+    "Misdealt",
+    "Mizuten",
+    "MizutenDecided",
+    "Month",
+    "Participate",
+    "Participated",
+    "PaulowniaPair",
+    "Phase",
+    "Play",
+    "RoundResult",
+    "RoundScored",
+    "Rules",
+    "Sage",
+    "ScoringCase",
+    "Shoubu",
+    "State",
+    "Teyaku",
+    "TeyakuClaimed",
+    "TeyakuDeclined",
+    "act",
+    "card_name",
+    "card_points",
+    "chaff_like_count",
+    "coins",
+    "compensation_bound",
+    "compensation_points",
+    "deadline_seconds",
+    "dekiyaku",
+    "dekiyaku_kan",
+    "group_a",
+    "group_b",
+    "hold",
+    "legal_actions",
+    "matches",
+    "max_multiplier",
+    "max_rounds",
+    "month_of",
+    "parse_action",
+    "parse_event",
+    "points_of",
+    "round_bound",
+    "score_round",
+    "seat_limits",
+    "sixteen_chaff_kan",
+    "start",
+    "teyaku",
+    "worst_case",
+]

@@ -1,0 +1,386 @@
+"""Nuki Hachi-hachi: the checks of every action, the legal moves, the deadline's default
+and :data:`ENGINE`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar, cast
+
+from pydantic import BaseModel
+
+from bot.games.common import Abort, Deadline, Permission
+from bot.games.contract import Engine
+from bot.games.dice import Dice
+from bot.games.errors import IllegalMove
+from bot.games.hachihachi import match
+from bot.games.hachihachi import round as rnd
+from bot.games.hachihachi.cards import CARDS, MONTHS
+from bot.games.hachihachi.models import (
+    Action,
+    Cancel,
+    CaptureDrawn,
+    ClaimTeyaku,
+    Event,
+    Forfeited,
+    Mizuten,
+    Participate,
+    Play,
+    Rules,
+    Sage,
+    Shoubu,
+    State,
+)
+from bot.games.hachihachi.yaku import group_a
+from bot.games.kit import Move, Rulebook, build, only_the_table, put, the_service_decides
+
+PERMISSIONS: dict[type[BaseModel], Permission] = {}
+"""Every action is a seated player's (Abort is a moderator's, Deadline the table's: the
+registry says so for every game)."""
+
+# ------------------------------------------------------------------------ checks
+
+_WAITING: dict[str, str] = {
+    "mizuten": "The dealer is deciding on mizuten first.",
+    "participate": "Players are still choosing to play or drop.",
+    "claim": "Teyaku claims come first.",
+    "play": "A card from the hand is played now.",
+    "capture_drawn": "The drawn card's capture is being chosen.",
+    "call": "Sage or shoubu is being called.",
+    "over": "This match is over.",
+}
+
+
+def _refuse_unseated(player: int | None) -> NoReturn:
+    if player is None:
+        raise IllegalMove("The table itself can only call time.")
+    raise IllegalMove("You aren't seated at this Hachi-hachi table.")
+
+
+def _need_turn(s: State, player: int, phase: str, doing: str) -> None:
+    """Refuse unless ``player`` owes the decision of ``phase`` now."""
+    if s.phase == phase and s.turn == player:
+        return
+    if s.active and player not in s.active and s.phase not in ("mizuten", "participate"):
+        raise IllegalMove("You sat this round out: you play again next round.")
+    if s.turn != player:
+        raise IllegalMove(f"It isn't your turn to {doing}.")
+    if s.phase == "capture_drawn":
+        raise IllegalMove("First choose which field card your drawn card captures.")
+    if s.phase == "call":
+        raise IllegalMove("First call sage (go on) or shoubu (end the round).")
+    raise IllegalMove(f"You can't {doing} now. {_WAITING[s.phase]}")
+
+
+def _check_mizuten(s: State, player: int, action: Mizuten) -> None:
+    _need_turn(s, player, "mizuten", "decide on mizuten")
+
+
+def _check_participate(s: State, player: int, action: Participate) -> None:
+    _need_turn(s, player, "participate", "play or drop")
+
+
+def _check_claim(s: State, player: int, action: ClaimTeyaku) -> None:
+    _need_turn(s, player, "claim", "claim teyaku")
+    groups = s.to_claim.get(player, [])
+    if action.group is not None and action.group not in groups:
+        raise IllegalMove(f"You have no Group {action.group} teyaku left to claim or decline.")
+    if action.month is not None:
+        found = group_a(s.hands[player])
+        months = found.triplet_months if found else ()
+        if not action.claim or (action.group or "A") != "A" or "A" not in groups:
+            raise IllegalMove("A month is named only when claiming a Group A triplet.")
+        if action.month not in months:
+            raise IllegalMove("Name the month of a triplet in your hand.")
+
+
+def _check_play(s: State, player: int, action: Play) -> None:
+    _need_turn(s, player, "play", "play a card")
+    card = action.card
+    if card not in CARDS:
+        raise IllegalMove(f"There is no card called {card!r}.")
+    if card not in s.hands[player]:
+        raise IllegalMove(f"You don't hold {rnd.card_name(card)}.")
+    _check_capture(s.field, card, action.capture)
+
+
+def _check_capture(field: list[str], card: str, capture: str | None) -> None:
+    found = rnd.matches(field, card)
+    if capture is None:
+        if len(found) == 2:
+            names = " or ".join(rnd.card_name(other) for other in found)
+            raise IllegalMove(f"Two field cards match {rnd.card_name(card)}: choose {names}.")
+        return
+    if capture in found:
+        return
+    if capture not in field:
+        raise IllegalMove(f"{rnd.card_name(capture).capitalize()} isn't on the field.")
+    month = MONTHS[CARDS[card].month].name
+    raise IllegalMove(
+        f"{rnd.card_name(card).capitalize()} ({month}) can't capture "
+        f"{rnd.card_name(capture)}: only a card of its own month."
+    )
+
+
+def _check_capture_drawn(s: State, player: int, action: CaptureDrawn) -> None:
+    _need_turn(s, player, "capture_drawn", "choose a capture")
+    assert s.drawn is not None
+    _check_capture(s.field, s.drawn, action.capture)
+
+
+def _check_call(s: State, player: int, action: Sage | Shoubu) -> None:
+    if s.phase == "call" and s.turn == player:
+        return
+    name = "Sage" if isinstance(action, Sage) else "Shoubu"
+    if s.turn == player or player in s.active:
+        raise IllegalMove(
+            f"{name} is called only right after your turn formed or improved a dekiyaku."
+        )
+    _need_turn(s, player, "call", "call")
+
+
+def _check_cancel(s: State, player: int, action: Cancel) -> None:
+    _need_turn(s, player, "play", "cancel")
+    if player not in s.sage_calls:
+        raise IllegalMove("You can cancel only after you have called sage this round.")
+
+
+# ------------------------------------------------------------------------ moves
+# A decision's effect, shared by a player's own action, the deadline and a forfeiter's
+# auto-play: ``(state copy, player, action, dice, by_deadline) -> events``.
+
+
+def _decide(s: State, player: int, action: Any, dice: Dice, by_deadline: bool) -> list[Event]:
+    kind = type(action)
+    if kind is Play:
+        events, end = rnd.play_card(s, player, action.card, action.capture, by_deadline)
+    elif kind is CaptureDrawn:
+        events, end = rnd.capture_drawn(s, player, action.capture, by_deadline)
+    elif kind is Sage or kind is Shoubu:
+        events, end = rnd.call(s, player, kind is Shoubu, by_deadline)
+    elif kind is Cancel:
+        events, end = rnd.cancel(s, player, by_deadline)
+    elif kind is Participate:
+        events, end = rnd.participate(s, player, action.play, dice, by_deadline)
+    elif kind is Mizuten:
+        events, end = rnd.decide_mizuten(s, player, action.declare, dice, by_deadline)
+    elif kind is ClaimTeyaku:
+        events, end = rnd.claim(s, player, action.claim, action.group, action.month, by_deadline)
+    else:  # pragma: no cover - the rulebook only routes the actions above here
+        raise AssertionError(kind)
+    if end is not None:
+        events.extend(match.end_round(s, end, dice))
+    return events
+
+
+def _autoplay(s: State, dice: Dice, events: list[Event]) -> None:
+    """A forfeiter's decisions are the table's, at once (the others still act)."""
+    forfeited = s.forfeited
+    if not forfeited:
+        return
+    for _ in range(1000):
+        if s.finished or s.turn not in forfeited:
+            return
+        player = s.turn
+        assert player is not None
+        events.extend(_decide(s, player, _default(s, player), dice, True))
+    raise AssertionError("a forfeiter's round did not end")  # pragma: no cover
+
+
+_A = TypeVar("_A", bound=BaseModel)
+
+
+def _player_move(check: Callable[[State, int, _A], None]) -> Move[State, _A, Event]:
+    def checked(state: State, player: int | None, action: _A) -> None:
+        if player is None or player not in state.seats:
+            _refuse_unseated(player)
+        check(state, player, action)
+
+    def apply(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
+        assert player is not None
+        events = _decide(s, player, action, dice, False)
+        changes: dict[str, Any] = {"ply": s.ply + 1}
+        if s.idle.get(player):
+            changes["idle"] = {**s.idle, player: 0}
+        put(s, **changes)
+        _autoplay(s, dice, events)
+        return events
+
+    return Move(checked, apply)
+
+
+def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) -> list[Event]:
+    """The decision in wait is played as its default (the first legal action) and counts
+    as idle for its player; enough in a row forfeit (the round is played out at once)."""
+    who = s.turn
+    assert who is not None
+    idle = s.idle.get(who, 0) + 1
+    events: list[Event] = []
+    put(s, idle={**s.idle, who: idle})
+    if idle >= s.rules.afk_rounds_to_forfeit and who not in s.forfeited:
+        # Marked before the decision so a round it completes is the match's last.
+        put(s, forfeited=[*s.forfeited, who])
+        events.append(build(Forfeited, player=who))
+    events.extend(_decide(s, who, _default(s, who), dice, True))
+    put(s, ply=s.ply + 1)
+    _autoplay(s, dice, events)
+    return events
+
+
+def _check_deadline(s: State, player: int | None, action: Deadline) -> None:
+    only_the_table(s, player, action)
+
+
+def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> list[Event]:
+    events = match.abort(s, player)
+    put(s, ply=s.ply + 1)
+    return events
+
+
+_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+    {
+        Mizuten: _player_move(_check_mizuten),
+        Participate: _player_move(_check_participate),
+        ClaimTeyaku: _player_move(_check_claim),
+        Play: _player_move(_check_play),
+        CaptureDrawn: _player_move(_check_capture_drawn),
+        Sage: _player_move(_check_call),
+        Shoubu: _player_move(_check_call),
+        Cancel: _player_move(_check_cancel),
+        Deadline: Move(_check_deadline, _apply_deadline),
+        Abort: Move(the_service_decides, _apply_abort),
+    },
+    game="Nuki Hachi-hachi",
+    finished="This Hachi-hachi match is over.",
+)
+
+
+# ------------------------------------------------------------------ legal moves
+# Built unvalidated (kit.build): a playout lists them at every decision. The first one
+# is the deadline's default (rulings in the package notes).
+
+_NO_MIZUTEN = build(Mizuten, declare=False)
+_MIZUTEN = build(Mizuten, declare=True)
+_DROP = build(Participate, play=False)
+_PLAY = build(Participate, play=True)
+_SHOUBU = build(Shoubu)
+_SAGE = build(Sage)
+_CANCEL = build(Cancel)
+_PLAYS: dict[tuple[str, str | None], Play] = {}
+
+
+def _play(card: str, capture: str | None) -> Play:
+    key = (card, capture)
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _PLAYS[key] = build(Play, card=card, capture=capture)
+    return found
+
+
+def _moves(s: State, player: int) -> list[Any]:
+    if s.finished or s.turn != player:
+        return []
+    phase = s.phase
+    if phase == "play":
+        field = s.field
+        month = rnd.MONTH
+        moves: list[Any] = []
+        for card in s.hands[player]:
+            m = month[card]
+            found = [other for other in field if month[other] == m]
+            if len(found) == 2:
+                moves.append(_play(card, found[0]))
+                moves.append(_play(card, found[1]))
+            else:
+                moves.append(_play(card, None))
+        if player in s.sage_calls:
+            moves.append(_CANCEL)
+        return moves
+    if phase == "capture_drawn":
+        assert s.drawn is not None
+        return [build(CaptureDrawn, capture=other) for other in rnd.matches(s.field, s.drawn)]
+    if phase == "call":
+        return [_SHOUBU, _SAGE]
+    if phase == "mizuten":
+        return [_NO_MIZUTEN, _MIZUTEN]
+    if phase == "participate":
+        return [_DROP, _PLAY]
+    if phase == "claim":
+        return _claim_moves(s, player)
+    return []
+
+
+def _claim_moves(s: State, player: int) -> list[Any]:
+    groups = s.to_claim.get(player, [])
+    moves: list[Any] = [build(ClaimTeyaku, claim=True), build(ClaimTeyaku, claim=False)]
+    found = group_a(s.hands[player]) if "A" in groups else None
+    months = found.triplet_months if found is not None and len(found.triplet_months) > 1 else ()
+    moves.extend(build(ClaimTeyaku, claim=True, month=month) for month in months)
+    if len(groups) > 1:
+        for group in groups:
+            moves.append(build(ClaimTeyaku, claim=True, group=group))
+            moves.append(build(ClaimTeyaku, claim=False, group=group))
+            if group == "A":
+                moves.extend(
+                    build(ClaimTeyaku, claim=True, group="A", month=month) for month in months
+                )
+    return moves
+
+
+def _default(s: State, player: int) -> Any:
+    """The deadline's choice: the first legal action (a turn plays the hand's first card
+    with its first capture; never a cancel)."""
+    return _moves(s, player)[0]
+
+
+# ---------------------------------------------------------------------- the engine
+
+
+class HachihachiEngine(Engine[Rules, State, Action, Event]):
+    """Nuki Hachi-hachi as the table service drives it (bot/games/contract.py)."""
+
+    name = "hachihachi"
+    permissions = PERMISSIONS
+
+    def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
+        """Seat the players in the order given, draw the first dealer (§4, or seat 0 with
+        ``first_dealer="first_seat"``) and deal the first round."""
+        return match.new_match(rules, players, dice)
+
+    def act(
+        self, state: State, player: int | None, action: Action, dice: Dice
+    ) -> tuple[State, list[Event]]:
+        return _RULEBOOK.act(state, player, action, dice)
+
+    def seat_limits(self, rules: Rules) -> tuple[int, int]:
+        """The lobby seats exactly ``seated_players``."""
+        return (rules.seated_players, rules.seated_players)
+
+    def hold(self, rules: Rules) -> int:
+        """The match's worst-case loss in coins (see :mod:`bot.games.hachihachi.match`)."""
+        return match.hold(rules)
+
+    def deadline_seconds(self, state: State) -> int | None:
+        if state.finished:
+            return None
+        return state.rules.turn_seconds
+
+    def legal_actions(self, state: State, player: int) -> list[Action]:
+        """Every action ``player`` may send now (empty when no decision is theirs); the
+        first is what the deadline plays."""
+        return cast(list[Action], list(_moves(state, player)))
+
+
+ENGINE = HachihachiEngine(
+    rules_model=Rules, state_model=State, action_type=Action, event_type=Event
+)
+"""Nuki Hachi-hachi's engine; the module-level functions below are its bound methods
+(``act`` is the rulebook's, which ``ENGINE.act`` calls: one call less on every action)."""
+
+start = ENGINE.start
+act = _RULEBOOK.act
+seat_limits = ENGINE.seat_limits
+hold = ENGINE.hold
+deadline_seconds = ENGINE.deadline_seconds
+legal_actions = ENGINE.legal_actions
+parse_action = ENGINE.parse_action
+parse_event = ENGINE.parse_event

@@ -1,0 +1,268 @@
+"""Nuki Hachi-hachi: the match — the first dealer, rounds and dealers, running scores in
+points and coins, the escrow bound, the carry-over extension, forfeit and abort.
+
+The escrow bound (what ``hold`` takes and ``stakes`` keeps)
+-----------------------------------------------------------
+A player's loss in one round, in points before the multiplier, is at most ``B``:
+
+* teyaku against them: the opponent's best Group A plus best Group B, at most
+  Four-Three 20 + One Bright 4 = **24 kan** (their own teyaku only gain);
+* the main scoring, one case of §13: Case D pays at most a shoubu's full dekiyaku total,
+  at most Five Brights 12 + Seven Ribbons 10 + Poetry 7 + Blue 7 = **36 kan** (a cancel
+  or an exhaustion pays at most half); Case S at most 12 + 2 × 3 = 18 kan (19 chaff-like
+  cards); Case C at most the 211-point difference. So ``max(36 kan, 211 points)``;
+* special achievements, 1 kan each: the opponent's Diving and Escape, and the mizuten
+  payment (their own failed mizuten, or the opponent's bonus): **3 kan**;
+* with 3–4 seated, the non-dealer active player also pays each forced-out player's
+  compensation (``forced_out_compensation``; at most ``seats - 2`` of them). One
+  compensation is at most ``C = 14.5 kan + 21 points``: a Four-Three hand holds two months
+  (no dekiyaku, all 7 cards revealed: (a) <= 12 kan, (b) = (c) = 0); all seven ribbons
+  give (a) = 1 kan (Red), (b) = 12 kan, (c) = 0; any other hand has (a) <= (8 + 4) / 2 =
+  6 kan, (b) <= 8.5 kan (within 7 cards: Four Brights and one ribbon set), (c) <= 7 × 3
+  points. A player who sits a round out loses at most a dropout penalty (2 kan, the
+  third drop) and a mizuten bonus (1 kan), less than an active player's bound.
+
+So ``B = 24 + 36 + 3 kan (= 63 kan) [+ (seats - 2) × C]`` in points (``max(36 kan, 211)``
+is 36 kan at 10 or 12 points a kan). Every payment of a round is multiplied by its
+multiplier, at most ``M`` = 2 with carry-over, ``2**3`` stacking (``2**5`` when the Rain
+Man and the Phoenix count too). A match has at most ``R = rounds`` counted rounds
+(``2 × rounds`` with ``extend_game_for_carryover``). Coins are points × ``stake_per_kan
+/ points_per_kan``, made whole from the running score after every round (largest
+remainder), which moves a payout by less than one coin from its exact value; so a
+player's worst case over ``k`` rounds still to play is ``ceil(k × B × M × stake_per_kan /
+points_per_kan) + k`` coins (the ``+ k``: a coin of rounding slack per round, more than
+the two the remaining rounds can need). ``hold(rules)`` is that for ``k = R``;
+``stakes[p]`` is it for the rounds still to play, plus the coins ``p`` has in a pot
+carried over from an abandoned deal (§8 step 6: a nobody-plays redeal does not count as a
+round, so those penalties are held on top). Defaults: ``B = 630`` points, ``M = 2``,
+``R = 12``: ``ceil(12 × 630 × 2 / 10) + 12 = 1524`` coins per kan-coin.
+"""
+
+from __future__ import annotations
+
+from bot.games.common import HOUSE
+from bot.games.dice import Dice
+from bot.games.errors import IllegalMove
+from bot.games.hachihachi.cards import CARDS, DECK
+from bot.games.hachihachi.models import (
+    Aborted,
+    Event,
+    MatchOver,
+    Misdealt,
+    RoundScored,
+    Rules,
+    State,
+)
+from bot.games.hachihachi.round import End, deal, score_round
+from bot.games.kit import build, put
+
+# ---------------------------------------------------------------------- the bound
+
+TEYAKU_MAX_KAN = 24
+DEKIYAKU_MAX_KAN = 36
+SPECIALS_MAX_KAN = 3
+
+
+def compensation_bound(rules: Rules) -> int:
+    """The most one forced-out player's compensation can be, in points before the
+    multiplier (see the module notes): 14.5 kan + 21 points."""
+    return 29 * rules.points_per_kan // 2 + 21
+
+
+def round_bound(rules: Rules, seats: int | None = None) -> int:
+    """``B``: the most a player can lose in one round, points before the multiplier."""
+    ppk = rules.points_per_kan
+    seated = rules.seated_players if seats is None else seats
+    bound = TEYAKU_MAX_KAN * ppk + max(DEKIYAKU_MAX_KAN * ppk, 211) + SPECIALS_MAX_KAN * ppk
+    if seated > 2 and rules.forced_out_compensation:
+        bound += (seated - 2) * compensation_bound(rules)
+    return bound
+
+
+def max_multiplier(rules: Rules) -> int:
+    if rules.field_multiplier_mode == "carry_over":
+        return 2
+    return 2 ** (5 if rules.rain_man_phoenix_make_large_field else 3)
+
+
+def max_rounds(rules: Rules) -> int:
+    """Counted rounds a match can last (the carry-over extension at most doubles it)."""
+    return rules.rounds * (2 if rules.extend_game_for_carryover else 1)
+
+
+def worst_case(rules: Rules, rounds_left: int, seats: int | None = None) -> int:
+    """Coins a player can lose over ``rounds_left`` more rounds (module notes)."""
+    if rounds_left <= 0:
+        return 0
+    points = rounds_left * round_bound(rules, seats) * max_multiplier(rules)
+    return -(-points * rules.stake_per_kan // rules.points_per_kan) + rounds_left
+
+
+def hold(rules: Rules) -> int:
+    """Coins each player puts in escrow: the whole match's worst case."""
+    return worst_case(rules, max_rounds(rules))
+
+
+def _coins_up(points: int, rules: Rules) -> int:
+    return -(-points * rules.stake_per_kan // rules.points_per_kan)
+
+
+def refresh_stakes(s: State) -> None:
+    rules = s.rules
+    if s.finished:
+        put(s, stakes=dict.fromkeys(s.seats, 0))
+        return
+    base = worst_case(rules, max_rounds(rules) - s.rounds_played, len(s.seats))
+    carried = s.pot_carried
+    put(s, stakes={p: base + _coins_up(carried.get(p, 0), rules) for p in s.seats})
+
+
+def coins(scores: dict[int, int], seats: list[int], rules: Rules) -> dict[int, int]:
+    """Running points as whole coins summing to 0 (largest remainder, ties in seat
+    order), the house's key included (always 0)."""
+    spk, ppk = rules.stake_per_kan, rules.points_per_kan
+    exact = {p: scores[p] * spk for p in seats}
+    whole = {p: value // ppk for p, value in exact.items()}
+    left = -sum(whole.values())
+    order = sorted(seats, key=lambda p: -(exact[p] % ppk))
+    for p in order[:left]:
+        whole[p] += 1
+    return {HOUSE: 0, **whole}
+
+
+# -------------------------------------------------------------------- the match
+
+
+def first_dealer(rules: Rules, seats: list[int], dice: Dice) -> tuple[int, list[dict[int, str]]]:
+    """§4: each seat draws a card from a shuffle (index 0 in seat order); the earliest
+    month deals, the higher card of that month on a tie; still tied, those seats draw
+    again from a new shuffle. ``first_seat``: seat 0, no shuffle."""
+    if rules.first_dealer == "first_seat":
+        return seats[0], []
+    draws: list[dict[int, str]] = []
+    drawing = list(seats)
+    while True:
+        deck = dice.shuffle(DECK)
+        drawn = {p: deck[index] for index, p in enumerate(drawing)}
+        draws.append(drawn)
+        best = min((CARDS[c].month, -CARDS[c].rank) for c in drawn.values())
+        tied = [p for p in drawing if (CARDS[drawn[p]].month, -CARDS[drawn[p]].rank) == best]
+        if len(tied) == 1:
+            return tied[0], draws
+        drawing = tied
+
+
+def new_match(rules: Rules, players: list[int], dice: Dice) -> State:
+    if not 2 <= len(players) <= 4:
+        raise IllegalMove("A Nuki Hachi-hachi table seats 2 to 4 players.")
+    if len(set(players)) != len(players):
+        raise IllegalMove("Each player can take only one seat.")
+    if HOUSE in players:
+        raise IllegalMove("That player id is reserved for the house.")
+    dealer, draws = first_dealer(rules, players, dice)
+    s = State(
+        rules=rules,
+        seats=list(players),
+        dealer=dealer,
+        acting_dealer=dealer,
+        phase="mizuten",
+        turn=dealer,
+        hands={p: [] for p in players},
+        field=[],
+        piles={p: [] for p in players},
+        draw_pile=[],
+        scores=dict.fromkeys(players, 0),
+        payouts={HOUSE: 0, **dict.fromkeys(players, 0)},
+        stakes=dict.fromkeys(players, 0),
+        idle=dict.fromkeys(players, 0),
+        dealer_draws=draws,
+    )
+    deal(s, dice)
+    refresh_stakes(s)
+    return s
+
+
+def end_round(s: State, end: End, dice: Dice) -> list[Event]:
+    """Book a finished round and deal the next (or end the match); a deal nobody plays is
+    redealt by the same dealer (§8 step 6)."""
+    if end.kind == "nobody_plays":
+        events: list[Event] = [
+            build(Misdealt, dealer=s.dealer, reason="nobody_plays", field=list(s.field))
+        ]
+        put(s, pending_large=s.pending_before_deal)
+        if s.forfeited:
+            # Nobody is left to play the round out: the match ends (ruling); the pot,
+            # which no later round will win, goes back to those who paid into it.
+            put(s, pot={})
+            events.extend(finish(s, "forfeit"))
+            return events
+        events.extend(deal(s, dice))
+        refresh_stakes(s)
+        return events
+    result, honours = score_round(s, end.kind, end.caller)
+    scores = {p: s.scores[p] + result.net[p] for p in s.seats}
+    winner = result.winner
+    assert winner is not None
+    put(
+        s,
+        scores=scores,
+        payouts=coins(scores, s.seats, s.rules),
+        pot={},
+        pot_carried={},
+        rounds_played=s.rounds_played + 1,
+        last_round=result,
+        dealer=winner,
+    )
+    events = [
+        *honours,
+        build(RoundScored, result=result, scores=scores, payouts=s.payouts),
+    ]
+    if s.forfeited:
+        events.extend(finish(s, "forfeit"))
+        return events
+    rules = s.rules
+    played = s.rounds_played
+    more = played < rules.rounds or (
+        rules.extend_game_for_carryover and s.pending_large > 0 and played < max_rounds(rules)
+    )
+    if not more:
+        events.extend(finish(s, "rounds"))
+        return events
+    put(s, round=played + 1)
+    events.extend(deal(s, dice))
+    refresh_stakes(s)
+    return events
+
+
+def finish(s: State, reason: str) -> list[Event]:
+    best = max(s.scores.values())
+    winners = [p for p in s.seats if s.scores[p] == best]
+    put(s, finished=True, phase="over", turn=None, drawn=None, winners=winners, pot={})
+    refresh_stakes(s)
+    return [
+        build(
+            MatchOver,
+            reason=reason,
+            winners=winners,
+            scores=dict(s.scores),
+            payouts=dict(s.payouts),
+        )
+    ]
+
+
+def abort(s: State, by: int | None) -> list[Event]:
+    """A moderator ends the match: settled rounds stand, the round in play is void (its
+    teyaku and payments were never booked; a pot goes back to those who paid it)."""
+    put(
+        s,
+        finished=True,
+        aborted=True,
+        phase="over",
+        turn=None,
+        drawn=None,
+        pot={},
+        pot_carried={},
+        winners=[],
+        stakes=dict.fromkeys(s.seats, 0),
+    )
+    return [build(Aborted, by=by, round=s.round)]

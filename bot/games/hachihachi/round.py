@@ -1,0 +1,679 @@
+"""Nuki Hachi-hachi: one round, from the deal to its scoring (rules §5–§15).
+
+Every function here works on the fresh shallow copy the rulebook hands an action
+(:func:`bot.games.kit.evolve`): it replaces fields and containers, never mutating one it
+did not make. A decision returns its events and, when the round is over, an :class:`End`
+that :mod:`bot.games.hachihachi.match` books (it also deals the next round).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from bot.games.common import Honour
+from bot.games.dice import Dice
+from bot.games.hachihachi.cards import CARDS, DECK, MAJORITY, PAULOWNIA
+from bot.games.hachihachi.models import (
+    Called,
+    CardPlayed,
+    Claim,
+    Dealt,
+    DekiyakuFormed,
+    DrawnAwaits,
+    EndedBy,
+    Event,
+    Line,
+    LineKind,
+    LineUp,
+    Misdealt,
+    MizutenDecided,
+    Participated,
+    PaulowniaPair,
+    RoundResult,
+    Rules,
+    ScoringCase,
+    State,
+    TeyakuClaimed,
+    TeyakuDeclined,
+)
+from bot.games.hachihachi.yaku import (
+    Teyaku,
+    card_points,
+    chaff_like_count,
+    compensation_points,
+    dekiyaku,
+    dekiyaku_kan,
+    group_a,
+    group_b,
+    sixteen_chaff_kan,
+)
+from bot.games.kit import build, put
+
+MONTH: dict[str, int] = {card.id: card.month for card in CARDS.values()}
+"""Each card's month, looked up on every play."""
+_LARGE_FIELD = frozenset({"pine-bright", "cherry-bright", "susuki-bright"})
+_LARGE_FIELD_WITH_OPTION = _LARGE_FIELD | {"willow-bright", "paulownia-bright"}
+_PAULOWNIA_PAIR = ["paulownia-bright", "paulownia-chaff"]
+_MONTH_CARDS: dict[int, int] = {}
+for _card in CARDS.values():
+    _MONTH_CARDS[_card.month] = _MONTH_CARDS.get(_card.month, 0) + 1
+
+EndKind = Literal["exhaustion", "shoubu", "cancel", "one_player", "nobody_plays"]
+
+
+class End(NamedTuple):
+    """How a round (or a deal) ended: what the match books next."""
+
+    kind: EndKind
+    caller: int | None = None
+
+
+Outcome = tuple[list[Event], End | None]
+
+# ------------------------------------------------------------------------- helpers
+
+
+def matches(field: list[str], card: str) -> list[str]:
+    """The field cards of ``card``'s month, in field order (§11.2)."""
+    month = MONTH[card]
+    return [other for other in field if MONTH[other] == month]
+
+
+def card_name(card: str) -> str:
+    """A card as players know it ("the Curtain", "a Pine chaff")."""
+    found = CARDS.get(card)
+    if found is None:
+        return repr(card)
+    if found.category == "chaff":
+        return f"a {found.name}"
+    return f"the {found.name}"
+
+
+def seat_order_from(s: State, first: int) -> list[int]:
+    """Every seat in play order, starting with ``first``."""
+    seats = s.seats
+    index = seats.index(first)
+    return seats[index:] + seats[:index]
+
+
+def _resolve(
+    field: list[str], pile: list[str], card: str, capture: str | None
+) -> tuple[list[str], list[str], list[str]]:
+    """Play ``card`` against the field (§11.2): the new field, the new pile and what it
+    took (empty: it was laid on the field). ``capture`` picks one of two matches."""
+    month = MONTH[card]
+    found = [other for other in field if MONTH[other] == month]
+    if not found:
+        return [*field, card], pile, found
+    if len(found) == 2:
+        assert capture is not None
+        found = [capture]
+    taken = set(found)
+    return [other for other in field if other not in taken], [*pile, card, *found], found
+
+
+# ---------------------------------------------------------------------------- deal
+
+
+def deal(s: State, dice: Dice) -> list[Event]:
+    """Shuffle and deal for ``s.dealer`` (§5), redealing misdeals (§6.1); the Paulownia
+    pair (§6.2), the field multiplier (§7.2); then the mizuten offer or what follows it."""
+    seats = s.seats
+    order = seat_order_from(s, s.dealer)
+    order = order[1:] + order[:1]  # from the seat after the dealer, the dealer last
+    events: list[Event] = []
+    while True:
+        deck = dice.shuffle(DECK)
+        hands: dict[int, list[str]] = {}
+        at = 0
+        for player in order:
+            hands[player] = deck[at : at + 4]
+            at += 4
+        field = deck[at : at + 3]
+        at += 3
+        for player in order:
+            hands[player] = hands[player] + deck[at : at + 3]
+            at += 3
+        field = field + deck[at : at + 3]
+        at += 3
+        draw_pile = deck[at:]
+        month = _four_of_a_month(field)
+        if month is None:
+            break
+        events.append(
+            build(Misdealt, dealer=s.dealer, reason="four_of_a_month", field=field, month=month)
+        )
+    piles: dict[int, list[str]] = {player: [] for player in seats}
+    if "paulownia-bright" in field and "paulownia-chaff" in field:
+        field = [card for card in field if MONTH[card] != PAULOWNIA]
+        piles[s.dealer] = list(_PAULOWNIA_PAIR)
+        events.append(build(PaulowniaPair, player=s.dealer, cards=list(_PAULOWNIA_PAIR)))
+    rules = s.rules
+    large = _LARGE_FIELD_WITH_OPTION if rules.rain_man_phoenix_make_large_field else _LARGE_FIELD
+    brights = sum(1 for card in field if card in large)
+    pending_before = s.pending_large
+    if rules.field_multiplier_mode == "stack":
+        multiplier, pending = 2**brights, 0
+    else:
+        sources = pending_before + brights
+        multiplier, pending = (2, sources - 1) if sources >= 1 else (1, 0)
+    put(
+        s,
+        hands=hands,
+        field=field,
+        piles=piles,
+        draw_pile=draw_pile,
+        drawn=None,
+        multiplier=multiplier,
+        pending_large=pending,
+        pending_before_deal=pending_before,
+        acting_dealer=s.dealer,
+        active=[],
+        mizuten_declared=False,
+        answers={},
+        forced_out=[],
+        compensation={},
+        pot_carried=dict(s.pot),
+        to_claim={},
+        claims={},
+        sage_calls=[],
+        yaku_kan={},
+    )
+    events.append(
+        build(
+            Dealt,
+            round=s.round,
+            dealer=s.dealer,
+            field=field,
+            multiplier=multiplier,
+            pending_large=pending,
+            draw_pile=len(draw_pile),
+        )
+    )
+    if rules.mizuten:
+        put(s, phase="mizuten", turn=s.dealer)
+    else:
+        events.extend(_after_mizuten(s, dice))
+    return events
+
+
+def _four_of_a_month(field: list[str]) -> int | None:
+    counts: dict[int, int] = {}
+    for card in field:
+        month = MONTH[card]
+        counts[month] = counts.get(month, 0) + 1
+        if counts[month] == 4:
+            return month
+    return None
+
+
+# ----------------------------------------------------------------- before the play
+
+
+def decide_mizuten(s: State, player: int, declare: bool, dice: Dice, by_deadline: bool) -> Outcome:
+    put(s, mizuten_declared=declare)
+    events: list[Event] = [
+        build(MizutenDecided, player=player, declare=declare, by_deadline=by_deadline)
+    ]
+    events.extend(_after_mizuten(s, dice))
+    return events, None
+
+
+def _after_mizuten(s: State, dice: Dice) -> list[Event]:
+    """Two seated: both play. Three or four: the play-or-drop phase (§8)."""
+    if len(s.seats) == 2:
+        return _line_up(s, seat_order_from(s, s.dealer), [], dice)
+    events: list[Event] = []
+    if s.mizuten_declared:
+        # A mizuten dealer must play (§7.1): announced for them, no decision to wait for.
+        put(s, answers={s.dealer: True})
+        events.append(build(Participated, player=s.dealer, play=True, auto=True))
+    more, end = _ask_next(s, dice)
+    assert end is None  # with nobody asked yet, no deal can be decided
+    events.extend(more)
+    return events
+
+
+def participate(s: State, player: int, play: bool, dice: Dice, by_deadline: bool) -> Outcome:
+    """A play-or-drop answer (§8); a voluntary drop pays into the pot when penalties are on."""
+    penalty = 0
+    if not play and s.rules.dropout_penalties:
+        dropped = sum(1 for answer in s.answers.values() if not answer)
+        ppk = s.rules.points_per_kan
+        # 1, 1½, 2 kan; a fourth drop (4 seated, nobody plays) pays 2 kan too (ruling).
+        penalty = (ppk, ppk * 3 // 2, 2 * ppk)[min(dropped, 2)] * s.multiplier
+        put(s, pot={**s.pot, player: s.pot.get(player, 0) + penalty})
+    put(s, answers={**s.answers, player: play})
+    events: list[Event] = [
+        build(Participated, player=player, play=play, penalty=penalty, by_deadline=by_deadline)
+    ]
+    more, end = _ask_next(s, dice)
+    events.extend(more)
+    return events, end
+
+
+def _ask_next(s: State, dice: Dice) -> Outcome:
+    order = seat_order_from(s, s.dealer)
+    answers = s.answers
+    plays = [player for player in order if answers.get(player)]
+    not_asked = [player for player in order if player not in answers]
+    if len(plays) == 2:
+        return _line_up(s, plays, not_asked, dice), None
+    if s.rules.must_two_play and len(plays) + len(not_asked) == 2:
+        auto = [build(Participated, player=player, play=True, auto=True) for player in not_asked]
+        put(s, answers={**answers, **dict.fromkeys(not_asked, True)})
+        active = [player for player in order if player in plays or player in not_asked]
+        return [*auto, *_line_up(s, active, [], dice)], None
+    if not not_asked:
+        if plays:
+            return [], End("one_player", plays[0])
+        return [], End("nobody_plays")
+    put(s, phase="participate", turn=not_asked[0])
+    return [], None
+
+
+def _line_up(s: State, active: list[int], forced_out: list[int], dice: Dice) -> list[Event]:
+    """The round's two players (in play order from the dealer: the first is the acting
+    dealer, §8 step 7); forced-out players' compensation; idle hands to the draw pile."""
+    acting = active[0]
+    piles = s.piles
+    if acting != s.dealer and piles[s.dealer]:
+        # The Paulownia pair goes with the first move (ruling, §8 step 7).
+        piles = {**piles, acting: [*piles[acting], *piles[s.dealer]], s.dealer: []}
+    compensation: dict[int, int] = {}
+    rules = s.rules
+    if rules.forced_out_compensation:
+        for player in forced_out:
+            owed = compensation_points(
+                s.hands[player],
+                points_per_kan=rules.points_per_kan,
+                boar_deer_butterflies=rules.boar_deer_butterflies,
+            )
+            compensation[player] = owed * s.multiplier
+    hands = s.hands
+    draw_pile = s.draw_pile
+    order = seat_order_from(s, s.dealer)
+    # Idle hands go on top of the draw pile from the seat after the dealer round.
+    idle = [player for player in [*order[1:], order[0]] if player not in active]
+    if idle:
+        on_top = [card for player in idle for card in hands[player]]
+        draw_pile = on_top + draw_pile
+        hands = {player: (cards if player in active else []) for player, cards in hands.items()}
+    put(
+        s,
+        active=active,
+        acting_dealer=acting,
+        forced_out=forced_out,
+        compensation=compensation,
+        piles=piles,
+        hands=hands,
+        draw_pile=draw_pile,
+    )
+    events: list[Event] = []
+    if len(s.seats) > 2:
+        events.append(
+            build(
+                LineUp,
+                active=active,
+                acting_dealer=acting,
+                forced_out=forced_out,
+                compensation=compensation,
+                draw_pile=len(draw_pile),
+            )
+        )
+        if s.rules.shuffle_draw_after_dropouts:
+            # The one shuffle besides the deal's (§8 step 8).
+            put(s, draw_pile=dice.shuffle(draw_pile))
+    events.extend(begin_claims(s))
+    return events
+
+
+def begin_claims(s: State) -> list[Event]:
+    """Teyaku claims (§9): at once with ``auto``; else a phase, the acting dealer first."""
+    events: list[Event] = []
+    if s.rules.teyaku_claims == "auto":
+        claims: dict[int, list[Claim]] = {}
+        for player in s.active:
+            made = claims[player] = []
+            for found in _teyaku_of(s.hands[player]):
+                claim = _claim_of(found, None, s.hands[player])
+                made.append(claim)
+                events.append(build(TeyakuClaimed, player=player, claim=claim))
+        put(s, claims=claims)
+        _begin_play(s)
+        return events
+    to_claim: dict[int, list[Literal["A", "B"]]] = {}
+    for player in s.active:
+        groups: list[Literal["A", "B"]] = [found.group for found in _teyaku_of(s.hands[player])]
+        if groups:
+            to_claim[player] = groups
+    put(s, to_claim=to_claim, claims={player: [] for player in s.active})
+    _next_claimer(s)
+    return events
+
+
+def _teyaku_of(hand: list[str]) -> list[Teyaku]:
+    return [found for found in (group_a(hand), group_b(hand)) if found is not None]
+
+
+def _claim_of(found: Teyaku, month: int | None, hand: list[str]) -> Claim:
+    """The record of a claimed teyaku; ``month`` names the triplet (default: the lowest,
+    the auto-claim ruling of §10.2). A named Triplet shows that month's three cards."""
+    revealed = list(found.revealed)
+    claimed_month: int | None = None
+    if found.triplet_months:
+        claimed_month = found.triplet_months[0] if month is None else month
+        if found.name == "Triplet":
+            revealed = [card for card in DECK if card in hand and MONTH[card] == claimed_month]
+    return build(
+        Claim,
+        group=found.group,
+        name=found.name,
+        kan=found.kan,
+        revealed=revealed,
+        month=claimed_month,
+    )
+
+
+def claim(
+    s: State,
+    player: int,
+    claim: bool,
+    group: Literal["A", "B"] | None,
+    month: int | None,
+    by_deadline: bool,
+) -> Outcome:
+    """A manual claim or decline of one group (``None``: every undecided group)."""
+    groups = s.to_claim[player]
+    deciding = list(groups) if group is None else [group]
+    hand = s.hands[player]
+    made = list(s.claims.get(player, []))
+    events: list[Event] = []
+    for decided in deciding:
+        if claim:
+            found = group_a(hand) if decided == "A" else group_b(hand)
+            assert found is not None
+            record = _claim_of(found, month if decided == "A" else None, hand)
+            made.append(record)
+            events.append(
+                build(TeyakuClaimed, player=player, claim=record, by_deadline=by_deadline)
+            )
+        else:
+            events.append(
+                build(TeyakuDeclined, player=player, group=decided, by_deadline=by_deadline)
+            )
+    left = [other for other in groups if other not in deciding]
+    to_claim = {**s.to_claim}
+    if left:
+        to_claim[player] = left
+    else:
+        del to_claim[player]
+    put(s, to_claim=to_claim, claims={**s.claims, player: made})
+    _next_claimer(s)
+    return events, None
+
+
+def _next_claimer(s: State) -> None:
+    for player in s.active:
+        if player in s.to_claim:
+            put(s, phase="claim", turn=player)
+            return
+    _begin_play(s)
+
+
+def _begin_play(s: State) -> None:
+    bdb = s.rules.boar_deer_butterflies
+    put(
+        s,
+        phase="play",
+        turn=s.acting_dealer,
+        yaku_kan={
+            player: dekiyaku_kan(s.piles[player], boar_deer_butterflies=bdb) for player in s.active
+        },
+    )
+
+
+# -------------------------------------------------------------------- the matching
+
+
+def play_card(s: State, player: int, card: str, capture: str | None, by_deadline: bool) -> Outcome:
+    """A turn's hand play (§11.3 step 2), then its draw (step 3) unless the drawn card
+    waits for a capture choice, then the dekiyaku check."""
+    hands = s.hands
+    hand = [other for other in hands[player] if other != card]
+    field, pile, taken = _resolve(s.field, s.piles[player], card, capture)
+    events: list[Event] = [
+        build(
+            CardPlayed,
+            player=player,
+            card=card,
+            source="hand",
+            captured=taken,
+            by_deadline=by_deadline,
+        )
+    ]
+    draw_pile = s.draw_pile
+    top = draw_pile[0]
+    choices = matches(field, top)
+    if len(choices) == 2:
+        put(
+            s,
+            hands={**hands, player: hand},
+            field=field,
+            piles={**s.piles, player: pile},
+            draw_pile=draw_pile[1:],
+            drawn=top,
+            phase="capture_drawn",
+        )
+        events.append(build(DrawnAwaits, player=player, card=top, choices=choices))
+        return events, None
+    field, pile, taken = _resolve(field, pile, top, None)
+    events.append(build(CardPlayed, player=player, card=top, source="draw", captured=taken))
+    put(
+        s,
+        hands={**hands, player: hand},
+        field=field,
+        piles={**s.piles, player: pile},
+        draw_pile=draw_pile[1:],
+    )
+    return _turn_end(s, player, events)
+
+
+def capture_drawn(s: State, player: int, capture: str, by_deadline: bool) -> Outcome:
+    card = s.drawn
+    assert card is not None
+    field, pile, taken = _resolve(s.field, s.piles[player], card, capture)
+    events: list[Event] = [
+        build(
+            CardPlayed,
+            player=player,
+            card=card,
+            source="draw",
+            captured=taken,
+            by_deadline=by_deadline,
+        )
+    ]
+    put(s, field=field, piles={**s.piles, player: pile}, drawn=None)
+    return _turn_end(s, player, events)
+
+
+def _turn_end(s: State, player: int, events: list[Event]) -> Outcome:
+    """The dekiyaku check (§11.3 step 4), then the next turn or exhaustion."""
+    pile = s.piles[player]
+    total = dekiyaku_kan(pile, boar_deer_butterflies=s.rules.boar_deer_butterflies)
+    if total > s.yaku_kan[player]:
+        put(s, yaku_kan={**s.yaku_kan, player: total}, phase="call", turn=player)
+        found = dekiyaku(pile, boar_deer_butterflies=s.rules.boar_deer_butterflies)
+        events.append(build(DekiyakuFormed, player=player, dekiyaku=found, total=total))
+        return events, None
+    return events, _pass_turn(s, player)
+
+
+def _pass_turn(s: State, player: int) -> End | None:
+    active = s.active
+    other = active[1] if active[0] == player else active[0]
+    if not s.hands[other] and not s.hands[player]:
+        return End("exhaustion")
+    put(s, phase="play", turn=other)
+    return None
+
+
+def call(s: State, player: int, shoubu: bool, by_deadline: bool) -> Outcome:
+    events: list[Event] = [
+        build(
+            Called,
+            player=player,
+            call="shoubu" if shoubu else "sage",
+            by_deadline=by_deadline,
+        )
+    ]
+    if shoubu:
+        return events, End("shoubu", player)
+    put(s, sage_calls=[*s.sage_calls, player])
+    return events, _pass_turn(s, player)
+
+
+def cancel(s: State, player: int, by_deadline: bool) -> Outcome:
+    return [build(Called, player=player, call="cancel", by_deadline=by_deadline)], End(
+        "cancel", player
+    )
+
+
+# ------------------------------------------------------------------------- scoring
+
+
+def score_round(s: State, ended_by: EndedBy, caller: int | None) -> tuple[RoundResult, list[Event]]:
+    """Score the round in ``s`` as it ended (§13–§15): every payment as a :class:`Line`
+    in points with the multiplier applied, the winner, and the honours earned.
+
+    Reads ``active`` (acting dealer first), ``piles``, ``claims``, ``sage_calls``,
+    ``multiplier``, ``mizuten_declared``, ``compensation`` and ``pot``; ``caller`` is who
+    called shoubu or cancel, or the one player who played (``one_player``)."""
+    rules = s.rules
+    ppk = rules.points_per_kan
+    m = s.multiplier
+    lines: list[Line] = []
+    honours: list[Event] = []
+
+    def pay(kind: LineKind, payer: int, payee: int, points: int, detail: str = "") -> None:
+        if points and payer != payee:
+            lines.append(Line(kind=kind, payer=payer, payee=payee, points=points, detail=detail))
+
+    found: dict[int, list[tuple[str, int]]] = {}
+    points: dict[int, int] = {}
+    chaff: dict[int, int] = {}
+    if ended_by == "one_player":
+        assert caller is not None
+        winner = caller
+        case: ScoringCase = "none"
+    else:
+        first, second = s.active
+        other = {first: second, second: first}
+        piles = s.piles
+        bdb = rules.boar_deer_butterflies
+        found = {p: dekiyaku(piles[p], boar_deer_butterflies=bdb) for p in s.active}
+        totals = {p: sum(kan for _, kan in found[p]) for p in s.active}
+        points = {p: card_points(piles[p]) for p in s.active}
+        chaff = {p: chaff_like_count(piles[p]) for p in s.active}
+        # 1. teyaku
+        for p in s.active:
+            for made in s.claims.get(p, []):
+                pay("teyaku", other[p], p, made.kan * ppk * m, made.name)
+                if made.name == "Four-Three":
+                    honours.append(Honour(player=p, name="Four-Three"))
+        # 2. the main scoring
+        if totals[first] or totals[second]:
+            case = "D"
+            if ended_by in ("shoubu", "cancel"):
+                assert caller is not None
+                winner = caller
+                kan = totals[caller]
+                amount = kan * ppk * m if ended_by == "shoubu" else kan * ppk * m // 2
+                pay("dekiyaku", other[caller], caller, amount, ended_by)
+                scorers = [caller]
+            else:
+                winner = s.sage_calls[0] if s.sage_calls else _higher(totals, first)
+                for p in s.active:
+                    pay("dekiyaku", other[p], p, totals[p] * ppk * m // 2, "exhaustion")
+                scorers = [p for p in s.active if totals[p]]
+            for p in scorers:
+                names = {name for name, _ in found[p]}
+                for name in ("Five Brights", "Seven Ribbons"):
+                    if name in names:
+                        honours.append(Honour(player=p, name=name))
+        elif chaff[first] >= 16 or chaff[second] >= 16:
+            case = "S"
+            winner = first if chaff[first] >= 16 else second
+            kan = sixteen_chaff_kan(piles[winner])
+            pay("sixteen_chaff", other[winner], winner, kan * ppk * m, f"{chaff[winner]} chaff")
+            honours.append(Honour(player=winner, name="Sixteen Chaff"))
+        else:
+            case = "C"
+            if points[first] == points[second]:
+                winner = first  # the (acting) dealer wins a tie, nothing paid (§13.1)
+            else:
+                winner = first if points[first] > points[second] else second
+                loser = other[winner]
+                pay("card_points", loser, winner, (points[winner] - points[loser]) * m)
+        # 3. special achievements (1 kan each)
+        kan_m = ppk * m
+        for p in s.active:
+            for made in s.claims.get(p, []):
+                if made.group == "A" and made.month is not None and _dives(rules, made):
+                    held = sum(1 for card in piles[p] if MONTH[card] == made.month)
+                    if held == _MONTH_CARDS[made.month]:
+                        pay("diving", other[p], p, kan_m, CARDS_MONTH_NAME[made.month])
+                elif (
+                    made.group == "B"
+                    and points[p] >= MAJORITY
+                    and not (rules.escape_excludes_one_bright and made.name == "One Bright")
+                ):
+                    pay("escape", other[p], p, kan_m, made.name)
+        if s.mizuten_declared:
+            dealer = s.dealer
+            if card_points(piles[dealer]) >= MAJORITY:
+                for p in s.seats:
+                    pay("mizuten", p, dealer, kan_m, "bonus")
+            else:
+                pay("mizuten", dealer, other[dealer], kan_m, "penalty")
+        # 4. forced-out compensation, from the non-dealer active player
+        for p, owed in s.compensation.items():
+            pay("compensation", second, p, owed)
+    # 5. the pot goes to the winner
+    for p, paid in s.pot.items():
+        pay("dropout", p, winner, paid, "pot")
+    net = dict.fromkeys(s.seats, 0)
+    for line in lines:
+        net[line.payee] += line.points
+        net[line.payer] -= line.points
+    result = RoundResult(
+        round=s.round,
+        dealer=s.dealer,
+        acting_dealer=s.acting_dealer,
+        active=list(s.active),
+        multiplier=m,
+        ended_by=ended_by,
+        caller=caller if ended_by in ("shoubu", "cancel") else None,
+        case=case,
+        winner=winner,
+        card_points=points,
+        dekiyaku=found,
+        chaff_like=chaff,
+        lines=lines,
+        net=net,
+    )
+    return result, honours
+
+
+CARDS_MONTH_NAME: dict[int, str] = {card.month: card.month_name for card in CARDS.values()}
+
+
+def _dives(rules: Rules, made: Claim) -> bool:
+    return rules.diving_eligibility == "triplet_or_haneken" or made.name == "Triplet"
+
+
+def _higher(totals: dict[int, int], first: int) -> int:
+    """Exhaustion with dekiyaku but no sage (cannot happen in play): the larger total,
+    the acting dealer on a tie."""
+    best = max(totals.values())
+    return first if totals[first] == best else next(p for p in totals if totals[p] == best)
