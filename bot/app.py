@@ -30,6 +30,7 @@ DEFAULT_EXTENSIONS = (
     "cogs.nihakyu",
     "cogs.strength_duel",
     "cogs.fortunes_winds",
+    "cogs.hachihachi",
 )
 
 

@@ -92,8 +92,11 @@ class Payload:
         return {"content": self.content, "embed": self.embed, "view": self.view}
 
     def send_kwargs(self) -> dict[str, Any]:
-        """A new message: the text, the controls and the picture, if any."""
+        """A new message: the text, the controls and the picture, if any (an interaction's
+        answer takes no ``view=None``)."""
         kwargs = self.as_kwargs()
+        if self.view is None:
+            del kwargs["view"]
         if self.picture is not None:
             kwargs["files"] = [self.picture.file()]
         return kwargs

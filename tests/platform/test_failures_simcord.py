@@ -127,8 +127,8 @@ async def test_rules_lists_only_games_this_bot_runs(simcord_env):
     alice = world["alice"]
     shown = answered(await alice.slash(world.channel, "rules", game="hazard"), ephemeral=True)
     assert "Hazard" in shown.response.embeds[0].title
-    text = refusal(await alice.slash(world.channel, "rules", game="hachihachi"))
-    assert "no game called" in text and "Hazard" in text and "Hachi" not in text
+    text = refusal(await alice.slash(world.channel, "rules", game="koi-koi"))
+    assert "no game called" in text and "Hazard" in text and "Nuki Hachi-hachi" in text
 
 
 async def test_one_member_hosts_at_most_three_lobbies(simcord_env):

@@ -79,7 +79,8 @@ async def test_every_payload_respects_discord_limits(simcord_env):
     await play_until_finished(simcord_env, world, 1)
     for name in ("wallet", "daily", "leaderboard", "stats"):
         await world["alice"].slash(world.channel, name)
-    await world["alice"].slash(world.channel, "rules", game="hachihachi")
+    for game in ("hachihachi", "koi-koi"):  # a rules page, and a refusal
+        await world["alice"].slash(world.channel, "rules", game=game)
     payloads = sent_payloads(simcord_env)
     assert len(payloads) >= 10
     for payload in payloads:
