@@ -130,8 +130,8 @@ def _check_capture_drawn(s: State, player: int, action: CaptureDrawn) -> None:
 def _check_call(s: State, player: int, action: Sage | Shoubu) -> None:
     if s.phase == "call" and s.turn == player:
         return
-    name = "Sage" if isinstance(action, Sage) else "Shoubu"
-    if s.turn == player or player in s.active:
+    if s.turn == player:
+        name = "Sage" if isinstance(action, Sage) else "Shoubu"
         raise IllegalMove(
             f"{name} is called only right after your turn formed or improved a dekiyaku."
         )

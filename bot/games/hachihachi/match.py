@@ -213,10 +213,7 @@ def end_round(s: State, end: End, dice: Dice) -> list[Event]:
         last_round=result,
         dealer=winner,
     )
-    events = [
-        *honours,
-        build(RoundScored, result=result, scores=scores, payouts=s.payouts),
-    ]
+    events = [*honours, build(RoundScored, result=result, scores=scores, payouts=s.payouts)]
     if s.forfeited:
         events.extend(finish(s, "forfeit"))
         return events

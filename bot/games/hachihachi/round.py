@@ -542,7 +542,9 @@ def cancel(s: State, player: int, by_deadline: bool) -> Outcome:
 # ------------------------------------------------------------------------- scoring
 
 
-def score_round(s: State, ended_by: EndedBy, caller: int | None) -> tuple[RoundResult, list[Event]]:
+def score_round(
+    s: State, ended_by: EndedBy, caller: int | None
+) -> tuple[RoundResult, list[Honour]]:
     """Score the round in ``s`` as it ended (§13–§15): every payment as a :class:`Line`
     in points with the multiplier applied, the winner, and the honours earned.
 
@@ -553,7 +555,7 @@ def score_round(s: State, ended_by: EndedBy, caller: int | None) -> tuple[RoundR
     ppk = rules.points_per_kan
     m = s.multiplier
     lines: list[Line] = []
-    honours: list[Event] = []
+    honours: list[Honour] = []
 
     def pay(kind: LineKind, payer: int, payee: int, points: int, detail: str = "") -> None:
         if points and payer != payee:
