@@ -105,8 +105,9 @@ Spec = tuple[str, str, str | None, discord.ButtonStyle]
 """A hand button: verb, label, argument, style."""
 
 
-def decision(action: BaseModel, hand: Sequence[str]) -> Spec | None:
-    """The button of a legal decision that is not a hand card."""
+def decision(action: BaseModel, hand: Sequence[str], pending: Sequence[str] = ()) -> Spec | None:
+    """The button of a legal decision that is not a hand card (``pending``: the teyaku
+    groups the player has still to claim or decline)."""
     if isinstance(action, hm.CaptureDrawn):
         label = f"Take {words.card_button(action.capture)}"
         return ("drawn", label, card_arg(action.capture), PRIMARY)
@@ -120,7 +121,7 @@ def decision(action: BaseModel, hand: Sequence[str]) -> Spec | None:
         return ("part", "Drop out", "no", SECONDARY)
     if isinstance(action, hm.ClaimTeyaku):
         style = SUCCESS if action.claim else SECONDARY
-        return ("claim", words.claim_label(action, hand), claim_arg(action), style)
+        return ("claim", words.claim_label(action, hand, pending), claim_arg(action), style)
     if isinstance(action, hm.Sage):
         return ("sage", "Sage — play on", None, PRIMARY)
     if isinstance(action, hm.Shoubu):
@@ -243,8 +244,9 @@ class HachiHachiUI(Game):
                     else:
                         cards.append(("play", label, card_arg(card, options[0].capture), style))
             hand = state.hands.get(player, [])
+            pending = state.to_claim.get(player, [])
             for action in legal:
-                spec = decision(action, hand)
+                spec = decision(action, hand, pending)
                 if spec is not None:
                     others.append(spec)
         t, ply = snapshot.id, state.ply

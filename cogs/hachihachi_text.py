@@ -552,13 +552,13 @@ def ask_text(state: hh.State, player: int, legal: Sequence[object]) -> str | Non
     }.get(state.phase, "Your decision.")
 
 
-def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str]) -> str:
+def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str], pending: Sequence[str]) -> str:
+    """A claim button: the teyaku by name (``pending``: the groups still to decide)."""
     groups = {"A": group_a(hand), "B": group_b(hand)}
-    if action.group is None:
-        return "Claim every teyaku" if action.claim else "Decline every teyaku"
-    teyaku = groups[action.group]
-    name = teyaku.name if teyaku is not None else f"Group {action.group}"
+    asked = [action.group] if action.group is not None else list(pending)
+    names = [t.name for g in asked if (t := groups.get(g)) is not None]
+    what = " and ".join(names) or "every teyaku"
     if not action.claim:
-        return f"Decline {name}"
+        return f"Decline {what}"
     month = f" ({MONTHS[action.month].name})" if action.month in MONTHS else ""
-    return f"Claim {name}{month}"
+    return f"Claim {what}{month}"

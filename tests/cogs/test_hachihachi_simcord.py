@@ -206,9 +206,10 @@ async def do(world: Any, hands: Hands, member: Any, action: Any) -> Any:
 
 
 def leak_scan(world: Any, s: hm.State) -> None:
-    """No message any seated member can see holds a card of another player's hand: not its
-    id, not its name (where no other card shares it), not in text, labels, custom ids,
-    attachment names or alt text. Claimed teyaku cards are public (rules §9.3)."""
+    """No message any seated member can see holds a card of another player's hand or of
+    the draw pile: not its id, not its name (where no other card shares it), not in text,
+    labels, custom ids, attachment names or alt text. Claimed teyaku cards are public
+    (rules §9.3)."""
     names: dict[str, int] = {}
     for card in CARDS.values():
         names[card.name] = names.get(card.name, 0) + 1
@@ -223,9 +224,10 @@ def leak_scan(world: Any, s: hm.State) -> None:
             for attachment in message.attachments:
                 seen.append(f"{attachment.filename} {attachment.description or ''}")
         blob = "\n".join(seen)
-        for other, hand in s.hands.items():
-            if other == viewer.id:
-                continue
+        secret = [(other, hand) for other, hand in s.hands.items() if other != viewer.id]
+        if not s.active or viewer.id in s.active:  # a dropped hand went into the pile
+            secret.append((0, s.draw_pile))
+        for other, hand in secret:
             for card in hand:
                 if card in revealed:
                     continue
@@ -243,12 +245,25 @@ async def play_out(world: Any, hands: Hands, *, scan: bool = False, limit: int =
         s = await state(world)
         if s.finished:
             return
-        if scan:
+        if scan and s.round == 1:  # later deals reuse the cards earlier rounds showed
             leak_scan(world, s)
         assert s.turn is not None
         action = hh.legal_actions(s, s.turn)[0]
         await do(world, hands, by_id[s.turn], action)
+        await only_the_decider_has_buttons(world, hands)
     raise AssertionError("the match did not end")
+
+
+async def only_the_decider_has_buttons(world: Any, hands: Hands) -> None:
+    """Every kept hand answer is current, and only the player who must decide has buttons."""
+    s = await state(world)
+    for member_id, message_id in hands.ids.items():
+        member = next(m for m in world.members.values() if m.id == member_id)
+        shown = labels(current(world, member, message_id))
+        if s.finished or member_id != s.turn:
+            assert not shown, f"{member_id} has buttons at another's decision: {shown}"
+        else:
+            assert shown, "the player who must decide has their buttons"
 
 
 async def money_is_whole(world: Any) -> None:
@@ -623,3 +638,65 @@ def test_random_hands_give_buttons_within_discords_limits() -> None:
                         assert len([i for r in rows for i in r["components"]]) >= len(plays)
             legal = hh.legal_actions(s, s.turn)
             s, _ = hh.act(s, s.turn, rng.choice(legal), dice)
+
+
+ALICE_TRIPLET = [
+    "pine-bright", "pine-ribbon", "pine-chaff-1", "plum-animal",
+    "peony-animal", "susuki-animal", "maple-animal",
+]  # fmt: skip
+BOB_NOTHING = [
+    "cherry-bright", "plum-ribbon", "cherry-ribbon", "peony-ribbon",
+    "susuki-bright", "chrysanthemum-ribbon", "maple-ribbon",
+]  # fmt: skip
+FIELD_QUIET = [
+    "plum-chaff-1", "peony-chaff-1", "maple-chaff-1",
+    "willow-chaff", "chrysanthemum-chaff-1", "cherry-chaff-1",
+]  # fmt: skip
+REST = [c for c in DECK if c not in {*ALICE_TRIPLET, *BOB_NOTHING, *FIELD_QUIET}]
+
+
+@shuffles([deal(ALICE_TRIPLET, BOB_NOTHING, FIELD_QUIET, REST)])
+async def test_manual_claims_ask_only_the_claimant_and_show_the_revealed_cards(simcord_env):
+    world = await started(
+        simcord_env, "alice", "bob", teyaku_claims="manual", mizuten=False, rounds=1
+    )
+    alice, bob = world["alice"], world["bob"]
+    s = await state(world)
+    assert s.phase == "claim" and s.turn == alice.id
+    hands = Hands(world)
+    mine = await hands.open(alice)
+    assert "Teyaku in this hand: Triplet (2 kan)" in message_text(mine)
+    claim = next(label for label in labels(mine) if label.startswith("Claim Triplet"))
+    assert any(label.startswith("Decline") for label in labels(mine))
+    await hands.open(bob)
+    await only_the_decider_has_buttons(world, hands)
+    leak_scan(world, s)
+    answered(await alice.click(mine, label=claim))
+    s = await state(world)
+    (made,) = s.claims[alice.id]
+    assert made.name == "Triplet" and set(made.revealed) == {
+        "pine-bright",
+        "pine-ribbon",
+        "pine-chaff-1",
+    }
+    text = message_text(await table_message(world))
+    assert "claimed **Triplet** (2 kan), showing" in text and "Crane with Sun" in text
+    leak_scan(world, s)  # the revealed cards are public now; the rest of the hand is not
+    assert "Bush Warbler" not in "\n".join(message_text(m) for m in visible_to(world, bob))
+    await play_out(world, hands, scan=True)
+
+
+async def test_a_moderator_ends_the_match_and_the_round_in_play_is_void(simcord_env):
+    world = await started(simcord_env, "alice", "bob", mizuten=False)
+    alice, bob = world["alice"], world["bob"]
+    hands = Hands(world)
+    await do(world, hands, alice, hm.Play(card="cherry-bright", capture="cherry-chaff-1"))
+    assert "moderator" in refusal(await alice.slash(world.channel, "cancel", table=TABLE))
+    answered(await world.moderator.slash(world.channel, "cancel", table=TABLE))
+    s = await state(world)
+    assert s.finished and s.stakes == {alice.id: 0, bob.id: 0}
+    for member in (alice, bob):
+        assert await wallet(world, member) == START, "no round was settled: all comes back"
+    assert "the round in play is void" in message_text(await table_message(world))
+    assert not labels(hands.of(alice)), "the hand answer has no buttons once it ended"
+    await money_is_whole(world)
