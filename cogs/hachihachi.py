@@ -289,7 +289,7 @@ class HachiHachiUI(Game):
         if len(choices) < 2:
             # Let the engine say why (not your turn, not in your hand...): act never mutates.
             hh.act(state, player, hm.Play(card=card), ScriptedDice())
-            raise NotAllowed(NOTHING)
+            raise NotAllowed(words.NOT_TWO.format(card=words.card_name(card)))
         payload = self.hand_payload(snapshot, player, picking=card)
         await self.hands.show(interaction, cid.table, player, payload)
 

@@ -34,6 +34,7 @@ from cogs._ui.frame import Sentences
 Snapshot = TableSnapshot[hh.Rules, hh.State]
 
 MY_HAND = "My hand"
+NOT_TWO = "{card} does not match two field cards: there is no capture to choose."
 DEALER = "🎴"
 TURN = "▶️"
 

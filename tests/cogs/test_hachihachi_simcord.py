@@ -413,16 +413,22 @@ async def test_the_stale_the_stranger_and_the_bad_input_are_refused_privately(si
         return text
 
     ply = s.ply
-    # A card not in the hand; a capture that does not match.
-    await refused(alice, mine, custom_id(ply, "play", cog.card_arg("pine-bright")))
+    # A card not in the hand; a capture that does not match; a card that is not one.
+    await refused(alice, mine, custom_id(ply, "play", cog.card_arg("pine-bright")), "hold")
     await refused(
-        alice, mine, custom_id(ply, "play", cog.card_arg("cherry-bright", "plum-chaff-1"))
+        alice,
+        mine,
+        custom_id(ply, "play", cog.card_arg("cherry-bright", "plum-chaff-1")),
+        "capture",
     )
     await refused(alice, mine, custom_id(ply, "play", "99"), "nothing")
+    # The capture step for a card not held, and for one that does not match two.
+    await refused(alice, mine, custom_id(ply, "card", cog.card_arg("pine-bright")), "hold")
+    await refused(alice, mine, custom_id(ply, "card", cog.card_arg("plum-animal")), "two")
     # Out of turn; sage without a new dekiyaku; cancel without an own sage.
-    await refused(bob, theirs, custom_id(ply, "play", cog.card_arg("pine-bright")))
-    await refused(alice, mine, custom_id(ply, "sage"))
-    await refused(alice, mine, custom_id(ply, "stop"))
+    await refused(bob, theirs, custom_id(ply, "play", cog.card_arg("pine-bright")), "turn")
+    await refused(alice, mine, custom_id(ply, "sage"), "sage")
+    await refused(alice, mine, custom_id(ply, "stop"), "sage")
     # A stranger: no hand, no play.
     assert "not seated" in refusal(await dave.click(await table_message(world), label="My hand"))
     await refused(

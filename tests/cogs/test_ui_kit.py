@@ -423,6 +423,8 @@ def test_a_picture_is_uploaded_with_a_new_message_and_again_only_when_it_changed
     bare = Payload(discord.Embed(title="t"))
     assert bare.edit_kwargs("a")["attachments"] == [], "a picture gone is removed"
     assert "attachments" not in bare.edit_kwargs(None) and "files" not in bare.send_kwargs()
+    assert "view" not in bare.send_kwargs(), "an interaction's answer takes no view=None"
+    assert bare.edit_kwargs(None)["view"] is None, "an edit with no view removes the buttons"
     assert bare.picture_key == NO_PICTURE
     assert payload.fingerprint() != Payload(payload.embed, picture=picture("b")).fingerprint()
 
