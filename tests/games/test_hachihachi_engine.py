@@ -850,3 +850,120 @@ def test_end_round_books_a_built_round() -> None:
     events = match.end_round(s, End("exhaustion"), ScriptedDice())
     assert s.finished and kinds(events)[-2:] == ["round_scored", "match_over"]
     assert sum(s.scores.values()) == 0
+
+
+# ------------------------------------------------------- house options, one by one
+
+
+def _scored_position(
+    piles: dict[int, list[str]], claims: dict[int, list[hh.Claim]], **options: Any
+) -> hh.RoundResult:
+    state, _ = begin((A, B), list(range(34)), rounds=1, **options)
+    state = built(
+        state,
+        piles=piles,
+        claims=claims,
+        hands={A: [], B: []},
+        field=[],
+        draw_pile=[],
+        multiplier=1,
+    )
+    result, _ = hh.score_round(state, "exhaustion", None)
+    return result
+
+
+def _claim(group: str, name: str, kan: int, month: int | None = None) -> hh.Claim:
+    return hh.Claim.model_validate(
+        {"group": group, "name": name, "kan": kan, "revealed": [], "month": month}
+    )
+
+
+_CHERRY = ["cherry-bright", "cherry-ribbon", "cherry-chaff-1", "cherry-chaff-2"]
+
+
+@pytest.mark.parametrize(
+    ("eligibility", "name", "dives"),
+    [
+        ("triplet_or_haneken", "Triplet", True),
+        ("triplet_or_haneken", "Triplet and Two Pairs", True),
+        ("triplet_only", "Triplet", True),
+        ("triplet_only", "Triplet and Two Pairs", False),
+    ],
+)
+def test_diving_eligibility(eligibility: str, name: str, dives: bool) -> None:
+    rest = [c for c in hh.DECK if c not in _CHERRY]
+    kan = 2 if name == "Triplet" else 8
+    result = _scored_position(
+        {A: _CHERRY + rest[:2], B: rest[2:]},
+        {A: [_claim("A", name, kan, 3)], B: []},
+        diving_eligibility=eligibility,
+    )
+    diving = [line for line in result.lines if line.kind == "diving"]
+    assert [(line.payee, line.points) for line in diving] == ([(A, 10)] if dives else [])
+
+
+@pytest.mark.parametrize("excludes", [False, True])
+def test_escape_and_the_one_bright_option(excludes: bool) -> None:
+    big = ["pine-bright", "cherry-bright", "susuki-bright", "willow-bright", "plum-animal",
+           "peony-animal", "maple-animal"]  # fmt: skip
+    rest = [c for c in hh.DECK if c not in big]
+    for name, kan in (("One Bright", 4), ("One Animal", 3)):
+        result = _scored_position(
+            {A: big, B: rest},
+            {A: [_claim("B", name, kan)], B: []},
+            escape_excludes_one_bright=excludes,
+        )
+        escape = [line for line in result.lines if line.kind == "escape"]
+        paid = not (excludes and name == "One Bright")
+        assert [(line.payee, line.points) for line in escape] == ([(A, 10)] if paid else [])
+
+
+def test_points_per_kan_twelve() -> None:
+    # No dekiyaku on either side, no Sixteen Chaff.
+    mine = [
+        *_CHERRY,
+        "peony-ribbon",
+        "pine-chaff-1",
+        "pine-chaff-2",
+        "plum-chaff-1",
+        "plum-chaff-2",
+    ]
+    result = _scored_position(
+        {A: mine, B: [c for c in hh.DECK if c not in mine]},
+        {A: [_claim("A", "Triplet", 2, 3)], B: [_claim("B", "Red", 2)]},
+        points_per_kan=12,
+    )
+    assert result.case == "C"
+    lines = {(line.kind, line.payee): line.points for line in result.lines}
+    assert lines[("teyaku", A)] == 24 and lines[("diving", A)] == 12
+    # Card points are points whatever the kan: the difference is unscaled.
+    a_points = hh.card_points(mine)
+    winner = A if a_points > 211 - a_points else B
+    assert lines[("card_points", winner)] == abs(2 * a_points - 211)
+    assert hh.coins({A: 30, B: -30}, [A, B], hh.Rules(points_per_kan=12)) == {
+        HOUSE: 0,
+        A: 3,
+        B: -3,
+    }
+
+
+def test_boar_deer_butterflies_never_forms_but_counts_in_compensation() -> None:
+    pile = ["maple-animal", "peony-animal", "susuki-animal", "plum-animal"]
+    rest = [c for c in hh.DECK if c not in pile]
+    result = _scored_position({A: pile, B: rest}, {A: [], B: []}, boar_deer_butterflies=True)
+    assert result.dekiyaku[A] == []  # the Boar was stripped with Bush Clover
+    # A forced-out hand holding the Deer and the Butterflies is owed 2 × 3 points more.
+    forced = ["maple-animal", "peony-animal", "pine-chaff-1", "plum-chaff-1", "cherry-chaff-1",
+              "susuki-chaff-1", "chrysanthemum-chaff-1"]  # fmt: skip
+    owed = {}
+    for option in (False, True):
+        state, _ = begin(
+            (A, B, C),
+            deal_order([[], forced, []]),
+            forced_out_compensation=True,
+            boar_deer_butterflies=option,
+        )
+        state, _ = step(state, A, hh.Participate(play=True))
+        state, _ = step(state, B, hh.Participate(play=True))
+        owed[option] = state.compensation[C] // state.multiplier
+    assert owed[True] == owed[False] + 6
