@@ -328,7 +328,6 @@ class HachiHachiUI(Game):
             and interaction is not None
             and interaction.message is not None
             and interaction.message.flags.ephemeral
-            and not interaction.response.is_done()
             and interaction.user.id in snapshot.seats
         ):
             player = interaction.user.id

@@ -57,6 +57,17 @@ class _Kept:
     since: float
     picture: str
     """The picture key the answer shows."""
+    message_id: int | None
+    """The answer's message (``None``: not known yet, the interaction's own answer)."""
+    original: bool
+    """Whether the answer is the interaction's own response (else one of its follow-ups)."""
+
+    async def edit(self, **kwargs: Any) -> None:
+        if self.original:
+            await self.interaction.edit_original_response(**kwargs)
+        else:
+            assert self.message_id is not None
+            await self.interaction.followup.edit_message(self.message_id, **kwargs)
 
 
 class HandKeeper:
@@ -72,23 +83,44 @@ class HandKeeper:
     ) -> None:
         """Answer a click with the player's hand and keep the answer for later edits.
 
-        A click on the hand answer itself (a card, a capture) edits it in place; any other
-        click (the table's "My hand") answers with a new ephemeral message."""
+        A click on a hand answer itself (a card, a capture) edits that answer in place; any
+        other click (the table's "My hand") answers with a new ephemeral message. A click
+        already deferred (slow work) is answered the same way through its token: the hand
+        goes to a new private follow-up, never into the public message it was clicked on.
+        """
         key = (table, player)
         kept = self._kept.get(key)
-        own_answer = (
+        done = interaction.response.is_done()
+        message = interaction.message
+        if (
             interaction.type == discord.InteractionType.component
-            and interaction.message is not None
-            and interaction.message.flags.ephemeral
-        )
-        if own_answer and not interaction.response.is_done():
-            shown = kept.picture if kept is not None else None
-            await interaction.response.edit_message(**payload.edit_kwargs(shown))
-        elif not interaction.response.is_done():
-            await interaction.response.send_message(**payload.send_kwargs(), ephemeral=True)
+            and message is not None
+            and message.flags.ephemeral
+        ):
+            same = kept is not None and kept.message_id == message.id
+            kwargs = payload.edit_kwargs(kept.picture if same and kept is not None else None)
+            if done:  # deferred as an update of this very message
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.edit_message(**kwargs)
+            entry = _Kept(interaction, self.clock(), payload.picture_key, message.id, True)
+        elif not done:
+            sent = await interaction.response.send_message(**payload.send_kwargs(), ephemeral=True)
+            message_id = getattr(sent, "message_id", None)
+            entry = _Kept(interaction, self.clock(), payload.picture_key, message_id, True)
         else:
-            await interaction.followup.send(**payload.send_kwargs(), ephemeral=True)
-        self._kept[key] = _Kept(interaction, self.clock(), payload.picture_key)
+            followup = await interaction.followup.send(
+                **payload.send_kwargs(), ephemeral=True, wait=True
+            )
+            entry = _Kept(interaction, self.clock(), payload.picture_key, followup.id, False)
+        self._kept[key] = entry
+        self._forget_expired()
+
+    def _forget_expired(self) -> None:
+        """Answers past their token, at any table (a table left idle is never refreshed)."""
+        expired = self.clock() - TOKEN_SECONDS
+        for key in [key for key, kept in self._kept.items() if kept.since <= expired]:
+            del self._kept[key]
 
     def holders(self, table: int) -> list[int]:
         """The players of ``table`` whose hand answer can still be edited."""
@@ -116,7 +148,7 @@ class HandKeeper:
             if payload is None:
                 continue
             try:
-                await kept.interaction.edit_original_response(**payload.edit_kwargs(kept.picture))
+                await kept.edit(**payload.edit_kwargs(kept.picture))
             except discord.HTTPException as error:
                 # The answer was dismissed or the token ended early: its buttons will be
                 # refused as stale, which tells the player to ask again.
@@ -129,5 +161,3 @@ class HandKeeper:
     def forget(self, table: int) -> None:
         for key in [key for key in self._kept if key[0] == table]:
             del self._kept[key]
-
-

@@ -446,12 +446,28 @@ class FakeResponse:
         self.done = True
 
 
+class FakeFollowup:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.edits: list[tuple[int, dict[str, Any]]] = []
+
+    async def send(self, **kwargs: Any) -> Any:
+        self.sent.append(kwargs)
+        return SimpleNamespace(id=555)
+
+    async def edit_message(self, message_id: int, **kwargs: Any) -> None:
+        self.edits.append((message_id, kwargs))
+
+
 class FakeInteraction:
-    def __init__(self, *, on_ephemeral: bool = False, fail: int | None = None) -> None:
+    def __init__(
+        self, *, on_ephemeral: bool = False, fail: int | None = None, message_id: int = 1
+    ) -> None:
         self.type = discord.InteractionType.component
         flags = discord.MessageFlags(ephemeral=on_ephemeral)
-        self.message = SimpleNamespace(flags=flags)
+        self.message = SimpleNamespace(flags=flags, id=message_id)
         self.response = FakeResponse()
+        self.followup = FakeFollowup()
         self.edits: list[dict[str, Any]] = []
         self.fail = fail
 
@@ -470,11 +486,35 @@ async def test_a_hand_answer_is_new_from_the_table_and_edited_in_place_from_itse
     await keeper.show(first, 1, 10, Payload(discord.Embed(title="h"), picture=picture("a")))
     ((how, kwargs),) = first.response.calls
     assert how == "send" and kwargs["ephemeral"] and kwargs["files"]
-    again = FakeInteraction(on_ephemeral=True)
+    again = FakeInteraction(on_ephemeral=True, message_id=8)
     await keeper.show(again, 1, 10, Payload(discord.Embed(title="h2"), picture=picture("a")))
     ((how, kwargs),) = again.response.calls
-    assert how == "edit" and "attachments" not in kwargs, "same picture: not uploaded again"
+    assert how == "edit" and "attachments" in kwargs, "another message: its picture is unknown"
+    third = FakeInteraction(on_ephemeral=True, message_id=8)
+    await keeper.show(third, 1, 10, Payload(discord.Embed(title="h3"), picture=picture("a")))
+    ((how, kwargs),) = third.response.calls
+    assert how == "edit" and "attachments" not in kwargs, "same message, same picture"
     assert keeper.holders(1) == [10] and keeper.holders(2) == []
+
+
+async def test_a_slow_hand_click_goes_to_a_private_follow_up_never_the_public_message() -> None:
+    from cogs._ui.hands import HandKeeper
+    from cogs._ui.hub import Payload
+
+    keeper = HandKeeper(clock=lambda: 0.0)
+    # "My hand" on the table message, already deferred as an update of that message.
+    slow = FakeInteraction(on_ephemeral=False)
+    slow.response.done = True
+    await keeper.show(slow, 3, 10, Payload(discord.Embed(title="hand")))
+    (sent,) = slow.followup.sent
+    assert sent["ephemeral"] and slow.edits == [], "the public message is never edited"
+    await keeper.refresh(3, lambda player: Payload(discord.Embed(title="later")))
+    assert slow.edits == [] and [m for m, _ in slow.followup.edits] == [555]
+    # A deferred click on the hand answer itself edits that answer through its token.
+    own = FakeInteraction(on_ephemeral=True, message_id=9)
+    own.response.done = True
+    await keeper.show(own, 3, 10, Payload(discord.Embed(title="own")))
+    assert [e["embed"].title for e in own.edits] == ["own"]
 
 
 async def test_kept_hands_are_refreshed_until_their_token_runs_out() -> None:
