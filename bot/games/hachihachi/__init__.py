@@ -55,7 +55,8 @@ sources' gaps); the player rules are ``bot/rules_text/hachihachi.md``. Rulings o
   happen inside the action that made them due).
 
 The package: ``cards`` (the deck), ``yaku`` (the scoring helpers), ``models`` (rules,
-actions, events, state), ``round`` (deal to scoring), ``match`` (rounds, money, escrow),
+actions, events, state), ``round`` (the deal to the round's end), ``match`` (a round's
+scoring, rounds, money, escrow),
 ``engine`` (checks, legal moves, :data:`ENGINE`). Everything public is re-exported here.
 """
 
@@ -94,6 +95,7 @@ from bot.games.hachihachi.match import (
     max_multiplier,
     max_rounds,
     round_bound,
+    score_round,
     worst_case,
 )
 from bot.games.hachihachi.models import (
@@ -134,7 +136,7 @@ from bot.games.hachihachi.models import (
     TeyakuClaimed,
     TeyakuDeclined,
 )
-from bot.games.hachihachi.round import card_name, matches, score_round
+from bot.games.hachihachi.round import card_name, matches
 from bot.games.hachihachi.yaku import (
     Teyaku,
     card_points,

@@ -1,5 +1,6 @@
-"""Nuki Hachi-hachi: the match — the first dealer, rounds and dealers, running scores in
-points and coins, the escrow bound, the carry-over extension, forfeit and abort.
+"""Nuki Hachi-hachi: the match — the first dealer, a round's scoring and booking, dealers,
+running scores in points and coins, the escrow bound, the carry-over extension, forfeit
+and abort. (The round's play is :mod:`bot.games.hachihachi.round`.)
 
 The escrow bound (what ``hold`` takes and ``stakes`` keeps)
 -----------------------------------------------------------
@@ -40,21 +41,32 @@ round, so those penalties are held on top). Defaults: ``B = 630`` points, ``M = 
 
 from __future__ import annotations
 
-from bot.games.common import HOUSE
+from bot.games.common import HOUSE, Honour
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
-from bot.games.hachihachi.cards import CARDS, DECK
+from bot.games.hachihachi.cards import CARDS, DECK, MAJORITY
 from bot.games.hachihachi.models import (
     Aborted,
+    Claim,
+    EndedBy,
     Event,
+    Line,
+    LineKind,
     MatchOver,
     Misdealt,
+    RoundResult,
     RoundScored,
     Rules,
+    ScoringCase,
     State,
 )
-from bot.games.hachihachi.round import End, deal, score_round
+from bot.games.hachihachi.round import MONTH, End, deal
+from bot.games.hachihachi.yaku import card_points, chaff_like_count, dekiyaku, sixteen_chaff_kan
 from bot.games.kit import build, put
+
+_MONTH_CARDS: dict[int, int] = {}
+for _card in CARDS.values():
+    _MONTH_CARDS[_card.month] = _MONTH_CARDS.get(_card.month, 0) + 1
 
 # ---------------------------------------------------------------------- the bound
 
@@ -128,6 +140,148 @@ def coins(scores: dict[int, int], seats: list[int], rules: Rules) -> dict[int, i
     for p in order[:left]:
         whole[p] += 1
     return {HOUSE: 0, **whole}
+
+
+# ------------------------------------------------------------------- a round's scoring
+
+
+def score_round(
+    s: State, ended_by: EndedBy, caller: int | None
+) -> tuple[RoundResult, list[Honour]]:
+    """Score the round in ``s`` as it ended (§13–§15): every payment as a :class:`Line`
+    in points with the multiplier applied, the winner, and the honours earned.
+
+    Reads ``active`` (acting dealer first), ``piles``, ``claims``, ``sage_calls``,
+    ``multiplier``, ``mizuten_declared``, ``compensation`` and ``pot``; ``caller`` is who
+    called shoubu or cancel, or the one player who played (``one_player``)."""
+    rules = s.rules
+    ppk = rules.points_per_kan
+    m = s.multiplier
+    lines: list[Line] = []
+    honours: list[Honour] = []
+
+    def pay(kind: LineKind, payer: int, payee: int, points: int, detail: str = "") -> None:
+        if points and payer != payee:
+            lines.append(Line(kind=kind, payer=payer, payee=payee, points=points, detail=detail))
+
+    found: dict[int, list[tuple[str, int]]] = {}
+    points: dict[int, int] = {}
+    chaff: dict[int, int] = {}
+    if ended_by == "one_player":
+        assert caller is not None
+        winner = caller
+        case: ScoringCase = "none"
+    else:
+        first, second = s.active
+        other = {first: second, second: first}
+        piles = s.piles
+        bdb = rules.boar_deer_butterflies
+        found = {p: dekiyaku(piles[p], boar_deer_butterflies=bdb) for p in s.active}
+        totals = {p: sum(kan for _, kan in found[p]) for p in s.active}
+        points = {p: card_points(piles[p]) for p in s.active}
+        chaff = {p: chaff_like_count(piles[p]) for p in s.active}
+        # 1. teyaku
+        for p in s.active:
+            for made in s.claims.get(p, []):
+                pay("teyaku", other[p], p, made.kan * ppk * m, made.name)
+                if made.name == "Four-Three":
+                    honours.append(Honour(player=p, name="Four-Three"))
+        # 2. the main scoring
+        if totals[first] or totals[second]:
+            case = "D"
+            if ended_by in ("shoubu", "cancel"):
+                assert caller is not None
+                winner = caller
+                kan = totals[caller]
+                amount = kan * ppk * m if ended_by == "shoubu" else kan * ppk * m // 2
+                pay("dekiyaku", other[caller], caller, amount, ended_by)
+                scorers = [caller]
+            else:
+                winner = s.sage_calls[0] if s.sage_calls else _higher(totals, first)
+                for p in s.active:
+                    pay("dekiyaku", other[p], p, totals[p] * ppk * m // 2, "exhaustion")
+                scorers = [p for p in s.active if totals[p]]
+            for p in scorers:
+                names = {name for name, _ in found[p]}
+                for name in ("Five Brights", "Seven Ribbons"):
+                    if name in names:
+                        honours.append(Honour(player=p, name=name))
+        elif chaff[first] >= 16 or chaff[second] >= 16:
+            case = "S"
+            winner = first if chaff[first] >= 16 else second
+            kan = sixteen_chaff_kan(piles[winner])
+            pay("sixteen_chaff", other[winner], winner, kan * ppk * m, f"{chaff[winner]} chaff")
+            honours.append(Honour(player=winner, name="Sixteen Chaff"))
+        else:
+            case = "C"
+            if points[first] == points[second]:
+                winner = first  # the (acting) dealer wins a tie, nothing paid (§13.1)
+            else:
+                winner = first if points[first] > points[second] else second
+                loser = other[winner]
+                pay("card_points", loser, winner, (points[winner] - points[loser]) * m)
+        # 3. special achievements (1 kan each)
+        kan_m = ppk * m
+        for p in s.active:
+            for made in s.claims.get(p, []):
+                if made.group == "A" and made.month is not None and _dives(rules, made):
+                    held = sum(1 for card in piles[p] if MONTH[card] == made.month)
+                    if held == _MONTH_CARDS[made.month]:
+                        pay("diving", other[p], p, kan_m, CARDS_MONTH_NAME[made.month])
+                elif (
+                    made.group == "B"
+                    and points[p] >= MAJORITY
+                    and not (rules.escape_excludes_one_bright and made.name == "One Bright")
+                ):
+                    pay("escape", other[p], p, kan_m, made.name)
+        if s.mizuten_declared:
+            dealer = s.dealer
+            if card_points(piles[dealer]) >= MAJORITY:
+                for p in s.seats:
+                    pay("mizuten", p, dealer, kan_m, "bonus")
+            else:
+                pay("mizuten", dealer, other[dealer], kan_m, "penalty")
+        # 4. forced-out compensation, from the non-dealer active player
+        for p, owed in s.compensation.items():
+            pay("compensation", second, p, owed)
+    # 5. the pot goes to the winner
+    for p, paid in s.pot.items():
+        pay("dropout", p, winner, paid, "pot")
+    net = dict.fromkeys(s.seats, 0)
+    for line in lines:
+        net[line.payee] += line.points
+        net[line.payer] -= line.points
+    result = RoundResult(
+        round=s.round,
+        dealer=s.dealer,
+        acting_dealer=s.acting_dealer,
+        active=list(s.active),
+        multiplier=m,
+        ended_by=ended_by,
+        caller=caller if ended_by in ("shoubu", "cancel") else None,
+        case=case,
+        winner=winner,
+        card_points=points,
+        dekiyaku=found,
+        chaff_like=chaff,
+        lines=lines,
+        net=net,
+    )
+    return result, honours
+
+
+CARDS_MONTH_NAME: dict[int, str] = {card.month: card.month_name for card in CARDS.values()}
+
+
+def _dives(rules: Rules, made: Claim) -> bool:
+    return rules.diving_eligibility == "triplet_or_haneken" or made.name == "Triplet"
+
+
+def _higher(totals: dict[int, int], first: int) -> int:
+    """Exhaustion with dekiyaku but no sage (cannot happen in play): the larger total,
+    the acting dealer on a tie."""
+    best = max(totals.values())
+    return first if totals[first] == best else next(p for p in totals if totals[p] == best)
 
 
 # -------------------------------------------------------------------- the match

@@ -1,18 +1,17 @@
-"""Nuki Hachi-hachi: one round, from the deal to its scoring (rules §5–§15).
+"""Nuki Hachi-hachi: one round, from the deal to its end (rules §5–§12).
 
 Every function here works on the fresh shallow copy the rulebook hands an action
 (:func:`bot.games.kit.evolve`): it replaces fields and containers, never mutating one it
 did not make. A decision returns its events and, when the round is over, an :class:`End`
-that :mod:`bot.games.hachihachi.match` books (it also deals the next round).
+that :mod:`bot.games.hachihachi.match` scores and books (it also deals the next round).
 """
 
 from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from bot.games.common import Honour
 from bot.games.dice import Dice
-from bot.games.hachihachi.cards import CARDS, DECK, MAJORITY, PAULOWNIA
+from bot.games.hachihachi.cards import CARDS, DECK, PAULOWNIA
 from bot.games.hachihachi.models import (
     Called,
     CardPlayed,
@@ -20,32 +19,23 @@ from bot.games.hachihachi.models import (
     Dealt,
     DekiyakuFormed,
     DrawnAwaits,
-    EndedBy,
     Event,
-    Line,
-    LineKind,
     LineUp,
     Misdealt,
     MizutenDecided,
     Participated,
     PaulowniaPair,
-    RoundResult,
-    Rules,
-    ScoringCase,
     State,
     TeyakuClaimed,
     TeyakuDeclined,
 )
 from bot.games.hachihachi.yaku import (
     Teyaku,
-    card_points,
-    chaff_like_count,
     compensation_points,
     dekiyaku,
     dekiyaku_kan,
     group_a,
     group_b,
-    sixteen_chaff_kan,
 )
 from bot.games.kit import build, put
 
@@ -54,9 +44,6 @@ MONTH: dict[str, int] = {card.id: card.month for card in CARDS.values()}
 _LARGE_FIELD = frozenset({"pine-bright", "cherry-bright", "susuki-bright"})
 _LARGE_FIELD_WITH_OPTION = _LARGE_FIELD | {"willow-bright", "paulownia-bright"}
 _PAULOWNIA_PAIR = ["paulownia-bright", "paulownia-chaff"]
-_MONTH_CARDS: dict[int, int] = {}
-for _card in CARDS.values():
-    _MONTH_CARDS[_card.month] = _MONTH_CARDS.get(_card.month, 0) + 1
 
 EndKind = Literal["exhaustion", "shoubu", "cancel", "one_player", "nobody_plays"]
 
@@ -84,9 +71,8 @@ def card_name(card: str) -> str:
     found = CARDS.get(card)
     if found is None:
         return repr(card)
-    if found.category == "chaff":
-        return f"a {found.name}"
-    return f"the {found.name}"
+    # "a Pine chaff" (there are two), "the Lightning", "the Curtain".
+    return f"{'a' if found.name.endswith('chaff') else 'the'} {found.name}"
 
 
 def seat_order_from(s: State, first: int) -> list[int]:
@@ -159,25 +145,16 @@ def deal(s: State, dice: Dice) -> list[Event]:
         multiplier, pending = (2, sources - 1) if sources >= 1 else (1, 0)
     put(
         s,
+        **_FRESH_ROUND,
         hands=hands,
         field=field,
         piles=piles,
         draw_pile=draw_pile,
-        drawn=None,
         multiplier=multiplier,
         pending_large=pending,
         pending_before_deal=pending_before,
         acting_dealer=s.dealer,
-        active=[],
-        mizuten_declared=False,
-        answers={},
-        forced_out=[],
-        compensation={},
         pot_carried=dict(s.pot),
-        to_claim={},
-        claims={},
-        sage_calls=[],
-        yaku_kan={},
     )
     events.append(
         build(
@@ -195,6 +172,21 @@ def deal(s: State, dice: Dice) -> list[Event]:
     else:
         events.extend(_after_mizuten(s, dice))
     return events
+
+
+_FRESH_ROUND: dict[str, object] = {
+    "drawn": None,
+    "active": [],
+    "mizuten_declared": False,
+    "answers": {},
+    "forced_out": [],
+    "compensation": {},
+    "to_claim": {},
+    "claims": {},
+    "sage_calls": [],
+    "yaku_kan": {},
+}
+"""A new deal's round fields (empty containers may be shared: states never mutate one)."""
 
 
 def _four_of_a_month(field: list[str]) -> int | None:
@@ -442,16 +434,7 @@ def play_card(s: State, player: int, card: str, capture: str | None, by_deadline
     hands = s.hands
     hand = [other for other in hands[player] if other != card]
     field, pile, taken = _resolve(s.field, s.piles[player], card, capture)
-    events: list[Event] = [
-        build(
-            CardPlayed,
-            player=player,
-            card=card,
-            source="hand",
-            captured=taken,
-            by_deadline=by_deadline,
-        )
-    ]
+    events: list[Event] = [_played(player, card, "hand", taken, by_deadline)]
     draw_pile = s.draw_pile
     top = draw_pile[0]
     choices = matches(field, top)
@@ -468,7 +451,7 @@ def play_card(s: State, player: int, card: str, capture: str | None, by_deadline
         events.append(build(DrawnAwaits, player=player, card=top, choices=choices))
         return events, None
     field, pile, taken = _resolve(field, pile, top, None)
-    events.append(build(CardPlayed, player=player, card=top, source="draw", captured=taken))
+    events.append(_played(player, top, "draw", taken, False))
     put(
         s,
         hands={**hands, player: hand},
@@ -483,18 +466,22 @@ def capture_drawn(s: State, player: int, capture: str, by_deadline: bool) -> Out
     card = s.drawn
     assert card is not None
     field, pile, taken = _resolve(s.field, s.piles[player], card, capture)
-    events: list[Event] = [
-        build(
-            CardPlayed,
-            player=player,
-            card=card,
-            source="draw",
-            captured=taken,
-            by_deadline=by_deadline,
-        )
-    ]
+    events: list[Event] = [_played(player, card, "draw", taken, by_deadline)]
     put(s, field=field, piles={**s.piles, player: pile}, drawn=None)
     return _turn_end(s, player, events)
+
+
+def _played(
+    player: int, card: str, source: Literal["hand", "draw"], taken: list[str], by_deadline: bool
+) -> CardPlayed:
+    return build(
+        CardPlayed,
+        player=player,
+        card=card,
+        source=source,
+        captured=taken,
+        by_deadline=by_deadline,
+    )
 
 
 def _turn_end(s: State, player: int, events: list[Event]) -> Outcome:
@@ -519,14 +506,8 @@ def _pass_turn(s: State, player: int) -> End | None:
 
 
 def call(s: State, player: int, shoubu: bool, by_deadline: bool) -> Outcome:
-    events: list[Event] = [
-        build(
-            Called,
-            player=player,
-            call="shoubu" if shoubu else "sage",
-            by_deadline=by_deadline,
-        )
-    ]
+    said: Literal["shoubu", "sage"] = "shoubu" if shoubu else "sage"
+    events: list[Event] = [build(Called, player=player, call=said, by_deadline=by_deadline)]
     if shoubu:
         return events, End("shoubu", player)
     put(s, sage_calls=[*s.sage_calls, player])
@@ -537,145 +518,3 @@ def cancel(s: State, player: int, by_deadline: bool) -> Outcome:
     return [build(Called, player=player, call="cancel", by_deadline=by_deadline)], End(
         "cancel", player
     )
-
-
-# ------------------------------------------------------------------------- scoring
-
-
-def score_round(
-    s: State, ended_by: EndedBy, caller: int | None
-) -> tuple[RoundResult, list[Honour]]:
-    """Score the round in ``s`` as it ended (§13–§15): every payment as a :class:`Line`
-    in points with the multiplier applied, the winner, and the honours earned.
-
-    Reads ``active`` (acting dealer first), ``piles``, ``claims``, ``sage_calls``,
-    ``multiplier``, ``mizuten_declared``, ``compensation`` and ``pot``; ``caller`` is who
-    called shoubu or cancel, or the one player who played (``one_player``)."""
-    rules = s.rules
-    ppk = rules.points_per_kan
-    m = s.multiplier
-    lines: list[Line] = []
-    honours: list[Honour] = []
-
-    def pay(kind: LineKind, payer: int, payee: int, points: int, detail: str = "") -> None:
-        if points and payer != payee:
-            lines.append(Line(kind=kind, payer=payer, payee=payee, points=points, detail=detail))
-
-    found: dict[int, list[tuple[str, int]]] = {}
-    points: dict[int, int] = {}
-    chaff: dict[int, int] = {}
-    if ended_by == "one_player":
-        assert caller is not None
-        winner = caller
-        case: ScoringCase = "none"
-    else:
-        first, second = s.active
-        other = {first: second, second: first}
-        piles = s.piles
-        bdb = rules.boar_deer_butterflies
-        found = {p: dekiyaku(piles[p], boar_deer_butterflies=bdb) for p in s.active}
-        totals = {p: sum(kan for _, kan in found[p]) for p in s.active}
-        points = {p: card_points(piles[p]) for p in s.active}
-        chaff = {p: chaff_like_count(piles[p]) for p in s.active}
-        # 1. teyaku
-        for p in s.active:
-            for made in s.claims.get(p, []):
-                pay("teyaku", other[p], p, made.kan * ppk * m, made.name)
-                if made.name == "Four-Three":
-                    honours.append(Honour(player=p, name="Four-Three"))
-        # 2. the main scoring
-        if totals[first] or totals[second]:
-            case = "D"
-            if ended_by in ("shoubu", "cancel"):
-                assert caller is not None
-                winner = caller
-                kan = totals[caller]
-                amount = kan * ppk * m if ended_by == "shoubu" else kan * ppk * m // 2
-                pay("dekiyaku", other[caller], caller, amount, ended_by)
-                scorers = [caller]
-            else:
-                winner = s.sage_calls[0] if s.sage_calls else _higher(totals, first)
-                for p in s.active:
-                    pay("dekiyaku", other[p], p, totals[p] * ppk * m // 2, "exhaustion")
-                scorers = [p for p in s.active if totals[p]]
-            for p in scorers:
-                names = {name for name, _ in found[p]}
-                for name in ("Five Brights", "Seven Ribbons"):
-                    if name in names:
-                        honours.append(Honour(player=p, name=name))
-        elif chaff[first] >= 16 or chaff[second] >= 16:
-            case = "S"
-            winner = first if chaff[first] >= 16 else second
-            kan = sixteen_chaff_kan(piles[winner])
-            pay("sixteen_chaff", other[winner], winner, kan * ppk * m, f"{chaff[winner]} chaff")
-            honours.append(Honour(player=winner, name="Sixteen Chaff"))
-        else:
-            case = "C"
-            if points[first] == points[second]:
-                winner = first  # the (acting) dealer wins a tie, nothing paid (§13.1)
-            else:
-                winner = first if points[first] > points[second] else second
-                loser = other[winner]
-                pay("card_points", loser, winner, (points[winner] - points[loser]) * m)
-        # 3. special achievements (1 kan each)
-        kan_m = ppk * m
-        for p in s.active:
-            for made in s.claims.get(p, []):
-                if made.group == "A" and made.month is not None and _dives(rules, made):
-                    held = sum(1 for card in piles[p] if MONTH[card] == made.month)
-                    if held == _MONTH_CARDS[made.month]:
-                        pay("diving", other[p], p, kan_m, CARDS_MONTH_NAME[made.month])
-                elif (
-                    made.group == "B"
-                    and points[p] >= MAJORITY
-                    and not (rules.escape_excludes_one_bright and made.name == "One Bright")
-                ):
-                    pay("escape", other[p], p, kan_m, made.name)
-        if s.mizuten_declared:
-            dealer = s.dealer
-            if card_points(piles[dealer]) >= MAJORITY:
-                for p in s.seats:
-                    pay("mizuten", p, dealer, kan_m, "bonus")
-            else:
-                pay("mizuten", dealer, other[dealer], kan_m, "penalty")
-        # 4. forced-out compensation, from the non-dealer active player
-        for p, owed in s.compensation.items():
-            pay("compensation", second, p, owed)
-    # 5. the pot goes to the winner
-    for p, paid in s.pot.items():
-        pay("dropout", p, winner, paid, "pot")
-    net = dict.fromkeys(s.seats, 0)
-    for line in lines:
-        net[line.payee] += line.points
-        net[line.payer] -= line.points
-    result = RoundResult(
-        round=s.round,
-        dealer=s.dealer,
-        acting_dealer=s.acting_dealer,
-        active=list(s.active),
-        multiplier=m,
-        ended_by=ended_by,
-        caller=caller if ended_by in ("shoubu", "cancel") else None,
-        case=case,
-        winner=winner,
-        card_points=points,
-        dekiyaku=found,
-        chaff_like=chaff,
-        lines=lines,
-        net=net,
-    )
-    return result, honours
-
-
-CARDS_MONTH_NAME: dict[int, str] = {card.month: card.month_name for card in CARDS.values()}
-
-
-def _dives(rules: Rules, made: Claim) -> bool:
-    return rules.diving_eligibility == "triplet_or_haneken" or made.name == "Triplet"
-
-
-def _higher(totals: dict[int, int], first: int) -> int:
-    """Exhaustion with dekiyaku but no sage (cannot happen in play): the larger total,
-    the acting dealer on a tie."""
-    best = max(totals.values())
-    return first if totals[first] == best else next(p for p in totals if totals[p] == best)
