@@ -181,7 +181,13 @@ def status_lines(snapshot: Snapshot) -> list[str]:
         if state.winners:
             head += " Winner" + ("s: " if len(state.winners) > 1 else ": ")
             head += ", ".join(render.mention(p) for p in state.winners)
-        return [head]
+        lines = [head]
+        for player in state.forfeited:
+            lines.append(
+                f"{render.mention(player)} forfeited: the clock decided for them "
+                f"{state.rules.afk_rounds_to_forfeit} times in a row."
+            )
+        return lines
     extra = " (extra round)" if state.round > total else ""
     lines = [
         f"Round **{state.round}** of {total}{extra} · dealer {render.mention(state.dealer)}"

@@ -706,3 +706,27 @@ async def test_a_moderator_ends_the_match_and_the_round_in_play_is_void(simcord_
     assert "the round in play is void" in message_text(await table_message(world))
     assert not labels(hands.of(alice)), "the hand answer has no buttons once it ended"
     await money_is_whole(world)
+
+
+async def test_an_idle_player_forfeits_and_the_match_ends_settled(simcord_env):
+    world = await started(
+        simcord_env, "alice", "bob", turn_seconds=60, afk_turns=2, mizuten=False, rounds=2
+    )
+    alice, bob = world["alice"], world["bob"]
+    hands = Hands(world)
+    for _ in range(40):  # Alice never acts; Bob plays his first legal move each time
+        s = await state(world)
+        if s.finished:
+            break
+        if s.turn == alice.id:
+            await simcord_env.advance_time(61)
+        else:
+            assert s.turn is not None
+            await do(world, hands, bob, hh.legal_actions(s, bob.id)[0])
+    s = await state(world)
+    assert s.finished and s.forfeited == [alice.id] and s.rounds_played == 1
+    text = message_text(await table_message(world))
+    assert "forfeited: the clock decided for them 2 times" in text and "Match over" in text
+    for member in (alice, bob):
+        assert await wallet(world, member) == START + s.payouts[member.id]
+    await money_is_whole(world)
