@@ -257,7 +257,8 @@ def seat_lines(snapshot: Snapshot) -> list[str]:
         if sitting_out:
             parts.append("forced out" if player in state.forced_out else "sits this round out")
         elif not state.finished:
-            parts.append(f"{len(state.hands.get(player, []))} cards in hand")
+            held = len(state.hands.get(player, []))
+            parts.append(f"{held} card{'s' if held != 1 else ''} in hand")
             parts.append(pile_summary(state, player))
         if player in state.forfeited:
             parts.append("forfeited")
@@ -497,8 +498,15 @@ def result_line(events: Sequence[object], snapshot: Snapshot) -> str | None:
 # -- the private hand ------------------------------------------------------------------------
 
 
+def teyaku_in(hand: Sequence[str]) -> dict[str, Any]:
+    """The best teyaku of each group in a dealt hand (none unless it has its 7 cards)."""
+    if len(hand) != 7:
+        return {"A": None, "B": None}
+    return {"A": group_a(hand), "B": group_b(hand)}
+
+
 def teyaku_of(hand: Sequence[str]) -> str:
-    found = [t for t in (group_a(hand), group_b(hand)) if t is not None]
+    found = [t for t in teyaku_in(hand).values() if t is not None]
     return ", ".join(f"{t.name} ({kan(t.kan)})" for t in found)
 
 
@@ -561,7 +569,7 @@ def ask_text(state: hh.State, player: int, legal: Sequence[object]) -> str | Non
 
 def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str], pending: Sequence[str]) -> str:
     """A claim button: the teyaku by name (``pending``: the groups still to decide)."""
-    groups = {"A": group_a(hand), "B": group_b(hand)}
+    groups = teyaku_in(hand)
     asked = [action.group] if action.group is not None else list(pending)
     names = [t.name for g in asked if (t := groups.get(g)) is not None]
     what = " and ".join(names) or "every teyaku"
