@@ -581,6 +581,14 @@ def test_custom_id_arguments_are_indices_and_read_strictly() -> None:
     assert cog.claim_from(cog.claim_arg(action), []) == action
     everything = hm.ClaimTeyaku(claim=False)
     assert cog.claim_from(cog.claim_arg(everything), []) == everything
+    # A claim's label names the teyaku of a dealt hand, and survives any other hand.
+    from cogs import hachihachi_text as words
+
+    hand = ["pine-bright", "pine-chaff-1", "pine-chaff-2", "plum-chaff-1", "cherry-chaff-1"]
+    hand += ["willow-animal", "paulownia-chaff"]  # W10: Triplet and One Bright
+    assert words.claim_label(everything, hand, ["A", "B"]) == "Decline Triplet and One Bright"
+    assert words.claim_label(action, hand, []) == "Claim Triplet (Cherry)"
+    assert words.claim_label(hm.ClaimTeyaku(claim=True), [], ["A"]) == "Claim every teyaku"
     for bad in ("yC0", "x", "yA²"):
         with pytest.raises(NotAllowed):
             cog.claim_from(bad, [])
