@@ -14,7 +14,6 @@ cogs/hachihachi_art.py.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,7 +23,7 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TanzakuBot
-from bot.errors import NotAllowed, StaleAction
+from bot.errors import NotAllowed
 from bot.games import hachihachi as hh
 from bot.games.dice import ScriptedDice
 from bot.games.hachihachi import models as hm
@@ -34,7 +33,6 @@ from cogs import hachihachi_art as art
 from cogs import hachihachi_text as words
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.game import Game, GameCog
-from cogs._ui.hands import EarlierHand, HandKeeper
 from cogs._ui.hub import Payload, Picture, button, install_game, view_of
 from cogs._ui.options import Options, Values, table
 from cogs._ui.verbs import NOTHING, Act, VerbTable, by_arg, fixed, small_number
@@ -136,15 +134,11 @@ class HachiHachiUI(Game):
     title = "Nuki Hachi-hachi"
     recent_events = 10
     sentences = words.SENTENCES
-
-    def __init__(self, hub: Any) -> None:
-        super().__init__(hub)
-        self.hands = HandKeeper()
-        self._hand_locks: dict[int, asyncio.Lock] = {}
+    private_hands = True
+    hand_label = words.MY_HAND
 
     def verbs(self) -> VerbTable:
         return {
-            "hand": self.my_hand,
             "card": self.pick_card,
             "back": self.back,
             "play": Act(play_from),
@@ -181,10 +175,7 @@ class HachiHachiUI(Game):
         return [last] if last else []
 
     def controls(self, snapshot: Snapshot) -> discord.ui.View:
-        return view_of(
-            button(snapshot.id, 0, "hand", words.MY_HAND, style=PRIMARY, emoji="🎴"),
-            self.hub.rules_button(snapshot.id, GAME),
-        )
+        return view_of(self.hand_button(snapshot), self.hub.rules_button(snapshot.id, GAME))
 
     def render_game(self, snapshot: Snapshot, events: Sequence[BaseModel]) -> Payload:
         payload = super().render_game(snapshot, events)
@@ -198,9 +189,7 @@ class HachiHachiUI(Game):
 
     # -- the private hand ----------------------------------------------------------------------
 
-    def hand_payload(
-        self, snapshot: Snapshot, player: int, *, picking: str | None = None
-    ) -> Payload:
+    def hand(self, snapshot: Snapshot, player: int, *, picking: str | None = None) -> Payload:
         state = snapshot.game
         hidden = blind(state, player)
         legal = [] if state.finished else hh.legal_actions(state, player)
@@ -257,29 +246,13 @@ class HachiHachiUI(Game):
         ]
         return view_of(*items) if items else None
 
-    async def seated_snapshot(self, interaction: discord.Interaction[Any], table: int) -> Snapshot:
-        snapshot: Snapshot = await self.service.snapshot(table)
-        if interaction.user.id not in snapshot.seats:
-            raise NotAllowed(self.not_seated)
-        if snapshot.state is None:
-            raise NotAllowed("The match has not started yet.")
-        return snapshot
-
-    async def my_hand(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
-        snapshot = await self.seated_snapshot(interaction, cid.table)
-        player = interaction.user.id
-        await self.hands.show(interaction, cid.table, player, self.hand_payload(snapshot, player))
-
     async def pick_card(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
     ) -> None:
         """A card that matches two field cards: show the second step (nothing saved)."""
-        snapshot = await self.seated_snapshot(interaction, cid.table)
+        snapshot: Snapshot = await self.seated(interaction, cid.table)
+        self.current_hand(cid, snapshot)
         state, player = snapshot.game, interaction.user.id
-        if cid.ply != state.ply:
-            raise EarlierHand()
         card = card_from(cid.arg)
         choices = [
             a
@@ -290,68 +263,14 @@ class HachiHachiUI(Game):
             # Let the engine say why (not your turn, not in your hand...): act never mutates.
             hh.act(state, player, hm.Play(card=card), ScriptedDice())
             raise NotAllowed(words.NOT_TWO.format(card=words.card_name(card)))
-        payload = self.hand_payload(snapshot, player, picking=card)
-        await self.hands.show(interaction, cid.table, player, payload)
+        await self.give_hand(interaction, snapshot, self.hand(snapshot, player, picking=card))
 
     async def back(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
     ) -> None:
-        snapshot = await self.seated_snapshot(interaction, cid.table)
-        if cid.ply != snapshot.game.ply:
-            raise EarlierHand()
-        player = interaction.user.id
-        await self.hands.show(interaction, cid.table, player, self.hand_payload(snapshot, player))
-
-    async def apply(
-        self,
-        interaction: discord.Interaction[Any],
-        table: int,
-        action: BaseModel,
-        *,
-        ply: int | None = None,
-    ) -> Outcome:
-        try:
-            return await super().apply(interaction, table, action, ply=ply)
-        except EarlierHand:
-            raise
-        except StaleAction as stale:
-            # Every action of this game comes from a hand answer.
-            raise EarlierHand() from stale
-
-    async def after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
-        """Every hand answer follows the table: the acting player's through their click's
-        own response, the others' by editing their last answer."""
-        snapshot = outcome.snapshot
-        acting: list[int] = []
-        if (
-            snapshot.state is not None
-            and interaction is not None
-            and interaction.message is not None
-            and interaction.message.flags.ephemeral
-            and interaction.user.id in snapshot.seats
-        ):
-            player = interaction.user.id
-            await self.hands.show(
-                interaction, snapshot.id, player, self.hand_payload(snapshot, player)
-            )
-            acting.append(player)
-        await super().after(outcome, interaction)
-        if snapshot.state is not None:
-            await self.refresh_hands(snapshot.id, skip=acting)
-
-    async def refresh_hands(self, table: int, *, skip: Sequence[int] = ()) -> None:
-        lock = self._hand_locks.setdefault(table, asyncio.Lock())
-        async with lock:
-            # Read afresh inside the lock: a refresh that waited must not draw an older turn.
-            snapshot: Snapshot = await self.service.snapshot(table)
-            if snapshot.state is None:
-                return
-            await self.hands.refresh(
-                table, lambda player: self.hand_payload(snapshot, player), skip=skip
-            )
-            if not snapshot.row.live:
-                self.hands.forget(table)
-                self._hand_locks.pop(table, None)
+        snapshot: Snapshot = await self.seated(interaction, cid.table)
+        self.current_hand(cid, snapshot)
+        await self.give_hand(interaction, snapshot, self.hand(snapshot, interaction.user.id))
 
 
 OPTIONS = Options(

@@ -2,13 +2,15 @@
 
 A game subclasses :class:`Game` and declares what is its own: status and seat lines,
 event sentences, its controls, its verbs (:mod:`cogs._ui.verbs`), private confirmations
-and, if it has one, a private panel per player. Everything else — the table message
-frame, the click → action path, confirmations, DM panels with their fallback — is here,
-written once.
+and, if it has one, a private panel per player (a DM) or a private hand per player (an
+ephemeral answer kept up to date, :mod:`cogs._ui.hands`). Everything else — the table
+message frame, the click → action path, confirmations, DM panels with their fallback,
+hand answers refreshed after every outcome — is here, written once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
@@ -16,12 +18,13 @@ from typing import Any, ClassVar
 import discord
 from pydantic import BaseModel
 
-from bot.errors import InsufficientFunds, NotAllowed
+from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render, verbs
 from cogs._ui.controls import Control, Menu, draw
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.frame import Sentences, deadline_text, frame_of
+from cogs._ui.hands import EarlierHand, HandKeeper
 from cogs._ui.hub import (
     GameUI,
     Payload,
@@ -63,13 +66,22 @@ class Game(GameUI):
     """Events after which every panel is redrawn (a new decision point, the end)."""
     own_moves: ClassVar[tuple[type[Any], ...]] = ()
     """Events (with a ``player``) after which only that player's panel is redrawn."""
+    private_hands: ClassVar[bool] = False
+    """A private hand per player: the table's "My hand" button (:meth:`hand_button`)
+    answers ephemerally with :meth:`hand`; every answer is edited after every outcome, and
+    a click on one drawn at an earlier ply is refused in its own words."""
+    hand_label: ClassVar[str] = "My hand"
 
     def __init__(self, hub: TableHub) -> None:
         super().__init__(hub)
         self.panels = PanelKeeper(hub, self) if self.private_panels else None
+        self.hands = HandKeeper() if self.private_hands else None
+        self._hand_locks: dict[int, asyncio.Lock] = {}
         self.verb_table: verbs.VerbTable = self.verbs()
         if self.panels is not None:
             self.verb_table = {"panel": self.show_panel, **self.verb_table}
+        if self.hands is not None:
+            self.verb_table = {"hand": self.show_hand, **self.verb_table}
 
     async def load(self) -> None:
         """At start, before any click: what the game keeps across restarts."""
@@ -116,6 +128,11 @@ class Game(GameUI):
     def panel(
         self, snapshot: TableSnapshot[Any, Any], player: int
     ) -> tuple[str, discord.ui.View | None]:
+        raise NotImplementedError
+
+    def hand(self, snapshot: TableSnapshot[Any, Any], player: int) -> Payload:
+        """What only ``player`` sees of a game with private hands, with the buttons of what
+        they may do now (drawn at the state's ply)."""
         raise NotImplementedError
 
     def waiting(self, state: Any) -> Iterable[int]:
@@ -179,6 +196,10 @@ class Game(GameUI):
         """The one place a member's action reaches the table service."""
         try:
             return await self.service.act(table, actor_of(interaction), action, expected_ply=ply)
+        except StaleAction as stale:
+            if self.hands is None or not self.from_private_answer(interaction):
+                raise
+            raise EarlierHand() from stale
         except InsufficientFunds as short:
             if short.user_id in (None, interaction.user.id):
                 raise
@@ -224,7 +245,93 @@ class Game(GameUI):
         text, view = self.panel(snapshot, interaction.user.id)
         await send_ephemeral(interaction, text, view=view)
 
+    # -- private hands ---------------------------------------------------------------------
+
+    def hand_button(self, snapshot: TableSnapshot[Any, Any]) -> TableComponent:
+        """The table message's button for a private hand (ply 0: never stale)."""
+        return button(
+            snapshot.id, 0, "hand", self.hand_label, style=discord.ButtonStyle.primary, emoji="🎴"
+        )
+
+    async def seated(
+        self, interaction: discord.Interaction[Any], table: int
+    ) -> TableSnapshot[Any, Any]:
+        """The table, for a member seated at a game that has started; else a refusal."""
+        snapshot = await self.service.snapshot(table)
+        if interaction.user.id not in snapshot.seats:
+            raise NotAllowed(self.not_seated)
+        if snapshot.state is None:
+            raise NotAllowed("The game has not started yet.")
+        return snapshot
+
+    @staticmethod
+    def current_hand(cid: ComponentId, snapshot: TableSnapshot[Any, Any]) -> None:
+        """Refuse a click on a hand answer drawn at an earlier ply."""
+        if cid.ply != snapshot.ply:
+            raise EarlierHand()
+
+    async def show_hand(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        snapshot = await self.seated(interaction, cid.table)
+        await self.give_hand(interaction, snapshot, self.hand(snapshot, interaction.user.id))
+
+    async def give_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        snapshot: TableSnapshot[Any, Any],
+        payload: Payload,
+    ) -> None:
+        """Answer with ``payload`` as the member's hand (a step of a choice, say), kept
+        for the edits after the next outcomes."""
+        assert self.hands is not None, "a game with private_hands"
+        await self.hands.show(interaction, snapshot.id, interaction.user.id, payload)
+
+    async def refresh_hands(self, table: int, *, skip: Sequence[int] = ()) -> None:
+        """Edit every kept hand answer of ``table`` to the table as it is now."""
+        if self.hands is None:
+            return
+        lock = self._hand_locks.setdefault(table, asyncio.Lock())
+        async with lock:
+            # Read afresh inside the lock: a refresh that waited must not draw an older turn.
+            snapshot = await self.service.snapshot(table)
+            if snapshot.state is None:
+                return
+            await self.hands.refresh(table, lambda player: self.hand(snapshot, player), skip=skip)
+            if not snapshot.row.live:
+                self.hands.forget(table)
+                self._hand_locks.pop(table, None)
+
+    @staticmethod
+    def from_private_answer(interaction: discord.Interaction[Any] | None) -> bool:
+        message = interaction.message if interaction is not None else None
+        return message is not None and message.flags.ephemeral
+
     async def after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
+        snapshot = outcome.snapshot
+        acting: list[int] = []
+        if (
+            self.hands is not None
+            and snapshot.state is not None
+            and interaction is not None
+            and self.from_private_answer(interaction)
+            and interaction.user.id in snapshot.seats
+        ):
+            # The hand clicked on becomes the new hand, through the click's own answer.
+            player = interaction.user.id
+            await self.hands.show(interaction, snapshot.id, player, self.hand(snapshot, player))
+            acting.append(player)
+        await self._after(outcome, interaction)
+        if self.hands is not None and snapshot.state is not None:
+            try:
+                await self.refresh_hands(snapshot.id, skip=acting)
+            except Exception:
+                # The action is saved; a hand that could not be redrawn must not turn the
+                # click's answer into "nothing was changed". Its next click is refused as
+                # stale, which says to ask again.
+                log.exception("could not refresh the hands of table %s", snapshot.id)
+
+    async def _after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         if interaction is not None:
             for event in outcome.events:
                 if getattr(event, "private_to", None) != interaction.user.id:

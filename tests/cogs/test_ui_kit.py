@@ -554,3 +554,30 @@ def test_a_click_on_an_earlier_hand_is_refused_as_stale_with_its_own_words() -> 
 
     error = EarlierHand()
     assert isinstance(error, StaleAction) and str(error) == EARLIER and "My hand" in EARLIER
+
+
+async def test_a_stale_click_on_a_private_hand_is_refused_in_the_hands_words() -> None:
+    from bot.errors import StaleAction
+    from cogs._ui.game import Game
+    from cogs._ui.hands import EARLIER, EarlierHand
+
+    class Hands(Game):
+        game = "cards"
+        title = "Cards"
+        private_hands = True
+
+    class Stale:
+        async def act(self, *args: Any, **kwargs: Any) -> Any:
+            raise StaleAction()
+
+    hub = SimpleNamespace(service=Stale())
+    ui = Hands(hub)  # type: ignore[arg-type]
+    assert "hand" in ui.verb_table, "the My hand verb comes with private hands"
+    user = SimpleNamespace(id=5, guild_permissions=None)
+    on_hand = SimpleNamespace(message=FakeInteraction(on_ephemeral=True).message, user=user)
+    with pytest.raises(EarlierHand, match="earlier turn"):
+        await ui.apply(on_hand, 1, Other(), ply=3)  # type: ignore[arg-type]
+    on_table = SimpleNamespace(message=FakeInteraction(on_ephemeral=False).message, user=user)
+    with pytest.raises(StaleAction) as raised:
+        await ui.apply(on_table, 1, Other(), ply=3)  # type: ignore[arg-type]
+    assert str(raised.value) != EARLIER, "a table message's stale click keeps its own words"
