@@ -11,6 +11,9 @@ player their hand, and after every outcome edits that answer in place while the 
 valid. Past that, the answer is left as it is; its buttons carry the ply they were drawn
 at, so a click on it is recognised as stale and answered with :data:`EARLIER`. Nothing
 here is persisted: after a restart the old answers simply go stale the same way.
+
+A game turns this on with ``private_hands = True`` and a ``hand(snapshot, player)`` method
+(:class:`cogs._ui.game.Game` wires the button, the verb and the refreshes).
 """
 
 from __future__ import annotations
