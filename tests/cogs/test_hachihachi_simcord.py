@@ -307,6 +307,9 @@ async def test_a_two_player_round_to_settlement_with_wallets(simcord_env):
     seen = hands.of(alice)
     assert "Curtain" in message_text(seen), "the same answer now shows the hand"
     assert "Full Moon" not in message_text(hands.of(alice))
+    table = await table_message(world)
+    assert "looks at their hand" in message_text(table), "the table message was edited"
+    assert table.attachments[0].id == attachment.id, "the same field: not uploaded again"
 
     # Alice's Curtain matches both Cherry chaff: a second step picks the capture.
     first = table.attachments[0].id
