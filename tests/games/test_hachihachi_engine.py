@@ -396,17 +396,33 @@ def test_nobody_plays_is_a_misdeal_with_the_pot_kept_and_pending_restored() -> N
     assert state.round == 1 and state.rounds_played == 0 and state.dealer == A
     # The redeal (identity order: no Large-Field bright on its field) keeps pending 0.
     assert state.pending_large == 0 and state.multiplier == 1
-    base = match.worst_case(state.rules, match.max_rounds(state.rules), 3)
-    assert state.stakes == {A: base + 2, B: base + 3, C: base + 4}
-    # The pot goes to the next scored round's winner.
+    # The carried penalties are inside the escrow taken at the start.
+    assert state.stakes == dict.fromkeys((A, B, C), hh.hold(state.rules))
+    # The pot goes to the next scored round's winner; B and C, whose penalties are still
+    # in the pot, drop free in the redeal (one penalty a counted round).
     state, _ = step(state, A, hh.Participate(play=True))
-    state, _ = step(state, B, hh.Participate(play=False))
+    state, events = step(state, B, hh.Participate(play=False))
+    assert next(e for e in events if e.kind == "participated").penalty == 0
     state, events = step(state, C, hh.Participate(play=False), ScriptedDice())
     result = next(e for e in events if e.kind == "round_scored").result
     assert result.winner == A
-    # This deal's drops: B first (1 kan), C second (1½ kan), at ×1.
-    assert result.net == {A: 30 + 10 + 40 + 15, B: -30 - 10, C: -40 - 15}
+    assert result.net == {A: 30 + 40, B: -30, C: -40}
     assert state.pot == {} and state.pot_carried == {}
+
+
+def test_abandoned_deals_never_take_more_than_the_escrow() -> None:
+    """However many deals nobody plays, each player pays one penalty a counted round, and
+    the stakes stay the escrow taken at the start."""
+    state, _ = begin((A, B, C), deal_order([[], [], []], []), dropout_penalties=True)
+    hold = hh.hold(state.rules)
+    for _ in range(4):
+        for p in (A, B, C):
+            state, _ = step(state, p, hh.Participate(play=False), ScriptedDice(orders=[]))
+        assert state.rounds_played == 0
+        assert state.pot == {A: 10, B: 15, C: 20}
+        assert state.stakes == dict.fromkeys((A, B, C), hold)
+    # The allowance for that penalty is in the bound: 63 kan + 2 kan.
+    assert match.round_bound(state.rules, 3) == 650
 
 
 def test_forced_out_compensation_is_paid_by_the_non_dealer() -> None:

@@ -140,10 +140,14 @@ class Playout:
 
     def check_round(self, result: hh.RoundResult, carried: dict[int, int]) -> None:
         assert sum(result.net.values()) == 0
-        bound = match.round_bound(self.rules) * result.multiplier
+        seats = len(self.players)
+        allowance = match.dropout_allowance(self.rules, seats)
+        bound = (match.round_bound(self.rules, seats) - allowance) * result.multiplier
         assert result.multiplier <= match.max_multiplier(self.rules)
         for p, net in result.net.items():
-            # A pot carried over from an abandoned deal is held on top (see match).
+            # A penalty carried over from an abandoned deal (at that deal's multiplier)
+            # is the bound's allowance: one penalty a counted round (see match).
+            assert carried.get(p, 0) <= allowance * match.max_multiplier(self.rules)
             assert -net - carried.get(p, 0) <= bound
         if result.ended_by == "exhaustion":
             assert sum(result.card_points.values()) == hh.CARD_POINTS_TOTAL

@@ -21,9 +21,14 @@ A player's loss in one round, in points before the multiplier, is at most ``B``:
   give (a) = 1 kan (Red), (b) = 12 kan, (c) = 0; any other hand has (a) <= (8 + 4) / 2 =
   6 kan, (b) <= 8.5 kan (within 7 cards: Four Brights and one ribbon set), (c) <= 7 × 3
   points. A player who sits a round out loses at most a dropout penalty (2 kan, the
-  third drop) and a mizuten bonus (1 kan), less than an active player's bound.
+  third drop) and a mizuten bonus (1 kan), less than an active player's bound;
+* with 3–4 seated and ``dropout_penalties``, a dropout penalty (at most **2 kan**) paid in
+  a deal that was then abandoned (nobody played, §8 step 6) stays in the pot while the
+  redeal is played: an active player of the redeal may lose it on top. A player pays at
+  most one penalty a counted round (a payer whose penalty is still in the pot drops free
+  in the redeal: our ruling), so however many deals are abandoned this is one 2 kan.
 
-So ``B = 24 + 36 + 3 kan (= 63 kan) [+ (seats - 2) × C]`` in points (``max(36 kan, 211)``
+So ``B = 24 + 36 + 3 kan (= 63 kan) [+ 2 kan] [+ (seats - 2) × C]`` in points (``max(36 kan, 211)``
 is 36 kan at 10 or 12 points a kan). Every payment of a round is multiplied by its
 multiplier, at most ``M`` = 2 with carry-over, ``2**3`` stacking (``2**5`` when the Rain
 Man and the Phoenix count too). A match has at most ``R = rounds`` counted rounds
@@ -33,9 +38,8 @@ remainder), which moves a payout by less than one coin from its exact value; so 
 player's worst case over ``k`` rounds still to play is ``ceil(k × B × M × stake_per_kan /
 points_per_kan) + k`` coins (the ``+ k``: a coin of rounding slack per round, more than
 the two the remaining rounds can need). ``hold(rules)`` is that for ``k = R``;
-``stakes[p]`` is it for the rounds still to play, plus the coins ``p`` has in a pot
-carried over from an abandoned deal (§8 step 6: a nobody-plays redeal does not count as a
-round, so those penalties are held on top). Defaults: ``B = 630`` points, ``M = 2``,
+``stakes[p]`` is it for the rounds still to play (the round in play included, so a
+penalty carried over from an abandoned deal is inside it). Defaults: ``B = 630`` points, ``M = 2``,
 ``R = 12``: ``ceil(12 × 630 × 2 / 10) + 12 = 1524`` coins per kan-coin.
 """
 
@@ -73,6 +77,7 @@ for _card in CARDS.values():
 TEYAKU_MAX_KAN = 24
 DEKIYAKU_MAX_KAN = 36
 SPECIALS_MAX_KAN = 3
+DROPOUT_MAX_KAN = 2
 
 
 def compensation_bound(rules: Rules) -> int:
@@ -88,7 +93,14 @@ def round_bound(rules: Rules, seats: int | None = None) -> int:
     bound = TEYAKU_MAX_KAN * ppk + max(DEKIYAKU_MAX_KAN * ppk, 211) + SPECIALS_MAX_KAN * ppk
     if seated > 2 and rules.forced_out_compensation:
         bound += (seated - 2) * compensation_bound(rules)
-    return bound
+    return bound + dropout_allowance(rules, seated)
+
+
+def dropout_allowance(rules: Rules, seats: int | None = None) -> int:
+    """The part of ``B`` for a penalty carried over from an abandoned deal (points before
+    the multiplier): 2 kan with 3–4 seated and ``dropout_penalties``, else 0."""
+    seated = rules.seated_players if seats is None else seats
+    return DROPOUT_MAX_KAN * rules.points_per_kan if seated > 2 and rules.dropout_penalties else 0
 
 
 def max_multiplier(rules: Rules) -> int:
@@ -115,18 +127,13 @@ def hold(rules: Rules) -> int:
     return worst_case(rules, max_rounds(rules))
 
 
-def _coins_up(points: int, rules: Rules) -> int:
-    return -(-points * rules.stake_per_kan // rules.points_per_kan)
-
-
 def refresh_stakes(s: State) -> None:
     rules = s.rules
     if s.finished:
         put(s, stakes=dict.fromkeys(s.seats, 0))
         return
     base = worst_case(rules, max_rounds(rules) - s.rounds_played, len(s.seats))
-    carried = s.pot_carried
-    put(s, stakes={p: base + _coins_up(carried.get(p, 0), rules) for p in s.seats})
+    put(s, stakes=dict.fromkeys(s.seats, base))
 
 
 def coins(scores: dict[int, int], seats: list[int], rules: Rules) -> dict[int, int]:

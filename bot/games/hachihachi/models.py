@@ -419,7 +419,8 @@ class State(BaseModel):
     pot: dict[int, int] = Field(default_factory=dict)
     """Dropout penalties (points, ×mult) each player has put in the pot, not yet won."""
     pot_carried: dict[int, int] = Field(default_factory=dict)
-    """The part of ``pot`` from deals abandoned before this one (in ``stakes``)."""
+    """The part of ``pot`` from deals abandoned before this one; its payers drop free in
+    this deal (one penalty a counted round)."""
     to_claim: dict[int, list[Literal["A", "B"]]] = Field(default_factory=dict)
     """Manual claims: the groups each active player has still to claim or decline."""
     claims: dict[int, list[Claim]] = Field(default_factory=dict)

@@ -227,9 +227,12 @@ def _after_mizuten(s: State, dice: Dice) -> list[Event]:
 
 
 def participate(s: State, player: int, play: bool, dice: Dice, by_deadline: bool) -> Outcome:
-    """A play-or-drop answer (§8); a voluntary drop pays into the pot when penalties are on."""
+    """A play-or-drop answer (§8); a voluntary drop pays into the pot when penalties are on,
+    once a counted round: a player whose penalty from an abandoned deal is still in the pot
+    drops free in the redeal (ruling: the escrow taken at the start stays the match's
+    worst case however many deals are abandoned)."""
     penalty = 0
-    if not play and s.rules.dropout_penalties:
+    if not play and s.rules.dropout_penalties and player not in s.pot:
         dropped = sum(1 for answer in s.answers.values() if not answer)
         ppk = s.rules.points_per_kan
         # 1, 1½, 2 kan; a fourth drop (4 seated, nobody plays) pays 2 kan too (ruling).
