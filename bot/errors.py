@@ -24,6 +24,7 @@ class InsufficientFunds(UserFacingError):
         )
         self.needed = needed
         self.balance = balance
+        self.currency = currency
         self.user_id = user_id
         """Whose wallet fell short, so the table can tell a player's own refusal from a
         reveal that someone else's click or a deadline triggered."""

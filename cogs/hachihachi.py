@@ -23,7 +23,7 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TanzakuBot
-from bot.errors import NotAllowed
+from bot.errors import InsufficientFunds, NotAllowed
 from bot.games import hachihachi as hh
 from bot.games.dice import ScriptedDice
 from bot.games.hachihachi import models as hm
@@ -308,7 +308,14 @@ async def open_table(cog: HachiHachiCog, interaction: Any, values: Values) -> No
     rules = OPTIONS.rules(values)
     rules["points_per_kan"] = int(rules["points_per_kan"])
     parsed = parse_rules(cog.bot.registry.get(GAME), rules)
-    await cog.ui.hub.open_table(interaction, GAME, parsed)
+    try:
+        await cog.ui.hub.open_table(interaction, GAME, parsed)
+    except InsufficientFunds as short:
+        if not isinstance(parsed, hh.Rules):
+            raise
+        # The escrow is a whole match's worst case: say how long a match the wallet covers.
+        affordable = hh.affordable_rounds(parsed, short.balance)
+        raise NotAllowed(words.escrow_refusal(short, parsed, affordable)) from short
 
 
 class HachiHachiCog(

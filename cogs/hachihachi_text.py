@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.errors import InsufficientFunds
 from bot.games.common import Honour
 from bot.games.hachihachi import models as hh
 from bot.games.hachihachi.cards import CARDS, MONTHS
@@ -577,3 +578,15 @@ def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str], pending: Sequence[s
         return f"Decline {what}"
     month = f" ({MONTHS[action.month].name})" if action.month in MONTHS else ""
     return f"Claim {what}{month}"
+
+
+def escrow_refusal(short: InsufficientFunds, rules: hh.Rules, affordable: int) -> str:
+    """Why a table cannot open: the host's wallet does not cover the match's escrow."""
+    head = (
+        f"This match puts **{short.needed:,} {short.currency}** in escrow from each seat — the "
+        f"most {rules.rounds} rounds at {rules.stake_per_kan:,} a kan could cost — and your "
+        f"wallet holds {short.balance:,}."
+    )
+    if affordable == 0:
+        return head + " Not even one round fits at this stake."
+    return head + f" Your wallet covers up to **{affordable} rounds** at this stake (`rounds`)."

@@ -555,6 +555,13 @@ async def test_yaku_rules_and_the_lobby_say_what_players_need(simcord_env):
     needed = hh.ENGINE.hold(hm.Rules(rounds=12))
     text = refusal(await world["bob"].slash(other, "hanafuda open", stake_per_kan=1))
     assert f"{needed:,}" in text and await wallet(world, world["bob"]) == START
+    # The refusal names the longest match the wallet covers at that stake.
+    fits = hh.affordable_rounds(hm.Rules(rounds=12), START)
+    assert 0 < fits < 12 and hh.ENGINE.hold(hm.Rules(rounds=fits)) <= START
+    assert hh.ENGINE.hold(hm.Rules(rounds=fits + 1)) > START
+    assert f"up to **{fits} rounds**" in text
+    text = refusal(await world["bob"].slash(other, "hanafuda open", stake_per_kan=50))
+    assert "Not even one round fits" in text
 
 
 def test_the_open_command_reaches_every_house_option() -> None:

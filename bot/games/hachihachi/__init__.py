@@ -90,6 +90,7 @@ from bot.games.hachihachi.engine import (
     start,
 )
 from bot.games.hachihachi.match import (
+    affordable_rounds,
     coins,
     compensation_bound,
     max_multiplier,
@@ -204,6 +205,7 @@ __all__ = [
     "TeyakuClaimed",
     "TeyakuDeclined",
     "act",
+    "affordable_rounds",
     "card_name",
     "card_points",
     "chaff_like_count",

@@ -127,6 +127,17 @@ def hold(rules: Rules) -> int:
     return worst_case(rules, max_rounds(rules))
 
 
+def affordable_rounds(rules: Rules, balance: int) -> int:
+    """The longest match (``rounds``, up to the rules' own) whose escrow ``balance`` covers
+    with these rules otherwise; 0 when not even one round fits."""
+    fits = (
+        rounds
+        for rounds in range(rules.rounds, 0, -1)
+        if hold(rules.model_copy(update={"rounds": rounds})) <= balance
+    )
+    return next(fits, 0)
+
+
 def refresh_stakes(s: State) -> None:
     rules = s.rules
     if s.finished:
