@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from bot.fairness import FairDice, RecordingDice
-from bot.games import fortunes_winds, hazard, nihakyu, strength_duel
+from bot.games import fortunes_winds, hachihachi, hazard, nihakyu, strength_duel
 from bot.games.common import HOUSE, Deadline
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
@@ -70,6 +70,25 @@ def duel_action(rng: random.Random, state: Any, player: int) -> BaseModel:
     return strength_duel.Bid(amount=rng.randint(-1, strength + 1), tag_out=rng.random() < 0.2)
 
 
+def hachihachi_action(rng: random.Random, state: Any, player: int) -> BaseModel:
+    legal = hachihachi.legal_actions(state, player)
+    if legal and rng.random() < 0.9:
+        return rng.choice(legal)
+    return rng.choice(
+        [
+            lambda: hachihachi.Play(card=rng.choice(hachihachi.DECK)),
+            lambda: hachihachi.Play(card=rng.choice(hachihachi.DECK), capture="pine-bright"),
+            lambda: hachihachi.CaptureDrawn(capture=rng.choice(hachihachi.DECK)),
+            hachihachi.Sage,
+            hachihachi.Shoubu,
+            hachihachi.Cancel,
+            lambda: hachihachi.Mizuten(declare=rng.random() < 0.5),
+            lambda: hachihachi.Participate(play=rng.random() < 0.5),
+            lambda: hachihachi.ClaimTeyaku(claim=True, month=rng.randint(0, 13)),
+        ]
+    )()
+
+
 ENGINES: list[tuple[ModuleType, list[BaseModel], ActionMaker]] = [
     (hazard, [hazard.Rules(), hazard.Rules(odds_max_multiple=3)], hazard_action),
     (
@@ -99,6 +118,21 @@ ENGINES: list[tuple[ModuleType, list[BaseModel], ActionMaker]] = [
         strength_duel,
         [strength_duel.Rules(mode=mode) for mode in ("duel", "forbidden", "three", "tag")],
         duel_action,
+    ),
+    (
+        hachihachi,
+        [
+            hachihachi.Rules(rounds=2),
+            hachihachi.Rules(
+                seated_players=3,
+                rounds=1,
+                teyaku_claims="manual",
+                dropout_penalties=True,
+                forced_out_compensation=True,
+            ),
+            hachihachi.Rules(seated_players=4, rounds=1, field_multiplier_mode="stack"),
+        ],
+        hachihachi_action,
     ),
 ]
 CASES = [
@@ -173,7 +207,7 @@ def test_logged_actions_parse_back(module: ModuleType, rules: BaseModel, maker: 
     assert spec.parse_action(Deadline().model_dump(mode="json")) == Deadline()
 
 
-@pytest.mark.parametrize("module", [fortunes_winds, hazard, nihakyu, strength_duel])
+@pytest.mark.parametrize("module", [fortunes_winds, hachihachi, hazard, nihakyu, strength_duel])
 def test_each_engine_module_exports_its_typed_engine(module: ModuleType) -> None:
     from bot.games.common import Abort
     from bot.games.contract import Engine
