@@ -30,24 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.games import hachihachi as hh
 from bot.games import nihakyu
+from tests.support.dice import SeededDice
 
 GOAL = 500
 PLAYERS = [101, 102, 103, 104]
-
-
-class SeededDice:
-    """A seeded ``random.Random`` as the engine's dice."""
-
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-
-    def roll(self, sides: int) -> int:
-        return self._rng.randint(1, sides)
-
-    def shuffle(self, items: Any) -> list[Any]:
-        out = list(items)
-        self._rng.shuffle(out)
-        return out
 
 
 def play_rounds(count: int, seats: int, seed: int) -> tuple[int, int]:

@@ -20,6 +20,7 @@ from bot.games.hachihachi import models as hm
 from bot.games.hachihachi.cards import CARDS, DECK
 from cogs import hachihachi as cog
 from cogs._ui.hands import EARLIER
+from tests.support.dice import SeededDice
 from tests.support.discord_limits import payload_problems
 from tests.support.sim import (
     answered,
@@ -602,19 +603,6 @@ def test_custom_id_arguments_are_indices_and_read_strictly() -> None:
     for bad in ("yC0", "x", "yA²"):
         with pytest.raises(NotAllowed):
             cog.claim_from(bad, [])
-
-
-class SeededDice:
-    """Random but repeatable dice for playouts."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def roll(self, sides: int) -> int:
-        return self.rng.randint(1, sides)
-
-    def shuffle(self, items: Any) -> list[Any]:
-        return self.rng.sample(list(items), len(items))
 
 
 def test_random_hands_give_buttons_within_discords_limits() -> None:

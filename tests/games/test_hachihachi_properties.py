@@ -7,7 +7,6 @@ legal moves for 2, 3 and 4 seats with every house option of §17 drawn at random
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,6 +16,7 @@ from bot.games import hachihachi as hh
 from bot.games.common import HOUSE, Deadline
 from bot.games.errors import IllegalMove
 from bot.games.hachihachi import match
+from tests.support.dice import SeededDice
 
 PLAYERS = [101, 202, 303, 404]
 
@@ -44,21 +44,6 @@ def house_rules(draw: st.DrawFn, seats: int | None = None) -> hh.Rules:
         stake_per_kan=draw(st.integers(1, 7)),
         afk_rounds_to_forfeit=draw(st.integers(1, 4)),
     )
-
-
-class SeededDice:
-    """A seeded ``random.Random`` as the engine's dice."""
-
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-
-    def roll(self, sides: int) -> int:
-        return self._rng.randint(1, sides)
-
-    def shuffle(self, items: Any) -> list[Any]:
-        out = list(items)
-        self._rng.shuffle(out)
-        return out
 
 
 def cards_of(state: hh.State) -> list[str]:
