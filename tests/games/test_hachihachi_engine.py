@@ -4,8 +4,10 @@ match and its money, bad input. Scripted deals are built by :func:`deal_order`."
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -688,6 +690,30 @@ def test_hold_formula_and_figures() -> None:
         == 32
     )
     assert hh.hold(hh.Rules(extend_game_for_carryover=True)) == 24 * 630 * 2 // 10 + 24
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        hh.Rules(),
+        hh.Rules(points_per_kan=12, stake_per_kan=7),
+        hh.Rules(seated_players=3, forced_out_compensation=True),
+        hh.Rules(seated_players=4, forced_out_compensation=True, dropout_penalties=True),
+        hh.Rules(field_multiplier_mode="stack", stake_per_kan=3, points_per_kan=12),
+    ],
+)
+def test_each_scored_round_frees_more_escrow_than_it_can_cost(rules: hh.Rules) -> None:
+    """A round can cost a player less than one coin over its exact worst case X (coins
+    are made whole from the running score), so the escrow a scored round frees must be at
+    least ceil(X) + 1: then the table never asks a wallet for more than it held."""
+    seats = rules.seated_players
+    exact = Fraction(
+        match.round_bound(rules, seats) * match.max_multiplier(rules) * rules.stake_per_kan,
+        rules.points_per_kan,
+    )
+    for left in range(1, match.max_rounds(rules) + 1):
+        freed = match.worst_case(rules, left, seats) - match.worst_case(rules, left - 1, seats)
+        assert freed >= math.ceil(exact) + 1
 
 
 def test_stakes_fall_as_rounds_are_scored_and_are_zero_at_the_end() -> None:

@@ -105,7 +105,11 @@ class Playout:
         assert hh.State.model_validate_json(state.model_dump_json()) == state
         assert state.payouts == hh.coins(state.scores, state.seats, state.rules)
         for p in self.players:
-            self.floor[p] = max(self.floor[p], state.payouts[p] - state.stakes[p])
+            # The escrow taken at the start is all a wallet ever pays: the table never
+            # asks it for more, however the rounds go.
+            net = state.payouts[p] - state.stakes[p]
+            assert net >= self.floor[p], "a wallet was asked for more than its escrow"
+            self.floor[p] = net
         if state.finished:
             assert all(stake == 0 for stake in state.stakes.values())
             assert hh.deadline_seconds(state) is None

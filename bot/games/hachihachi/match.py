@@ -28,19 +28,20 @@ A player's loss in one round, in points before the multiplier, is at most ``B``:
   most one penalty a counted round (a payer whose penalty is still in the pot drops free
   in the redeal: our ruling), so however many deals are abandoned this is one 2 kan.
 
-So ``B = 24 + 36 + 3 kan (= 63 kan) [+ 2 kan] [+ (seats - 2) × C]`` in points (``max(36 kan, 211)``
-is 36 kan at 10 or 12 points a kan). Every payment of a round is multiplied by its
-multiplier, at most ``M`` = 2 with carry-over, ``2**3`` stacking (``2**5`` when the Rain
-Man and the Phoenix count too). A match has at most ``R = rounds`` counted rounds
-(``2 × rounds`` with ``extend_game_for_carryover``). Coins are points × ``stake_per_kan
-/ points_per_kan``, made whole from the running score after every round (largest
-remainder), which moves a payout by less than one coin from its exact value; so a
-player's worst case over ``k`` rounds still to play is ``ceil(k × B × M × stake_per_kan /
-points_per_kan) + k`` coins (the ``+ k``: a coin of rounding slack per round, more than
-the two the remaining rounds can need). ``hold(rules)`` is that for ``k = R``;
-``stakes[p]`` is it for the rounds still to play (the round in play included, so a
-penalty carried over from an abandoned deal is inside it). Defaults: ``B = 630`` points, ``M = 2``,
-``R = 12``: ``ceil(12 × 630 × 2 / 10) + 12 = 1524`` coins per kan-coin.
+So ``B = 24 + 36 + 3 kan (= 63 kan) [+ 2 kan] [+ (seats - 2) × C]`` in points (``max(36
+kan, 211)`` is 36 kan at 10 or 12 points a kan). Every payment of a round is multiplied by
+its multiplier, at most ``M`` = 2 with carry-over, ``2**3`` stacking (``2**5`` when the
+Rain Man and the Phoenix count too). A match has at most ``R = rounds`` counted rounds
+(``2 × rounds`` with ``extend_game_for_carryover``). Coins are points × ``stake_per_kan /
+points_per_kan``, made whole from the running score after every round (largest remainder),
+which moves a payout by less than one coin from its exact value. A round then moves a
+player's payout by at most ``ceil(X) + 1`` coins, ``X = B × M × stake_per_kan /
+points_per_kan``, so a player's worst case over ``k`` rounds still to play is ``k ×
+(ceil(X) + 1)`` coins: each scored round frees at least what it can cost, and the table
+never asks a wallet for more than the escrow it took at the start. ``hold(rules)`` is that
+for ``k = R``; ``stakes[p]`` is it for the rounds still to play (the round in play
+included, so a penalty carried over from an abandoned deal is inside it). Defaults: ``B =
+630`` points, ``M = 2``, ``R = 12``: ``12 × (126 + 1) = 1524`` coins at 1 coin a kan.
 """
 
 from __future__ import annotations
@@ -118,8 +119,8 @@ def worst_case(rules: Rules, rounds_left: int, seats: int | None = None) -> int:
     """Coins a player can lose over ``rounds_left`` more rounds (module notes)."""
     if rounds_left <= 0:
         return 0
-    points = rounds_left * round_bound(rules, seats) * max_multiplier(rules)
-    return -(-points * rules.stake_per_kan // rules.points_per_kan) + rounds_left
+    points = round_bound(rules, seats) * max_multiplier(rules)
+    return rounds_left * (-(-points * rules.stake_per_kan // rules.points_per_kan) + 1)
 
 
 def hold(rules: Rules) -> int:
