@@ -1,17 +1,29 @@
-"""At LOG_LEVEL=DEBUG the logs hold no bid and no live fairness seed.
+"""At LOG_LEVEL=DEBUG the logs hold no secret and no live fairness seed.
 
 The bot's logging is set up as `python -m bot` sets it up; then a duel is played with
-bids by button and by typed form, and everything logged is scanned."""
+bids by button and by typed form, and a Nuki Hachi-hachi round with its private hands,
+and everything logged is scanned."""
 
 from __future__ import annotations
 
 import logging
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from bot.__main__ import setup_logging
+from bot.games.hachihachi.cards import CARDS
+from tests.cogs.test_hachihachi_platform_simcord import (
+    TABLE,
+    Hands,
+    hidden_cards,
+    opened,
+    play_to_end,
+    secret_words,
+    state,
+)
 from tests.support.sim import answered, make_world
 
 TYPED_BIDS = ("23", "19")
@@ -82,3 +94,42 @@ def test_the_patterns_catch_what_they_look_for() -> None:
         amount = "13" if "13" in leak else "19"
         assert any(p.search(leak) for p in bid_patterns(amount)), leak
     assert not any(p.search("round 13 at 19:00, ply 19") for p in bid_patterns("19"))
+
+
+def hand_patterns(hidden: set[str]) -> list[re.Pattern[str]]:
+    """Where a hidden Hachi-hachi card would show in a log line: its id, its name (where
+    no public card shares it), or its deck index as a hand button's custom id carries it."""
+    words = [re.compile(re.escape(word)) for word in secret_words(hidden)]
+    indices = "|".join(str(CARDS[card].index) for card in sorted(hidden))
+    return [*words, re.compile(rf":(?:play|card|drawn):(?:{indices})\b")]
+
+
+async def test_a_hachihachi_round_at_debug_logs_no_hidden_card_and_no_seed(
+    simcord_env, caplog, debug_logging
+):
+    """Production fair dice, a whole round (the clock decides twice, the players click
+    the rest): each step's log lines name no card still in a hand or in the draw pile,
+    and nothing before the end holds the table's seed."""
+    caplog.set_level(logging.DEBUG)
+    for name in ("bot", "cogs"):
+        assert logging.getLogger(name).isEnabledFor(logging.DEBUG)
+    world = await make_world(simcord_env, "alice", "bob")
+    await opened(simcord_env, world, "alice", "bob", first_dealer="draw")
+    seed = (await simcord_env.bot.tables.snapshot(TABLE)).row.seed_hex
+    read = 0
+    steps = 0
+
+    async def scan(s: Any) -> None:
+        nonlocal read, steps
+        text, read = caplog.text[read:], len(caplog.text)
+        if s.finished:  # the seed is revealed at the end; the hands are empty
+            return
+        assert seed not in text
+        for pattern in hand_patterns(hidden_cards(s)):
+            assert not pattern.search(text), f"{pattern.pattern} in the log while hidden"
+        steps += 1
+
+    await scan(await state(world))
+    final = await play_to_end(world, Hands(world), deadlines=2, each=scan)
+    assert final.finished and steps >= 4
+    assert "rendered" in caplog.text, "the scan read the game's own debug lines"
