@@ -69,8 +69,9 @@ async def play_to_end(
     world: Any, hands: Hands, *, deadlines: int = 0, each: Step | None = None, limit: int = 300
 ) -> hm.State:
     """Play the match out: the first ``deadlines`` decisions by the clock (the table plays
-    them), every other one as the deciding player's first legal action, clicked in their
-    hand answer; ``each`` sees the state after every step."""
+    them), every other one as the deciding player's first legal action (but "play" when
+    asked to play or drop, so that a round is played), clicked in their hand answer;
+    ``each`` sees the state after every step."""
     by_id = {m.id: m for m in world.members.values()}
     for step in range(limit):
         s = await state(world)
@@ -81,10 +82,14 @@ async def play_to_end(
             await world.env.advance_time(TURN_SECONDS + 1)
             assert (await state(world)).ply > s.ply, "the deadline played"
         else:
-            await do(world, hands, by_id[s.turn], hh.legal_actions(s, s.turn)[0])
+            await do(world, hands, by_id[s.turn], choice(hh.legal_actions(s, s.turn)))
         if each is not None:
             await each(await state(world))
     raise AssertionError("the match did not end")
+
+
+def choice(legal: list[Any]) -> Any:
+    return next((a for a in legal if isinstance(a, hm.Participate) and a.play), legal[0])
 
 
 def hidden_cards(s: hm.State) -> set[str]:
@@ -123,10 +128,13 @@ def embed_text(result: Any) -> str:
 # -- /verify -------------------------------------------------------------------------------
 
 
-async def test_verify_replays_a_fair_match_and_refuses_a_live_one(simcord_env):
-    world = await make_world(simcord_env, "alice", "bob")
+@pytest.mark.parametrize(
+    ("names", "deadlines"), [(("alice", "bob"), 2), (("alice", "bob", "carol"), 1)]
+)
+async def test_verify_replays_a_fair_match_and_refuses_a_live_one(simcord_env, names, deadlines):
+    world = await make_world(simcord_env, *names)
     alice, bob = world["alice"], world["bob"]
-    await opened(simcord_env, world, "alice", "bob", first_dealer="draw")
+    await opened(simcord_env, world, *names, first_dealer="draw", seats=len(names))
     row = (await snapshot(world)).row
     seed = row.seed_hex
     assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == row.commitment
@@ -135,7 +143,7 @@ async def test_verify_replays_a_fair_match_and_refuses_a_live_one(simcord_env):
     assert "still being played" in text and row.commitment in text
     assert seed not in text, "a live table's seed stays secret"
 
-    final = await play_to_end(world, Hands(world), deadlines=2)
+    final = await play_to_end(world, Hands(world), deadlines=deadlines)
     assert final.finished and final.rounds_played == 1
 
     report = embed_text(await alice.slash(world.channel, "verify", table=TABLE))
@@ -146,6 +154,8 @@ async def test_verify_replays_a_fair_match_and_refuses_a_live_one(simcord_env):
     deals = [draw for draw in draws if draw[0] == len(DECK) and isinstance(draw[1], list)]
     # The draw for the first dealer is one shuffle of the deck, the deal another.
     assert len(deals) >= 2
+    if len(names) == 3:  # the dropped hand is shuffled into the draw pile: re-derived too
+        assert any(draw[0] == 14 for draw in draws)
     kinds = [json.loads(r.action_json)["kind"] for r in rows]
     played = [k for k in kinds if k == LogKind.START or not LogKind.is_table_step(k)]
     assert "deadline" in kinds, "the clock's own decisions are in the log too"
@@ -191,14 +201,16 @@ async def test_history_of_a_live_table_shows_no_hidden_card_to_anyone(simcord_en
         nonlocal checked
         if s.finished:
             return
-        hidden = hidden_cards(s)
-        assert hidden, "a live round always hides cards"
+        hidden = hidden_cards(s)  # empty at a last decision after the last card
         for viewer in viewers:
             text = embed_text(await viewer.slash(world.channel, "history", table=TABLE))
             assert not leaked(text, hidden), f"/history shows {leaked(text, hidden)} live"
             assert seed not in text
-            if checked:  # after the first action: the platform's rule is what hides it
-                assert SECRET_WHILE_LIVE in text or "time ran out" in text
+            # A member's action (a play, a claim or its refusal) is listed as a private
+            # choice until the end, as for every game; the table's own steps are not.
+            assert not re.search(r"\w\((?:card|claim|declare|play)=", text), text
+            if s.ply >= 2:  # the clock decided the first, a member the second
+                assert SECRET_WHILE_LIVE in text
         checked += 1
 
     await scan(await state(world))
@@ -281,7 +293,9 @@ async def test_the_table_picture_is_replaced_never_piled_up(simcord_env, monkeyp
         return message
 
     monkeypatch.setattr(backend, "edit_message", watched)
-    (first,) = (await table_message(world)).attachments
+    start = (await table_message(world)).attachments
+    assert len(start) == 1, f"the started table shows {len(start)} pictures"
+    first = start[0]
     final = await play_to_end(world, Hands(world), deadlines=1)
     assert final.finished
     assert len(counts) >= 4, "every step edited the table message"
@@ -289,3 +303,23 @@ async def test_the_table_picture_is_replaced_never_piled_up(simcord_env, monkeyp
     assert len(pictures) >= 3, "the field changed: its picture was replaced each time"
     shown = (await table_message(world)).attachments
     assert len(shown) <= 1 and first.id not in {a.id for a in shown}
+
+
+async def test_verify_replays_a_match_a_moderator_ended(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice = world["alice"]
+    await opened(simcord_env, world, "alice", "bob", mizuten=False, rounds=2)
+    hands = Hands(world)
+    for _ in range(3):
+        s = await state(world)
+        member = next(m for m in world.members.values() if m.id == s.turn)
+        await do(world, hands, member, choice(hh.legal_actions(s, s.turn)))
+    answered(await world.moderator.slash(world.channel, "cancel", table=TABLE))
+    final = await state(world)
+    assert final.finished and final.aborted
+    report = embed_text(await alice.slash(world.channel, "verify", table=TABLE))
+    assert "✅ Every roll matches the seed." in report
+    assert "actions replayed: **5**" in report, "the start, three plays and the abort"
+    # An ended match was not played out: it counts in nobody's stats.
+    text = embed_text(await alice.slash(world.channel, "stats"))
+    assert "No finished games yet." in text
