@@ -2,7 +2,7 @@
 re-derives every shuffle of a table played with production fair dice and replays the whole
 match (and refuses a live table without its seed); /history of a live table shows no
 hidden card to anyone; /stats books games, wins, net coins and honours as the match paid
-them; the table message's picture is replaced, never piled up."""
+them; the table message's picture (and each hand answer's) is replaced, never piled up."""
 
 from __future__ import annotations
 
@@ -283,8 +283,11 @@ async def test_the_table_picture_is_replaced_never_piled_up(simcord_env, monkeyp
     counts: list[int] = []
     pictures: set[str] = set()
 
+    most: dict[int, int] = {}  # every message edited (the hand answers too): most pictures
+
     def watched(channel_id: int, message_id: int, fields: dict[str, Any]) -> Any:
         message = edit(channel_id, message_id, fields)
+        most[message_id] = max(most.get(message_id, 0), len(message.attachments))
         if message_id == table_id:
             counts.append(len(message.attachments))
             pictures.update(
@@ -303,6 +306,9 @@ async def test_the_table_picture_is_replaced_never_piled_up(simcord_env, monkeyp
     assert len(pictures) >= 3, "the field changed: its picture was replaced each time"
     shown = (await table_message(world)).attachments
     assert len(shown) <= 1 and first.id not in {a.id for a in shown}
+    hand_answers = set(most) - {table_id}
+    assert len(hand_answers) >= 2, "both players' hand answers were edited along"
+    assert max(most.values()) <= 1, f"a message held several pictures: {most}"
 
 
 async def test_verify_replays_a_match_a_moderator_ended(simcord_env):

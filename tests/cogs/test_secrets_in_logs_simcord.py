@@ -100,21 +100,34 @@ def hand_patterns(hidden: set[str]) -> list[re.Pattern[str]]:
     """Where a hidden Hachi-hachi card would show in a log line: its id, its name (where
     no public card shares it), or its deck index as a hand button's custom id carries it."""
     words = [re.compile(re.escape(word)) for word in secret_words(hidden)]
+    if not hidden:
+        return words
     indices = "|".join(str(CARDS[card].index) for card in sorted(hidden))
     return [*words, re.compile(rf":(?:play|card|drawn):(?:{indices})\b")]
 
 
+def test_the_hand_patterns_catch_what_they_look_for() -> None:
+    hidden = {"pine-bright", "maple-chaff-1"}  # indices 0 and 26
+    leaks = ["hand ['pine-bright']", "Crane with Sun", "custom_id='tz:1:4:play:26-14'"]
+    for leak in leaks:
+        assert any(p.search(leak) for p in hand_patterns(hidden)), leak
+    public = ["tz:1:4:play:2", "Maple chaff", "ply 26", "tz:1:4:play:4-26"]
+    assert not [text for text in public if any(p.search(text) for p in hand_patterns(hidden))]
+    assert not any(p.search("tz:1:4:play:0") for p in hand_patterns(set()))
+
+
+@pytest.mark.parametrize("names", [("alice", "bob"), ("alice", "bob", "carol")])
 async def test_a_hachihachi_round_at_debug_logs_no_hidden_card_and_no_seed(
-    simcord_env, caplog, debug_logging
+    simcord_env, caplog, debug_logging, names
 ):
-    """Production fair dice, a whole round (the clock decides twice, the players click
-    the rest): each step's log lines name no card still in a hand or in the draw pile,
-    and nothing before the end holds the table's seed."""
+    """Production fair dice, a whole round for two and for three seated (the clock decides
+    first, the players click the rest): each step's log lines name no card still in a
+    hand or in the draw pile, and nothing before the end holds the table's seed."""
     caplog.set_level(logging.DEBUG)
     for name in ("bot", "cogs"):
         assert logging.getLogger(name).isEnabledFor(logging.DEBUG)
-    world = await make_world(simcord_env, "alice", "bob")
-    await opened(simcord_env, world, "alice", "bob", first_dealer="draw")
+    world = await make_world(simcord_env, *names)
+    await opened(simcord_env, world, *names, first_dealer="draw", seats=len(names))
     seed = (await simcord_env.bot.tables.snapshot(TABLE)).row.seed_hex
     read = 0
     steps = 0
@@ -130,6 +143,6 @@ async def test_a_hachihachi_round_at_debug_logs_no_hidden_card_and_no_seed(
         steps += 1
 
     await scan(await state(world))
-    final = await play_to_end(world, Hands(world), deadlines=2, each=scan)
+    final = await play_to_end(world, Hands(world), deadlines=1, each=scan)
     assert final.finished and steps >= 4
     assert "rendered" in caplog.text, "the scan read the game's own debug lines"
