@@ -142,10 +142,14 @@ async def test_verify_replays_a_fair_match_and_refuses_a_live_one(simcord_env, n
     text = refusal(await bob.slash(world.channel, "verify", table=TABLE))
     assert "still being played" in text and row.commitment in text
     assert seed not in text, "a live table's seed stays secret"
+    footer = (await table_message(world)).embeds[0].footer.text or ""
+    assert row.commitment in footer and seed not in footer
 
     final = await play_to_end(world, Hands(world), deadlines=deadlines)
     assert final.finished and final.rounds_played == 1
 
+    footer = (await table_message(world)).embeds[0].footer.text or ""
+    assert f"seed `{seed}`" in footer, "the ended table shows its seed"
     report = embed_text(await alice.slash(world.channel, "verify", table=TABLE))
     assert "✅ Every roll matches the seed." in report
     assert f"Seed: `{seed}`" in report and row.commitment in report
@@ -329,3 +333,24 @@ async def test_verify_replays_a_match_a_moderator_ended(simcord_env):
     # An ended match was not played out: it counts in nobody's stats.
     text = embed_text(await alice.slash(world.channel, "stats"))
     assert "No finished games yet." in text
+
+
+async def test_verify_after_a_restart_mid_deal(simcord_env, bot_factory):
+    """The fair dice's place in the stream is saved with the table: a bot restarted
+    between the deal and the draw pile's shuffle (three seated) goes on where it was,
+    and /verify re-derives both."""
+    names = ("alice", "bob", "carol")
+    world = await make_world(simcord_env, *names)
+    await opened(simcord_env, world, *names, seats=3, mizuten=False, first_dealer="first_seat")
+    s = await state(world)
+    assert s.phase == "participate"
+    await do(world, Hands(world), world["alice"], hm.Participate(play=True))
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(bot_factory())
+    final = await play_to_end(world, Hands(world))
+    assert final.finished
+    report = embed_text(await world["carol"].slash(world.channel, "verify", table=TABLE))
+    assert "✅ Every roll matches the seed." in report
+    _, rows = await simcord_env.bot.tables.history(TABLE, world.guild.id)
+    sizes = [draw[0] for r in rows for draw in json.loads(r.draws_json)]
+    assert sizes[:2] == [len(DECK), 14], "the deal, then the draw pile after the restart"
