@@ -108,7 +108,8 @@ class Payload:
         kwargs = self.as_kwargs()
         if self.picture is not None and shown != self.picture.key:
             kwargs["attachments"] = [self.picture.file()]
-        elif self.picture is None and shown:
+        elif self.picture is None and shown != NO_PICTURE:
+            # After a restart (``None``) a picture may still be there: clear it, once.
             kwargs["attachments"] = []
         return kwargs
 
