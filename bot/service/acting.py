@@ -25,6 +25,14 @@ from bot.storage import table_queries as tq
 from bot.storage.table_queries import TableStatus
 
 
+def counts_as_won(state: Any, player: int, net: int) -> bool:
+    """Whether a finished game counts as won for ``player`` in /stats: the game names them
+    its winner (``winner``) or among its shared winners (``winners``, as a match on points
+    whose lead rounds to no coin), or they came out ahead in coins."""
+    named = getattr(state, "winners", None) or [getattr(state, "winner", None)]
+    return player in named or net > 0
+
+
 class Play:
     def __init__(self, steps: Steps) -> None:
         self._steps = steps
@@ -196,7 +204,7 @@ class Play:
             net = seat.wallet_net
             await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "played", 1)
             await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "net", net)
-            if getattr(state, "winner", None) == seat.user_id or net > 0:
+            if counts_as_won(state, seat.user_id, net):
                 await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "won", 1)
         for log_row in await tq.action_log(tx, row.id):
             for event in json.loads(log_row.events_json):
