@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -12,6 +12,9 @@ from hypothesis import HealthCheck, settings
 from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot
 from bot.config import Settings
 from bot.games.dice import ScriptedDice
+
+if TYPE_CHECKING:
+    from tests.support.postgres import PostgresTestServer
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -68,3 +71,22 @@ def simcord_bot(bot_factory: BotFactory, request: pytest.FixtureRequest) -> Tanz
         scripted: ScriptedDice = request.getfixturevalue("dice")
         return bot_factory(dice_factory=lambda row: scripted)
     return bot_factory()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresTestServer]:
+    """One real PostgreSQL server for the session, started by the first test that asks for
+    it (a run that never asks starts none). If it cannot start, every test needing it
+    fails with the reason: never skipped."""
+    from tests.support.postgres import start_test_server
+
+    server = start_test_server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def postgres_dsn(postgres_server: PostgresTestServer) -> AsyncIterator[str]:
+    """A DSN (`postgresql://…`) to a new, empty database of its own, dropped after the test."""
+    async with postgres_server.fresh_database() as dsn:
+        yield dsn
