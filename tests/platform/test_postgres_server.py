@@ -5,16 +5,19 @@ a failed transaction leaves nothing behind; `FOR UPDATE SKIP LOCKED` lets two co
 claim different due deadlines, never the same one; `LISTEN/NOTIFY` wakes another
 connection (and a notice from a rolled-back transaction never arrives); a transaction
 advisory lock serialises a table's actions across connections; a bad DSN fails loudly.
-And the harness itself: no server starts unless a test asks for one, and a server that
-cannot start fails the run instead of skipping.
+And the harness itself: no server starts unless a test asks for one, a server that cannot
+start fails the run instead of skipping, and a killed session's server is stopped later.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,7 +26,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from tests.support.postgres import PostgresTestServer, socket_dsn
+from tests.support.postgres import (
+    DIR_PREFIX,
+    PostgresTestServer,
+    reap_dead_sessions,
+    socket_dsn,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT = 5.0  # seconds; generous on a loaded 2-core machine, and a pass never waits that long
@@ -211,3 +219,51 @@ def test_no_server_unless_asked_and_a_dead_one_fails_the_run(tmp_path: Path) -> 
     assert "1 passed, 1 error" in out, out
     assert "PostgresUnavailable" in out and "Unsupported Postgres version: 99" in out, out
     assert "skipped" not in out, out
+
+
+def test_a_killed_sessions_server_is_stopped_by_the_next(tmp_path: Path) -> None:
+    """pytest killed with -9 cannot stop its server (pgserver stops it from atexit): the
+    next session's start stops that orphan and deletes its folder, and leaves alone the
+    folder of a session still alive."""
+    base = Path(tempfile.mkdtemp(prefix="tzpg-"))  # short: the socket lives in pgdata
+    try:
+        code = (
+            "import os, signal, sys\n"
+            "from pathlib import Path\n"
+            "from tests.support.postgres import start_test_server\n"
+            "server = start_test_server(base=Path(sys.argv[1]))\n"
+            "print(server.root, server.pgserver.get_pid(), flush=True)\n"
+            "os.kill(os.getpid(), signal.SIGKILL)\n"
+        )
+        child = subprocess.run(
+            [sys.executable, "-c", code, str(base)],
+            cwd=REPO,
+            env=dict(os.environ, PYTHONPATH=str(REPO)),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert child.returncode == -signal.SIGKILL, child.stderr
+        root_text, pid_text = child.stdout.split()
+        orphan_root, postmaster = Path(root_text), int(pid_text)
+        assert orphan_root.is_dir() and _alive(postmaster)
+        alive_root = base / f"{DIR_PREFIX}{os.getpid()}-mine"  # a live session's folder
+        alive_root.mkdir()
+
+        reap_dead_sessions(base)
+
+        assert not orphan_root.exists()
+        assert not _alive(postmaster)
+        assert alive_root.is_dir()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie still answers signal 0; it no longer serves anything.
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
