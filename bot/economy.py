@@ -9,6 +9,7 @@ never leave; every other movement is a transfer between two accounts.
 from __future__ import annotations
 
 import logging
+import weakref
 from dataclasses import dataclass
 
 from bot.clock import Clock, discord_clock
@@ -32,6 +33,21 @@ def wallet_account(user_id: int) -> str:
 
 def escrow_account(table_id: int) -> str:
     return f"escrow:{table_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class GuildTerms:
+    """A server's economy settings, the ones `/economy config` sets. Read once per server
+    and kept in memory (:meth:`Economy.terms`); the house balance and the minted total,
+    which every bet moves, are never cached."""
+
+    currency_name: str
+    starting_balance: int
+    daily_amount: int
+
+    @classmethod
+    def of(cls, row: mq.GuildSettingsRow) -> GuildTerms:
+        return cls(row.currency_name, row.starting_balance, row.daily_amount)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +76,54 @@ class Economy:
         self._db = db
         self._house_float = house_float
         self._clock = clock
+        # Every snapshot, wallet and /daily needs the currency or an amount, and only
+        # /economy config (:meth:`configure`) changes them: it empties the entry when its
+        # transaction is over. A new process starts empty, so a restart reads them afresh.
+        self._terms: dict[int, GuildTerms] = {}
+        self._configured = 0
+        """Counts the `configure` calls that finished: a read they overtook is not kept."""
+        self._made_in: weakref.WeakKeyDictionary[Transaction, set[int]] = (
+            weakref.WeakKeyDictionary()
+        )
+        """Servers whose row a transaction still open made: not cached from it, as its
+        rollback would leave the cache naming a row that does not exist."""
+
+    # -- the cached settings ------------------------------------------------------------------
+
+    async def terms(self, tx: Transaction, guild_id: int) -> GuildTerms:
+        """The server's settings (its row made first if need be): from memory after the
+        first read. Use :meth:`ensure_guild` for the house balance."""
+        cached = self._terms.get(guild_id)
+        if cached is not None:
+            return cached
+        return GuildTerms.of(await self.ensure_guild(tx, guild_id))
+
+    def cached_terms(self, guild_id: int) -> GuildTerms | None:
+        """The settings in memory, if read already (no database trip either way)."""
+        return self._terms.get(guild_id)
+
+    def invalidate(self, guild_id: int) -> None:
+        """Forget a server's cached settings: the next use reads them again."""
+        self._terms.pop(guild_id, None)
+
+    def _remember(self, tx: Transaction, row: mq.GuildSettingsRow, configured: int) -> None:
+        # Only a row that was already committed (never one this transaction made, which a
+        # rollback could undo), and only if no /economy config finished since the read
+        # began: its change would be hidden until a restart.
+        if configured == self._configured and row.guild_id not in self._made_in.get(tx, ()):
+            self._terms[row.guild_id] = GuildTerms.of(row)
 
     # -- building blocks, used inside a caller's transaction -------------------------------
 
     async def ensure_guild(self, tx: Transaction, guild_id: int) -> mq.GuildSettingsRow:
+        """The server's whole row, read now (the house balance moves with every bet); its
+        settings are cached on the way (:meth:`terms`)."""
+        configured = self._configured
         settings = await mq.guild_settings(tx, guild_id)
-        if settings is None:
+        if settings is not None:
+            self._remember(tx, settings, configured)
+        else:
+            self._made_in.setdefault(tx, set()).add(guild_id)
             await mq.insert_guild_settings(tx, guild_id)
             if self._house_float:
                 await self._mint(tx, guild_id, HOUSE_ACCOUNT, self._house_float, "house float")
@@ -77,11 +135,12 @@ class Economy:
         existing = await mq.wallet(tx, guild_id, user_id)
         if existing is not None:
             return existing
-        settings = await self.ensure_guild(tx, guild_id)
+        # Cached or not, the server's row exists once this returns (the wallet refers to it).
+        terms = await self.terms(tx, guild_id)
         await mq.insert_wallet(tx, guild_id, user_id)
-        if settings.starting_balance:
+        if terms.starting_balance:
             await self._mint(
-                tx, guild_id, wallet_account(user_id), settings.starting_balance, "welcome"
+                tx, guild_id, wallet_account(user_id), terms.starting_balance, "welcome"
             )
         row = await mq.wallet(tx, guild_id, user_id)
         assert row is not None
@@ -136,10 +195,8 @@ class Economy:
                 return
             row = await self.ensure_wallet(tx, guild_id, user_id)
             if await mq.add_to_wallet(tx, guild_id, user_id, delta) is None:
-                settings = await self.ensure_guild(tx, guild_id)
-                raise InsufficientFunds(
-                    -delta, row.balance, settings.currency_name, user_id=user_id
-                )
+                terms = await self.terms(tx, guild_id)
+                raise InsufficientFunds(-delta, row.balance, terms.currency_name, user_id=user_id)
         elif kind == "escrow":
             await mq.add_to_escrow(tx, int(owner), delta)
         elif kind == MINT:
@@ -155,28 +212,36 @@ class Economy:
 
     async def balance(self, guild_id: int, user_id: int) -> Balance:
         async with self._db.transaction() as tx:
-            settings = await self.ensure_guild(tx, guild_id)
+            terms = await self.terms(tx, guild_id)
             row = await self.ensure_wallet(tx, guild_id, user_id)
-        return Balance(row.balance, settings.currency_name)
+        return Balance(row.balance, terms.currency_name)
 
     async def peek(self, guild_id: int, user_id: int) -> Balance | None:
         """Someone else's balance: looking never creates (or funds) a wallet."""
+        terms = self._terms.get(guild_id)
         async with self._db.reading() as tx:
             row = await mq.wallet(tx, guild_id, user_id)
-            settings = await mq.guild_settings(tx, guild_id)
+            if terms is None:
+                configured = self._configured
+                settings = await mq.guild_settings(tx, guild_id)
+                if settings is not None:
+                    self._remember(tx, settings, configured)
+                    terms = GuildTerms.of(settings)
         if row is None:
             return None
-        currency = settings.currency_name if settings is not None else "coins"
-        return Balance(row.balance, currency)
+        return Balance(row.balance, terms.currency_name if terms is not None else "coins")
 
     async def currency(self, guild_id: int) -> str:
+        cached = self._terms.get(guild_id)
+        if cached is not None:
+            return cached.currency_name  # no transaction at all
         async with self._db.transaction() as tx:
-            return (await self.ensure_guild(tx, guild_id)).currency_name
+            return (await self.terms(tx, guild_id)).currency_name
 
     async def daily(self, guild_id: int, user_id: int) -> DailyClaim:
         now = self._clock()
         async with self._db.transaction() as tx:
-            settings = await self.ensure_guild(tx, guild_id)
+            settings = await self.terms(tx, guild_id)
             row = await self.ensure_wallet(tx, guild_id, user_id)
             if row.last_daily is not None and now - row.last_daily < DAILY_COOLDOWN_SECONDS:
                 ready_at = int(row.last_daily + DAILY_COOLDOWN_SECONDS)
@@ -197,7 +262,7 @@ class Economy:
         if giver == receiver:
             raise UserFacingError("You cannot give coins to yourself.")
         async with self._db.transaction() as tx:
-            settings = await self.ensure_guild(tx, guild_id)
+            terms = await self.terms(tx, guild_id)
             if await mq.wallet(tx, guild_id, receiver) is None:
                 # A wallet is made, with its welcome coins, by its owner's own first
                 # action; a gift must not make (and fund) one for them.
@@ -215,18 +280,18 @@ class Economy:
             )
             row = await mq.wallet(tx, guild_id, giver)
             assert row is not None
-        return Balance(row.balance, settings.currency_name)
+        return Balance(row.balance, terms.currency_name)
 
     async def grant(self, guild_id: int, receiver: int, amount: int, memo: str) -> Balance:
         """A moderator mints coins into a member's wallet."""
         check_amount(amount)
         async with self._db.transaction() as tx:
-            settings = await self.ensure_guild(tx, guild_id)
+            terms = await self.terms(tx, guild_id)
             await self.ensure_wallet(tx, guild_id, receiver)
             await self._mint(tx, guild_id, wallet_account(receiver), amount, memo or "grant")
             row = await mq.wallet(tx, guild_id, receiver)
             assert row is not None
-        return Balance(row.balance, settings.currency_name)
+        return Balance(row.balance, terms.currency_name)
 
     async def configure(
         self,
@@ -241,20 +306,28 @@ class Economy:
         for name, value in (("starting balance", starting_balance), ("daily amount", daily_amount)):
             if value is not None and not 0 <= value <= 1_000_000_000:
                 raise NotAllowed(f"The {name} must be between 0 and 1,000,000,000.")
-        async with self._db.transaction() as tx:
-            await self.ensure_guild(tx, guild_id)
-            await mq.update_guild_settings(
-                tx,
-                guild_id,
-                currency_name=currency_name.strip() if currency_name else None,
-                starting_balance=starting_balance,
-                daily_amount=daily_amount,
-            )
-            settings = await mq.guild_settings(tx, guild_id)
-            assert settings is not None
+        try:
+            async with self._db.transaction() as tx:
+                await self.ensure_guild(tx, guild_id)
+                await mq.update_guild_settings(
+                    tx,
+                    guild_id,
+                    currency_name=currency_name.strip() if currency_name else None,
+                    starting_balance=starting_balance,
+                    daily_amount=daily_amount,
+                )
+                settings = await mq.guild_settings(tx, guild_id)
+                assert settings is not None
+        finally:
+            # The only writer of the cached settings: once its transaction is over
+            # (committed or not), the next use reads them again, and a read that began
+            # before now is not kept (see `_remember`).
+            self._configured += 1
+            self.invalidate(guild_id)
         return settings
 
     async def settings(self, guild_id: int) -> mq.GuildSettingsRow:
+        """The whole row, read now (with the house balance)."""
         async with self._db.transaction() as tx:
             return await self.ensure_guild(tx, guild_id)
 
