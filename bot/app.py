@@ -34,6 +34,26 @@ DEFAULT_EXTENSIONS = (
 )
 
 
+def gateway_intents() -> discord.Intents:
+    """What the bot asks the gateway for: the guilds intent, nothing else.
+
+    Everything the bot does arrives as an interaction (commands, buttons, selects, forms,
+    in a server or a DM), and interactions need no intent; everything it sends or edits
+    goes over REST. So it asks for none of the message intents (``Intents.default()``
+    had the gateway send, and discord.py decode, a MESSAGE_UPDATE for every table edit
+    the bot made and a MESSAGE_CREATE for every message in every channel it can see),
+    reactions, typing, voice, invites, emojis, webhooks, integrations, moderation,
+    scheduled events, polls or auto-moderation, and none of the privileged ones: a member
+    named in a command (``/stats member``, a challenge) comes resolved inside the
+    interaction, and Manage Server is read from the permissions Discord puts in it.
+
+    ``guilds`` stays: discord.py builds its guild, channel and role objects from it and
+    warns of "state related issues" without it. It costs events per guild, channel, role
+    or thread change, none per message.
+    """
+    return discord.Intents(guilds=True)
+
+
 class TanzakuBot(commands.Bot):
     def __init__(
         self,
@@ -44,11 +64,9 @@ class TanzakuBot(commands.Bot):
         extensions: Sequence[str] = DEFAULT_EXTENSIONS,
         sync_globally: bool = False,
     ) -> None:
-        # Slash commands and components need no privileged intent.
-        intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=intents,
+            intents=gateway_intents(),
             help_command=None,
             tree_cls=GuardedTree,
             # Every command is about a server's wallets and tables: none works in DMs.

@@ -788,8 +788,12 @@ async def install_game(
 
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:
-    permissions = getattr(interaction.user, "guild_permissions", None)
-    return bool(permissions and permissions.manage_guild)
+    """Manage Server, as Discord computed it for this interaction (the member's roles, the
+    owner and Administrator included; empty in a DM) — the permissions the command checks
+    use too. Not ``Member.guild_permissions``: that is worked out from the guild's cached
+    roles, which are missing while a guild is unavailable or not yet loaded."""
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions is not None and permissions.manage_guild)
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:

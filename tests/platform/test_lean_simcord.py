@@ -1,6 +1,8 @@
-"""Issue 13's groundwork, "lean": guild settings are read once.
+"""Issue 13's groundwork, "lean": the gateway asked only for the intents the bot uses,
+ended tables leave nothing behind in memory, and guild settings are read once.
 
-On a real SQLite file where it is the economy's; through SimCord where it is Discord-facing.
+Through SimCord where the behaviour is Discord-facing (it drops every gateway event the
+bot did not ask for, as Discord does); on a real SQLite file where it is the economy's.
 """
 
 from __future__ import annotations
@@ -9,19 +11,95 @@ import asyncio
 from collections.abc import Iterator
 from typing import Any
 
+import discord
 import pytest
 
+from bot.app import gateway_intents
 from bot.economy import Economy, GuildTerms
 from bot.storage import Database
 from bot.storage import money as mq
-from tests.support.sim import answered, make_world
+from tests.support.sim import World, answered, make_world, refusal
 
 GUILD = 7
 
+# -- intents ---------------------------------------------------------------------------------
 
-async def open_coinflip(world: Any, channel: Any, host: str = "alice") -> Any:
+
+def test_the_bot_asks_the_gateway_for_the_guilds_intent_only(bot_factory: Any) -> None:
+    bot = bot_factory()
+    assert bot.intents == gateway_intents() == discord.Intents(guilds=True)
+    asked = {name for name, on in bot.intents if on}
+    assert asked == {"guilds"}, "no message, DM, member, reaction or typing events"
+
+
+def count_parsed(env: Any, events: tuple[str, ...]) -> dict[str, int]:
+    """Counts every gateway event of these kinds that reaches the bot's own parsers."""
+    parsers = env.bot._connection.parsers
+    counts = dict.fromkeys(events, 0)
+    for event in events:
+        original = parsers[event]
+
+        def counting(data: Any, event: str = event, original: Any = original) -> None:
+            counts[event] += 1
+            original(data)
+
+        parsers[event] = counting
+    return counts
+
+
+async def test_a_game_by_clicks_and_dms_decodes_no_message_event(simcord_env: Any) -> None:
+    """Every edit and message the bot makes would come back as a message event under the
+    default intents; now the gateway does not send them, and nothing needs them: a
+    Strength Duel played to its end by DM bids, commands naming a member, /stats."""
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    messages = ("MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE")
+    parsed = count_parsed(simcord_env, messages)
+    await play_duel(world, world.channel)
+    assert (await simcord_env.bot.tables.snapshot(1)).state.finished
+    answered(await alice.slash(world.channel, "stats", member=bob), ephemeral=True)
+    answered(await alice.slash(world.channel, "wallet", member=bob))
+    assert parsed == dict.fromkeys(messages, 0)
+    dropped = [
+        name
+        for kind, name, _ in simcord_env.backend.transcript
+        if kind == "DROPPED" and name in messages
+    ]
+    assert "MESSAGE_UPDATE" in dropped and "MESSAGE_CREATE" in dropped, (
+        "the gateway had message events to send, and they were not asked for"
+    )
+
+
+async def test_a_moderator_is_known_without_the_guild_in_the_cache(simcord_env: Any) -> None:
+    """Manage Server comes from the permissions Discord puts in the interaction, not from
+    roles cached through the guilds intent (absent while a guild is unavailable)."""
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    table = await open_coinflip(world, world.channel)
+    answered(await bob.click(table, label="Join"))
+    answered(await alice.click(table, label="Start"))
+    simcord_env.bot._connection._guilds.pop(world.guild.id)
+    assert "only a moderator" in refusal(await alice.slash(world.channel, "cancel", table=1))
+    answered(await world.moderator.slash(world.channel, "cancel", table=1), ephemeral=True)
+    assert (await simcord_env.bot.tables.snapshot(1)).status == "cancelled"
+
+
+async def open_coinflip(world: World, channel: Any, host: str = "alice") -> Any:
     result = answered(await world[host].slash(channel, "coinflip open", stake=10))
     return result.response.message
+
+
+SAMPLE_DUEL = [(3, 2), (3, 4), (5, 0), (0, 2), (1, 1), (2, 1), (3, 3), (1, 3)]
+
+
+async def play_duel(world: World, channel: Any) -> None:
+    alice, bob = world["alice"], world["bob"]
+    challenge = answered(await alice.slash(channel, "duel challenge", member=bob, stake=10))
+    answered(await bob.click(challenge.response.message, label="Accept"))
+    for a_bid, b_bid in SAMPLE_DUEL:
+        for member, bid in ((alice, a_bid), (bob, b_bid)):
+            panel = member.user.dm_channel.last_message
+            answered(await member.user.click(panel, label=str(bid)))
 
 
 # -- guild settings cached -----------------------------------------------------------------
