@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from bot.errors import UserFacingError
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import Actor, TableService
-from bot.storage import Database, money
+from bot.storage import Database, Transaction, money
 from tests.support import coinflip
 
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
@@ -168,13 +169,25 @@ async def test_tables_do_not_block_each_other(service):
     await invariant(service, second)
 
 
-async def test_closing_the_database_finishes_the_action_in_flight(service, tmp_path):
+async def test_closing_the_database_finishes_the_action_in_flight(service, tmp_path, monkeypatch):
     """What SIGTERM relies on: close() waits for the transaction holding the lock."""
     table = await running_table(service)
     version = (await service.snapshot(table)).row.version
-    action = asyncio.create_task(service.act(table, Actor(BOB), coinflip.Raise(amount=5)))
-    while not service._db._write_lock.locked():  # noqa: ASYNC110 - polling is the point
+    # SQLite's statements run without suspending; a backend that awaits its server
+    # suspends at every statement, which is when a close() could come in between.
+    real_execute = Transaction.execute
+
+    async def suspending_execute(self: Transaction, *args: Any) -> None:
         await asyncio.sleep(0)
+        await real_execute(self, *args)
+
+    monkeypatch.setattr(Transaction, "execute", suspending_execute)
+    action = asyncio.create_task(service.act(table, Actor(BOB), coinflip.Raise(amount=5)))
+    for _ in range(1000):
+        if service._db._write_lock.locked():
+            break
+        await asyncio.sleep(0)
+    assert service._db._write_lock.locked(), "the action never held the lock"
     await service._db.close()
     outcome = await action
     assert outcome.snapshot.row.version == version + 1

@@ -398,20 +398,18 @@ def test_the_bot_opens_its_database_in_the_configured_mode(
 
 async def test_switching_to_wal_waits_out_another_process(tmp_path: Path) -> None:
     """Two processes starting on a new file: the one that finds it locked while switching
-    to WAL tries again instead of failing at once."""
-    import aiosqlite
-
+    to WAL tries again instead of failing at once (and without blocking the loop)."""
     from bot.storage.database import _run, _switch_to_wal
 
     path = tmp_path / "t.db"
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("CREATE TABLE x (a)")
     holder.execute("BEGIN EXCLUSIVE")
-    connection = await aiosqlite.connect(path)
+    connection = sqlite3.connect(path, isolation_level=None)
     try:
-        await _run(connection, "PRAGMA busy_timeout=50")
+        _run(connection, "PRAGMA busy_timeout=0")
         with pytest.raises(sqlite3.OperationalError, match="locked"):
-            await _run(connection, "PRAGMA journal_mode=WAL")
+            _run(connection, "PRAGMA journal_mode=WAL")
 
         async def release_soon() -> None:
             await asyncio.sleep(0.3)
@@ -420,8 +418,102 @@ async def test_switching_to_wal_waits_out_another_process(tmp_path: Path) -> Non
         releasing = asyncio.create_task(release_soon())
         await _switch_to_wal(connection)
         await releasing
-        rows = await connection.execute_fetchall("PRAGMA journal_mode")
-        assert next(iter(rows))[0] == "wal"
+        assert _run(connection, "PRAGMA journal_mode")[0][0] == "wal"
     finally:
-        await connection.close()
+        connection.close()
         holder.close()
+
+
+# -- the loop's connection: waits and checkpoints kept off the loop -------------------------
+
+
+async def _write(db: Database, guild: int) -> None:
+    async with db.transaction() as tx:
+        await mq.insert_guild_settings(tx, guild)
+
+
+async def test_a_write_waits_for_another_process_without_blocking_the_loop(
+    db: Database,
+) -> None:
+    holder = sqlite3.connect(db.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process is writing
+    ticks = 0
+
+    async def ticking() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.005)
+
+    ticker = asyncio.create_task(ticking())
+    try:
+        writing = asyncio.create_task(_write(db, 5))
+        await asyncio.sleep(0.2)
+        assert not writing.done(), "the write went ahead of the other process's lock"
+        assert ticks >= 10, f"the loop was blocked while waiting ({ticks} ticks)"
+        holder.execute("COMMIT")
+        await asyncio.wait_for(writing, 2)
+    finally:
+        ticker.cancel()
+        holder.close()
+    async with db.reading() as tx:
+        assert await mq.guild_settings(tx, 5) is not None
+
+
+async def test_a_write_gives_up_after_the_busy_wait(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database_module, "BUSY_WAIT_SECONDS", 0.05)
+    holder = sqlite3.connect(db.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            await _write(db, 6)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    await _write(db, 6)  # the lock and the connection are free again
+
+
+async def test_checkpoints_fold_the_wal_back_every_n_commits(tmp_path: Path) -> None:
+    db = Database(tmp_path / "t.db", checkpoint_every=3)
+    await db.open()
+    try:
+        await db.checkpoint()
+        size = db.path.stat().st_size
+        for first in (1, 1000):
+            async with db.transaction() as tx:
+                for guild in range(first, first + 300):
+                    await mq.insert_guild_settings(tx, guild)
+        assert db._checkpointing is None, "no checkpoint before the third commit"
+        assert db.path.stat().st_size == size, "commits stay in the WAL until a checkpoint"
+        await _write(db, 5000)
+        running = db._checkpointing
+        assert running is not None, "the third commit queues a checkpoint"
+        await running
+        assert db.path.stat().st_size > size, "the checkpoint copied the pages into the file"
+        assert await db.checkpoint() == 0, "nothing is left only in the WAL"
+    finally:
+        await db.close()
+    assert await Database(tmp_path / "t.db").checkpoint() == 0, "a closed store does nothing"
+
+
+async def test_a_failed_checkpoint_is_logged_and_writes_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(self: Database) -> int:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(Database, "checkpoint", broken)
+    db = Database(tmp_path / "t.db", checkpoint_every=1)
+    await db.open()
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.storage.database"):
+            await _write(db, 1)
+            assert db._checkpointing is not None
+            await db._checkpointing
+        assert "WAL checkpoint failed" in caplog.text
+        assert db._checkpointing is None
+        await _write(db, 2)
+    finally:
+        await db.close()
