@@ -285,7 +285,9 @@ class Game(GameUI):
         """Answer with ``payload`` as the member's hand (a step of a choice, say), kept
         for the edits after the next outcomes."""
         assert self.hands is not None, "a game with private_hands"
-        await self.hands.show(interaction, snapshot.id, interaction.user.id, payload)
+        await self.hands.show(
+            interaction, snapshot.id, interaction.user.id, payload, keep=snapshot.row.live
+        )
 
     async def refresh_hands(self, table: int, *, skip: Sequence[int] = ()) -> None:
         """Edit every kept hand answer of ``table`` to the table as it is now."""
@@ -299,8 +301,14 @@ class Game(GameUI):
                 return
             await self.hands.refresh(table, lambda player: self.hand(snapshot, player), skip=skip)
             if not snapshot.row.live:
-                self.hands.forget(table)
-                self._hand_locks.pop(table, None)
+                self.forget(table)
+
+    def forget(self, table_id: int) -> None:
+        """An ended table's kept hand answers and their lock go (the private panels'
+        keeper forgets its own when it shows the end)."""
+        if self.hands is not None:
+            self.hands.forget(table_id)
+        self._hand_locks.pop(table_id, None)
 
     @staticmethod
     def from_private_answer(interaction: discord.Interaction[Any] | None) -> bool:
@@ -319,7 +327,13 @@ class Game(GameUI):
         ):
             # The hand clicked on becomes the new hand, through the click's own answer.
             player = interaction.user.id
-            await self.hands.show(interaction, snapshot.id, player, self.hand(snapshot, player))
+            await self.hands.show(
+                interaction,
+                snapshot.id,
+                player,
+                self.hand(snapshot, player),
+                keep=snapshot.row.live,
+            )
             acting.append(player)
         await self._after(outcome, interaction)
         if self.hands is not None and snapshot.state is not None:

@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 TOKEN_SECONDS = 14 * 60
 """How long an interaction's answer is edited: Discord's 15 minutes, with a margin."""
+SWEEP_SECONDS = 60.0
+"""How often expired answers are swept from every table (not on every click)."""
 EARLIER = (
     "That hand is from an earlier turn, so nothing was done. "
     "Press **My hand** on the table for your hand as it is now."
@@ -74,15 +76,25 @@ class _Kept:
 
 
 class HandKeeper:
-    """The latest hand answer of each player at each table, edited after every turn."""
+    """The latest hand answer of each player at each table, edited after every turn.
+
+    Kept by table, then player: a table's refresh looks at its own answers only, and an
+    ended table's go at once (:meth:`forget`, ``keep=False``)."""
 
     def __init__(self, clock: Callable[[], float] = now) -> None:
-        self._kept: dict[tuple[int, int], _Kept] = {}
+        self._kept: dict[int, dict[int, _Kept]] = {}
         self.clock = clock
         self.edits = 0
+        self._next_sweep = 0.0
 
     async def show(
-        self, interaction: discord.Interaction[Any], table: int, player: int, payload: Payload
+        self,
+        interaction: discord.Interaction[Any],
+        table: int,
+        player: int,
+        payload: Payload,
+        *,
+        keep: bool = True,
     ) -> None:
         """Answer a click with the player's hand and keep the answer for later edits.
 
@@ -90,9 +102,11 @@ class HandKeeper:
         other click (the table's "My hand") answers with a new ephemeral message. A click
         already deferred (slow work) is answered the same way through its token: the hand
         goes to a new private follow-up, never into the public message it was clicked on.
+
+        ``keep=False`` (a table that has ended): answered, but not kept, as nothing will
+        edit it again.
         """
-        key = (table, player)
-        kept = self._kept.get(key)
+        kept = self._kept.get(table, {}).get(player)
         done = interaction.response.is_done()
         message = interaction.message
         if (
@@ -116,19 +130,45 @@ class HandKeeper:
                 **payload.send_kwargs(), ephemeral=True, wait=True
             )
             entry = _Kept(interaction, self.clock(), payload.picture_key, followup.id, False)
-        self._kept[key] = entry
-        self._forget_expired()
+        if keep:
+            self._kept.setdefault(table, {})[player] = entry
+        else:
+            self._drop(table, player)
+        self._sweep()
 
-    def _forget_expired(self) -> None:
-        """Answers past their token, at any table (a table left idle is never refreshed)."""
-        expired = self.clock() - TOKEN_SECONDS
-        for key in [key for key, kept in self._kept.items() if kept.since <= expired]:
-            del self._kept[key]
+    def _drop(self, table: int, player: int, only: _Kept | None = None) -> None:
+        """Forget a player's answer (``only``: if it is still that one, not a newer one
+        kept while an edit was awaited); a table with none left goes too."""
+        answers = self._kept.get(table)
+        if answers is None or player not in answers:
+            return
+        if only is None or answers[player] is only:
+            del answers[player]
+        if not answers:
+            del self._kept[table]
+
+    def _sweep(self) -> None:
+        """Forget answers past their token at every table (a table left idle is never
+        refreshed), at most once every :data:`SWEEP_SECONDS`: a click does not scan every
+        kept answer of every table."""
+        now = self.clock()
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + SWEEP_SECONDS
+        expired = now - TOKEN_SECONDS
+        for table, answers in list(self._kept.items()):
+            for player, kept in list(answers.items()):
+                if kept.since <= expired:
+                    self._drop(table, player, kept)
 
     def holders(self, table: int) -> list[int]:
         """The players of ``table`` whose hand answer can still be edited."""
         fresh = self.clock() - TOKEN_SECONDS
-        return [p for (t, p), kept in self._kept.items() if t == table and kept.since > fresh]
+        return [p for p, kept in self._kept.get(table, {}).items() if kept.since > fresh]
+
+    def tables(self) -> set[int]:
+        """The tables with a kept answer."""
+        return set(self._kept)
 
     async def refresh(
         self,
@@ -139,13 +179,16 @@ class HandKeeper:
     ) -> None:
         """Edit every kept hand answer of ``table`` (but ``skip``'s) to ``draw(player)``;
         ``None`` leaves a player's answer as it is. An expired token is forgotten."""
+        answers = self._kept.get(table)
+        if not answers:
+            return
         skipped = set(skip)
         expired = self.clock() - TOKEN_SECONDS
-        for (t, player), kept in list(self._kept.items()):
-            if t != table or player in skipped:
+        for player, kept in list(answers.items()):
+            if player in skipped:
                 continue
             if kept.since <= expired:
-                del self._kept[(t, player)]
+                self._drop(table, player, kept)
                 continue
             payload = draw(player)
             if payload is None:
@@ -156,11 +199,11 @@ class HandKeeper:
                 # The answer was dismissed or the token ended early: its buttons will be
                 # refused as stale, which tells the player to ask again.
                 log.info("table %s: a hand answer could not be edited (%s)", table, error.status)
-                del self._kept[(t, player)]
+                self._drop(table, player, kept)
                 continue
             kept.picture = payload.picture_key
             self.edits += 1
 
     def forget(self, table: int) -> None:
-        for key in [key for key in self._kept if key[0] == table]:
-            del self._kept[key]
+        """Drop every kept answer of ``table`` (it has ended)."""
+        self._kept.pop(table, None)

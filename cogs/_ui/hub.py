@@ -291,6 +291,10 @@ class GameUI:
     async def after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         """Private follow-ups of an outcome (confirmations, DMs). Default: none."""
 
+    def forget(self, table_id: int) -> None:
+        """Drop whatever the UI keeps in memory for a table that has ended (the hub calls
+        it once the table's last outcome is shown). Default: nothing is kept."""
+
 
 class TableHub:
     """The shared machinery behind every table message."""
@@ -298,11 +302,19 @@ class TableHub:
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
         self.games: dict[str, GameUI] = {}
+        # Per live table only: every entry goes when the table ends (:meth:`forget`), so a
+        # bot that has run a million tables keeps no more than the live ones.
         self._editing: set[int] = set()
+        """Tables whose message a :meth:`refresh` is editing now."""
         self._dirty: set[int] = set()
+        """Tables changed again while their refresh was in flight: one more edit follows."""
         self._last_sent: dict[int, str] = {}
+        """What each table message shows (its payload's fingerprint): an unchanged edit is
+        skipped."""
         self._pictures: dict[int, str] = {}
         """The picture key each table message shows (unknown after a restart)."""
+        self._ending: dict[int, str] = {}
+        """Ended tables (→ game) to forget once the refresh in flight for them is done."""
         self.edits_sent = 0
         bot.tables.deadline_listeners.append(self.on_deadline_outcome)
 
@@ -480,13 +492,60 @@ class TableHub:
         return message
 
     async def _edit_through(
-        self, interaction: discord.Interaction[Any], table_id: int, payload: Payload
+        self,
+        interaction: discord.Interaction[Any],
+        snapshot: TableSnapshot[Any, Any],
+        payload: Payload,
     ) -> None:
         """Edit the table message through a click's own response, its picture only if
         it changed."""
-        kwargs = payload.edit_kwargs(self._pictures.get(table_id))
+        kwargs = payload.edit_kwargs(self._pictures.get(snapshot.id))
         await interaction.response.edit_message(**kwargs)
-        self._pictures[table_id] = payload.picture_key
+        self._shown(snapshot, payload)
+
+    def _shown(
+        self,
+        snapshot: TableSnapshot[Any, Any],
+        payload: Payload,
+        fingerprint: str | None = None,
+    ) -> None:
+        """Note what the table message now shows, for a live table only: an ended table's
+        message is edited again only by a stale click, which then uploads its picture once
+        more rather than every ended table being remembered for ever."""
+        if snapshot.row.live:
+            self._last_sent[snapshot.id] = fingerprint or payload.fingerprint()
+            self._pictures[snapshot.id] = payload.picture_key
+        else:
+            self._last_sent.pop(snapshot.id, None)
+            self._pictures.pop(snapshot.id, None)
+
+    def forget(self, table_id: int, game: str) -> None:
+        """Drop everything kept in memory for a table that has ended: the hub's notes of
+        its message and what its game's UI keeps (:meth:`GameUI.forget`).
+
+        While a refresh of the table is in flight it may still note an earlier read when
+        it lands: it is marked to read the table once more, and forgets it when done."""
+        if table_id in self._editing:
+            self._dirty.add(table_id)
+            self._ending[table_id] = game
+            return
+        self._last_sent.pop(table_id, None)
+        self._pictures.pop(table_id, None)
+        self._dirty.discard(table_id)
+        self._ending.pop(table_id, None)
+        ui = self.games.get(game)
+        if ui is not None:
+            ui.forget(table_id)
+
+    def tables_held(self) -> set[int]:
+        """Every table the hub keeps something in memory for (live ones, as a rule)."""
+        return (
+            self._editing
+            | self._dirty
+            | set(self._last_sent)
+            | set(self._pictures)
+            | set(self._ending)
+        )
 
     @staticmethod
     async def _tell(interaction: discord.Interaction[Any], text: str) -> None:
@@ -577,8 +636,11 @@ class TableHub:
         if on_table_message and not interaction.response.is_done():
             payload = self.render(snapshot)
             try:
-                await self._edit_through(interaction, snapshot.id, payload)
-                self._last_sent[snapshot.id] = payload.fingerprint()
+                await self._edit_through(interaction, snapshot, payload)
+                if snapshot.id in self._editing:
+                    # A refresh drawn from an earlier read may land after this edit: it
+                    # edits once more with the table as it then is.
+                    self._dirty.add(snapshot.id)
             except discord.HTTPException as error:
                 log.warning(
                     "table %s: answering a click failed: HTTP %s", snapshot.id, error.status
@@ -611,6 +673,8 @@ class TableHub:
                 snapshot.id,
                 error.status,
             )
+        if not snapshot.row.live:
+            self.forget(snapshot.id, snapshot.spec.name)
 
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None
@@ -636,9 +700,7 @@ class TableHub:
         if from_table_message and not interaction.response.is_done():
             payload = self.render(snapshot)
             try:
-                await self._edit_through(interaction, table_id, payload)
-                if snapshot.row.live:
-                    self._last_sent[table_id] = payload.fingerprint()
+                await self._edit_through(interaction, snapshot, payload)
             except discord.HTTPException as failure:
                 log.warning("table %s: stale refresh failed: HTTP %s", table_id, failure.status)
         else:
@@ -687,17 +749,23 @@ class TableHub:
             self._dirty.add(table_id)
             return
         self._editing.add(table_id)
+        ended: str | None = None  # the table's game, once a read found the table ended
         try:
             while True:
                 self._dirty.discard(table_id)
                 snapshot = await self.service.snapshot(table_id)
                 await self._edit(snapshot)
+                ended = None if snapshot.row.live else snapshot.spec.name
                 if table_id not in self._dirty:
                     break
         except Exception as error:
             log_failure(log, "could not refresh table %s", table_id, error=error)
         finally:
             self._editing.discard(table_id)
+            self._dirty.discard(table_id)
+        ended = self._ending.pop(table_id, ended)
+        if ended is not None:
+            self.forget(table_id, ended)
 
     async def _edit(self, snapshot: TableSnapshot[Any, Any]) -> None:
         if snapshot.row.message_id is None:
@@ -716,7 +784,6 @@ class TableHub:
             try:
                 # Built afresh for each attempt: an upload's file is read once.
                 await message.edit(**payload.edit_kwargs(self._pictures.get(snapshot.id)))
-                self._pictures[snapshot.id] = payload.picture_key
                 break
             except discord.NotFound:
                 await self._repost(snapshot, payload)
@@ -735,16 +802,13 @@ class TableHub:
                     )
                     return
                 await asyncio.sleep(delay)
-        if snapshot.row.live:
-            self._last_sent[snapshot.id] = fingerprint
-        else:
-            self._last_sent.pop(snapshot.id, None)
+        self._shown(snapshot, payload, fingerprint)
         self.edits_sent += 1
 
     async def _repost(self, snapshot: TableSnapshot[Any, Any], payload: Payload) -> None:
         """A live table whose message was deleted gets a new one, so play can go on."""
         if not snapshot.row.live:
-            self._last_sent.pop(snapshot.id, None)
+            self._shown(snapshot, payload)
             return
         log.warning(
             "table %s lost its message %s; posting it again", snapshot.id, snapshot.row.message_id
@@ -759,9 +823,8 @@ class TableHub:
                 "table %s: could not post its message again: HTTP %s", snapshot.id, error.status
             )
             return
-        self._pictures[snapshot.id] = payload.picture_key
+        self._shown(snapshot, payload)
         await self.service.set_message(snapshot.id, message.id)
-        self._last_sent[snapshot.id] = payload.fingerprint()
         self.edits_sent += 1
 
     async def on_deadline_outcome(self, outcome: Outcome) -> None:
@@ -770,6 +833,8 @@ class TableHub:
         # game could not take ends it too): private panels must not keep live buttons.
         if outcome.snapshot.state is not None:
             await self.ui(outcome.snapshot.spec.name).after(outcome, None)
+        if not outcome.snapshot.row.live:
+            self.forget(outcome.snapshot.id, outcome.snapshot.spec.name)
 
 
 async def install_game(
@@ -793,7 +858,10 @@ def is_moderator(interaction: discord.Interaction[Any]) -> bool:
     use too. Not ``Member.guild_permissions``: that is worked out from the guild's cached
     roles, which are missing while a guild is unavailable or not yet loaded."""
     permissions = getattr(interaction, "permissions", None)
-    return bool(permissions is not None and permissions.manage_guild)
+    if permissions is None:
+        return False
+    # Discord sends every bit for an Administrator; the second test is a belt and braces.
+    return bool(permissions.manage_guild or permissions.administrator)
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:

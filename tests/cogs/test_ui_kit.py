@@ -583,3 +583,86 @@ async def test_a_stale_click_on_a_private_hand_is_refused_in_the_hands_words() -
     with pytest.raises(StaleAction) as raised:
         await ui.apply(on_table, 1, Other(), ply=3)  # type: ignore[arg-type]
     assert str(raised.value) != EARLIER, "a table message's stale click keeps its own words"
+
+
+async def test_a_hand_shown_at_an_ended_table_is_answered_but_not_kept() -> None:
+    from cogs._ui.hands import HandKeeper
+    from cogs._ui.hub import Payload
+
+    keeper = HandKeeper(clock=lambda: 0.0)
+    click = FakeInteraction()
+    await keeper.show(click, 4, 10, Payload(discord.Embed(title="final")), keep=False)
+    assert [how for how, _ in click.response.calls] == ["send"], "the member still sees it"
+    assert keeper.holders(4) == [] and keeper.tables() == set()
+    await keeper.show(FakeInteraction(), 4, 11, Payload(discord.Embed(title="live")))
+    await keeper.show(click, 4, 11, Payload(discord.Embed(title="over")), keep=False)
+    assert keeper.tables() == set(), "a kept answer goes once its table has ended"
+
+
+async def test_hand_answers_are_kept_by_table_and_an_idle_tables_expire() -> None:
+    from cogs._ui.hands import SWEEP_SECONDS, TOKEN_SECONDS, HandKeeper
+    from cogs._ui.hub import Payload
+
+    clock = [0.0]
+    keeper = HandKeeper(clock=lambda: clock[0])
+    for at, player in ((1, 10), (1, 11), (2, 10)):
+        await keeper.show(FakeInteraction(), at, player, Payload(discord.Embed()))
+    assert keeper.tables() == {1, 2}
+    drawn: list[int] = []
+
+    def draw(player: int) -> Any:
+        drawn.append(player)
+        return None
+
+    await keeper.refresh(1, draw)
+    assert sorted(drawn) == [10, 11], "a table's refresh draws its own players only"
+    keeper.forget(1)
+    assert keeper.tables() == {2} and keeper.holders(2) == [10]
+    # Table 2 goes idle: its answer's token runs out, and the next answer shown anywhere
+    # (once a sweep is due) forgets it, though table 2 is never refreshed again.
+    clock[0] = TOKEN_SECONDS + SWEEP_SECONDS
+    await keeper.show(FakeInteraction(), 3, 12, Payload(discord.Embed()))
+    assert keeper.tables() == {3}
+
+
+async def test_a_failed_edit_forgets_the_old_answer_not_a_newer_one() -> None:
+    """A refresh's edit that fails after the player asked for their hand again (while the
+    edit was awaited) must not forget the newer answer."""
+    import asyncio
+
+    from cogs._ui.hands import HandKeeper
+    from cogs._ui.hub import Payload
+
+    keeper = HandKeeper(clock=lambda: 0.0)
+    release = asyncio.Event()
+
+    class Dismissed(FakeInteraction):
+        async def edit_original_response(self, **kwargs: Any) -> None:
+            await release.wait()
+            raise discord.HTTPException(SimpleNamespace(status=404, reason="x"), "gone")
+
+    await keeper.show(Dismissed(), 5, 10, Payload(discord.Embed(title="old")))
+    refreshing = asyncio.create_task(keeper.refresh(5, lambda p: Payload(discord.Embed())))
+    await asyncio.sleep(0)
+    newer = FakeInteraction()
+    await keeper.show(newer, 5, 10, Payload(discord.Embed(title="new")))
+    release.set()
+    await refreshing
+    assert keeper.holders(5) == [10], "the answer shown meanwhile is still kept"
+    await keeper.refresh(5, lambda p: Payload(discord.Embed(title="next")))
+    assert [edit["embed"].title for edit in newer.edits] == ["next"]
+
+
+def test_a_moderator_is_who_discord_says_has_manage_server() -> None:
+    """From the interaction's permissions, not the member's cached roles."""
+    from cogs._ui.hub import is_moderator
+
+    def interaction(**permissions: bool) -> Any:
+        # No ``guild_permissions``: the guild and its roles may not be cached.
+        user = SimpleNamespace(id=5)
+        return SimpleNamespace(user=user, permissions=discord.Permissions(**permissions))
+
+    assert is_moderator(interaction(manage_guild=True))
+    assert is_moderator(interaction(administrator=True))
+    assert not is_moderator(interaction(manage_messages=True))
+    assert not is_moderator(interaction())  # a DM: no permissions
