@@ -218,6 +218,25 @@ async def test_ended_tables_leave_nothing_in_the_hub_the_uis_or_the_keepers(
     # Hachi-hachi with kept private hands, ended by a moderator.
     ended.add(await hands_shown_then_cancelled(world, world.guild.create_text_channel("hana")))
 
+    # Strength Duel with a player whose DMs are closed (the panel keeper marks them),
+    # ended by a moderator.
+    closed = world.guild.create_text_channel("closed-dm")
+    carol = world["carol"]
+    env.inject_error(
+        "POST",
+        f"/channels/{carol.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    challenge = answered(await alice.slash(closed, "duel challenge", member=carol, stake=10))
+    answered(await carol.click(challenge.response.message, label="Accept"))
+    closed_id = await env.bot.tables.live_table_in(closed.id, "strength_duel")
+    assert carol.id in hub.games["strength_duel"].panels.closed(closed_id)
+    answered(await world.moderator.slash(closed, "cancel", table=closed_id), ephemeral=True)
+    ended.add(closed_id)
+
     # A lobby left to expire: its deadline ends it.
     expiring = world.guild.create_text_channel("expiring")
     answered(await bob.click(await open_coinflip(world, expiring, host="carol"), label="Join"))
@@ -234,7 +253,7 @@ async def test_ended_tables_leave_nothing_in_the_hub_the_uis_or_the_keepers(
     live_id = await env.bot.tables.live_table_in(live.id, "coinflip")
     await settle(env)
 
-    assert ended == set(range(1, 7)) and live_id == 7
+    assert ended == set(range(1, 8)) and live_id == 8
     assert held_tables(hub, ended) == {}
     assert not hub.tables_held() & ended
     for ui in hub.games.values():
