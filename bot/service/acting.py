@@ -227,8 +227,8 @@ class Play:
         wallet = await mq.wallet(tx, row.guild_id, user_id)
         balance = wallet.balance if wallet is not None else 0
         if balance < charge:
-            settings = await self._steps.economy.ensure_guild(tx, row.guild_id)
-            raise InsufficientFunds(charge, balance, settings.currency_name, user_id=user_id)
+            terms = await self._steps.economy.terms(tx, row.guild_id)
+            raise InsufficientFunds(charge, balance, terms.currency_name, user_id=user_id)
 
     async def _check_bank(
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, before: Any, after: Any

@@ -84,7 +84,7 @@ class Lifecycle:
         spec = steps.registry.get(game)
         seed = _new_seed()
         now = steps.clock()
-        await steps.economy.ensure_guild(tx, guild_id)
+        await steps.economy.terms(tx, guild_id)
         existing = await tq.open_table_in_channel(tx, channel_id, game)
         if existing is not None:
             raise TableAlreadyOpen(existing, spec.title)

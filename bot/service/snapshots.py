@@ -93,7 +93,7 @@ async def read_snapshot(
         if state is not None
         else [seat.user_id for seat in await tq.seats(tx, row.id)]
     )
-    settings = await economy.ensure_guild(tx, row.guild_id)
+    settings = await economy.terms(tx, row.guild_id)
     deadline = await tq.deadline(tx, row.id)
     recent: list[BaseModel] = []
     if spec.event_adapter is not None and state is not None:
