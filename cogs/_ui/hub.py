@@ -469,7 +469,7 @@ class TableHub:
                 interaction,
                 f"I could not post the table message in this channel (Discord answered "
                 f"{error.status}), so table #{table} is cancelled and your stake, if any, is "
-                "back in your wallet. Check that I may send messages and embeds here.",
+                "back in your wallet. Check that I may send messages, embeds and files here.",
             )
             return withdrawn
         await self.service.set_message(table, message.id)
