@@ -72,7 +72,7 @@ from bot.config import Settings  # noqa: E402
 from bot.economy import Economy  # noqa: E402
 from bot.games.registry import GameRegistry, GameSpec  # noqa: E402
 from bot.service import Actor, TableService  # noqa: E402
-from bot.storage import Database  # noqa: E402
+from bot.storage import SqliteDatabase  # noqa: E402
 from cogs._ui.hub import TableHub  # noqa: E402
 from tests.support import coinflip  # noqa: E402
 
@@ -273,7 +273,7 @@ async def seed_tables(db_path: Path, plans: list[TablePlan], now: float) -> None
     """Open, join and start every table through a TableService on the bot's database file."""
     clock = lambda: now  # noqa: E731 - SimCord's virtual "now" at start-up
     # Set-up is not timed: no need to wait for the disk at each of its commits.
-    db = Database(db_path, synchronous="NORMAL")
+    db = SqliteDatabase(db_path, synchronous="NORMAL")
     await db.open()
     economy = Economy(db, house_float=HOUSE_FLOAT, clock=clock)
     registry = GameRegistry()

@@ -57,7 +57,7 @@ from bot.economy import Economy  # noqa: E402
 from bot.fairness import commitment, new_seed  # noqa: E402
 from bot.games.registry import GameRegistry, GameSpec  # noqa: E402
 from bot.service import Actor, TableService  # noqa: E402
-from bot.storage import Database  # noqa: E402
+from bot.storage import SqliteDatabase  # noqa: E402
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id  # noqa: E402
 from cogs._ui.hub import TableComponent, TableHub  # noqa: E402
 from tests.support import coinflip  # noqa: E402
@@ -107,7 +107,7 @@ def make_bot(db_path: Path) -> TanzakuBot:
 async def build_templates(db_path: Path, count: int, now: float) -> list[int]:
     """Open, join and start `count` tables through the table service."""
     clock = lambda: now  # noqa: E731 - SimCord's virtual "now" at start-up
-    db = Database(db_path)
+    db = SqliteDatabase(db_path)
     await db.open()
     economy = Economy(db, house_float=HOUSE_FLOAT, clock=clock)
     registry = GameRegistry()
@@ -348,7 +348,7 @@ async def run(args: argparse.Namespace) -> int:
         now = simcord.Env(make_bot(empty_db)).now().timestamp()
         templates = await build_templates(full_db, min(args.templates, args.tables), now)
         table_ids = clone_tables(full_db, templates, args.tables)
-        empty = Database(empty_db)
+        empty = SqliteDatabase(empty_db)
         await empty.open()
         await empty.close()
         built = time.perf_counter()

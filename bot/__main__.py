@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import logging
 import signal
-import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 
@@ -15,7 +14,7 @@ from pydantic import ValidationError
 
 from bot.app import TanzakuBot, create_bot
 from bot.config import Settings
-from bot.storage import Database
+from bot.storage import DATABASE_ERRORS, database_for_url
 from bot.storage.database import quiet_driver_loggers
 
 log = logging.getLogger("bot")
@@ -69,19 +68,17 @@ async def check_database(settings: Settings) -> int:
     Raises DatabaseProblem with one clear line when the file is corrupt, unreadable or
     read-only: this is the Docker health check, so "it opened" is not enough.
     """
-    db = Database(settings.database_path, synchronous=settings.database_synchronous)
+    db = database_for_url(settings.database_url, synchronous=settings.database_synchronous)
     try:
         await db.open()
-        async with db.reading() as tx:
-            integrity = await tx.fetchone("PRAGMA quick_check")
-        if integrity is None or integrity[0] != "ok":
-            found = integrity[0] if integrity is not None else "no answer"
-            raise DatabaseProblem(f"the integrity check failed: {found}")
+        integrity = await db.integrity_check()
+        if integrity != "ok":
+            raise DatabaseProblem(f"the integrity check failed: {integrity}")
         await db.probe_write()
         return await db.schema_version()
     except DatabaseProblem:
         raise
-    except (sqlite3.Error, OSError) as error:
+    except DATABASE_ERRORS as error:
         raise DatabaseProblem(_describe(error)) from None
     finally:
         # Always: an open connection is a thread that keeps the process from exiting.
@@ -92,7 +89,7 @@ async def _check(settings: Settings) -> None:
     version = await check_database(settings)
     log.info(
         "settings valid; database %s at schema version %d and writable",
-        settings.database_path,
+        settings.database_label,
         version,
     )
 
@@ -160,10 +157,10 @@ async def _run(settings: Settings, *, sync: bool) -> None:
         except discord.LoginFailure:
             log.error("Discord refused the token: check TANZAKU_TOKEN")
             raise SystemExit(1) from None
-        except (sqlite3.Error, OSError) as error:
+        except DATABASE_ERRORS as error:
             # The database did not open in setup_hook: one line, not a traceback. (An
             # OSError without a file name is the network's, and keeps its traceback.)
-            from_database = isinstance(error, sqlite3.Error) or error.filename is not None
+            from_database = not isinstance(error, OSError) or error.filename is not None
             if bot.db.is_open or not from_database:
                 raise
             raise DatabaseProblem(_describe(error)) from None
@@ -192,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             asyncio.run(_run(settings, sync=args.sync))
     except DatabaseProblem as problem:
-        sys.stderr.write(f"tanzaku: database {settings.database_path} unusable: {problem}\n")
+        sys.stderr.write(f"tanzaku: database {settings.database_label} unusable: {problem}\n")
         return 1
     return 0
 

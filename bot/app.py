@@ -18,7 +18,7 @@ from bot.economy import Economy
 from bot.games.registry import GameRegistry
 from bot.interactions import GuardedTree
 from bot.service import DiceFactory, TableService, fair_dice
-from bot.storage import Database
+from bot.storage import database_for_url
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ class TanzakuBot(commands.Bot):
         )
         self.settings = settings
         self.clock = clock
-        self.db = Database(settings.database_path, synchronous=settings.database_synchronous)
+        self.db = database_for_url(settings.database_url, synchronous=settings.database_synchronous)
         self.economy = Economy(self.db, house_float=settings.house_float, clock=clock)
         self.registry = GameRegistry()
         self.tables = TableService(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -22,6 +22,14 @@ class Settings(BaseSettings):
     token: SecretStr = Field(description="The Discord bot token (Developer Portal → Bot).")
     database_path: Path = Field(
         default=Path("data/tanzaku.db"), description="SQLite file; created when missing."
+    )
+    database_url: str = Field(
+        default="",
+        description=(
+            "Where the data lives: sqlite:///path (the default: the SQLite file of"
+            " TANZAKU_DATABASE_PATH) or postgresql://user:password@host/db, the store that"
+            " several bot processes can share."
+        ),
     )
     database_synchronous: Literal["FULL", "NORMAL"] = Field(
         default="FULL",
@@ -46,6 +54,34 @@ class Settings(BaseSettings):
         ge=0,
         description="Coins minted into each server's house bank at first use.",
     )
+
+    @model_validator(mode="after")
+    def _default_database_url(self) -> Settings:
+        # Unset: today's TANZAKU_DATABASE_PATH, so an existing .env keeps its file.
+        if not self.database_url:
+            self.database_url = f"sqlite:///{self.database_path}"
+        return self
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database_url(cls, value: str) -> str:
+        scheme = value.partition(":")[0].lower()
+        if value and scheme not in ("sqlite", "postgresql", "postgres"):
+            raise ValueError("must start with sqlite:/// or postgresql://")
+        if scheme == "sqlite" and not value.lower().startswith("sqlite:///"):
+            raise ValueError("a SQLite URL is sqlite:///path (relative) or sqlite:////path")
+        return value
+
+    @property
+    def database_label(self) -> str:
+        """The database named for a log line or an error: the URL without its password."""
+        scheme, _, rest = self.database_url.partition("://")
+        if scheme.lower() == "sqlite":
+            return rest.removeprefix("/")
+        credentials, at, host = rest.rpartition("@")
+        if at and ":" in credentials:
+            credentials = credentials.split(":", 1)[0] + ":***"
+        return f"{scheme}://{credentials}{at}{host}"
 
     @field_validator("database_synchronous", mode="before")
     @classmethod

@@ -251,6 +251,9 @@ class TableService:
         """The table's lock and one transaction; counted in :data:`saved_writes` once it
         has committed."""
         async with self._lock(table_id), self._db.transaction() as tx:
+            # The asyncio lock serialises this process's actions on the table; the row
+            # lock serialises them with other processes sharing a PostgreSQL database.
+            await tq.lock_table(tx, table_id)
             yield tx
         count_saved_write()
 

@@ -1,4 +1,5 @@
-"""The SQLite store: WAL, foreign keys, migrations, and serialised transactions.
+"""The SQLite backend of the storage interface (:mod:`bot.storage.base`): WAL, foreign
+keys, migrations, and serialised transactions.
 
 Statements run on the event loop's own thread, on one ``sqlite3`` connection. Measured on
 a busy table, SQLite's own work for a whole action is about 0.1 ms (a FULL commit 0.2 ms),
@@ -21,16 +22,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import aiosqlite
+
+from bot.storage.base import Database, Parameters, Row, Transaction, migrations
 
 log = logging.getLogger(__name__)
 
@@ -48,27 +49,11 @@ def quiet_driver_loggers() -> None:
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-
-Row = sqlite3.Row
-Parameters = Sequence[Any] | Mapping[str, Any]
+__all__ = ["Database", "Parameters", "Row", "SqliteDatabase", "SqliteTransaction", "Transaction"]
 
 
 def _bind(parameters: Parameters) -> Parameters:
     return parameters if isinstance(parameters, Mapping) else tuple(parameters)
-
-
-def _migrations() -> list[tuple[int, str, str]]:
-    found = []
-    for entry in resources.files("bot.storage.migrations").iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    numbers = [number for number, _, _ in found]
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1..n without gaps, found {numbers}")
-    return found
 
 
 def _run(connection: sqlite3.Connection, sql: str) -> list[Row]:
@@ -132,12 +117,14 @@ async def _switch_to_wal(connection: sqlite3.Connection) -> None:
 WAL_SWITCH_ATTEMPTS = 100
 
 
-class Transaction:
+class SqliteTransaction(Transaction):
     """Statements inside one `BEGIN IMMEDIATE … COMMIT`; rolled back if the block raises.
 
     The methods are coroutines so that a backend speaking to a server can await its
     answers; on SQLite each runs at once, on the loop's thread (see the module notes).
     """
+
+    dialect = "sqlite"
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self._connection = connection
@@ -149,19 +136,6 @@ class Transaction:
         """Run an INSERT; returns the new row's id."""
         return int(self._connection.execute(sql, _bind(parameters)).lastrowid or 0)
 
-    @asynccontextmanager
-    async def savepoint(self, name: str) -> AsyncIterator[None]:
-        """A nested step: if the block raises, only what it wrote is undone, and the
-        enclosing transaction carries on."""
-        await self.execute(f"SAVEPOINT {name}")
-        try:
-            yield
-        except BaseException:
-            await self.execute(f"ROLLBACK TO {name}")
-            await self.execute(f"RELEASE {name}")
-            raise
-        await self.execute(f"RELEASE {name}")
-
     async def fetchone(self, sql: str, parameters: Parameters = ()) -> Row | None:
         row: Row | None = self._connection.execute(sql, _bind(parameters)).fetchone()
         return row
@@ -170,9 +144,11 @@ class Transaction:
         return list(self._connection.execute(sql, _bind(parameters)).fetchall())
 
 
-class Database:
+class SqliteDatabase(Database):
     """Owns the connections. Writes are serialised: SQLite has one writer, and coroutines
     sharing a connection would otherwise interleave their transactions."""
+
+    dialect = "sqlite"
 
     def __init__(
         self,
@@ -261,6 +237,11 @@ class Database:
             return max(0, int(logged) - int(copied))
         return 0
 
+    async def integrity_check(self) -> str:
+        async with self.reading() as tx:
+            row = await tx.fetchone("PRAGMA quick_check")
+        return str(row[0]) if row is not None else "no answer"
+
     async def schema_version(self) -> int:
         for row in _run(self.connection, "PRAGMA user_version"):
             return int(row[0])
@@ -274,7 +255,7 @@ class Database:
         the new version and skips the migration instead of applying it twice.
         """
         applied = 0
-        for number, name, sql in _migrations():
+        for number, name, sql in migrations("sqlite"):
             async with self._write_lock:
                 # executescript would COMMIT first; run the statements inside our own
                 # transaction so a failing migration leaves the schema untouched.
@@ -323,7 +304,7 @@ class Database:
             connection = self.connection
             await _begin_immediate(connection)
             try:
-                yield Transaction(connection)
+                yield SqliteTransaction(connection)
             except BaseException:
                 # An error such as a full disk may already have ended the transaction.
                 if connection.in_transaction:
@@ -349,7 +330,7 @@ class Database:
         """Reads outside a transaction. They wait for the writer, because on a shared
         connection they would otherwise see another coroutine's uncommitted rows."""
         async with self._write_lock:
-            yield Transaction(self.connection)
+            yield SqliteTransaction(self.connection)
 
 
 def _split_sql(script: str) -> list[str]:

@@ -43,7 +43,11 @@ async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettingsRow | N
 
 
 async def insert_guild_settings(tx: Transaction, guild_id: int) -> None:
-    await tx.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)", (guild_id,))
+    # ON CONFLICT, not SQLite's INSERT OR IGNORE: one text for both backends.
+    await tx.execute(
+        "INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING",
+        (guild_id,),
+    )
 
 
 async def update_guild_settings(

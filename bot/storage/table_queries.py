@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.storage.database import Transaction
+from bot.storage.base import UNIQUE_VIOLATIONS, Transaction
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, message_id, game, status, host_id, rules_json, state_json,"
@@ -115,8 +114,8 @@ async def insert_table(
                 invitee_id,
             ),
         )
-    except sqlite3.IntegrityError as error:
-        if "one_open_table_per_channel" in str(error) or "UNIQUE" in str(error):
+    except UNIQUE_VIOLATIONS as error:
+        if "one_open_table_per_channel" in str(error) or "UNIQUE" in str(error).upper():
             raise DuplicateOpenTable from error
         raise
 
@@ -124,6 +123,15 @@ async def insert_table(
 async def table(tx: Transaction, table_id: int) -> TableRow | None:
     row = await tx.fetchone(f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,))
     return TableRow(*row) if row else None
+
+
+async def lock_table(tx: Transaction, table_id: int) -> None:
+    """Hold the table's row until the transaction ends, so that its actions serialise
+    across processes: another process's action on it waits here until this one commits,
+    then reads what it wrote. On SQLite, ``BEGIN IMMEDIATE`` already made this transaction
+    the only writer of the file: nothing to do."""
+    if tx.dialect == "postgresql":
+        await tx.execute("SELECT 1 FROM game_tables WHERE id = ? FOR UPDATE", (table_id,))
 
 
 async def open_table_in_channel(tx: Transaction, channel_id: int, game: str) -> TableRow | None:
@@ -276,7 +284,9 @@ async def bump_stat(
 ) -> None:
     await tx.execute(
         "INSERT INTO player_stats (guild_id, user_id, game, stat, value) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT (guild_id, user_id, game, stat) DO UPDATE SET value = value + excluded.value",
+        " ON CONFLICT (guild_id, user_id, game, stat)"
+        # Qualified: PostgreSQL finds a bare `value` ambiguous (the row or `excluded`).
+        " DO UPDATE SET value = player_stats.value + excluded.value",
         (guild_id, user_id, game, stat, delta),
     )
 

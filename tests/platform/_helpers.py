@@ -14,7 +14,7 @@ from bot.economy import Economy, escrow_account, wallet_account
 from bot.games.common import HOUSE
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import DiceFactory, TableService, fair_dice
-from bot.storage import Database, Transaction
+from bot.storage import Database, SqliteDatabase, Transaction
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
 from tests.support import coinflip
@@ -99,7 +99,7 @@ async def open_services(
 ) -> Services:
     clock = clock or FakeClock()
     registry = registry or coinflip_registry()
-    db = Database(path)
+    db = SqliteDatabase(path)
     await db.open()
     economy = Economy(db, house_float=house_float, clock=clock)
     service = TableService(

@@ -32,7 +32,7 @@ from bot.economy import Economy
 from bot.errors import UserFacingError
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import Actor, TableService, fair_dice
-from bot.storage import Database, Transaction
+from bot.storage import SqliteDatabase, Transaction
 from bot.storage import table_queries as tq
 from tests.platform._helpers import (
     COINFLIP,
@@ -210,7 +210,7 @@ def _candidates(game: str) -> tuple[list[BaseModel], list[BaseModel]]:
     return build(progress), build(side)
 
 
-class FreezingDatabase(Database):
+class FreezingDatabase(SqliteDatabase):
     """The bot's database, which can stop the process dead at one commit.
 
     Armed with a phase, it freezes at the next commit; with `only_the_last` too, only at

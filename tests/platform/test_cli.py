@@ -79,7 +79,7 @@ def test_check_migrates_a_new_database_and_exits(workdir: Path, tmp_path: Path) 
     migrations = [
         entry.name
         for entry in resources.files("bot.storage.migrations").iterdir()
-        if entry.name.endswith(".sql")
+        if entry.name.endswith(".sql") and entry.name.count(".") == 1
     ]
     connection = sqlite3.connect(database)
     try:

@@ -14,7 +14,8 @@ from bot.errors import UserFacingError
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import Actor, TableService
-from bot.storage import Database, Transaction, money
+from bot.storage import SqliteDatabase, money
+from bot.storage.database import SqliteTransaction
 from tests.support import coinflip
 
 GUILD, CHANNEL, ALICE, BOB = 1, 10, 100, 200
@@ -30,7 +31,7 @@ class FakeClock:
 
 @pytest.fixture
 async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    db = Database(tmp_path / "race.db")
+    db = SqliteDatabase(tmp_path / "race.db")
     await db.open()
     clock = FakeClock()
     registry = GameRegistry()
@@ -175,13 +176,13 @@ async def test_closing_the_database_finishes_the_action_in_flight(service, tmp_p
     version = (await service.snapshot(table)).row.version
     # SQLite's statements run without suspending; a backend that awaits its server
     # suspends at every statement, which is when a close() could come in between.
-    real_execute = Transaction.execute
+    real_execute = SqliteTransaction.execute
 
-    async def suspending_execute(self: Transaction, *args: Any) -> None:
+    async def suspending_execute(self: SqliteTransaction, *args: Any) -> None:
         await asyncio.sleep(0)
         await real_execute(self, *args)
 
-    monkeypatch.setattr(Transaction, "execute", suspending_execute)
+    monkeypatch.setattr(SqliteTransaction, "execute", suspending_execute)
     action = asyncio.create_task(service.act(table, Actor(BOB), coinflip.Raise(amount=5)))
     for _ in range(1000):
         if service._db._write_lock.locked():
@@ -192,7 +193,7 @@ async def test_closing_the_database_finishes_the_action_in_flight(service, tmp_p
     outcome = await action
     assert outcome.snapshot.row.version == version + 1
 
-    reopened = Database(tmp_path / "race.db")
+    reopened = SqliteDatabase(tmp_path / "race.db")
     await reopened.open()
     async with reopened.reading() as tx:
         from bot.storage import table_queries as q

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from bot.service import Actor
-from bot.storage import Database
+from bot.storage import SqliteDatabase
 from bot.storage import table_queries as tq
 from tests.platform import crash_worker
 from tests.platform._helpers import (
@@ -70,7 +70,7 @@ def wait_until_ready(worker: subprocess.Popen[str]) -> None:
 
 async def check_after_restart(path: Path) -> tuple[int, int]:
     """Re-open as the bot would, check everything; returns (tables, ledger rows)."""
-    db = Database(path)
+    db = SqliteDatabase(path)
     await db.open()
     try:
         async with db.reading() as tx:

@@ -16,7 +16,7 @@ import pytest
 
 from bot.app import gateway_intents
 from bot.economy import Economy, GuildTerms
-from bot.storage import Database
+from bot.storage import SqliteDatabase
 from bot.storage import money as mq
 from cogs._ui.hub import TableHub
 from tests.support.sim import World, answered, make_world, refusal
@@ -333,7 +333,7 @@ async def test_the_scan_finds_a_table_a_map_kept(
 
 @pytest.fixture
 async def economy(tmp_path: Any) -> Any:
-    db = Database(tmp_path / "economy.db")
+    db = SqliteDatabase(tmp_path / "economy.db")
     await db.open()
     yield Economy(db, house_float=1000)
     await db.close()

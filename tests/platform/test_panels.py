@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.panels import PrivatePanels
-from bot.storage import Database, Transaction
+from bot.storage import Database, SqliteDatabase, Transaction
 from bot.storage import panels as q
 from bot.storage import table_queries as tables_q
 
@@ -32,7 +32,7 @@ async def new_table(tx: Transaction, channel_id: int, status: str = "running") -
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = Database(tmp_path / "panels.db")
+    database = SqliteDatabase(tmp_path / "panels.db")
     await database.open()
     yield database
     await database.close()
@@ -72,7 +72,7 @@ async def test_the_store_survives_a_restart_and_forgets_ended_tables(
     assert store.closed(live) == {8}
     await db.close()
 
-    reopened = Database(tmp_path / "panels.db")
+    reopened = SqliteDatabase(tmp_path / "panels.db")
     await reopened.open()
     try:
         again = PrivatePanels(reopened)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import Database
+from bot.storage import Database, SqliteDatabase
 from bot.storage import database as database_module
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
@@ -21,12 +21,18 @@ from bot.storage import table_queries as tq
 
 def migration_files() -> list[str]:
     folder = resources.files("bot.storage.migrations")
-    return sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".sql"))
+    # The shared, numbered list: a `NNNN_name.postgresql.sql` only replaces its number's
+    # shared file on that backend.
+    return sorted(
+        entry.name
+        for entry in folder.iterdir()
+        if entry.name.endswith(".sql") and entry.name.count(".") == 1
+    )
 
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = Database(tmp_path / "nested" / "folder" / "tanzaku.db")
+    database = SqliteDatabase(tmp_path / "nested" / "folder" / "tanzaku.db")
     await database.open()
     yield database
     await database.close()
@@ -88,13 +94,13 @@ async def test_wal_and_foreign_keys_are_on(db: Database) -> None:
 
 async def test_reopening_applies_nothing_and_keeps_data(tmp_path: Path) -> None:
     path = tmp_path / "t.db"
-    first = Database(path)
+    first = SqliteDatabase(path)
     await first.open()
     async with first.transaction() as tx:
         await mq.insert_guild_settings(tx, 42)
     await first.close()
 
-    second = Database(path)
+    second = SqliteDatabase(path)
     await second.open()
     try:
         assert await second.migrate() == 0
@@ -108,20 +114,20 @@ async def test_reopening_applies_nothing_and_keeps_data(tmp_path: Path) -> None:
 async def test_a_failing_migration_leaves_the_schema_untouched(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = database_module._migrations()
+    real = database_module.migrations("sqlite")
     bad = (
         len(real) + 1,
         f"{len(real) + 1:04d}_bad.sql",
         "CREATE TABLE half_done (x INTEGER);\nINSERT INTO no_such_table VALUES (1);\n",
     )
-    monkeypatch.setattr(database_module, "_migrations", lambda: [*real, bad])
-    db = Database(tmp_path / "t.db")
+    monkeypatch.setattr(database_module, "migrations", lambda dialect: [*real, bad])
+    db = SqliteDatabase(tmp_path / "t.db")
     with pytest.raises(sqlite3.OperationalError, match="no_such_table"):
         await db.open()
     # A failed open closes its connection: a left-over aiosqlite thread would keep the
     # process (`python -m bot --check`, the health check) from exiting.
     assert not db.is_open
-    monkeypatch.setattr(database_module, "_migrations", lambda: real)
+    monkeypatch.setattr(database_module, "migrations", lambda dialect: real)
     await db.open()
     try:
         assert await db.schema_version() == len(real)
@@ -137,7 +143,7 @@ async def test_two_processes_starting_at_once_migrate_once(tmp_path: Path) -> No
     moment: the schema version is read inside the migration's write transaction, so the
     second one waits, sees the new version and applies nothing twice."""
     path = tmp_path / "t.db"
-    first, second = Database(path), Database(path)
+    first, second = SqliteDatabase(path), SqliteDatabase(path)
     try:
         await asyncio.gather(first.open(), second.open())
         assert await first.schema_version() == len(migration_files())
@@ -153,14 +159,14 @@ async def test_migrate_reads_the_version_inside_its_transaction(
     """Deterministic form of the race above: every read of the schema version made while
     migrating happens inside the write transaction that would apply the migration."""
     reads: list[bool] = []
-    real_version = Database.schema_version
+    real_version = SqliteDatabase.schema_version
 
-    async def recording_version(self: Database) -> int:
+    async def recording_version(self: SqliteDatabase) -> int:
         reads.append(self.connection.in_transaction)
         return await real_version(self)
 
-    monkeypatch.setattr(Database, "schema_version", recording_version)
-    db = Database(tmp_path / "t.db")
+    monkeypatch.setattr(SqliteDatabase, "schema_version", recording_version)
+    db = SqliteDatabase(tmp_path / "t.db")
     await db.open()
     await db.close()
     assert reads, "the version was never read"
@@ -169,7 +175,7 @@ async def test_migrate_reads_the_version_inside_its_transaction(
 
 @pytest.mark.parametrize("mode", ["FULL", "NORMAL"])
 async def test_synchronous_mode_is_applied(tmp_path: Path, mode: str) -> None:
-    db = Database(tmp_path / "t.db", synchronous=mode)  # type: ignore[arg-type]
+    db = SqliteDatabase(tmp_path / "t.db", synchronous=mode)  # type: ignore[arg-type]
     await db.open()
     try:
         # PRAGMA synchronous answers 2 for FULL and 1 for NORMAL.
@@ -182,7 +188,7 @@ async def test_durable_by_default(db: Database) -> None:
     assert db.synchronous == "FULL"
     assert await pragma(db, "synchronous") == 2
     with pytest.raises(ValueError, match="FULL or NORMAL"):
-        Database(db.path, synchronous="OFF")  # type: ignore[arg-type]
+        SqliteDatabase(db.path, synchronous="OFF")  # type: ignore[arg-type]
 
 
 async def test_probe_write_leaves_nothing_behind(db: Database) -> None:
@@ -208,7 +214,7 @@ async def test_the_driver_never_logs_statements_even_at_debug(
     secret = "f00dfacecafe5eed" * 4
     logging.getLogger("aiosqlite").setLevel(logging.NOTSET)  # as if nobody had set it
     caplog.set_level(logging.DEBUG)  # the root logger at DEBUG, capturing everything
-    db = Database(tmp_path / "t.db")
+    db = SqliteDatabase(tmp_path / "t.db")
     await db.open()
     try:
         async with db.transaction() as tx:
@@ -348,7 +354,7 @@ async def test_a_failing_statement_rolls_back_the_earlier_ones(db: Database) -> 
 
 
 async def test_closed_database_refuses_use(tmp_path: Path) -> None:
-    db = Database(tmp_path / "t.db")
+    db = SqliteDatabase(tmp_path / "t.db")
     assert not db.is_open
     with pytest.raises(RuntimeError, match="not open"):
         _ = db.connection
@@ -476,7 +482,7 @@ async def test_a_write_gives_up_after_the_busy_wait(
 
 
 async def test_checkpoints_fold_the_wal_back_every_n_commits(tmp_path: Path) -> None:
-    db = Database(tmp_path / "t.db", checkpoint_every=3)
+    db = SqliteDatabase(tmp_path / "t.db", checkpoint_every=3)
     await db.open()
     try:
         await db.checkpoint()
@@ -495,7 +501,7 @@ async def test_checkpoints_fold_the_wal_back_every_n_commits(tmp_path: Path) -> 
         assert await db.checkpoint() == 0, "nothing is left only in the WAL"
     finally:
         await db.close()
-    assert await Database(tmp_path / "t.db").checkpoint() == 0, "a closed store does nothing"
+    assert await SqliteDatabase(tmp_path / "t.db").checkpoint() == 0, "a closed store does nothing"
 
 
 async def test_a_failed_checkpoint_is_logged_and_writes_go_on(
@@ -504,8 +510,8 @@ async def test_a_failed_checkpoint_is_logged_and_writes_go_on(
     async def broken(self: Database) -> int:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(Database, "checkpoint", broken)
-    db = Database(tmp_path / "t.db", checkpoint_every=1)
+    monkeypatch.setattr(SqliteDatabase, "checkpoint", broken)
+    db = SqliteDatabase(tmp_path / "t.db", checkpoint_every=1)
     await db.open()
     try:
         with caplog.at_level(logging.ERROR, logger="bot.storage.database"):
