@@ -14,7 +14,7 @@ from bot.economy import Economy, escrow_account, wallet_account
 from bot.games.common import HOUSE
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import DiceFactory, TableService, fair_dice
-from bot.storage import Database, SqliteDatabase, Transaction
+from bot.storage import Database, SqliteDatabase, Transaction, database_for_url
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
 from tests.support import coinflip
@@ -99,7 +99,10 @@ async def open_services(
 ) -> Services:
     clock = clock or FakeClock()
     registry = registry or coinflip_registry()
-    db = SqliteDatabase(path)
+    # A URL picks the backend (the suites run on both); a plain path is a SQLite file.
+    text = str(path)
+    is_url = text.startswith(("sqlite:", "postgresql:", "postgres:"))
+    db = database_for_url(text) if is_url else SqliteDatabase(path)
     await db.open()
     economy = Economy(db, house_float=house_float, clock=clock)
     service = TableService(

@@ -1,4 +1,5 @@
-"""Races at the table service on a real SQLite file: every action applies once or not at all."""
+"""Races at the table service, on a SQLite file and on PostgreSQL: every action applies once
+or not at all."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from bot.errors import UserFacingError
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import Actor, TableService
-from bot.storage import SqliteDatabase, money
+from bot.storage import Database, SqliteDatabase, database_for_url, money
 from bot.storage.database import SqliteTransaction
 from tests.support import coinflip
 
@@ -29,9 +30,7 @@ class FakeClock:
         return self.now
 
 
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    db = SqliteDatabase(tmp_path / "race.db")
+async def _service(db: Database) -> TableService:
     await db.open()
     clock = FakeClock()
     registry = GameRegistry()
@@ -45,9 +44,25 @@ async def service(tmp_path: Path) -> AsyncIterator[TableService]:
         dice_factory=lambda row: dice,
     )
     service.clock = clock  # type: ignore[attr-defined]
-    yield service
-    await service.scheduler.stop()
-    await db.close()
+    return service
+
+
+@pytest.fixture
+async def service(database_url: str) -> AsyncIterator[TableService]:
+    """On each backend."""
+    made = await _service(database_for_url(database_url))
+    yield made
+    await made.scheduler.stop()
+    await made._db.close()
+
+
+@pytest.fixture
+async def sqlite_service(tmp_path: Path) -> AsyncIterator[TableService]:
+    """On a SQLite file, for what only that backend has (its one connection's lock)."""
+    made = await _service(SqliteDatabase(tmp_path / "race.db"))
+    yield made
+    await made.scheduler.stop()
+    await made._db.close()
 
 
 async def running_table(service: TableService) -> int:
@@ -170,8 +185,11 @@ async def test_tables_do_not_block_each_other(service):
     await invariant(service, second)
 
 
-async def test_closing_the_database_finishes_the_action_in_flight(service, tmp_path, monkeypatch):
+async def test_closing_the_database_finishes_the_action_in_flight(
+    sqlite_service, tmp_path, monkeypatch
+):
     """What SIGTERM relies on: close() waits for the transaction holding the lock."""
+    service = sqlite_service
     table = await running_table(service)
     version = (await service.snapshot(table)).row.version
     # SQLite's statements run without suspending; a backend that awaits its server

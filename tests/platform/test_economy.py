@@ -45,8 +45,8 @@ ALICE, BOB, CAROL = 11, 12, 13
 
 
 @pytest.fixture
-async def services(tmp_path: Path) -> AsyncIterator[Services]:
-    made = await open_services(tmp_path / "eco.db", house_float=5_000)
+async def services(database_url: str) -> AsyncIterator[Services]:
+    made = await open_services(database_url, house_float=5_000)
     yield made
     await made.db.close()
 
@@ -341,11 +341,11 @@ BANK = GameSpec(
 
 
 @pytest.fixture
-async def bank(tmp_path: Path) -> AsyncIterator[Services]:
+async def bank(database_url: str) -> AsyncIterator[Services]:
     registry = coinflip_registry()
     registry.add(BANK)
     made = await open_services(
-        tmp_path / "bank.db", registry=registry, dice_factory=lambda row: ScriptedDice()
+        database_url, registry=registry, dice_factory=lambda row: ScriptedDice()
     )
     yield made
     await made.db.close()

@@ -1,5 +1,6 @@
-"""The SQLite layer on a real file: migrations, pragmas, the one-open-table index,
-transactions that roll back, and the optimistic lock on a table's version."""
+"""The storage layer: migrations and pragmas on a real SQLite file; the one-open-table
+index, transactions that roll back and the optimistic lock on a table's version on both
+backends (the `any_db` tests run on SQLite and on a real PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
-from bot.storage import Database, SqliteDatabase
+from bot.storage import Database, SqliteDatabase, database_for_url
 from bot.storage import database as database_module
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
@@ -33,6 +35,14 @@ def migration_files() -> list[str]:
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = SqliteDatabase(tmp_path / "nested" / "folder" / "tanzaku.db")
+    await database.open()
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def any_db(database_url: str) -> AsyncIterator[Database]:
+    database = database_for_url(database_url)
     await database.open()
     yield database
     await database.close()
@@ -276,24 +286,24 @@ def test_split_sql_keeps_semicolons_inside_strings_and_refuses_a_truncated_state
 # -- the one-open-table-per-channel index -------------------------------------------------
 
 
-async def test_second_open_table_in_a_channel_is_refused(db: Database) -> None:
-    first = await add_table(db, channel_id=10)
+async def test_second_open_table_in_a_channel_is_refused(any_db: Database) -> None:
+    first = await add_table(any_db, channel_id=10)
     with pytest.raises(tq.DuplicateOpenTable):
-        await add_table(db, channel_id=10)
+        await add_table(any_db, channel_id=10)
     # Another game, or another channel, is fine.
-    await add_table(db, channel_id=10, game="hazard")
-    await add_table(db, channel_id=11)
-    async with db.reading() as tx:
+    await add_table(any_db, channel_id=10, game="hazard")
+    await add_table(any_db, channel_id=11)
+    async with any_db.reading() as tx:
         count = await tx.fetchone("SELECT COUNT(*) FROM game_tables WHERE channel_id = 10")
         found = await tq.open_table_in_channel(tx, 10, "coinflip")
     assert count is not None and count[0] == 2
     assert found is not None and found.id == first
 
 
-async def test_a_running_table_also_blocks_and_an_ended_one_does_not(db: Database) -> None:
-    table_id = await add_table(db, channel_id=10)
+async def test_a_running_table_also_blocks_and_an_ended_one_does_not(any_db: Database) -> None:
+    table_id = await add_table(any_db, channel_id=10)
     for status, blocks in (("running", True), ("finished", False)):
-        async with db.transaction() as tx:
+        async with any_db.transaction() as tx:
             row = await tq.table(tx, table_id)
             assert row is not None
             assert await tq.update_table(
@@ -301,9 +311,9 @@ async def test_a_running_table_also_blocks_and_an_ended_one_does_not(db: Databas
             )
         if blocks:
             with pytest.raises(tq.DuplicateOpenTable):
-                await add_table(db, channel_id=10)
+                await add_table(any_db, channel_id=10)
         else:
-            replacement = await add_table(db, channel_id=10)
+            replacement = await add_table(any_db, channel_id=10)
             assert replacement != table_id
 
 
@@ -314,39 +324,39 @@ class Boom(Exception):
     pass
 
 
-async def test_rollback_leaves_nothing_behind(db: Database) -> None:
-    table_id = await add_table(db)
+async def test_rollback_leaves_nothing_behind(any_db: Database) -> None:
+    table_id = await add_table(any_db)
     with pytest.raises(Boom):
-        async with db.transaction() as tx:
+        async with any_db.transaction() as tx:
             await mq.insert_guild_settings(tx, 2)
             await mq.insert_wallet(tx, 2, 5)
             await mq.add_to_wallet(tx, 2, 5, 300)
             await mq.add_to_escrow(tx, table_id, 50)
             await tq.add_seat(tx, table_id, 5)
             raise Boom
-    async with db.reading() as tx:
+    async with any_db.reading() as tx:
         assert await mq.guild_settings(tx, 2) is None
         assert await mq.wallet(tx, 2, 5) is None
         assert await tq.seats(tx, table_id) == []
         row = await tq.table(tx, table_id)
     assert row is not None and row.escrow == 0
     # The write lock was released and the connection is out of the transaction.
-    async with db.transaction() as tx:
+    async with any_db.transaction() as tx:
         await mq.insert_guild_settings(tx, 3)
-    async with db.reading() as tx:
+    async with any_db.reading() as tx:
         assert sorted(await mq.guild_ids(tx)) == [1, 3]
 
 
-async def test_a_failing_statement_rolls_back_the_earlier_ones(db: Database) -> None:
-    async with db.transaction() as tx:
+async def test_a_failing_statement_rolls_back_the_earlier_ones(any_db: Database) -> None:
+    async with any_db.transaction() as tx:
         await mq.insert_guild_settings(tx, 1)
         await mq.insert_wallet(tx, 1, 5)
-    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
-        async with db.transaction() as tx:
+    with pytest.raises((sqlite3.IntegrityError, asyncpg.CheckViolationError), match=r"(?i)check"):
+        async with any_db.transaction() as tx:
             await mq.add_to_house(tx, 1, 500)
             # balance >= 0 is a CHECK in the schema
             await tx.execute("UPDATE wallets SET balance = -1 WHERE guild_id = 1 AND user_id = 5")
-    async with db.reading() as tx:
+    async with any_db.reading() as tx:
         settings = await mq.guild_settings(tx, 1)
         wallet = await mq.wallet(tx, 1, 5)
     assert settings is not None and settings.house_balance == 0
@@ -368,15 +378,15 @@ async def test_closed_database_refuses_use(tmp_path: Path) -> None:
 # -- optimistic locking -------------------------------------------------------------------
 
 
-async def test_update_table_refuses_a_stale_version(db: Database) -> None:
-    table_id = await add_table(db)
-    async with db.transaction() as tx:
+async def test_update_table_refuses_a_stale_version(any_db: Database) -> None:
+    table_id = await add_table(any_db)
+    async with any_db.transaction() as tx:
         stale = await tq.table(tx, table_id)
         assert stale is not None and stale.version == 0
         assert await tq.update_table(
             tx, stale, status="running", state_json='{"a":1}', dice_counter=3, house_net=0, now=5.0
         )
-    async with db.transaction() as tx:
+    async with any_db.transaction() as tx:
         saved = await tq.update_table(
             tx, stale, status="finished", state_json='{"b":2}', dice_counter=9, house_net=1, now=6.0
         )
@@ -386,7 +396,7 @@ async def test_update_table_refuses_a_stale_version(db: Database) -> None:
     assert (current.version, current.status, current.state_json) == (1, "running", '{"a":1}')
     assert (current.dice_counter, current.updated_at) == (3, 5.0)
     # The fresh row saves fine and bumps the version again.
-    async with db.transaction() as tx:
+    async with any_db.transaction() as tx:
         assert await tq.update_table(
             tx, current, status="finished", state_json=None, dice_counter=4, house_net=0, now=7.0
         )
