@@ -124,8 +124,10 @@ class Economy:
             self._remember(tx, settings, configured)
         else:
             self._made_in.setdefault(tx, set()).add(guild_id)
-            await mq.insert_guild_settings(tx, guild_id)
-            if self._house_float:
+            # Another process may have made the row since the read: then it minted the
+            # float, and this one must not mint it again.
+            made = await mq.insert_guild_settings(tx, guild_id)
+            if made and self._house_float:
                 await self._mint(tx, guild_id, HOUSE_ACCOUNT, self._house_float, "house float")
             settings = await mq.guild_settings(tx, guild_id)
             assert settings is not None
@@ -137,8 +139,8 @@ class Economy:
             return existing
         # Cached or not, the server's row exists once this returns (the wallet refers to it).
         terms = await self.terms(tx, guild_id)
-        await mq.insert_wallet(tx, guild_id, user_id)
-        if terms.starting_balance:
+        made = await mq.insert_wallet(tx, guild_id, user_id)  # False: another process did
+        if made and terms.starting_balance:
             await self._mint(
                 tx, guild_id, wallet_account(user_id), terms.starting_balance, "welcome"
             )

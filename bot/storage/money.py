@@ -42,12 +42,17 @@ async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettingsRow | N
     return GuildSettingsRow(*row) if row else None
 
 
-async def insert_guild_settings(tx: Transaction, guild_id: int) -> None:
+async def insert_guild_settings(tx: Transaction, guild_id: int) -> bool:
+    """Make a server's row unless it exists; True when this call made it. Another process
+    making it at the same moment is not an error: the second waits, then makes nothing
+    (and must then mint nothing)."""
     # ON CONFLICT, not SQLite's INSERT OR IGNORE: one text for both backends.
-    await tx.execute(
-        "INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING",
+    row = await tx.fetchone(
+        "INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING"
+        " RETURNING guild_id",
         (guild_id,),
     )
+    return row is not None
 
 
 async def update_guild_settings(
@@ -75,10 +80,15 @@ async def wallet(tx: Transaction, guild_id: int, user_id: int) -> WalletRow | No
     return WalletRow(*row) if row else None
 
 
-async def insert_wallet(tx: Transaction, guild_id: int, user_id: int) -> None:
-    await tx.execute(
-        "INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, 0)", (guild_id, user_id)
+async def insert_wallet(tx: Transaction, guild_id: int, user_id: int) -> bool:
+    """Make an empty wallet unless it exists; True when this call made it (as for
+    :func:`insert_guild_settings`: only the maker funds it)."""
+    row = await tx.fetchone(
+        "INSERT INTO wallets (guild_id, user_id, balance) VALUES (?, ?, 0)"
+        " ON CONFLICT (guild_id, user_id) DO NOTHING RETURNING user_id",
+        (guild_id, user_id),
     )
+    return row is not None
 
 
 async def add_to_wallet(tx: Transaction, guild_id: int, user_id: int, delta: int) -> int | None:

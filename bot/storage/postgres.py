@@ -204,9 +204,13 @@ class PostgresDatabase(Database):
         migration once, the others wait and then skip it."""
         applied = 0
         async with self.pool.acquire() as connection:
-            await connection.execute(
-                f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER NOT NULL)"
-            )
+            async with connection.transaction():
+                # Under the lock too: two `CREATE TABLE IF NOT EXISTS` at the same moment
+                # both pass the check, and the second fails on the catalogue's key.
+                await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await connection.execute(
+                    f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER NOT NULL)"
+                )
             for number, name, sql in migrations("postgresql"):
                 async with connection.transaction():
                     await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
