@@ -1,20 +1,21 @@
-"""Private panels in storage: where each player's DM panel is, and closed-DM markers."""
+"""Private panels in storage: where each player's DM panel is, and closed-DM markers (on
+both backends)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.panels import PrivatePanels
-from bot.storage import Database, SqliteDatabase, Transaction
+from bot.storage import Database, Transaction, database_for_url
+from bot.storage import money as money_q
 from bot.storage import panels as q
 from bot.storage import table_queries as tables_q
 
 
 async def new_table(tx: Transaction, channel_id: int, status: str = "running") -> int:
-    await tx.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (1)")
+    await money_q.insert_guild_settings(tx, 1)
     table_id = await tables_q.insert_table(
         tx,
         guild_id=1,
@@ -31,8 +32,8 @@ async def new_table(tx: Transaction, channel_id: int, status: str = "running") -
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = SqliteDatabase(tmp_path / "panels.db")
+async def db(database_url: str) -> AsyncIterator[Database]:
+    database = database_for_url(database_url)
     await database.open()
     yield database
     await database.close()
@@ -59,7 +60,7 @@ async def test_queries_remember_mark_and_drop(db: Database) -> None:
 
 
 async def test_the_store_survives_a_restart_and_forgets_ended_tables(
-    db: Database, tmp_path: Path
+    db: Database, database_url: str
 ) -> None:
     async with db.transaction() as tx:
         live = await new_table(tx, 100)
@@ -72,7 +73,7 @@ async def test_the_store_survives_a_restart_and_forgets_ended_tables(
     assert store.closed(live) == {8}
     await db.close()
 
-    reopened = SqliteDatabase(tmp_path / "panels.db")
+    reopened = database_for_url(database_url)
     await reopened.open()
     try:
         again = PrivatePanels(reopened)
