@@ -245,8 +245,12 @@ class Economy:
         async with self._db.transaction() as tx:
             settings = await self.terms(tx, guild_id)
             row = await self.ensure_wallet(tx, guild_id, user_id)
-            if row.last_daily is not None and now - row.last_daily < DAILY_COOLDOWN_SECONDS:
-                ready_at = int(row.last_daily + DAILY_COOLDOWN_SECONDS)
+            # Checked and stamped in one statement, not on `row`: another process may
+            # claim between that read and this write (PostgreSQL, READ COMMITTED).
+            if not await mq.claim_daily(tx, guild_id, user_id, now, DAILY_COOLDOWN_SECONDS):
+                claimed = await mq.wallet(tx, guild_id, user_id)
+                last = claimed.last_daily if claimed and claimed.last_daily is not None else now
+                ready_at = int(last + DAILY_COOLDOWN_SECONDS)
                 raise UserFacingError(
                     f"You already claimed your daily {settings.currency_name}; "
                     f"the next claim opens <t:{ready_at}:R>."
@@ -255,7 +259,6 @@ class Economy:
                 await self._mint(
                     tx, guild_id, wallet_account(user_id), settings.daily_amount, "daily"
                 )
-            await mq.set_last_daily(tx, guild_id, user_id, now)
             balance = row.balance + settings.daily_amount
         return DailyClaim(settings.daily_amount, balance, settings.currency_name)
 

@@ -102,11 +102,19 @@ async def add_to_wallet(tx: Transaction, guild_id: int, user_id: int, delta: int
     return int(row[0]) if row is not None else None
 
 
-async def set_last_daily(tx: Transaction, guild_id: int, user_id: int, at: float) -> None:
-    await tx.execute(
-        "UPDATE wallets SET last_daily = ? WHERE guild_id = ? AND user_id = ?",
-        (at, guild_id, user_id),
+async def claim_daily(
+    tx: Transaction, guild_id: int, user_id: int, at: float, cooldown: float
+) -> bool:
+    """Stamp the wallet's daily claim at `at` if the last one is at least `cooldown` old;
+    False (nothing changed) when it is not. One conditional UPDATE, so two processes
+    claiming at once cannot both pass: PostgreSQL re-checks the condition against the row
+    the first one committed."""
+    row = await tx.fetchone(
+        "UPDATE wallets SET last_daily = ? WHERE guild_id = ? AND user_id = ?"
+        " AND (last_daily IS NULL OR ? - last_daily >= ?) RETURNING user_id",
+        (at, guild_id, user_id, at, cooldown),
     )
+    return row is not None
 
 
 async def add_to_house(tx: Transaction, guild_id: int, delta: int) -> None:

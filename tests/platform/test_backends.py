@@ -350,3 +350,31 @@ async def test_two_processes_making_the_same_wallets_mint_each_once(postgres_dsn
     finally:
         await first_db.close()
         await second_db.close()
+
+
+async def test_a_daily_claimed_from_two_processes_at_once_pays_once(postgres_dsn: str) -> None:
+    """Each process reads the wallet before the other has stamped its claim; only one
+    claim may pass (on SQLite, BEGIN IMMEDIATE already serialises the two)."""
+    clock = FakeClock()
+    first_db, second_db = PostgresDatabase(postgres_dsn), PostgresDatabase(postgres_dsn)
+    await first_db.open()
+    await second_db.open()
+    try:
+        first = Economy(first_db, house_float=1000, clock=clock)
+        second = Economy(second_db, house_float=1000, clock=clock)
+        await first.balance(GUILD, ALICE)
+        for round_ in range(3):
+            results = await asyncio.gather(
+                *(economy.daily(GUILD, ALICE) for economy in (first, second) * 3),
+                return_exceptions=True,
+            )
+            paid = [r for r in results if not isinstance(r, BaseException)]
+            refused = [r for r in results if isinstance(r, UserFacingError)]
+            assert len(paid) == 1 and len(refused) == 5, results
+            assert "already claimed" in str(refused[0])
+            assert (await first.balance(GUILD, ALICE)).balance == 1000 + 100 * (round_ + 1)
+            clock.now += 20 * 3600
+        await money_balances(first_db)
+    finally:
+        await first_db.close()
+        await second_db.close()
