@@ -172,6 +172,9 @@ class AnswerClock:
 
     def __init__(self) -> None:
         self.answered_at: float | None = None
+        # Per source message: a burst clicks 50 different messages at once, so each click's
+        # answer is found by the message it was made on.
+        self.by_message: dict[int, float] = {}
         self.available = False
         try:
             from simcord.backend.models.interaction import Interaction
@@ -188,8 +191,13 @@ class AnswerClock:
         clock = self
 
         def marker(interaction: Any, *args: Any, **kwargs: Any) -> Any:
-            if clock.answered_at is None and not interaction.responded:
-                clock.answered_at = time.perf_counter()
+            if not interaction.responded:
+                now = time.perf_counter()
+                if clock.answered_at is None:
+                    clock.answered_at = now
+                source = getattr(interaction, "source_message_id", None)
+                if source is not None:
+                    clock.by_message.setdefault(source, now)
             return original(interaction, *args, **kwargs)
 
         return marker
@@ -333,6 +341,135 @@ async def post_messages(bot: TanzakuBot, plans: list[TablePlan]) -> None:
 # -- the run --------------------------------------------------------------------------------
 
 
+@dataclass
+class BurstSeries:
+    """Per click: from the burst's start (all clicks fired at once) to that click's answer."""
+
+    answer_ms: list[float] = field(default_factory=list)
+    burst_ms: list[float] = field(default_factory=list)  # start → last answer, per burst
+    clicks: int = 0
+    refused: int = 0
+
+
+async def _no_settle(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+async def fire_at_once(env: simcord.Env, picks: list[tuple[Any, discord.Message]]) -> list[Any]:
+    """Deliver one click per message to the bot at once, then let SimCord settle them all.
+
+    SimCord refuses overlapping actor operations (``asyncio.gather`` of ``member.click``
+    raises), so each click is made with SimCord's settling switched off for this Env (an
+    instance attribute shadowing the private ``_settle_internal``): ``click`` then only
+    emits its INTERACTION_CREATE and returns. All the bursts' interactions are queued
+    before the bot runs any of them; one settle then runs them concurrently, as a gateway
+    delivering 50 clicks in one read would.
+    """
+    env._settle_internal = _no_settle  # type: ignore[method-assign]
+    try:
+        results = [await member.click(message, label=RAISE_LABEL) for member, message in picks]
+    finally:
+        del env._settle_internal
+    await env._settle_internal(dispatch="INTERACTION_CREATE")
+    return results
+
+
+async def burst(
+    env: simcord.Env,
+    picks: list[tuple[Any, discord.Message]],
+    answers: AnswerClock,
+    series: BurstSeries | None,
+) -> None:
+    """Fire one click on each message at once (see `fire_at_once`) and time each answer."""
+    answers.by_message.clear()
+    started = time.perf_counter()
+    results = await fire_at_once(env, picks)
+    if series is None:
+        return
+    last = started
+    for (_, message), result in zip(picks, results, strict=True):
+        series.clicks += 1
+        if not result.acknowledged or result.ephemeral:
+            series.refused += 1
+        answered = answers.by_message.get(message.id)
+        if answered is None:
+            series.refused += 1
+            continue
+        last = max(last, answered)
+        series.answer_ms.append((answered - started) * 1000)
+    series.burst_ms.append((last - started) * 1000)
+
+
+async def run_bursts(
+    env: simcord.Env,
+    args: argparse.Namespace,
+    plans: list[TablePlan],
+    answers: AnswerClock,
+    rng: random.Random,
+) -> tuple[BurstSeries, BurstSeries, float]:
+    """Alternating bursts of `--burst` table clicks and as many bare clicks, each on distinct
+    messages; then `--bursts` table bursts back to back for the throughput ceiling."""
+    size = min(args.burst, len(plans))
+    table, bare = BurstSeries(), BurstSeries()
+    for n in range(args.burst_warmup + args.bursts):
+        measuring = n >= args.burst_warmup
+        chosen = rng.sample(plans, size)
+        table_picks = [(rng.choice((p.host, p.guest)), p.message) for p in chosen]
+        bare_picks = [(rng.choice((p.host, p.guest)), p.bare_message) for p in chosen]
+        order = [(table_picks, table), (bare_picks, bare)]
+        if n % 2:
+            order.reverse()  # neither kind always goes first
+        for picks, series in order:
+            await burst(env, picks, answers, series if measuring else None)  # type: ignore[arg-type]
+    # Saturation: bursts back to back, wall time from the first click to the last return.
+    clicks = 0
+    started = time.perf_counter()
+    for _ in range(args.bursts):
+        chosen = rng.sample(plans, size)
+        results = await fire_at_once(
+            env, [(rng.choice((p.host, p.guest)), p.message) for p in chosen]
+        )
+        clicks += sum(1 for r in results if r.acknowledged and not r.ephemeral)
+    throughput = clicks / (time.perf_counter() - started)
+    return table, bare, throughput
+
+
+def report_bursts(
+    args: argparse.Namespace, table: BurstSeries, bare: BurstSeries, throughput: float
+) -> None:
+    say("")
+    say(
+        f"burst: {args.bursts} bursts of {args.burst} 'Raise 5' clicks on distinct tables fired"
+        f" at once (one SimCord settle), each beside a burst of as many bare clicks,"
+        f" after {args.burst_warmup} warm-up; per click: burst start → its answer"
+    )
+    header = f"{'':34}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}"
+    say(header)
+    for name, values in (
+        ("burst, full stack, per click", table.answer_ms),
+        ("burst, bare button, per click", bare.answer_ms),
+        ("burst, full stack, whole burst", table.burst_ms),
+        ("burst, bare button, whole burst", bare.burst_ms),
+    ):
+        cells = "".join(f"{percentile(values, p):>7.2f}ms" for p in (50, 95, 99, 100))
+        say(f"{name:34}{cells}" if values else f"{name:34}{'n/a':>9}")
+    if table.refused or bare.refused:
+        say(f"WARNING: {table.refused} table and {bare.refused} bare burst clicks not answered")
+    if table.answer_ms and bare.answer_ms:
+        p99_full, p99_bare = percentile(table.answer_ms, 99), percentile(bare.answer_ms, 99)
+        ratio = p99_full / p99_bare
+        say(
+            f"burst click → answer: p99 {p99_full:.2f} ms vs bare {p99_bare:.2f} ms → ratio"
+            f" {ratio:.2f}×  | goal ≤ {GOAL_RATIO}×: {'MET' if ratio <= GOAL_RATIO else 'NOT MET'}"
+        )
+        per_click = percentile(table.burst_ms, 50) / args.burst
+        say(f"serialised work per click (median whole burst / {args.burst}): {per_click:.2f} ms")
+    say(
+        f"throughput ceiling: {throughput:.0f} state-changing clicks/s"
+        f" ({args.bursts} bursts of {args.burst} back to back, first click → last return)"
+    )
+
+
 async def click(
     member: Any, message: discord.Message, answers: AnswerClock, series: Series | None
 ) -> None:
@@ -467,6 +604,8 @@ async def run_once(
             kinds = ["table"] * args.clicks + ["bare"] * args.clicks
             rng.shuffle(kinds)
             warmup = ["table", "bare"] * args.warmup
+            if args.case not in ("sequential", "all"):
+                kinds, warmup = [], []
             gc.collect()
             with timed_calls(bot.tables, "act", service_ms):
                 for n, kind in enumerate([*warmup, *kinds]):
@@ -479,15 +618,23 @@ async def run_once(
                     else:
                         assert plan.bare_message is not None
                         await click(member, plan.bare_message, answers, bare if measuring else None)
-            clicked = time.perf_counter()
             service_ms = service_ms[args.warmup :]
-            report(args, bot, answers, table, bare, service_ms)
+            refused = table.refused + bare.refused
+            if kinds:
+                report(args, bot, answers, table, bare, service_ms)
+            if args.case in ("burst", "all"):
+                burst_table, burst_bare, throughput = await run_bursts(
+                    env, args, plans, answers, rng
+                )
+                report_bursts(args, burst_table, burst_bare, throughput)
+                refused += burst_table.refused + burst_bare.refused
+            clicked = time.perf_counter()
             say(
                 f"\nwall time: seed {seeded - started:.1f} s, start + post {posted - seeded:.1f} s,"
                 f" clicks {clicked - posted:.1f} s"
             )
             measured = Measured(synchronous, table, bare, service_ms, answers.available)
-            return (0 if table.refused == bare.refused == 0 else 2), measured
+            return (0 if refused == 0 else 2), measured
         finally:
             if started_env:
                 await env.shutdown()
@@ -577,6 +724,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="SQLite's synchronous mode (default FULL, the bot's default); 'both' runs once"
         " in each mode and prints them side by side",
     )
+    parser.add_argument(
+        "--case",
+        choices=("sequential", "burst", "all"),
+        default="all",
+        help="which cases to run (default all)",
+    )
+    parser.add_argument("--burst", type=int, default=50, help="clicks per burst (default 50)")
+    parser.add_argument("--bursts", type=int, default=40, help="measured bursts (default 40)")
+    parser.add_argument("--burst-warmup", type=int, default=3, help="unmeasured bursts")
     args = parser.parse_args(argv)
     if args.tables < 1 or args.clicks < 1 or args.warmup < 0:
         parser.error("--tables and --clicks must be at least 1, --warmup at least 0")
