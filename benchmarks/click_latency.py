@@ -25,6 +25,22 @@ How it runs (everything in-process, nothing on the network, the database in a te
    answer (click → answer), and to the return of ``member.click`` (SimCord returns once the
    bot's work for the click has settled: click → settled).
 
+Cases (``--case``, default ``all``):
+
+- ``sequential``: the stream above.
+- ``burst``: ``--bursts`` bursts of ``--burst`` (50) "Raise 5" clicks on distinct tables,
+  all delivered to the bot at once, each beside a burst of as many bare clicks (the two
+  kinds alternate which goes first). Per click: from the burst's start to that click's
+  answer. Then the same table bursts back to back: the throughput ceiling in
+  state-changing clicks per second.
+- ``game``: a shipped game, Strength Duel, ``--duels`` duels opened as players open them
+  (``/duel challenge`` + Accept). Its click is a bid of 0 on the bidder's DM panel: it
+  changes state every time (a bid recorded, or the round revealed) and a duel runs for 99
+  rounds of it. Sequential bids interleaved with bare clicks, then bursts of 50 bids on 50
+  duels beside bare bursts, and the bids' throughput ceiling.
+- ``dm``: the sequential bids alone, timed from the click to the public table message's
+  edit landing (``HTTPClient.edit_message`` returning in the bot); ``game`` prints it too.
+
 SimCord polls every 50 ms while it waits for queued callbacks, which adds ~50 ms to
 ``member.click`` for a button answered without any await (the bare one) and would stretch
 the run past two minutes; ``--settle-idle`` (default 1 ms) shortens that poll. It changes
@@ -37,8 +53,10 @@ seed, fresh database each) and prints their figures side by side.
 
 Run from the repository root::
 
-    python benchmarks/click_latency.py [--tables 1000] [--clicks 2000] [--warmup 100]
-                                       [--synchronous FULL|NORMAL|both]
+    python benchmarks/click_latency.py [--case sequential|burst|game|dm|all]
+                                       [--tables 1000] [--clicks 2000] [--warmup 100]
+                                       [--burst 50] [--bursts 40] [--duels 120]
+                                       [--game-clicks 1000] [--synchronous FULL|NORMAL|both]
 """
 
 from __future__ import annotations
@@ -57,7 +75,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -87,6 +105,7 @@ deadline falls due, and an hour is longer than any run, so no real-time fallback
 RAISE_LABEL = "Raise 5"
 
 GOAL_RATIO = 1.5
+GOAL_GAME_RATIO = 1.3
 GOAL_MS = 50.0
 Synchronous = Literal["FULL", "NORMAL"]
 
@@ -323,7 +342,7 @@ def make_bot(db_path: Path, synchronous: Synchronous) -> TanzakuBot:
     bot = create_bot(settings, extensions=EXTENSIONS)
     # Applied when the database opens at start; set here as well so the run measures the
     # mode asked for whatever the bot's own wiring of the setting.
-    bot.db.synchronous = synchronous
+    cast(SqliteDatabase, bot.db).synchronous = synchronous
     return bot
 
 
@@ -341,6 +360,17 @@ async def post_messages(bot: TanzakuBot, plans: list[TablePlan]) -> None:
 # -- the run --------------------------------------------------------------------------------
 
 
+def raise_accepted(result: Any) -> bool:
+    """A Raise is taken when the table message is edited in answer (a refusal is private)."""
+    return bool(result.acknowledged and not result.ephemeral)
+
+
+def bid_accepted(result: Any) -> bool:
+    """A Strength Duel bid is answered privately with "your bid is …" (a refusal says else)."""
+    notes = [m for m in [result.response, *result.followups] if m is not None]
+    return bool(result.acknowledged and any("your bid is" in m.content for m in notes))
+
+
 @dataclass
 class BurstSeries:
     """Per click: from the burst's start (all clicks fired at once) to that click's answer."""
@@ -355,7 +385,9 @@ async def _no_settle(*args: Any, **kwargs: Any) -> None:
     return None
 
 
-async def fire_at_once(env: simcord.Env, picks: list[tuple[Any, discord.Message]]) -> list[Any]:
+async def fire_at_once(
+    env: simcord.Env, picks: list[tuple[Any, discord.Message]], label: str = RAISE_LABEL
+) -> list[Any]:
     """Deliver one click per message to the bot at once, then let SimCord settle them all.
 
     SimCord refuses overlapping actor operations (``asyncio.gather`` of ``member.click``
@@ -367,7 +399,7 @@ async def fire_at_once(env: simcord.Env, picks: list[tuple[Any, discord.Message]
     """
     env._settle_internal = _no_settle  # type: ignore[method-assign]
     try:
-        results = [await member.click(message, label=RAISE_LABEL) for member, message in picks]
+        results = [await member.click(message, label=label) for member, message in picks]
     finally:
         del env._settle_internal
     await env._settle_internal(dispatch="INTERACTION_CREATE")
@@ -379,17 +411,19 @@ async def burst(
     picks: list[tuple[Any, discord.Message]],
     answers: AnswerClock,
     series: BurstSeries | None,
+    label: str = RAISE_LABEL,
+    accepted: Callable[[Any], bool] | None = None,
 ) -> None:
     """Fire one click on each message at once (see `fire_at_once`) and time each answer."""
     answers.by_message.clear()
     started = time.perf_counter()
-    results = await fire_at_once(env, picks)
+    results = await fire_at_once(env, picks, label)
     if series is None:
         return
     last = started
     for (_, message), result in zip(picks, results, strict=True):
         series.clicks += 1
-        if not result.acknowledged or result.ephemeral:
+        if not (accepted or raise_accepted)(result):
             series.refused += 1
         answered = answers.by_message.get(message.id)
         if answered is None:
@@ -427,11 +461,243 @@ async def run_bursts(
     for _ in range(args.bursts):
         chosen = rng.sample(plans, size)
         results = await fire_at_once(
-            env, [(rng.choice((p.host, p.guest)), p.message) for p in chosen]
+            env, [(rng.choice((p.host, p.guest)), cast(discord.Message, p.message)) for p in chosen]
         )
         clicks += sum(1 for r in results if r.acknowledged and not r.ephemeral)
     throughput = clicks / (time.perf_counter() - started)
     return table, bare, throughput
+
+
+# -- a shipped game: Strength Duel bids by direct message ------------------------------------
+
+BID_LABEL = "0"
+DUEL_BIDS_PER_TABLE = 2 * 99
+"""A duel ends after 100 rounds (``max_rounds``, not a slash option): a table takes 99 full
+rounds of bids here and is then left alone, so every measured bid is an ordinary one."""
+
+
+@dataclass
+class DuelPlan:
+    host: simcord.MemberActor
+    guest: simcord.MemberActor
+    table_message_id: int
+    bids: int = 0
+
+    def next_bidder(self) -> simcord.MemberActor:
+        return self.host if self.bids % 2 == 0 else self.guest
+
+    def panel(self) -> Any:
+        """The bidder's DM panel: one message per duel, edited every round."""
+        message = self.next_bidder().user.dm_channel.last_message
+        assert message is not None and "your strength" in message.content.lower(), message
+        return message
+
+
+class EditClock:
+    """When the bot's edits of given messages land (``HTTPClient.edit_message`` returns)."""
+
+    def __init__(self, bot: TanzakuBot) -> None:
+        self.landed: dict[int, float] = {}
+        http = bot.http
+        original = http.edit_message
+        clock = self
+
+        async def edit_message(channel_id: Any, message_id: Any, **kwargs: Any) -> Any:
+            result = await original(channel_id, message_id, **kwargs)
+            clock.landed.setdefault(int(message_id), time.perf_counter())
+            return result
+
+        http.edit_message = edit_message  # type: ignore[method-assign]
+
+
+async def open_duels(env: simcord.Env, count: int) -> list[DuelPlan]:
+    """`count` duels through Discord as players open them: /duel challenge, then Accept."""
+    await cast(TanzakuBot, env.bot).tree.sync()
+    guild = env.create_guild("duels")
+    plans: list[DuelPlan] = []
+    for n in range(count):
+        host = guild.add_member(env.create_user(f"duelist{2 * n}"))
+        guest = guild.add_member(env.create_user(f"duelist{2 * n + 1}"))
+        channel = guild.create_text_channel(f"duel-{n}")
+        opened = await host.slash(channel, "duel challenge", member=guest, stake=10)
+        if not opened.acknowledged or opened.response is None or opened.response.ephemeral:
+            raise RuntimeError(f"the duel challenge was refused: {opened!r}")
+        table = opened.response.message
+        accepted = await guest.click(table, label="Accept")
+        if not accepted.acknowledged:
+            raise RuntimeError("the duel was not accepted")
+        plans.append(DuelPlan(host, guest, table.id))
+    return plans
+
+
+@dataclass
+class GameFigures:
+    bid: Series = field(default_factory=Series)
+    bare: Series = field(default_factory=Series)
+    table_edit_ms: list[float] = field(default_factory=list)
+    edits_missing: int = 0
+    burst: BurstSeries = field(default_factory=BurstSeries)
+    burst_bare: BurstSeries = field(default_factory=BurstSeries)
+    throughput: float = 0.0
+
+    @property
+    def refused(self) -> int:
+        return self.bid.refused + self.bare.refused + self.burst.refused + self.burst_bare.refused
+
+
+async def bid_click(
+    plan: DuelPlan,
+    answers: AnswerClock,
+    edits: EditClock,
+    figures: GameFigures | None,
+) -> None:
+    """One DM bid, timed to its answer and to the public table message's edit landing."""
+    bidder, panel = plan.next_bidder(), plan.panel()
+    answers.answered_at = None
+    edits.landed.pop(plan.table_message_id, None)
+    started = time.perf_counter()
+    result = await bidder.user.click(panel, label=BID_LABEL)
+    settled = time.perf_counter()
+    plan.bids += 1
+    if figures is None:
+        return
+    series = figures.bid
+    if not bid_accepted(result):
+        series.refused += 1
+    series.settled_ms.append((settled - started) * 1000)
+    if answers.answered_at is not None:
+        series.answer_ms.append((answers.answered_at - started) * 1000)
+    landed = edits.landed.get(plan.table_message_id)
+    if landed is None:
+        figures.edits_missing += 1
+    else:
+        figures.table_edit_ms.append((landed - started) * 1000)
+
+
+async def run_game(
+    env: simcord.Env,
+    bot: TanzakuBot,
+    args: argparse.Namespace,
+    plans: list[TablePlan],
+    answers: AnswerClock,
+    rng: random.Random,
+) -> GameFigures:
+    """Strength Duel bids: sequential (with bare clicks interleaved), then bursts."""
+    duels = await open_duels(env, args.duels)
+    edits = EditClock(bot)
+    figures = GameFigures()
+
+    def live() -> list[DuelPlan]:
+        return [d for d in duels if d.bids < DUEL_BIDS_PER_TABLE]
+
+    if args.case in ("game", "dm", "all"):
+        kinds = ["bid"] * args.game_clicks
+        if args.case != "dm":
+            kinds += ["bare"] * args.game_clicks
+        rng.shuffle(kinds)
+        warmup = ["bid", "bare"] * args.warmup
+        for n, kind in enumerate([*warmup, *kinds]):
+            measuring = n >= len(warmup)
+            if kind == "bid":
+                candidates = live()
+                if not candidates:
+                    raise RuntimeError("every duel ran out of rounds: raise --duels")
+                await bid_click(
+                    rng.choice(candidates), answers, edits, figures if measuring else None
+                )
+            else:
+                plan = rng.choice(plans)
+                assert plan.bare_message is not None
+                member = rng.choice((plan.host, plan.guest))
+                await click(member, plan.bare_message, answers, figures.bare if measuring else None)
+    if args.case in ("game", "all"):
+        size = min(args.burst, len(duels))
+        for n in range(args.burst_warmup + args.bursts):
+            measuring = n >= args.burst_warmup
+            candidates = live()
+            if len(candidates) < size:
+                raise RuntimeError("too few duels with rounds left: raise --duels")
+            chosen = rng.sample(candidates, size)
+            bid_picks = [(d.next_bidder().user, d.panel()) for d in chosen]
+            bare_picks = [
+                (rng.choice((p.host, p.guest)), cast(discord.Message, p.bare_message))
+                for p in rng.sample(plans, size)
+            ]
+            runs: list[tuple[list[tuple[Any, discord.Message]], BurstSeries, str, Any]] = [
+                (bid_picks, figures.burst, BID_LABEL, bid_accepted),
+                (bare_picks, figures.burst_bare, RAISE_LABEL, raise_accepted),
+            ]
+            if n % 2:
+                runs.reverse()  # neither kind always goes first
+            for picks, series, label, ok in runs:
+                await burst(env, picks, answers, series if measuring else None, label, ok)
+            for d in chosen:
+                d.bids += 1
+        clicks = 0
+        started = time.perf_counter()
+        for _ in range(args.bursts):
+            candidates = live()
+            if len(candidates) < size:
+                raise RuntimeError("too few duels with rounds left: raise --duels")
+            chosen = rng.sample(candidates, size)
+            results = await fire_at_once(
+                env, [(d.next_bidder().user, d.panel()) for d in chosen], BID_LABEL
+            )
+            for d in chosen:
+                d.bids += 1
+            clicks += sum(1 for r in results if bid_accepted(r))
+        figures.throughput = clicks / (time.perf_counter() - started)
+    return figures
+
+
+def report_game(args: argparse.Namespace, figures: GameFigures) -> None:
+    say("")
+    say(
+        f"shipped game: Strength Duel, a bid of {BID_LABEL} clicked on the bidder's DM panel"
+        f" ({args.duels} live duels opened by /duel challenge + Accept); bare clicks as above"
+    )
+    header = f"{'':34}{'p50':>9}{'p95':>9}{'p99':>9}{'max':>9}"
+    say(header)
+
+    def row(name: str, values: list[float]) -> None:
+        cells = "".join(f"{percentile(values, p):>7.2f}ms" for p in (50, 95, 99, 100))
+        say(f"{name:34}{cells}" if values else f"{name:34}{'n/a':>9}")
+
+    if figures.bid.answer_ms:
+        row("DM bid, click → answer", figures.bid.answer_ms)
+        row("bare button, click → answer", figures.bare.answer_ms)
+        row("DM bid → table message edited", figures.table_edit_ms)
+        row("DM bid, click → settled", figures.bid.settled_ms)
+    if figures.burst.answer_ms:
+        row("burst of DM bids, per click", figures.burst.answer_ms)
+        row("burst of bare clicks, per click", figures.burst_bare.answer_ms)
+    if figures.edits_missing:
+        say(f"WARNING: {figures.edits_missing} bids left the table message unedited")
+    if figures.refused:
+        say(f"WARNING: {figures.refused} clicks of the game case were refused")
+
+    def verdict(label: str, full: list[float], base: list[float], goal: float) -> None:
+        if full and base:
+            p99_full, p99_bare = percentile(full, 99), percentile(base, 99)
+            ratio = p99_full / p99_bare
+            say(
+                f"{label}: p99 {p99_full:.2f} ms vs bare {p99_bare:.2f} ms → ratio {ratio:.2f}×"
+                f"  | goal ≤ {goal}×: {'MET' if ratio <= goal else 'NOT MET'}"
+            )
+
+    verdict("game, sequential", figures.bid.answer_ms, figures.bare.answer_ms, GOAL_GAME_RATIO)
+    verdict("game, burst", figures.burst.answer_ms, figures.burst_bare.answer_ms, GOAL_RATIO)
+    if figures.table_edit_ms:
+        say(
+            f"DM bid → public table message edited: p50"
+            f" {percentile(figures.table_edit_ms, 50):.2f} ms, p99"
+            f" {percentile(figures.table_edit_ms, 99):.2f} ms"
+        )
+    if figures.throughput:
+        say(
+            f"throughput ceiling, DM bids: {figures.throughput:.0f} state-changing clicks/s"
+            f" ({args.bursts} bursts of {args.burst} back to back)"
+        )
 
 
 def report_bursts(
@@ -628,6 +894,10 @@ async def run_once(
                 )
                 report_bursts(args, burst_table, burst_bare, throughput)
                 refused += burst_table.refused + burst_bare.refused
+            if args.case in ("game", "dm", "all"):
+                game = await run_game(env, bot, args, plans, answers, rng)
+                report_game(args, game)
+                refused += game.refused + game.edits_missing
             clicked = time.perf_counter()
             say(
                 f"\nwall time: seed {seeded - started:.1f} s, start + post {posted - seeded:.1f} s,"
@@ -652,7 +922,10 @@ def report(
 ) -> None:
     scheduler = bot.tables.scheduler
     say("Tanzaku click latency — click → interaction answer, full stack vs bare discord.py")
-    say(f"SQLite synchronous={bot.db.synchronous} (checked with PRAGMA synchronous at start)")
+    say(
+        f"SQLite synchronous={cast(SqliteDatabase, bot.db).synchronous}"
+        " (checked with PRAGMA synchronous at start)"
+    )
     say(
         f"live tables: {args.tables} (deadlines re-armed at start: {bot.rearmed_deadlines},"
         f" armed now: {len(scheduler)}), clicks: {len(table.settled_ms)} 'Raise 5'"
@@ -726,13 +999,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--case",
-        choices=("sequential", "burst", "all"),
+        choices=("sequential", "burst", "game", "dm", "all"),
         default="all",
         help="which cases to run (default all)",
     )
     parser.add_argument("--burst", type=int, default=50, help="clicks per burst (default 50)")
     parser.add_argument("--bursts", type=int, default=40, help="measured bursts (default 40)")
     parser.add_argument("--burst-warmup", type=int, default=3, help="unmeasured bursts")
+    parser.add_argument(
+        "--duels", type=int, default=120, help="live Strength Duels of the game case (120)"
+    )
+    parser.add_argument(
+        "--game-clicks",
+        type=int,
+        default=1000,
+        help="measured sequential DM bids (and bare clicks) of the game case (default 1000)",
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.clicks < 1 or args.warmup < 0:
         parser.error("--tables and --clicks must be at least 1, --warmup at least 0")
