@@ -222,6 +222,33 @@ class AnswerClock:
         return marker
 
 
+class GcPauses:
+    """The garbage collector's pauses during the run: a full collection of a process holding
+    a thousand tables and SimCord's whole simulated Discord can stall every click in flight,
+    which a burst's p99 (50 clicks at once) shows at once."""
+
+    def __init__(self) -> None:
+        self.pauses_ms: list[tuple[int, float]] = []
+        self._started = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses_ms.append(
+                (int(info["generation"]), (time.perf_counter() - self._started) * 1000)
+            )
+
+    def summary(self) -> str:
+        full = [ms for generation, ms in self.pauses_ms if generation == 2]
+        longest = max((ms for _, ms in self.pauses_ms), default=0.0)
+        return (
+            f"GC during the run: {len(self.pauses_ms)} collections, {len(full)} full"
+            f" (longest full {max(full, default=0.0):.1f} ms), longest of all {longest:.1f} ms"
+        )
+
+
 @dataclass
 class Series:
     answer_ms: list[float] = field(default_factory=list)
@@ -873,6 +900,7 @@ async def run_once(
             if args.case not in ("sequential", "all"):
                 kinds, warmup = [], []
             gc.collect()
+            gc_pauses = GcPauses()
             with timed_calls(bot.tables, "act", service_ms):
                 for n, kind in enumerate([*warmup, *kinds]):
                     measuring = n >= len(warmup)
@@ -899,6 +927,7 @@ async def run_once(
                 report_game(args, game)
                 refused += game.refused + game.edits_missing
             clicked = time.perf_counter()
+            say(gc_pauses.summary())
             say(
                 f"\nwall time: seed {seeded - started:.1f} s, start + post {posted - seeded:.1f} s,"
                 f" clicks {clicked - posted:.1f} s"
