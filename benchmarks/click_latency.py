@@ -687,8 +687,11 @@ def report_game(args: argparse.Namespace, figures: GameFigures) -> None:
     say(header)
 
     def row(name: str, values: list[float]) -> None:
+        if not values:
+            say(f"{name:34}{'n/a':>9}")
+            return
         cells = "".join(f"{percentile(values, p):>7.2f}ms" for p in (50, 95, 99, 100))
-        say(f"{name:34}{cells}" if values else f"{name:34}{'n/a':>9}")
+        say(f"{name:34}{cells}")
 
     if figures.bid.answer_ms:
         row("DM bid, click → answer", figures.bid.answer_ms)
@@ -744,8 +747,11 @@ def report_bursts(
         ("burst, full stack, whole burst", table.burst_ms),
         ("burst, bare button, whole burst", bare.burst_ms),
     ):
+        if not values:
+            say(f"{name:34}{'n/a':>9}")
+            continue
         cells = "".join(f"{percentile(values, p):>7.2f}ms" for p in (50, 95, 99, 100))
-        say(f"{name:34}{cells}" if values else f"{name:34}{'n/a':>9}")
+        say(f"{name:34}{cells}")
     if table.refused or bare.refused:
         say(f"WARNING: {table.refused} table and {bare.refused} bare burst clicks not answered")
     if table.answer_ms and bare.answer_ms:
