@@ -26,7 +26,13 @@ from bot.service.deadlines import Deadlines
 from bot.service.lifecycle import Lifecycle
 from bot.service.snapshots import Outcome, TableSnapshot
 from bot.service.steps import Steps
-from bot.service.terms import Actor, DiceFactory, count_saved_write, fair_dice
+from bot.service.terms import (
+    Actor,
+    DiceFactory,
+    TableAlreadyOpen,
+    count_saved_write,
+    fair_dice,
+)
 from bot.service.verify import VerifyReport, verify_table
 from bot.storage import Database, Transaction
 from bot.storage import table_queries as tq
@@ -157,19 +163,31 @@ class TableService:
         """Open a lobby with the host seated; with `invitee_id` it is a challenge that only
         that member may accept (or decline)."""
         # No lock: the table does not exist until this transaction commits.
-        async with self._db.transaction() as tx:
-            outcome = await self._lifecycle.open(
-                tx,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                game=game,
-                host_id=host_id,
-                rules=rules,
-                invitee_id=invitee_id,
-                lobby_seconds=(
-                    lobby_seconds if lobby_seconds is not None else self.lobby_timeout_seconds
-                ),
-            )
+        try:
+            async with self._db.transaction() as tx:
+                outcome = await self._lifecycle.open(
+                    tx,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    game=game,
+                    host_id=host_id,
+                    rules=rules,
+                    invitee_id=invitee_id,
+                    lobby_seconds=(
+                        lobby_seconds if lobby_seconds is not None else self.lobby_timeout_seconds
+                    ),
+                )
+        except tq.DuplicateOpenTable:
+            # Another process opened one here between our check and our insert (the check
+            # sees only committed tables); its table is there now. Read after the failed
+            # transaction: PostgreSQL refuses anything more inside it.
+            async with self._db.reading() as tx:
+                existing = await tq.open_table_in_channel(tx, channel_id, game)
+            if existing is None:
+                raise NotAllowed(
+                    "Another table was opened here at the same moment. Try again."
+                ) from None
+            raise TableAlreadyOpen(existing, self._steps.registry.get(game).title) from None
         count_saved_write()
         self._steps.remember_game(outcome.snapshot.id, game)
         self._steps.sync_scheduler(outcome.snapshot)

@@ -8,16 +8,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.__main__ import check_database
 from bot.config import Settings
 from bot.economy import Economy
-from bot.errors import UserFacingError
+from bot.errors import NotAllowed, UserFacingError
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import Actor, TableService
+from bot.service.terms import TableAlreadyOpen
 from bot.storage import Database, SqliteDatabase, database_for_url, open_database, sqlite_url
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
@@ -378,3 +380,57 @@ async def test_a_daily_claimed_from_two_processes_at_once_pays_once(postgres_dsn
     finally:
         await first_db.close()
         await second_db.close()
+
+
+async def test_two_processes_opening_in_one_channel_at_once_get_one_table(
+    two_processes: tuple[TableService, TableService], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second process's check ran before the first's table was committed, so it saw
+    none; the database's unique index decides, and the loser is told the usual way which
+    table is open there."""
+    first, second = two_processes
+    opened = await first.open(
+        guild_id=GUILD, channel_id=CHANNEL, game="coinflip", host_id=ALICE,
+        rules=coinflip.Rules(stake=10),
+    )  # fmt: skip
+    real_check = tq.open_table_in_channel
+    checks = 0
+
+    async def check_that_ran_too_early(tx: Any, channel_id: int, game: str) -> Any:
+        nonlocal checks
+        checks += 1
+        return None if checks == 1 else await real_check(tx, channel_id, game)
+
+    monkeypatch.setattr(tq, "open_table_in_channel", check_that_ran_too_early)
+    with pytest.raises(TableAlreadyOpen, match="Coin Flip") as refused:
+        await second.open(
+            guild_id=GUILD, channel_id=CHANNEL, game="coinflip", host_id=BOB,
+            rules=coinflip.Rules(stake=10),
+        )  # fmt: skip
+    assert checks == 2, "the lobby's own check, then the read after the refused insert"
+    assert refused.value.existing.id == opened.snapshot.id
+    assert (await second._economy.balance(GUILD, BOB)).balance == 1000, "nothing was held"
+    await money_balances(first._db)
+
+
+async def test_an_open_that_lost_the_race_to_a_table_gone_since_says_try_again(
+    two_processes: tuple[TableService, TableService], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unique index refused the insert, but by the time of the read the winning
+    table is no longer open (its lobby ended at once): nothing to point to, so try again."""
+    first, second = two_processes
+    await first.open(
+        guild_id=GUILD, channel_id=CHANNEL, game="coinflip", host_id=ALICE,
+        rules=coinflip.Rules(stake=10),
+    )  # fmt: skip
+
+    async def never_sees_it(tx: Any, channel_id: int, game: str) -> Any:
+        return None
+
+    monkeypatch.setattr(tq, "open_table_in_channel", never_sees_it)
+    with pytest.raises(NotAllowed, match="at the same moment"):
+        await second.open(
+            guild_id=GUILD, channel_id=CHANNEL, game="coinflip", host_id=BOB,
+            rules=coinflip.Rules(stake=10),
+        )  # fmt: skip
+    await money_balances(first._db)
