@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 from pydantic import BaseModel
 
@@ -173,6 +173,14 @@ def only_the_table(state: Any, player: int | None, action: Any) -> None:
     """The check of a table's own step (a deadline): no player may send it."""
     if player is not None:
         raise IllegalMove("Only the table itself can call time.")
+
+
+def refuse_outsider(player: int | None, title: str, hint: str = "") -> NoReturn:
+    """Refuse a player's action sent by the table itself (``None``) or by someone not
+    seated at the ``title`` table; ``hint`` ends the sentence (" — join it first")."""
+    if player is None:
+        raise IllegalMove("The table itself can only call time.")
+    raise IllegalMove(f"You aren't seated at this {title} table{hint}.")
 
 
 def the_service_decides(state: Any, player: int | None, action: Any) -> None:

@@ -170,3 +170,13 @@ def test_put_writes_fields_of_a_fresh_copy_only() -> None:
     assert copy.counts == {1: 2} and copy.finished
     assert state.counts == {1: 1} and not state.finished
     assert Tally.model_validate_json(copy.model_dump_json()) == copy
+
+
+def test_refuse_outsider_names_the_table_or_the_clock() -> None:
+    from bot.games.errors import IllegalMove
+    from bot.games.kit import refuse_outsider
+
+    with pytest.raises(IllegalMove, match="The table itself can only call time"):
+        refuse_outsider(None, "Hachi-hachi")
+    with pytest.raises(IllegalMove, match="^You aren't seated at this Go table — join it first.$"):
+        refuse_outsider(7, "Go", " — join it first")

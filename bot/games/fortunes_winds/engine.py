@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Literal, NoReturn, TypeVar, cast
+from typing import Literal, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -74,7 +74,15 @@ from bot.games.fortunes_winds.odds import (
     outcome_net,
     stake_of,
 )
-from bot.games.kit import Move, Rulebook, build, only_the_table, put, the_service_decides
+from bot.games.kit import (
+    Move,
+    Rulebook,
+    build,
+    only_the_table,
+    put,
+    refuse_outsider,
+    the_service_decides,
+)
 
 # ----------------------------------------------------------------------- helpers
 
@@ -105,13 +113,6 @@ _BET_NAMES: dict[str, str] = {
 
 
 # ---------------------------------------------------------------------- checks
-
-
-def _refuse_unseated(player: int | None) -> NoReturn:
-    """Refuse an action by the table itself (``None``) or by someone not seated."""
-    if player is None:
-        raise IllegalMove("The table itself can only call time.")
-    raise IllegalMove("You aren't seated at this Fortunes and Winds table — join it first.")
 
 
 def _check_bet(state: State, player: int, bet: Bet) -> None:
@@ -235,7 +236,7 @@ def _player_move(
 ) -> Move[State, _A, Event]:
     def checked(state: State, player: int | None, action: _A) -> None:
         if player is None or player not in state.seats:
-            _refuse_unseated(player)
+            refuse_outsider(player, "Fortunes and Winds", " — join it first")
         check(state, player, action)
 
     # The check has refused the table (player None), so ``apply`` is only ever called

@@ -4,7 +4,7 @@ and :data:`ENGINE`."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -31,7 +31,15 @@ from bot.games.hachihachi.models import (
     State,
 )
 from bot.games.hachihachi.yaku import group_a
-from bot.games.kit import Move, Rulebook, build, only_the_table, put, the_service_decides
+from bot.games.kit import (
+    Move,
+    Rulebook,
+    build,
+    only_the_table,
+    put,
+    refuse_outsider,
+    the_service_decides,
+)
 
 PERMISSIONS: dict[type[BaseModel], Permission] = {}
 """Every action is a seated player's (Abort is a moderator's, Deadline the table's: the
@@ -48,12 +56,6 @@ _WAITING: dict[str, str] = {
     "call": "Sage or shoubu is being called.",
     "over": "This match is over.",
 }
-
-
-def _refuse_unseated(player: int | None) -> NoReturn:
-    if player is None:
-        raise IllegalMove("The table itself can only call time.")
-    raise IllegalMove("You aren't seated at this Hachi-hachi table.")
 
 
 def _need_turn(s: State, player: int, phase: str, doing: str) -> None:
@@ -192,7 +194,7 @@ _A = TypeVar("_A", bound=BaseModel)
 def _player_move(check: Callable[[State, int, _A], None]) -> Move[State, _A, Event]:
     def checked(state: State, player: int | None, action: _A) -> None:
         if player is None or player not in state.seats:
-            _refuse_unseated(player)
+            refuse_outsider(player, "Hachi-hachi")
         check(state, player, action)
 
     def apply(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
