@@ -178,5 +178,6 @@ def test_refuse_outsider_names_the_table_or_the_clock() -> None:
 
     with pytest.raises(IllegalMove, match="The table itself can only call time"):
         refuse_outsider(None, "Hachi-hachi")
-    with pytest.raises(IllegalMove, match="^You aren't seated at this Go table — join it first.$"):
+    expected = r"^You aren't seated at this Go table — join it first\.$"
+    with pytest.raises(IllegalMove, match=expected):
         refuse_outsider(7, "Go", " — join it first")
