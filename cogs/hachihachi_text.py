@@ -441,7 +441,9 @@ def match_over(event: hh.MatchOver, snapshot: Snapshot) -> str:
         for p, v in event.payouts.items()
         if p != 0
     )
-    why = " (a player forfeited)" if event.reason == "forfeit" else ""
+    why = {"forfeit": " (a player forfeited)", "aborted": " (a moderator ended it)"}.get(
+        event.reason, ""
+    )
     winners = ", ".join(render.mention(p) for p in event.winners) or "nobody"
     return f"🏁 **Match over**{why}: winner {winners}. Coins: {coins}."
 
@@ -480,7 +482,8 @@ SENTENCES = Sentences(
         hh.MatchOver: match_over,
         hh.Aborted: lambda e, s: (
             f"The match was ended{f' by {render.mention(e.by)}' if e.by is not None else ''} "
-            f"in round {e.round}: settled rounds stand, the round in play is void."
+            f"in round {e.round}: settled rounds stand, and the table played that round out "
+            "with its defaults and scored it."
         ),
         Honour: "🏅 {player:@}: **{name}**!",
     }

@@ -698,7 +698,7 @@ async def test_manual_claims_ask_only_the_claimant_and_show_the_revealed_cards(s
     await play_out(world, hands, scan=True)
 
 
-async def test_a_moderator_ends_the_match_and_the_round_in_play_is_void(simcord_env):
+async def test_a_moderator_ends_the_match_and_the_round_in_play_is_played_out(simcord_env):
     world = await started(simcord_env, "alice", "bob", mizuten=False)
     alice, bob = world["alice"], world["bob"]
     hands = Hands(world)
@@ -707,9 +707,10 @@ async def test_a_moderator_ends_the_match_and_the_round_in_play_is_void(simcord_
     answered(await world.moderator.slash(world.channel, "cancel", table=TABLE))
     s = await state(world)
     assert s.finished and s.stakes == {alice.id: 0, bob.id: 0}
+    assert s.rounds_played == 1, "the round in play was played out and scored, not voided"
     for member in (alice, bob):
-        assert await wallet(world, member) == START, "no round was settled: all comes back"
-    assert "the round in play is void" in message_text(await table_message(world))
+        assert await wallet(world, member) == START + s.payouts[member.id]
+    assert "a moderator ended it" in message_text(await table_message(world))
     assert not labels(hands.of(alice)), "the hand answer has no buttons once it ended"
     await money_is_whole(world)
 

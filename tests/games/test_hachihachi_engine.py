@@ -766,7 +766,7 @@ def test_extension_plays_while_a_large_field_is_carried_over() -> None:
     assert plain.finished and plain.rounds_played == 1
 
 
-def test_abort_voids_the_round_in_play_and_keeps_settled_rounds() -> None:
+def test_abort_plays_the_round_in_play_out_and_keeps_settled_rounds() -> None:
     state, _ = begin((A, B, C), list(range(34)), dropout_penalties=True, rounds=3)
     state, _ = step(state, A, hh.Participate(play=False))
     state, _ = step(state, B, hh.Participate(play=True))
@@ -776,12 +776,33 @@ def test_abort_voids_the_round_in_play_and_keeps_settled_rounds() -> None:
     state, _ = step(state, B, hh.Participate(play=False))
     assert state.pot
     state, events = step(state, OUTSIDER, Abort())
-    assert kinds(events) == ["aborted"] and events[0].by == OUTSIDER
+    # The table answers for everyone: C and A drop too, nobody plays, and with no round
+    # left to play the pot goes back and the match ends.
+    assert kinds(events) == ["aborted", "participated", "participated", "misdealt", "match_over"]
+    assert events[0].by == OUTSIDER and events[-1].reason == "aborted"
     assert state.finished and state.aborted and state.phase == "over"
     assert state.scores == settled and state.pot == {}
     assert state.payouts == hh.coins(settled, state.seats, state.rules)
     assert all(stake == 0 for stake in state.stakes.values())
     refused(state, B, hh.Participate(play=True), "over")
+
+
+def test_abort_cannot_undo_a_round_already_dealt() -> None:
+    """Ending the match mid-round scores that round as the table's defaults play it out,
+    the claimed teyaku included: a moderator cannot wipe out a seated friend's loss."""
+    hand = ["susuki-bright", "susuki-animal", "susuki-chaff-1", "susuki-chaff-2",
+            "maple-animal", "maple-ribbon", "maple-chaff-1"]  # fmt: skip
+    state, _ = begin((A, B), deal_order([[], hand]), rounds=3, mizuten=False)
+    holder = next(p for p in (A, B) if [c.name for c in state.claims.get(p, [])] == ["Four-Three"])
+    state, events = step(state, OUTSIDER, Abort())
+    scored = [e for e in events if e.kind == "round_scored"]
+    assert len(scored) == 1 and state.rounds_played == 1
+    teyaku = [line for line in scored[0].result.lines if line.kind == "teyaku"]
+    assert any(line.payee == holder and line.points >= 200 for line in teyaku)
+    assert state.finished and events[-1].kind == "match_over"
+    assert events[-1].reason == "aborted"
+    assert sum(state.scores.values()) == 0 and state.scores != {A: 0, B: 0}
+    assert all(stake == 0 for stake in state.stakes.values())
 
 
 def test_honours_for_four_three_and_sixteen_chaff() -> None:

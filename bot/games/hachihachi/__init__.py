@@ -36,13 +36,13 @@ sources' gaps); the player rules are ``bot/rules_text/hachihachi.md``. Rulings o
   abandoned because nobody plays, the match ends at once (no round is left to play out)
   and the pot goes back to those who paid into it.
 - Money: ``scores`` are running points; a round's every payment is booked when it is
-  scored (an aborted round moves nothing). ``payouts`` are coins, recomputed from the
+  scored. ``payouts`` are coins, recomputed from the
   scores after every round: points × ``stake_per_kan`` / ``points_per_kan``, whole by
   largest remainder (ties in seat order), summing to 0 with the house's 0.
   ``hold(rules)`` and ``stakes``: see :mod:`bot.games.hachihachi.match` (the proof of
   the per-round bound). Dropout penalties wait in ``pot`` (points) until a round is
   scored, which pays them to its winner; penalties of an abandoned deal (§8 step 6) stay
-  in the pot and are added to their payers' ``stakes`` until then.
+  in the pot, and their payers drop free in the redeal (one penalty a counted round).
 - ``extend_game_for_carryover``: extra rounds while ``pending_large > 0``, at most
   ``rounds`` extra (so the escrow is bounded).
 - The Paulownia pair goes to the acting dealer when the dealer drops out (§8 step 7).
@@ -50,7 +50,9 @@ sources' gaps); the player rules are ``bot/rules_text/hachihachi.md``. Rulings o
 - Honours (``kind="honour"``): "Five Brights" and "Seven Ribbons" to a player paid for
   them, "Four-Three" when claimed, "Sixteen Chaff" when scored.
 - :class:`Abort` (a moderator not seated): settled rounds stand; the round in play is
-  void (no teyaku, no pot movement: a pot goes back to those who paid into it); stakes 0.
+  played out at once by the table's defaults for everyone and scored as played (voiding
+  it would let a moderator undo a seated friend's loss on the cards), then the match
+  ends (``MatchOver.reason == "aborted"``); stakes 0.
 - ``ply`` moves by one on every accepted action (a forfeiter's auto-played decisions
   happen inside the action that made them due).
 

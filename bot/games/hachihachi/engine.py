@@ -175,8 +175,9 @@ def _decide(s: State, player: int, action: Any, dice: Dice, by_deadline: bool) -
 
 
 def _autoplay(s: State, dice: Dice, events: list[Event]) -> None:
-    """A forfeiter's decisions are the table's, at once (the others still act)."""
-    forfeited = s.forfeited
+    """A forfeiter's decisions are the table's, at once (the others still act); once a
+    moderator ended the match, everyone's are."""
+    forfeited = s.seats if s.aborted else s.forfeited
     if not forfeited:
         return
     for _ in range(1000):
@@ -233,7 +234,11 @@ def _check_deadline(s: State, player: int | None, action: Deadline) -> None:
 
 
 def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> list[Event]:
+    """A moderator ends the match. Settled rounds stand, and the round dealt is played out
+    at once by the table's defaults and scored as played: voiding it would let a moderator
+    undo a seated friend's loss in that round (its teyaku, a dekiyaku already made)."""
     events = match.abort(s, player)
+    _autoplay(s, dice, events)
     put(s, ply=s.ply + 1)
     return events
 

@@ -46,6 +46,8 @@ included, so a penalty carried over from an abandoned deal is inside it). Defaul
 
 from __future__ import annotations
 
+from typing import Literal
+
 from bot.games.common import HOUSE, Honour
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -355,6 +357,10 @@ def new_match(rules: Rules, players: list[int], dice: Dice) -> State:
     return s
 
 
+def _ending(s: State) -> Literal["aborted", "forfeit"]:
+    return "aborted" if s.aborted else "forfeit"
+
+
 def end_round(s: State, end: End, dice: Dice) -> list[Event]:
     """Book a finished round and deal the next (or end the match); a deal nobody plays is
     redealt by the same dealer (§8 step 6)."""
@@ -363,11 +369,11 @@ def end_round(s: State, end: End, dice: Dice) -> list[Event]:
             build(Misdealt, dealer=s.dealer, reason="nobody_plays", field=list(s.field))
         ]
         put(s, pending_large=s.pending_before_deal)
-        if s.forfeited:
+        if s.forfeited or s.aborted:
             # Nobody is left to play the round out: the match ends (ruling); the pot,
             # which no later round will win, goes back to those who paid into it.
             put(s, pot={})
-            events.extend(finish(s, "forfeit"))
+            events.extend(finish(s, _ending(s)))
             return events
         events.extend(deal(s, dice))
         refresh_stakes(s)
@@ -387,8 +393,8 @@ def end_round(s: State, end: End, dice: Dice) -> list[Event]:
         dealer=winner,
     )
     events = [*honours, build(RoundScored, result=result, scores=scores, payouts=s.payouts)]
-    if s.forfeited:
-        events.extend(finish(s, "forfeit"))
+    if s.forfeited or s.aborted:
+        events.extend(finish(s, _ending(s)))
         return events
     rules = s.rules
     played = s.rounds_played
@@ -421,18 +427,8 @@ def finish(s: State, reason: str) -> list[Event]:
 
 
 def abort(s: State, by: int | None) -> list[Event]:
-    """A moderator ends the match: settled rounds stand, the round in play is void (its
-    teyaku and payments were never booked; a pot goes back to those who paid it)."""
-    put(
-        s,
-        finished=True,
-        aborted=True,
-        phase="over",
-        turn=None,
-        drawn=None,
-        pot={},
-        pot_carried={},
-        winners=[],
-        stakes=dict.fromkeys(s.seats, 0),
-    )
+    """A moderator ends the match: from now on the table makes every decision of the
+    round in play (the engine plays it out at once), and the match ends when it is
+    scored. Settled rounds stand."""
+    put(s, aborted=True)
     return [build(Aborted, by=by, round=s.round)]

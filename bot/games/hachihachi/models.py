@@ -336,14 +336,15 @@ class Forfeited(BaseModel):
 
 class MatchOver(BaseModel):
     kind: Literal["match_over"] = "match_over"
-    reason: Literal["rounds", "forfeit"]
+    reason: Literal["rounds", "forfeit", "aborted"]
     winners: list[int]
     scores: dict[int, int]
     payouts: dict[int, int]
 
 
 class Aborted(BaseModel):
-    """A moderator ended the match: settled rounds stand, the round in play is void."""
+    """A moderator ended the match: settled rounds stand; the table plays the round in play
+    out with its defaults, scores it, and the match ends."""
 
     kind: Literal["aborted"] = "aborted"
     by: int | None
