@@ -63,8 +63,10 @@ class TanzakuBot(commands.Bot):
         clock: Clock = discord_clock,
         extensions: Sequence[str] = DEFAULT_EXTENSIONS,
         sync_globally: bool = False,
+        **client_options: Any,
     ) -> None:
         super().__init__(
+            **client_options,
             command_prefix=commands.when_mentioned,
             intents=gateway_intents(),
             help_command=None,
@@ -86,6 +88,8 @@ class TanzakuBot(commands.Bot):
             clock=clock,
             dice_factory=dice_factory,
             lobby_timeout_seconds=settings.lobby_timeout_seconds,
+            owns_guild=settings.owns_guild,
+            takeover_seconds=settings.deadline_takeover_seconds,
         )
         self.background_tasks: set[asyncio.Task[Any]] = set()
         self._extensions = tuple(extensions)
@@ -166,5 +170,24 @@ class TanzakuBot(commands.Bot):
             done.set()
 
 
+class ShardedTanzakuBot(TanzakuBot, commands.AutoShardedBot):
+    """The same bot over several gateway connections (`TANZAKU_SHARD_COUNT`), running the
+    shards of `TANZAKU_SHARD_IDS` (all by default).
+
+    Nothing else changes: everything the bot sends or edits goes over REST, whichever
+    shard a server is on, and every table lives in the shared database, so a click that
+    arrives on this process (a direct message always comes on shard 0) works on a table
+    whose server another process runs.
+    """
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        super().__init__(
+            settings, shard_count=settings.shard_count, shard_ids=settings.shard_ids, **options
+        )
+
+
 def create_bot(settings: Settings, **options: Any) -> TanzakuBot:
+    """The bot the settings ask for: sharded when `TANZAKU_SHARD_COUNT` is set."""
+    if settings.shard_count is not None:
+        return ShardedTanzakuBot(settings, **options)
     return TanzakuBot(settings, **options)

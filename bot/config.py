@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -49,11 +49,65 @@ class Settings(BaseSettings):
     challenge_timeout_seconds: int = Field(
         default=300, ge=30, description="An unanswered duel challenge expires after this."
     )
+    shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        description=(
+            "Run sharded: the total number of shards (Discord requires sharding from 2,500"
+            " servers). Unset: one connection, no sharding."
+        ),
+    )
+    shard_ids: Annotated[list[int] | None, NoDecode] = Field(
+        default=None,
+        description=(
+            "The shards this process runs, e.g. 0,1 (needs TANZAKU_SHARD_COUNT). Unset: all"
+            " of them. Several processes share the work by running different shards over"
+            " one PostgreSQL database."
+        ),
+    )
+    deadline_takeover_seconds: float = Field(
+        default=10.0,
+        ge=0,
+        description=(
+            "How long past its time a deadline of a server on another process's shard"
+            " waits before this process fires it (in case that process died)."
+        ),
+    )
     house_float: int = Field(
         default=100_000,
         ge=0,
         description="Coins minted into each server's house bank at first use.",
     )
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated_shards(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip().strip("[]")
+            return [int(part) for part in text.split(",") if part.strip()] if text else None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_consistent(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("TANZAKU_SHARD_IDS needs TANZAKU_SHARD_COUNT")
+            if not self.shard_ids:
+                raise ValueError("TANZAKU_SHARD_IDS names no shard")
+            wrong = [shard for shard in self.shard_ids if not 0 <= shard < self.shard_count]
+            if wrong or len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ValueError(
+                    f"TANZAKU_SHARD_IDS must be distinct shards from 0 to"
+                    f" {self.shard_count - 1}, got {self.shard_ids}"
+                )
+        return self
+
+    def owns_guild(self, guild_id: int) -> bool:
+        """Whether this process runs the shard that a server's events arrive on (Discord's
+        rule: ``(guild_id >> 22) % shard_count``)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
 
     @model_validator(mode="after")
     def _default_database_url(self) -> Settings:

@@ -106,6 +106,15 @@ class Economy:
         """Forget a server's cached settings: the next use reads them again."""
         self._terms.pop(guild_id, None)
 
+    def changed_elsewhere(self, guild_id: int | None) -> None:
+        """Another process changed a server's settings (`None`: maybe any server's): forget
+        them, and keep no read that began before now (as after a local change)."""
+        self._configured += 1
+        if guild_id is None:
+            self._terms.clear()
+        else:
+            self.invalidate(guild_id)
+
     def _remember(self, tx: Transaction, row: mq.GuildSettingsRow, configured: int) -> None:
         # Only a row that was already committed (never one this transaction made, which a
         # rollback could undo), and only if no /economy config finished since the read

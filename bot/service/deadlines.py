@@ -61,8 +61,8 @@ class Deadlines:
             # One query now spares every live table's first click a look-up of its own.
             steps.games.update(await tq.live_games(tx))
             pending_notices.update(await tq.notice_keys(tx))
-        for deadline in rows:
-            steps.scheduler.schedule(deadline.table_id, deadline.due_at, deadline.ply)
+        for deadline, guild_id in rows:
+            steps.arm(deadline.table_id, guild_id, deadline.due_at, deadline.ply)
         steps.scheduler.start()
         return len(rows)
 

@@ -9,6 +9,7 @@ bookkeeping calls (notices, stats, the message id) are answered here directly.
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -34,8 +35,15 @@ from bot.service.terms import (
     fair_dice,
 )
 from bot.service.verify import VerifyReport, verify_table
+from bot.signals import DEADLINE, NOTICE, TERMS, SignalRouter
 from bot.storage import Database, Transaction
 from bot.storage import table_queries as tq
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TAKEOVER_SECONDS = 10.0
+"""How late a process fires a deadline of a server whose shard another process runs (in
+case that one died): long enough that a live owner has always fired it first."""
 
 
 class TableService:
@@ -48,6 +56,8 @@ class TableService:
         clock: Clock = discord_clock,
         dice_factory: DiceFactory = fair_dice,
         lobby_timeout_seconds: int = 900,
+        owns_guild: Callable[[int], bool] = lambda _guild_id: True,
+        takeover_seconds: float = DEFAULT_TAKEOVER_SECONDS,
     ) -> None:
         self._db = db
         self._economy = economy
@@ -67,7 +77,16 @@ class TableService:
             clock=clock,
             dice_factory=dice_factory,
             scheduler=self.scheduler,
+            owns_guild=owns_guild,
+            takeover_seconds=takeover_seconds,
         )
+        self.signals = SignalRouter()
+        """What other processes sharing the database changed (PostgreSQL): deadlines,
+        notices, settings; the cogs add their own topics (what a table message shows)."""
+        self.signals.on(DEADLINE, self._on_deadline_signal)
+        self.signals.on(NOTICE, self._on_notice_signal)
+        self.signals.on(TERMS, lambda payload: economy.changed_elsewhere(int(payload)))
+        self.signals.on_resync(self._resync)
         self._play = Play(self._steps)
         self._lifecycle = Lifecycle(self._steps, self._play)
         self._deadlines = Deadlines(
@@ -95,6 +114,11 @@ class TableService:
         async with self._db.reading() as tx:
             row = await self._steps.row(tx, table_id, guild_id)
             return await self._steps.snapshot(tx, row)
+
+    async def version_of(self, table_id: int) -> int | None:
+        """The table's version now (`None` if there is no such table): one small read."""
+        async with self._db.reading() as tx:
+            return await tq.table_version(tx, table_id)
 
     async def live_table_in(self, channel_id: int, game: str) -> int:
         """The open table of `game` in a channel, for commands that act on "this table"."""
@@ -250,8 +274,32 @@ class TableService:
     # -- deadlines ---------------------------------------------------------------------------
 
     async def rearm(self) -> int:
-        """Load every stored deadline into the scheduler (at start); returns how many."""
+        """Load every stored deadline into the scheduler (at start); returns how many.
+
+        On a shared database the process first starts hearing the others' signals, so
+        that a deadline another process sets while this one loads is not missed.
+        """
+        await self._db.listen(self.signals)
         return await self._deadlines.rearm(self._pending_notices)
+
+    async def _resync(self) -> None:
+        # The signals of a lost connection are lost: read everything kept in memory again.
+        self._economy.changed_elsewhere(None)
+        count = await self._deadlines.rearm(self._pending_notices)
+        log.info("resynced after reconnecting: %d deadlines armed", count)
+
+    def _on_deadline_signal(self, payload: str) -> None:
+        fields = payload.split()
+        table_id = int(fields[0])
+        if len(fields) == 1:
+            self.scheduler.cancel(table_id)
+            return
+        ply, due_at, guild_id = int(fields[1]), float(fields[2]), int(fields[3])
+        self._steps.arm(table_id, guild_id, due_at, ply)
+
+    def _on_notice_signal(self, payload: str) -> None:
+        user_id, table_id = (int(field) for field in payload.split())
+        self._pending_notices.add((user_id, table_id))
 
     async def _on_deadline(self, table_id: int, ply: int) -> None:
         await self._deadlines.on_deadline(table_id, ply)

@@ -9,7 +9,7 @@ cache) and never opens a transaction or takes a lock itself: the facade does, on
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -58,12 +58,20 @@ class Steps:
         clock: Clock,
         dice_factory: DiceFactory,
         scheduler: Scheduler,
+        owns_guild: Callable[[int], bool] = lambda _guild_id: True,
+        takeover_seconds: float = 0.0,
     ) -> None:
         self.economy = economy
         self.registry = registry
         self.clock = clock
         self.dice_factory = dice_factory
         self.scheduler = scheduler
+        self.owns_guild = owns_guild
+        """Whether this process runs the shard of a server: it then fires the deadlines of
+        that server's tables on time."""
+        self.takeover_seconds = takeover_seconds
+        """How late this process fires a deadline of a server it does not run, in case the
+        process that runs it has died (it is a no-op if that one fired it already)."""
         self.games: dict[int, str] = {}
         """Table → game, because every button click needs it (see GAME_CACHE_LIMIT)."""
 
@@ -225,4 +233,11 @@ class Steps:
             if not snapshot.row.live:
                 self.games.pop(snapshot.id, None)
         else:
-            self.scheduler.schedule(snapshot.id, deadline.due_at, deadline.ply)
+            self.arm(snapshot.id, snapshot.row.guild_id, deadline.due_at, deadline.ply)
+
+    def arm(self, table_id: int, guild_id: int, due_at: float, ply: int) -> None:
+        """Mirror a stored deadline: on time if this process runs the server's shard, a
+        takeover delay later otherwise."""
+        if not self.owns_guild(guild_id):
+            due_at += self.takeover_seconds
+        self.scheduler.schedule(table_id, due_at, ply)

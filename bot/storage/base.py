@@ -20,6 +20,8 @@ from typing import Any, Literal
 
 import asyncpg
 
+from bot.signals import SignalRouter
+
 Dialect = Literal["sqlite", "postgresql"]
 
 Row = Any
@@ -119,6 +121,22 @@ class Database(ABC):
     @abstractmethod
     async def migrate(self) -> int:
         """Apply every pending migration; returns how many were applied."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may use this database at the same time (PostgreSQL):
+        then what a process keeps in memory must follow the signals they send."""
+        return False
+
+    async def listen(self, router: SignalRouter) -> None:
+        """Pass the signals of every process sharing the database to `router`, until it is
+        closed (:mod:`bot.signals`). Nothing to do on a store only one process uses."""
+        return None
+
+    async def publish(self, topic: str, payload: str) -> None:
+        """Send a signal to every process listening (this one included), outside any
+        transaction. Nothing to do on a store only one process uses."""
+        return None
 
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+?)(?:\.(sqlite|postgresql))?\.sql$")

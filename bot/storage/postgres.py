@@ -15,8 +15,10 @@ and every call site unchanged, instead of a second copy of each query to keep in
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any, TypeAlias
@@ -24,7 +26,8 @@ from typing import Any, TypeAlias
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.base import Database, Parameters, Row, Transaction, migrations
+from bot.signals import SignalRouter
+from bot.storage.base import DATABASE_ERRORS, Database, Parameters, Row, Transaction, migrations
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +36,13 @@ Connection: TypeAlias = "asyncpg.Connection[Any] | PoolConnectionProxy[Any]"
 
 MIGRATION_LOCK = 0x74616E7A616B75  # "tanzaku": the advisory lock migrations hold
 SCHEMA_TABLE = "tanzaku_schema"
+SIGNAL_CHANNEL = "tanzaku"
+"""The one LISTEN/NOTIFY channel; the payload starts with the topic (bot/signals.py)."""
+LISTENER_PING_SECONDS = 60.0
+"""How often the listening connection is proven alive: a half-open TCP connection would
+otherwise hide the lost signals for as long as the OS keeps it."""
+RECONNECT_MAX_SECONDS = 30.0
+PING_FAILURES: tuple[type[Exception], ...] = (TimeoutError, *DATABASE_ERRORS)
 
 
 @lru_cache(maxsize=1024)
@@ -134,6 +144,12 @@ class PostgresDatabase(Database):
         self._min_size = min_size
         self._max_size = max_size
         self._pool: asyncpg.Pool[Any] | None = None
+        self._router: SignalRouter | None = None
+        self._listening: asyncpg.Connection[Any] | None = None
+        self._ping_timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.listener_connects = 0
+        """How many times the listening connection was made (a reconnect adds one)."""
 
     @property
     def pool(self) -> asyncpg.Pool[Any]:
@@ -157,9 +173,115 @@ class PostgresDatabase(Database):
             raise
 
     async def close(self) -> None:
+        await self._stop_listening()
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
+
+    @property
+    def shared(self) -> bool:
+        return True
+
+    async def listen(self, router: SignalRouter) -> None:
+        """Listen on a connection of its own (a pooled one would be handed to other work).
+
+        The first connection is made here, so a failure shows at start. Nothing waits in
+        the background meanwhile: asyncpg calls back on each signal, and on the loss of
+        the connection, which is then made again (and `router` resyncs: what was sent
+        meanwhile is lost). A ping now and then finds a connection that died silently.
+        """
+        if self._router is not None:
+            raise RuntimeError("already listening")
+        self._router = router
+        try:
+            await self._connect_listener()
+        except BaseException:
+            self._router = None
+            raise
+        self._arm_ping()
+
+    async def _connect_listener(self) -> None:
+        router = self._router
+        assert router is not None
+        connection: asyncpg.Connection[Any] = await asyncpg.connect(self.dsn)
+
+        def on_notify(_connection: Any, _pid: int, _channel: str, payload: object) -> None:
+            router.dispatch(str(payload))
+
+        try:
+            await connection.add_listener(SIGNAL_CHANNEL, on_notify)
+        except BaseException:
+            await connection.close()
+            raise
+        connection.add_termination_listener(self._on_listener_lost)
+        self._listening = connection
+        self.listener_connects += 1
+
+    def _on_listener_lost(self, connection: Any) -> None:
+        if connection is not self._listening or self._router is None:
+            return  # closed on purpose, or an older connection
+        self._listening = None
+        log.warning("lost the connection that hears other processes; reconnecting")
+        self._background(self._reconnect_listener(), "tanzaku-signals-reconnect")
+
+    async def _reconnect_listener(self) -> None:
+        delay = 0.25
+        while self._router is not None:
+            try:
+                await self._connect_listener()
+            except DATABASE_ERRORS as error:
+                log.warning("cannot listen yet (%s); retrying in %.1f s", error, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+                continue
+            await self._router.resync()
+            return
+
+    def _arm_ping(self) -> None:
+        if self._router is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._ping_timer = loop.call_later(
+            LISTENER_PING_SECONDS,
+            lambda: self._background(self._ping_listener(), "tanzaku-signals-ping"),
+        )
+
+    async def _ping_listener(self) -> None:
+        connection = self._listening
+        try:
+            if connection is not None:
+                await connection.execute("SELECT 1", timeout=LISTENER_PING_SECONDS / 3)
+        except PING_FAILURES:
+            # Silently dead (a half-open TCP connection): drop it and make a new one.
+            if connection is not None:
+                connection.terminate()
+                self._on_listener_lost(connection)
+        finally:
+            self._arm_ping()
+
+    def _background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.get_running_loop().create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _stop_listening(self) -> None:
+        self._router = None
+        if self._ping_timer is not None:
+            self._ping_timer.cancel()
+            self._ping_timer = None
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        connection, self._listening = self._listening, None
+        if connection is not None:
+            with contextlib.suppress(*DATABASE_ERRORS):
+                await connection.close(timeout=1)
+
+    async def publish(self, topic: str, payload: str) -> None:
+        async with self.pool.acquire() as connection:
+            await connection.execute(
+                "SELECT pg_notify($1, $2)", SIGNAL_CHANNEL, f"{topic} {payload}"
+            )
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresTransaction]:

@@ -125,6 +125,11 @@ async def table(tx: Transaction, table_id: int) -> TableRow | None:
     return TableRow(*row) if row else None
 
 
+async def table_version(tx: Transaction, table_id: int) -> int | None:
+    row = await tx.fetchone("SELECT version FROM game_tables WHERE id = ?", (table_id,))
+    return int(row[0]) if row else None
+
+
 async def lock_table(tx: Transaction, table_id: int) -> None:
     """Hold the table's row until the transaction ends, so that its actions serialise
     across processes: another process's action on it waits here until this one commits,
@@ -274,9 +279,13 @@ async def clear_deadline(tx: Transaction, table_id: int) -> None:
     await tx.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
 
 
-async def all_deadlines(tx: Transaction) -> list[DeadlineRow]:
-    rows = await tx.fetchall("SELECT table_id, due_at, ply, kind FROM deadlines")
-    return [DeadlineRow(*row) for row in rows]
+async def all_deadlines(tx: Transaction) -> list[tuple[DeadlineRow, int]]:
+    """Every stored deadline, with the server of its table (which process fires it)."""
+    rows = await tx.fetchall(
+        "SELECT d.table_id, d.due_at, d.ply, d.kind, t.guild_id"
+        " FROM deadlines d JOIN game_tables t ON t.id = d.table_id"
+    )
+    return [(DeadlineRow(*row[:4]), int(row[4])) for row in rows]
 
 
 async def bump_stat(

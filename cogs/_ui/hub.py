@@ -9,14 +9,17 @@ the game's :class:`GameUI`, which its cog registers.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import json
 import logging
 import re
-from collections.abc import Callable, Sequence
+import secrets
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import quote, unquote
 
 import discord
 from discord.ext import commands
@@ -35,6 +38,7 @@ from bot.service import (
     TableStatus,
     saved_writes,
 )
+from bot.signals import SHOWN
 from cogs._ui import render
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id
 
@@ -118,12 +122,15 @@ class Payload:
         return self.picture.key if self.picture is not None else NO_PICTURE
 
     def fingerprint(self) -> str:
+        """A digest of everything the message shows: kept per live table (so small) and
+        sent to the other processes sharing the database."""
         view = self.view.to_components() if self.view is not None else []
-        return json.dumps(
+        shown = json.dumps(
             [self.content, self.embed.to_dict(), view, self.picture_key],
             sort_keys=True,
             default=str,
         )
+        return hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
 
 
 def button(
@@ -317,6 +324,12 @@ class TableHub:
         """Ended tables (→ game) to forget once the refresh in flight for them is done."""
         self.edits_sent = 0
         bot.tables.deadline_listeners.append(self.on_deadline_outcome)
+        # Several processes on one PostgreSQL database may edit the same table message (a
+        # bid by DM arrives on shard 0's process, the server's clicks on its own): each
+        # tells the others what the message now shows (`_tell_shown`).
+        self._origin = secrets.token_hex(4)
+        bot.tables.signals.on(SHOWN, self._on_shown_signal)
+        bot.tables.signals.on_resync(self._forget_what_was_shown)
 
     @classmethod
     def of(cls, client: discord.Client) -> TableHub:
@@ -512,12 +525,73 @@ class TableHub:
         """Note what the table message now shows, for a live table only: an ended table's
         message is edited again only by a stale click, which then uploads its picture once
         more rather than every ended table being remembered for ever."""
+        fingerprint = fingerprint or payload.fingerprint()
         if snapshot.row.live:
-            self._last_sent[snapshot.id] = fingerprint or payload.fingerprint()
+            self._last_sent[snapshot.id] = fingerprint
             self._pictures[snapshot.id] = payload.picture_key
         else:
             self._last_sent.pop(snapshot.id, None)
             self._pictures.pop(snapshot.id, None)
+        if self.bot.db.shared:
+            self._spawn(
+                self._tell_shown(snapshot, fingerprint, payload.picture_key),
+                f"tanzaku-shown-{snapshot.id}",
+            )
+
+    async def _tell_shown(
+        self, snapshot: TableSnapshot[Any, Any], fingerprint: str, picture: str
+    ) -> None:
+        """After an edit landed, on a shared database: tell the other processes what the
+        message shows, then make sure it shows the latest state.
+
+        Two processes' edits of one message can land in either order, so the one landing
+        last may show an older state. Every process reads the table's version once its
+        edit has landed and edits again if it is newer: the edit landing last is then
+        always followed by a look, and the message ends on the latest state. The second
+        edit is skipped when the newer state looks the same (a changed bid does not show),
+        so its timing tells nothing secret.
+        """
+        live = int(snapshot.row.live)
+        try:
+            await self.bot.db.publish(
+                SHOWN,
+                f"{self._origin} {snapshot.id} {live} {snapshot.spec.name} {fingerprint}"
+                f" {quote(picture, safe='') or '-'}",
+            )
+            latest = await self.service.version_of(snapshot.id)
+        except Exception as error:
+            log_failure(
+                log, "table %s: could not tell others what it shows", snapshot.id, error=error
+            )
+            return
+        if latest is not None and latest > snapshot.row.version:
+            if snapshot.row.live:
+                self._last_sent[snapshot.id] = fingerprint
+            await self.refresh(snapshot.id)
+
+    def _on_shown_signal(self, payload: str) -> None:
+        """Another process's edit of a table message landed: what it shows is known here
+        too (so an edit that would change nothing is skipped by this process as well)."""
+        origin, table, live, game, fingerprint, picture = payload.split()
+        if origin == self._origin:
+            return
+        table_id = int(table)
+        if live == "0":
+            self.forget(table_id, game)
+            return
+        self._last_sent[table_id] = fingerprint
+        self._pictures[table_id] = NO_PICTURE if picture == "-" else unquote(picture)
+
+    async def _forget_what_was_shown(self) -> None:
+        # Signals were lost while reconnecting: the next edit of each table is made whatever
+        # this process believed the message showed.
+        self._last_sent.clear()
+        self._pictures.clear()
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self.bot.background_tasks.add(task)
+        task.add_done_callback(self.bot.background_tasks.discard)
 
     def forget(self, table_id: int, game: str) -> None:
         """Drop everything kept in memory for a table that has ended: the hub's notes of
@@ -734,9 +808,7 @@ class TableHub:
         failed edit), so the edit is not skipped as unchanged."""
         if force:
             self._last_sent.pop(table_id, None)
-        task = asyncio.create_task(self.refresh(table_id), name=f"tanzaku-refresh-{table_id}")
-        self.bot.background_tasks.add(task)
-        task.add_done_callback(self.bot.background_tasks.discard)
+        self._spawn(self.refresh(table_id), f"tanzaku-refresh-{table_id}")
 
     async def refresh(self, table_id: int) -> None:
         """Edit the table message to show the table as it is now.

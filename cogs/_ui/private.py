@@ -128,13 +128,16 @@ async def _send(
     embed: discord.Embed | None = None,
     view: discord.ui.View | None = None,
 ) -> discord.Message:
-    user = hub.bot.get_user(user_id) or await hub.bot.fetch_user(user_id)
+    # The DM channel straight from the id: one request the first time (none after), where
+    # fetching the member first cost one more whenever they were not cached, which with
+    # the guilds intent alone is nearly always.
+    channel = await hub.bot.create_dm(discord.Object(user_id))
     extras: dict[str, Any] = {}
     if embed is not None:
         extras["embed"] = embed
     if view is not None:
         extras["view"] = view
-    return await user.send(content=content, **extras)
+    return await channel.send(content=content, **extras)
 
 
 class PanelGame(Protocol):
