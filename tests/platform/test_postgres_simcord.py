@@ -41,9 +41,10 @@ __all__ = [
 
 @pytest.fixture
 def simcord_bot(
-    bot_factory: BotFactory, request: pytest.FixtureRequest, postgres_dsn: str
+    postgres_dsn: str, bot_factory: BotFactory, request: pytest.FixtureRequest
 ) -> TanzakuBot:
-    """The bot SimCord runs, on PostgreSQL (with the test's scripted dice if it asked)."""
+    """The bot SimCord runs, on PostgreSQL (with the test's scripted dice if it asked).
+    The database is asked for first, so it is dropped after the bot is closed."""
     settings = {"database_url": postgres_dsn}
     if "dice" in request.fixturenames:
         scripted: ScriptedDice = request.getfixturevalue("dice")
