@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from pydantic import ValidationError
 
-from bot.app import TanzakuBot, create_bot
+from bot.app import DatabaseUnavailable, TanzakuBot, create_bot
 from bot.config import Settings
 from bot.storage import DATABASE_ERRORS, database_for_url
 from bot.storage.database import quiet_driver_loggers
@@ -157,13 +157,10 @@ async def _run(settings: Settings, *, sync: bool) -> None:
         except discord.LoginFailure:
             log.error("Discord refused the token: check TANZAKU_TOKEN")
             raise SystemExit(1) from None
-        except DATABASE_ERRORS as error:
-            # The database did not open in setup_hook: one line, not a traceback. (An
-            # OSError without a file name is the network's, and keeps its traceback.)
-            from_database = not isinstance(error, OSError) or error.filename is not None
-            if bot.db.is_open or not from_database:
-                raise
-            raise DatabaseProblem(_describe(error)) from None
+        except DatabaseUnavailable as unavailable:
+            # The database did not open in setup_hook (a corrupt file, a PostgreSQL server
+            # that refuses or is not there): one line, not a traceback.
+            raise DatabaseProblem(_describe(unavailable.error)) from None
 
     await serve(bot, connect)
 

@@ -18,7 +18,7 @@ from bot.economy import Economy
 from bot.games.registry import GameRegistry
 from bot.interactions import GuardedTree
 from bot.service import DiceFactory, TableService, fair_dice
-from bot.storage import database_for_url
+from bot.storage import DATABASE_ERRORS, database_for_url
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +52,14 @@ def gateway_intents() -> discord.Intents:
     or thread change, none per message.
     """
     return discord.Intents(guilds=True)
+
+
+class DatabaseUnavailable(Exception):
+    """The database could not be opened at start; `error` says why."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 class TanzakuBot(commands.Bot):
@@ -97,7 +105,19 @@ class TanzakuBot(commands.Bot):
         self.rearmed_deadlines = 0
 
     async def setup_hook(self) -> None:
-        await self.db.open()
+        try:
+            await self.db.open()
+        except DATABASE_ERRORS as error:
+            # Named here, where it is known to be the database's: an OSError alone could
+            # as well be the network to Discord (a refused PostgreSQL connection is one).
+            raise DatabaseUnavailable(error) from error
+        log.info(
+            "database %s open%s",
+            self.db.dialect,
+            f"; running shards {self.settings.shard_ids or 'all'} of {self.settings.shard_count}"
+            if self.settings.shard_count is not None
+            else "",
+        )
         # The extensions register everything Discord-facing themselves (cogs.core: the
         # table components and the command error handler): bot/ never imports cogs/.
         for extension in self._extensions:

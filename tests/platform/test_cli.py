@@ -233,3 +233,43 @@ async def test_running_on_a_corrupt_database_is_one_clear_problem(
     settings = Settings(_env_file=None, token="x", database_path=database)
     with pytest.raises(cli.DatabaseProblem, match="not a database"):
         await cli._run(settings, sync=False)
+
+
+async def test_running_against_a_postgres_server_that_refuses_is_one_clear_problem(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A refused connection is an OSError without a file name, like a network failure
+    on the way to Discord: the bot tells them apart by where it happened (opening the
+    database), not by its type, so the operator gets one line and exit 1."""
+    import discord
+
+    from bot import __main__ as cli
+    from bot.config import Settings
+
+    async def login_without_discord(self: discord.Client, token: str) -> None:
+        await self.setup_hook()
+
+    monkeypatch.setattr(discord.Client, "login", login_without_discord)
+    # Port 1 on the loopback: nothing listens there, the connection is refused at once.
+    settings = Settings(
+        _env_file=None, token="x", database_url="postgresql://tanzaku@127.0.0.1:1/tanzaku"
+    )
+    with pytest.raises(cli.DatabaseProblem, match=r"(?i)refused|connect"):
+        await cli._run(settings, sync=False)
+
+
+async def test_a_network_failure_before_the_database_opens_keeps_its_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import discord
+
+    from bot import __main__ as cli
+    from bot.config import Settings
+
+    async def login_that_cannot_reach_discord(self: discord.Client, token: str) -> None:
+        raise ConnectionRefusedError(111, "Connect call failed ('162.159.135.232', 443)")
+
+    monkeypatch.setattr(discord.Client, "login", login_that_cannot_reach_discord)
+    settings = Settings(_env_file=None, token="x", database_path=tmp_path / "fine.db")
+    with pytest.raises(ConnectionRefusedError):
+        await cli._run(settings, sync=False)
