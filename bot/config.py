@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -87,20 +87,21 @@ class Settings(BaseSettings):
             return [int(part) for part in text.split(",") if part.strip()] if text else None
         return value
 
-    @model_validator(mode="after")
-    def _shards_consistent(self) -> Settings:
-        if self.shard_ids is not None:
-            if self.shard_count is None:
-                raise ValueError("TANZAKU_SHARD_IDS needs TANZAKU_SHARD_COUNT")
-            if not self.shard_ids:
-                raise ValueError("TANZAKU_SHARD_IDS names no shard")
-            wrong = [shard for shard in self.shard_ids if not 0 <= shard < self.shard_count]
-            if wrong or len(set(self.shard_ids)) != len(self.shard_ids):
-                raise ValueError(
-                    f"TANZAKU_SHARD_IDS must be distinct shards from 0 to"
-                    f" {self.shard_count - 1}, got {self.shard_ids}"
-                )
-        return self
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_of_the_count(
+        cls, value: list[int] | None, info: ValidationInfo
+    ) -> list[int] | None:
+        if value is None:
+            return None
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("needs TANZAKU_SHARD_COUNT")
+        if not value:
+            raise ValueError("names no shard")
+        if any(not 0 <= shard < count for shard in value) or len(set(value)) != len(value):
+            raise ValueError(f"must be distinct shards from 0 to {count - 1}, got {value}")
+        return value
 
     def owns_guild(self, guild_id: int) -> bool:
         """Whether this process runs the shard that a server's events arrive on (Discord's

@@ -111,6 +111,9 @@ def test_token_from_dot_env_is_read(workdir: Path) -> None:
         ("TANZAKU_LOG_LEVEL", "LOUD"),
         ("TANZAKU_LOBBY_TIMEOUT_SECONDS", "1"),
         ("TANZAKU_DATABASE_SYNCHRONOUS", "SOMETIMES"),
+        ("TANZAKU_SHARD_COUNT", "0"),
+        ("TANZAKU_SHARD_IDS", "0,1"),  # without a shard count
+        ("TANZAKU_SHARD_IDS", "two"),
     ],
 )
 def test_an_invalid_setting_is_one_line_naming_it(workdir: Path, variable: str, value: str) -> None:
@@ -120,6 +123,33 @@ def test_an_invalid_setting_is_one_line_naming_it(workdir: Path, variable: str, 
     assert variable in line
     assert "TANZAKU_TOKEN" not in line
     assert list(workdir.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("shards", "problem"),
+    [("0,2", "from 0 to 1"), ("1,1", "distinct"), ("-1", "from 0 to 1"), (" , ", "names no")],
+)
+def test_shards_outside_the_count_are_refused_by_name(
+    workdir: Path, shards: str, problem: str
+) -> None:
+    result = run_bot(
+        workdir, "--check", TANZAKU_TOKEN="x", TANZAKU_SHARD_COUNT="2", TANZAKU_SHARD_IDS=shards
+    )
+    assert result.returncode != 0
+    line = one_line(result.stderr)
+    assert "TANZAKU_SHARD_IDS" in line and problem in line, line
+
+
+def test_each_process_fires_on_time_only_the_deadlines_of_its_own_shards() -> None:
+    from bot.config import Settings
+
+    one_process = Settings(_env_file=None, token="x")
+    two_of_four = Settings(_env_file=None, token="x", shard_count=4, shard_ids="1, 3")
+    all_four = Settings(_env_file=None, token="x", shard_count=4)
+    for shard in range(4):
+        guild = (123 << 24 | shard) << 22  # Discord: shard = (guild_id >> 22) % count
+        assert one_process.owns_guild(guild) and all_four.owns_guild(guild)
+        assert two_of_four.owns_guild(guild) is (shard in (1, 3))
 
 
 # -- `--check` on a database it cannot use --------------------------------------------------
