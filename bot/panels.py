@@ -63,6 +63,18 @@ class PrivatePanels:
         self._closed.setdefault(table_id, set()).add(user_id)
         return new
 
+    def on_signal(self, payload: str) -> None:
+        """Another process found a player's DMs closed (or open) at a table."""
+        table, user, closed = (int(field) for field in payload.split())
+        if closed:
+            self._closed.setdefault(table, set()).add(user)
+            return
+        players = self._closed.get(table)
+        if players is not None:
+            players.discard(user)
+            if not players:
+                del self._closed[table]
+
     def closed(self, table_id: int) -> frozenset[int]:
         """Players of a table whose DMs are closed (from memory: safe while rendering)."""
         return frozenset(self._closed.get(table_id, ()))

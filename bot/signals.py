@@ -36,6 +36,9 @@ NOTICE = "notice"
 """``user_id table_id``: a private notice waits for a member (a trigger)."""
 TERMS = "terms"
 """``guild_id``: a server's settings changed (a trigger)."""
+PANEL = "panel"
+"""``table_id user_id closed``: a player's DMs were found closed (1) or open (0) at a
+table, or their panel was dropped (0) (a trigger)."""
 SHOWN = "shown"
 """``table_id live fingerprint picture``: what a table message now shows (sent by the
 process that edited it)."""

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import discord
 
 from bot.panels import PrivatePanels
+from bot.signals import PANEL
 
 if TYPE_CHECKING:
     from bot.service import Outcome, TableSnapshot
@@ -170,6 +171,9 @@ class PanelKeeper:
         self.hub = hub
         self.game = game
         self.store = PrivatePanels(hub.bot.db)
+        # Other processes sharing the database mark closed DMs too (PostgreSQL).
+        hub.bot.tables.signals.on(PANEL, self.store.on_signal)
+        hub.bot.tables.signals.on_resync(self.store.load)
         # One redraw at a time per table, so two redraws never both send a first DM.
         self._locks: dict[int, asyncio.Lock] = {}
 

@@ -20,9 +20,10 @@ import pytest
 from bot.economy import Economy
 from bot.games.dice import ScriptedDice
 from bot.games.registry import GameRegistry, GameSpec
+from bot.panels import PrivatePanels
 from bot.service import Actor, TableService
 from bot.service.terms import LogKind
-from bot.signals import SignalRouter
+from bot.signals import PANEL, SignalRouter
 from bot.storage import Database, SqliteDatabase
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
@@ -305,3 +306,20 @@ async def test_sqlite_is_never_shared_and_sends_no_signal(tmp_path) -> None:
         assert not db.shared and heard == []
     finally:
         await db.close()
+
+
+async def test_closed_dms_found_by_one_process_are_marked_in_the_other(
+    pair: tuple[Process, Process, FakeClock],
+) -> None:
+    owner, other, _clock = pair
+    table = await open_lobby(owner)
+    here, there = PrivatePanels(owner.db), PrivatePanels(other.db)
+    owner.tables.signals.on(PANEL, here.on_signal)
+    await there.mark_closed(table, BOB)
+    await eventually(lambda: here.closed(table) == {BOB}, "marked here too")
+    await there.remember(table, BOB, channel_id=5, message_id=6)  # a DM went through after all
+    await eventually(lambda: here.closed(table) == frozenset(), "open again here too")
+    await there.mark_closed(table, ALICE)
+    await eventually(lambda: here.closed(table) == {ALICE}, "marked")
+    await there.forget(table)
+    await eventually(lambda: table not in here._closed, "a dropped table leaves nothing")

@@ -56,3 +56,25 @@ $$ LANGUAGE plpgsql;
 CREATE TRIGGER tanzaku_terms_signal
     AFTER UPDATE ON guild_settings
     FOR EACH ROW EXECUTE FUNCTION tanzaku_signal_terms();
+
+-- A player's DMs found closed (or open again) at a table: `panel <table> <user> <0|1>`
+-- (each process keeps the markers in memory to draw the table's "📪" note); a dropped
+-- panel sends 0.
+CREATE FUNCTION tanzaku_signal_panel() RETURNS trigger AS $$
+BEGIN
+    IF TG_OP = 'DELETE' THEN
+        PERFORM pg_notify('tanzaku', 'panel ' || OLD.table_id || ' ' || OLD.user_id || ' 0');
+        RETURN OLD;
+    END IF;
+    IF TG_OP = 'INSERT' OR NEW.dm_closed IS DISTINCT FROM OLD.dm_closed THEN
+        PERFORM pg_notify(
+            'tanzaku', 'panel ' || NEW.table_id || ' ' || NEW.user_id || ' ' || NEW.dm_closed
+        );
+    END IF;
+    RETURN NEW;
+END
+$$ LANGUAGE plpgsql;
+
+CREATE TRIGGER tanzaku_panel_signal
+    AFTER INSERT OR UPDATE OR DELETE ON private_panels
+    FOR EACH ROW EXECUTE FUNCTION tanzaku_signal_panel();
