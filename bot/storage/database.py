@@ -117,6 +117,32 @@ async def _switch_to_wal(connection: sqlite3.Connection) -> None:
 WAL_SWITCH_ATTEMPTS = 100
 
 
+MAX_GROUP_UNITS = 64
+"""At most this many units share a commit, so the first of them waits a bounded time."""
+
+
+class _Group:
+    """Units of work sharing one SQLite transaction, and so one COMMIT."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._done: asyncio.Future[None] = loop.create_future()
+        self.units = 0
+        self.closer_queued = False
+
+    def succeed(self) -> None:
+        if not self._done.done():
+            self._done.set_result(None)
+
+    def fail(self, error: BaseException) -> None:
+        if not self._done.done():
+            self._done.set_exception(error)
+            self._done.exception()  # a group of refusals only: nobody waits for it
+
+    async def committed(self) -> None:
+        """Until the group's COMMIT is on disk; raises what made it fail."""
+        await asyncio.shield(self._done)
+
+
 class SqliteTransaction(Transaction):
     """Statements inside one `BEGIN IMMEDIATE … COMMIT`; rolled back if the block raises.
 
@@ -169,6 +195,12 @@ class SqliteDatabase(Database):
         self._checkpoint_every = checkpoint_every
         self._commits_since_checkpoint = 0
         self._checkpointing: asyncio.Task[None] | None = None
+        self._group: _Group | None = None
+        """The transaction left open for the writers queued behind its units."""
+        self._writers_waiting = 0
+        self._closers: set[asyncio.Task[None]] = set()
+        self.commits = 0
+        """Group commits made (each holds one or more units of work)."""
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -219,8 +251,9 @@ class SqliteDatabase(Database):
             checkpointer, self._checkpointer = self._checkpointer, None
             await checkpointer.close()
         if self._connection is not None:
-            connection, self._connection = self._connection, None
             async with self._write_lock:
+                await self._commit_group()
+                connection, self._connection = self._connection, None
                 connection.close()
 
     async def checkpoint(self) -> int:
@@ -282,6 +315,7 @@ class SqliteDatabase(Database):
         a write shows that the bot would be able to save actions. Raises sqlite3.Error.
         """
         async with self._write_lock:
+            await self._commit_group()
             connection = self.connection
             # BEGIN IMMEDIATE takes the write lock (it waits for a running bot's writer);
             # the statements change pages as an action does, which SQLite refuses at once
@@ -300,18 +334,96 @@ class SqliteDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        async with self._write_lock:
+        """One unit of work, committed together with the units queued behind it.
+
+        Group commit: with ``synchronous=FULL`` a COMMIT waits for the disk (an fsync,
+        0.4 ms here and more as the WAL grows), the largest single cost of an action in
+        a burst. So a unit that finishes while other writers wait for the lock does not
+        commit: it releases its savepoint and the next unit goes on in the same
+        transaction; the last one commits them all. Every unit returns only once the
+        commit that holds it is on disk, so a click is still answered after its action
+        is saved; if that commit fails, every unit in it raises. A unit that raises is
+        undone alone (its savepoint).
+        """
+        self._writers_waiting += 1
+        try:
+            await self._write_lock.acquire()
+        finally:
+            self._writers_waiting -= 1
+        try:
             connection = self.connection
-            await _begin_immediate(connection)
+            if self._group is None:
+                await _begin_immediate(connection)
+                self._group = _Group(asyncio.get_running_loop())
+            group = self._group
+            _run(connection, "SAVEPOINT tanzaku_unit")
             try:
                 yield SqliteTransaction(connection)
-            except BaseException:
-                # An error such as a full disk may already have ended the transaction.
+            except BaseException as error:
                 if connection.in_transaction:
-                    _run(connection, "ROLLBACK")
+                    _run(connection, "ROLLBACK TO tanzaku_unit")
+                    _run(connection, "RELEASE tanzaku_unit")
+                    await self._end_unit(group)
+                else:
+                    # An error such as a full disk ended the whole transaction: the
+                    # group's earlier units are lost with it, and say so.
+                    self._group = None
+                    group.fail(error)
                 raise
+            _run(connection, "RELEASE tanzaku_unit")
+            group.units += 1
+            await self._end_unit(group)
+        finally:
+            self._write_lock.release()
+        await group.committed()
+
+    async def _end_unit(self, group: _Group) -> None:
+        """After a unit (lock held): leave the group open for a writer waiting, or end it."""
+        if not self._writers_waiting and group.units:
+            # Statements run on the loop without a pause, so the tasks of a burst have
+            # not reached the lock yet: one turn of the loop lets them queue behind it.
+            await asyncio.sleep(0)
+        if self._writers_waiting and group.units < MAX_GROUP_UNITS:
+            if not group.closer_queued:
+                # Should every waiting writer give up (cancelled), someone must still
+                # commit: a closer queues behind them and ends the group if it is open.
+                group.closer_queued = True
+                task = asyncio.create_task(self._close_group(group), name="tanzaku-commit")
+                self._closers.add(task)
+                task.add_done_callback(self._closers.discard)
+            return
+        await self._commit_group()
+
+    async def _close_group(self, group: _Group) -> None:
+        async with self._write_lock:
+            if self._group is group:
+                await self._commit_group()
+
+    async def _commit_group(self) -> None:
+        """Commit the open group (lock held); its units learn the result from the group."""
+        group, self._group = self._group, None
+        if group is None:
+            return
+        connection = self.connection
+        if not group.units:
+            _run(connection, "ROLLBACK")  # only refusals: nothing to write
+            group.succeed()
+            return
+        try:
+            # On the loop: one fsync per group, where a hop to a thread would cost every
+            # lone click more than it saves (measured: benchmarks/click_latency.py).
             _run(connection, "COMMIT")
-        self._commits_since_checkpoint += 1
+        except Exception as error:
+            if connection.in_transaction:
+                _run(connection, "ROLLBACK")
+            group.fail(error)
+            return
+        group.succeed()
+        self._count_commit(group)
+
+    def _count_commit(self, group: _Group) -> None:
+        self.commits += 1
+        self._commits_since_checkpoint += group.units
         if self._commits_since_checkpoint >= self._checkpoint_every and self._checkpointing is None:
             # Queued behind the current action instead of inside some click's COMMIT.
             self._commits_since_checkpoint = 0
@@ -328,8 +440,11 @@ class SqliteDatabase(Database):
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Transaction]:
         """Reads outside a transaction. They wait for the writer, because on a shared
-        connection they would otherwise see another coroutine's uncommitted rows."""
+        connection they would otherwise see another coroutine's uncommitted rows; a
+        group left open for the writers behind it is committed first, for the same
+        reason."""
         async with self._write_lock:
+            await self._commit_group()
             yield SqliteTransaction(self.connection)
 
 
