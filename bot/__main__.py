@@ -1,4 +1,5 @@
-"""`python -m bot` runs Tanzaku; `--check` validates the setup; `--sync` publishes commands."""
+"""`python -m bot` runs Tanzaku; `--check` validates the setup; `--sync` publishes commands;
+`--migrate-sqlite-to URL` copies the SQLite database to an empty PostgreSQL one."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from pydantic import ValidationError
 
 from bot.app import DatabaseUnavailable, TanzakuBot, create_bot
 from bot.config import Settings
-from bot.storage import DATABASE_ERRORS, database_for_url
+from bot.storage import DATABASE_ERRORS, SqliteDatabase, database_for_url
+from bot.storage.copy import CopyProblem, copy_sqlite_to_postgres
 from bot.storage.database import quiet_driver_loggers
 
 log = logging.getLogger("bot")
@@ -23,9 +25,22 @@ log = logging.getLogger("bot")
 STOPPED_CLEANLY = "stopped cleanly: database closed"
 
 
-def _load_settings() -> Settings | None:
+NO_TOKEN_NEEDED = "not-needed-to-copy"
+"""The token of a command that never connects to Discord (the copy), when none is set."""
+
+
+def _load_settings(*, need_token: bool = True) -> Settings | None:
     try:
-        return Settings()
+        try:
+            return Settings()
+        except ValidationError as error:
+            only_the_token = all(item["loc"] == ("token",) for item in error.errors())
+            if need_token or not only_the_token:
+                raise
+        # The copy never logs in, so asking for a token would only be in the way of an
+        # operator moving the data on a machine without one. Only a missing token is
+        # forgiven; every other setting is validated as usual.
+        return Settings(token=NO_TOKEN_NEEDED)
     except ValidationError as error:
         missing_token = any(item["loc"] == ("token",) for item in error.errors())
         if missing_token:
@@ -165,6 +180,37 @@ async def _run(settings: Settings, *, sync: bool) -> None:
     await serve(bot, connect)
 
 
+async def _migrate(settings: Settings, target_url: str) -> None:
+    source = database_for_url(settings.database_url)
+    if not isinstance(source, SqliteDatabase):
+        raise CopyProblem(
+            f"the copy reads the configured SQLite database, but TANZAKU_DATABASE_URL is"
+            f" {settings.database_label}: point it (or TANZAKU_DATABASE_PATH) at the SQLite file"
+        )
+    log.info("copying %s to %s", settings.database_label, _label(target_url))
+    report = await copy_sqlite_to_postgres(source.path, target_url)
+    for table, count in report.rows.items():
+        log.info("  %-16s %d rows", table, count)
+    log.info(
+        "copied %d rows of %d tables; money verified for %d servers (totals, ledger and"
+        " wallets + escrow + house = minted equal on both sides) in %.1f s",
+        sum(report.rows.values()),
+        len(report.rows),
+        report.guilds,
+        report.seconds,
+    )
+    log.info("now set TANZAKU_DATABASE_URL=%s and start the bot", _label(target_url))
+
+
+def _label(url: str) -> str:
+    """A URL for the log, its password hidden (the same rule as Settings.database_label)."""
+    scheme, _, rest = url.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    if at and ":" in credentials:
+        credentials = credentials.split(":", 1)[0] + ":***"
+    return f"{scheme}://{credentials}{at}{host}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument(
@@ -175,11 +221,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sync", action="store_true", help="publish slash commands globally at start"
     )
+    parser.add_argument(
+        "--migrate-sqlite-to",
+        metavar="URL",
+        help=(
+            "copy the configured SQLite database into the empty PostgreSQL database at URL"
+            " (postgresql://user:password@host/db), verify it, exit; stop the bot first"
+        ),
+    )
     args = parser.parse_args(argv)
-    settings = _load_settings()
+    settings = _load_settings(need_token=args.migrate_sqlite_to is None)
     if settings is None:
         return 2
     setup_logging(settings.log_level)
+    if args.migrate_sqlite_to is not None:
+        try:
+            asyncio.run(_migrate(settings, args.migrate_sqlite_to))
+        except CopyProblem as problem:
+            sys.stderr.write(f"tanzaku: copy not made: {problem}\n")
+            return 1
+        return 0
     try:
         if args.check:
             asyncio.run(_check(settings))
