@@ -25,7 +25,7 @@ What it guarantees, in order:
 COPY (asyncpg ``copy_records_to_table``) rather than ``executemany``: a SQLite file with
 100,000 ledger rows was copied (verification and the target's migrations included) in
 2.7-3.2 s with COPY and 4.8 s with executemany, on the shared 2-core development machine
-(a local test PostgreSQL server with fsync off); the rows themselves are most of the rest.
+(a local test PostgreSQL server with fsync off).
 """
 
 from __future__ import annotations
