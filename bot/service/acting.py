@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.fairness import FairDice, RecordingDice
 from bot.games.registry import AnySpec
-from bot.service.snapshots import Outcome
+from bot.service.snapshots import UNREAD, Outcome, Unread
 from bot.service.steps import Steps
 from bot.service.terms import GAME_DEADLINE, Actor, permit
 from bot.storage import Transaction
@@ -134,10 +134,12 @@ class Play:
         await self._steps.log(
             tx, row.id, seq, user_id, action.model_dump(mode="json"), dice.draws, events
         )
-        new_row = await self.save(tx, row, spec, new_state, dice, seq, seats, final_status)
+        new_row, deadline = await self._save(
+            tx, row, spec, new_state, dice, seq, seats, final_status
+        )
         await self._check_charge(tx, row, spec, new_state, user_id)
         await self._check_bank(tx, row, spec, state, new_state)
-        snapshot = await self._steps.snapshot(tx, new_row)
+        snapshot = await self._steps.snapshot_after(tx, new_row, spec, new_state, events, deadline)
         self._steps.sync_scheduler(snapshot)
         return Outcome(snapshot, events, kind="acted", actor=user_id)
 
@@ -154,6 +156,22 @@ class Play:
     ) -> tq.TableRow:
         """Save the engine's new state: coins reconciled, the row, then the deadline (or,
         once finished, the stats)."""
+        saved, _deadline = await self._save(tx, row, spec, state, dice, seq, seats, final_status)
+        return saved
+
+    async def _save(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        spec: AnySpec,
+        state: Any,
+        dice: RecordingDice,
+        seq: int,
+        seats: list[tq.SeatRow] | None,
+        final_status: str,
+    ) -> tuple[tq.TableRow, tq.DeadlineRow | Unread | None]:
+        """:meth:`save`, also telling the deadline it left (`UNREAD`: the one stored
+        before, untouched)."""
         house_net = await self._steps.reconcile(tx, row, state.stakes, state.payouts, seats)
         inner = dice.inner
         counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter
@@ -174,17 +192,16 @@ class Play:
                 f"table {row.id}: escrow {new_row.escrow} != stakes {sum(state.stakes.values())}"
             )
         if not state.finished:
-            await self._next_deadline(tx, row, spec, state)
-            return new_row
+            return new_row, await self._next_deadline(tx, row, spec, state)
         await tq.clear_deadline(tx, row.id)
         if status == TableStatus.FINISHED:
             # An aborted game was not played out: it counts in nobody's stats.
             await self._record_stats(tx, new_row, spec, state)
-        return new_row
+        return new_row, None
 
     async def _next_deadline(
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, state: Any
-    ) -> None:
+    ) -> tq.DeadlineRow | Unread | None:
         """Re-arm the deadline when the decision point moved on (or the game just began);
         a choice made inside the same decision point keeps the clock running."""
         old_ply = None
@@ -193,9 +210,12 @@ class Play:
         seconds = spec.deadline_seconds(state)
         if seconds is None:
             await tq.clear_deadline(tx, row.id)
-        elif old_ply != state.ply or row.status != TableStatus.RUNNING:
-            now = self._steps.clock()
-            await tq.set_deadline(tx, row.id, now + seconds, state.ply, GAME_DEADLINE)
+            return None
+        if old_ply != state.ply or row.status != TableStatus.RUNNING:
+            due_at = self._steps.clock() + seconds
+            await tq.set_deadline(tx, row.id, due_at, state.ply, GAME_DEADLINE)
+            return tq.DeadlineRow(row.id, due_at, state.ply, GAME_DEADLINE)
+        return UNREAD
 
     async def _record_stats(
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, state: Any

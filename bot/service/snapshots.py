@@ -22,6 +22,14 @@ RECENT_LOG_ROWS = 8
 """How many of the latest actions' public events a table message recalls."""
 
 
+class Unread:
+    """A value this transaction did not set and so must read (the deadline, when an action
+    left the decision point where it was)."""
+
+
+UNREAD = Unread()
+
+
 @dataclass(frozen=True)
 class TableSnapshot(Generic[RulesT, StateT]):
     """A table as it stands after an action: what the cogs render.
@@ -83,10 +91,18 @@ class Outcome:
 
 
 async def read_snapshot(
-    tx: Transaction, row: tq.TableRow, spec: GameSpec[Any, Any, Any, Any], economy: Economy
-) -> TableSnapshot[Any, Any]:
-    """The table in `row` with its rules, state, seats, deadline and recent events."""
-    rules = spec.rules_model.model_validate_json(row.rules_json)
+    tx: Transaction,
+    row: tq.TableRow,
+    spec: GameSpec[Any, Any, Any, Any],
+    economy: Economy,
+    *,
+    rules: Any = None,
+) -> tuple[TableSnapshot[Any, Any], list[list[BaseModel]] | None]:
+    """The table in `row` with its rules, state, seats, deadline and recent events; also
+    the recent events by action (oldest first; `None` when the table shows none), which
+    the caller may keep to build the next snapshot without reading them again."""
+    if rules is None:
+        rules = spec.rules_model.model_validate_json(row.rules_json)
     state: Any = spec.state_model.model_validate_json(row.state_json) if row.state_json else None
     seats = (
         list(state.seats)
@@ -95,12 +111,27 @@ async def read_snapshot(
     )
     settings = await economy.terms(tx, row.guild_id)
     deadline = await tq.deadline(tx, row.id)
-    recent: list[BaseModel] = []
-    if spec.event_adapter is not None and state is not None:
-        for events_json in await tq.recent_events(tx, row.id, RECENT_LOG_ROWS):
-            for data in json.loads(events_json):
-                try:
-                    recent.append(spec.event_adapter.validate_python(data))
-                except ValidationError:
-                    log.warning("table %s logged an event it cannot read: %s", row.id, data)
-    return TableSnapshot(row, spec, rules, state, seats, settings.currency_name, deadline, recent)
+    by_action = await read_recent_events(tx, row, spec) if state is not None else None
+    recent = [event for events in by_action or () for event in events]
+    snapshot = TableSnapshot(
+        row, spec, rules, state, seats, settings.currency_name, deadline, recent
+    )
+    return snapshot, by_action
+
+
+async def read_recent_events(
+    tx: Transaction, row: tq.TableRow, spec: GameSpec[Any, Any, Any, Any]
+) -> list[list[BaseModel]] | None:
+    """The public events of the table's last actions, one list per action, oldest first."""
+    if spec.event_adapter is None:
+        return None
+    by_action: list[list[BaseModel]] = []
+    for events_json in await tq.recent_events(tx, row.id, RECENT_LOG_ROWS):
+        events: list[BaseModel] = []
+        for data in json.loads(events_json):
+            try:
+                events.append(spec.event_adapter.validate_python(data))
+            except ValidationError:
+                log.warning("table %s logged an event it cannot read: %s", row.id, data)
+        by_action.append(events)
+    return by_action

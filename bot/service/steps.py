@@ -21,7 +21,13 @@ from bot.fairness import Draw
 from bot.games.registry import AnySpec, GameRegistry
 from bot.scheduler import Scheduler
 from bot.service import money
-from bot.service.snapshots import TableSnapshot, read_snapshot
+from bot.service.snapshots import (
+    RECENT_LOG_ROWS,
+    TableSnapshot,
+    Unread,
+    read_recent_events,
+    read_snapshot,
+)
 from bot.service.terms import DiceFactory
 from bot.storage import Transaction
 from bot.storage import table_queries as tq
@@ -73,6 +79,10 @@ class Steps:
         """How late this process fires a deadline of a server it does not run, in case the
         process that runs it has died (it is a no-op if that one fired it already)."""
         self.games: dict[int, str] = {}
+        self._rules: dict[int, tuple[str, Any]] = {}
+        """Live table → its rules (the text they were parsed from, and the model)."""
+        self._recent: dict[int, tuple[int, list[list[BaseModel]]]] = {}
+        """Live table → (its version, the public events of its last actions)."""
         """Table → game, because every button click needs it (see GAME_CACHE_LIMIT)."""
 
     # -- reading ---------------------------------------------------------------------------
@@ -84,7 +94,74 @@ class Steps:
         return row
 
     async def snapshot(self, tx: Transaction, row: tq.TableRow) -> TableSnapshot[Any, Any]:
-        return await read_snapshot(tx, row, self.registry.get(row.game), self.economy)
+        """The table as stored (its rules and recent events from memory when known)."""
+        spec = self.registry.get(row.game)
+        snapshot, by_action = await read_snapshot(
+            tx, row, spec, self.economy, rules=self._rules_of(row, spec)
+        )
+        self._remember_recent(row, by_action)
+        return snapshot
+
+    async def snapshot_after(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        spec: AnySpec,
+        state: Any,
+        events: list[BaseModel],
+        deadline: tq.DeadlineRow | Unread | None,
+    ) -> TableSnapshot[Any, Any]:
+        """The table just after an action this transaction saved, built from what is in
+        memory: the engine's state (not parsed back from the row just written), the
+        deadline just set, the recent events with the action's own appended. What the
+        action did not touch is still read if it is not known (another process acted
+        last: the recent events it logged)."""
+        if isinstance(deadline, Unread):
+            deadline = await tq.deadline(tx, row.id)
+        recent = self._recent.get(row.id)
+        if spec.event_adapter is None:
+            by_action: list[list[BaseModel]] | None = None
+        elif recent is not None and recent[0] == row.version - 1:
+            # As the log keeps them: a private event is its owner's alone.
+            public = [event for event in events if getattr(event, "private_to", None) is None]
+            by_action = [*recent[1][1 - RECENT_LOG_ROWS :], public]
+        else:
+            by_action = await read_recent_events(tx, row, spec)
+        self._remember_recent(row, by_action)
+        settings = await self.economy.terms(tx, row.guild_id)
+        return TableSnapshot(
+            row,
+            spec,
+            self._rules_of(row, spec),
+            state,
+            list(state.seats),
+            settings.currency_name,
+            deadline,
+            [event for action_events in by_action or () for event in action_events],
+        )
+
+    def _rules_of(self, row: tq.TableRow, spec: AnySpec) -> Any:
+        # A live table's rules are parsed once; the text is compared, because a lobby's
+        # options may still change.
+        known = self._rules.get(row.id)
+        if known is not None and known[0] == row.rules_json:
+            return known[1]
+        rules = spec.rules_model.model_validate_json(row.rules_json)
+        if row.live:
+            self._rules[row.id] = (row.rules_json, rules)
+        return rules
+
+    def _remember_recent(self, row: tq.TableRow, by_action: list[list[BaseModel]] | None) -> None:
+        if by_action is None or not row.live:
+            self._recent.pop(row.id, None)
+        else:
+            self._recent[row.id] = (row.version, by_action)
+
+    def forget_table(self, table_id: int) -> None:
+        """A table ended: nothing of it stays in memory."""
+        self.games.pop(table_id, None)
+        self._rules.pop(table_id, None)
+        self._recent.pop(table_id, None)
 
     def remember_game(self, table_id: int, game: str) -> None:
         if len(self.games) >= GAME_CACHE_LIMIT:
@@ -231,7 +308,7 @@ class Steps:
         if deadline is None or not snapshot.row.live:
             self.scheduler.cancel(snapshot.id)
             if not snapshot.row.live:
-                self.games.pop(snapshot.id, None)
+                self.forget_table(snapshot.id)
         else:
             self.arm(snapshot.id, snapshot.row.guild_id, deadline.due_at, deadline.ply)
 
