@@ -17,12 +17,18 @@ standard streams:
 - carries on serving deadlines, as a running bot does, until ``stop`` arrives; then writes
   the summary JSON and exits 0.
 
+With `--freeze-after SECONDS` the first commit after that much work freezes the process
+and writes ``frozen``: the parent then kills it with SIGKILL at the worst moment, a write
+saved in the database and not yet in the journal.
+
 The journal (one JSON object a line, flushed per line, so a SIGKILL loses at most the line
 being written) records every attempted write before it starts (``try``) and how it ended:
 ``ok`` with the table and the version it produced, ``refused`` with the refusal's class,
 ``stale`` for a deadline that found the table moved on, ``error`` for anything else.
 Deadlines are journaled by wrapping ``tables.fire_deadline`` (what the scheduler calls);
 ``tables.deadline_listeners`` counts the outcomes the platform reports, as a cross-check.
+The players also fire deadlines that are due through the same journaled call, racing both
+processes' schedulers (``by`` in the journal tells which fired).
 """
 
 from __future__ import annotations
@@ -31,12 +37,14 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import random
 import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -46,7 +54,7 @@ from bot.errors import UserFacingError
 from bot.games import strength_duel
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import Actor, Outcome, TableService
-from bot.storage.postgres import PostgresDatabase
+from bot.storage.postgres import PostgresDatabase, PostgresTransaction
 from tests.support import coinflip
 
 log = logging.getLogger(__name__)
@@ -124,6 +132,27 @@ class Live:
     host_id: int
     invitee_id: int | None
     state: dict[str, Any] | None
+    deadline: tuple[int, float] | None
+    """The stored deadline's ply and due time."""
+
+
+class FreezingDatabase(PostgresDatabase):
+    """The bot's database, which can stop the process dead just after a commit: the write
+    is saved and its `ok` line not yet journaled, the worst moment for a SIGKILL (the
+    parent, told ``frozen``, sends it)."""
+
+    freeze_at: float | None = None
+    """`time.monotonic()` from which the next commit freezes."""
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
+        async with super().transaction() as tx:
+            yield tx
+        if self.freeze_at is not None and time.monotonic() >= self.freeze_at:
+            say("frozen")
+            # Blocking on purpose: nothing else of this process may run before the kill.
+            time.sleep(600)  # noqa: ASYNC251
+            os._exit(3)
 
 
 class Worker:
@@ -134,7 +163,8 @@ class Worker:
         self.work_seconds: float = args.work_seconds
         self.summary_path = Path(args.summary)
         self.journal = Journal(Path(args.journal), self.name)
-        self.db = PostgresDatabase(args.dsn)
+        self.db = FreezingDatabase(args.dsn)
+        self.freeze_after: float | None = args.freeze_after
         self.economy = Economy(self.db, house_float=HOUSE_FLOAT, clock=time.time)
         self.tables = TableService(
             self.db,
@@ -150,11 +180,12 @@ class Worker:
         self.errors: list[str] = []
         self.deadlines_heard = 0
         """Outcomes the platform passed to `deadline_listeners`."""
-        self.deadlines_applied = 0
-        """Outcomes `fire_deadline` returned (journaled)."""
+        self.deadlines_applied: Counter[str] = Counter()
+        """Outcomes `fire_deadline` returned (journaled), by who fired it."""
         self._live: list[Live] = []
         self._live_read_at = 0.0
         self._live_lock = asyncio.Lock()
+        self._fire: Callable[[int, int], Awaitable[Outcome | None]] = self.tables.fire_deadline
 
     # -- start and stop ------------------------------------------------------------------
 
@@ -167,25 +198,30 @@ class Worker:
     def _wrap_fire_deadline(self) -> None:
         # The scheduler reaches `fire_deadline` through the instance at every deadline, so
         # this wrapper sees each one: journaled before it starts and when it ends.
-        fire = self.tables.fire_deadline
+        self._fire = self.tables.fire_deadline
 
-        async def journaled(table_id: int, ply: int) -> Outcome | None:
-            number = self.journal.begin("deadline", table=table_id, ply=ply)
-            try:
-                outcome = await fire(table_id, ply)
-            except Exception as error:
-                self.journal.end(number, "error", error=repr(error))
-                self.errors.append(f"deadline {table_id}: {traceback.format_exc()}")
-                raise
-            if outcome is None:
-                self.journal.end(number, "stale")
-                self.outcomes["deadline-stale"] += 1
-                return None
-            self._journal_ok(number, "deadline", outcome)
-            self.deadlines_applied += 1
-            return outcome
+        async def by_scheduler(table_id: int, ply: int) -> Outcome | None:
+            return await self._fire_journaled(table_id, ply, by="scheduler")
 
-        self.tables.fire_deadline = journaled  # type: ignore[method-assign]
+        self.tables.fire_deadline = by_scheduler  # type: ignore[method-assign]
+
+    async def _fire_journaled(self, table_id: int, ply: int, *, by: str) -> Outcome | None:
+        """The service's own `fire_deadline`, journaled; `by` the scheduler (its outcomes
+        also reach the deadline listeners) or a player racing it (`fire_due`)."""
+        number = self.journal.begin("deadline", table=table_id, ply=ply, by=by)
+        try:
+            outcome = await self._fire(table_id, ply)
+        except Exception as error:
+            self.journal.end(number, "error", error=repr(error))
+            self.errors.append(f"deadline {table_id} by {by}: {traceback.format_exc()}")
+            raise
+        if outcome is None:
+            self.journal.end(number, "stale")
+            self.outcomes[f"deadline-stale-{by}"] += 1
+            return None
+        self._journal_ok(number, "deadline", outcome)
+        self.deadlines_applied[by] += 1
+        return outcome
 
     def _heard_deadline(self, outcome: Outcome) -> None:
         self.deadlines_heard += 1
@@ -204,7 +240,8 @@ class Worker:
             "outcomes": dict(self.outcomes),
             "refusals": dict(self.refusals),
             "errors": self.errors,
-            "deadlines_applied": self.deadlines_applied,
+            "deadlines_applied": self.deadlines_applied["scheduler"],
+            "deadlines_applied_by_players": self.deadlines_applied["player"],
             "deadlines_heard": self.deadlines_heard,
             "scheduler_fired": self.tables.scheduler.fired,
             "signals_received": self.tables.signals.received,
@@ -219,8 +256,10 @@ class Worker:
             if time.monotonic() - self._live_read_at > LIVE_CACHE_SECONDS:
                 async with self.db.reading() as tx:
                     rows = await tx.fetchall(
-                        "SELECT id, guild_id, game, status, host_id, invitee_id, state_json"
-                        " FROM game_tables WHERE status IN ('lobby', 'running')"
+                        "SELECT t.id, t.guild_id, t.game, t.status, t.host_id, t.invitee_id,"
+                        " t.state_json, d.ply, d.due_at"
+                        " FROM game_tables t LEFT JOIN deadlines d ON d.table_id = t.id"
+                        " WHERE t.status IN ('lobby', 'running')"
                     )
                 self._live = [
                     Live(
@@ -231,6 +270,7 @@ class Worker:
                         host_id=int(row[4]),
                         invitee_id=None if row[5] is None else int(row[5]),
                         state=None if row[6] is None else json.loads(row[6]),
+                        deadline=None if row[7] is None else (int(row[7]), float(row[8])),
                     )
                     for row in rows
                 ]
@@ -253,7 +293,10 @@ class Worker:
     # -- the work --------------------------------------------------------------------------
 
     async def work(self) -> None:
-        stop_at = time.monotonic() + self.work_seconds
+        started = time.monotonic()
+        stop_at = started + self.work_seconds
+        if self.freeze_after is not None:
+            self.db.freeze_at = started + self.freeze_after
         await asyncio.gather(*(self.player(index, stop_at) for index in range(PLAYERS)))
 
     async def player(self, index: int, stop_at: float) -> None:
@@ -266,6 +309,10 @@ class Worker:
         live = await self.live_tables()
         if not live or rng.random() < 0.2:
             await self.open_table(rng)
+            return
+        due = [t for t in live if t.deadline is not None and t.deadline[1] <= time.time()]
+        if due and rng.random() < 0.1:
+            await self.fire_due(rng.choice(due))
             return
         table = rng.choice(live)
         if table.status == "lobby":
@@ -379,6 +426,16 @@ class Worker:
             table=table.id,
         )
 
+    async def fire_due(self, table: Live) -> None:
+        """Fire a deadline that is due, as a process's scheduler does: it races the
+        schedulers of both processes (and the other players) for it, and its ply may
+        already be stale (read up to LIVE_CACHE_SECONDS ago)."""
+        assert table.deadline is not None
+        try:
+            await self._fire_journaled(table.id, table.deadline[0], by="player")
+        except Exception:
+            return  # journaled and counted as an error by the wrapper
+
     async def attempt(
         self, kind: str, write: Callable[[], Awaitable[Outcome]], **fields: Any
     ) -> None:
@@ -458,6 +515,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--journal", required=True)
     parser.add_argument("--summary", required=True)
     parser.add_argument("--work-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--freeze-after",
+        type=float,
+        default=None,
+        help="seconds of work after which the next commit freezes the process (and says so)",
+    )
     return parser.parse_args(argv)
 
 
