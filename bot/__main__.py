@@ -34,12 +34,12 @@ def _load_settings(*, need_token: bool = True) -> Settings | None:
         try:
             return Settings()
         except ValidationError as error:
-            only_the_token = all(item["loc"] == ("token",) for item in error.errors())
-            if need_token or not only_the_token:
+            missing = any(item["loc"] == ("token",) for item in error.errors())
+            if need_token or not missing:
                 raise
         # The copy never logs in, so asking for a token would only be in the way of an
         # operator moving the data on a machine without one. Only a missing token is
-        # forgiven; every other setting is validated as usual.
+        # forgiven; every other setting is validated as usual (and reported from here).
         return Settings(token=NO_TOKEN_NEEDED)
     except ValidationError as error:
         missing_token = any(item["loc"] == ("token",) for item in error.errors())

@@ -402,6 +402,20 @@ def test_the_command_refuses_a_missing_sqlite_file_in_one_line(tmp_path: Path) -
     assert not (tmp_path / "absent.db").exists()
 
 
+def test_without_a_token_the_command_still_names_a_bad_setting(tmp_path: Path) -> None:
+    workdir = tmp_path / "run"
+    workdir.mkdir()
+    result = run_bot(
+        workdir,
+        "--migrate-sqlite-to",
+        "postgresql://nobody@localhost/none",
+        TANZAKU_LOG_LEVEL="LOUD",
+    )
+    assert result.returncode == 2
+    line = one_line(result.stderr)
+    assert "TANZAKU_LOG_LEVEL" in line and "TANZAKU_TOKEN" not in line
+
+
 def test_other_commands_still_need_the_token(tmp_path: Path) -> None:
     workdir = tmp_path / "run"
     workdir.mkdir()
