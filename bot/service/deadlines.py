@@ -1,9 +1,13 @@
 """Deadlines: re-arming them at start, and what the table does when one falls due.
 
 A due lobby expires (every stake back); a due game deadline acts as the table
-(:class:`Deadline`); a game that cannot take its own timeout is ended (what was settled
-stands, the rest goes back) rather than left waiting forever with coins held. A deadline
-that fails for a reason outside the game (the database, say) tries again later.
+(:class:`Deadline`). On a database shared by several processes every process may try the
+same deadline: the first to claim the table's row (``FOR UPDATE SKIP LOCKED``) fires it,
+the ply stored with the deadline makes any later try a no-op, and a try that finds the
+table held looks again shortly (:class:`DeadlineBusy`). A game that cannot take its own
+timeout is ended (what was settled stands, the rest goes back) rather than left waiting
+forever with coins held. A deadline that fails for a reason outside the game (the
+database, say) tries again later.
 """
 
 from __future__ import annotations
@@ -28,6 +32,19 @@ log = logging.getLogger(__name__)
 
 DEADLINE_RETRY_SECONDS = 60
 """A deadline that failed for a reason outside the game (the database, say) tries again."""
+
+BUSY_RETRY_SECONDS = 2.0
+"""How soon a deadline whose table another process held is looked at again (by then that
+process has usually fired it, and its signal has moved or cleared this timer)."""
+
+
+class DeadlineBusy(Exception):
+    """Another process holds the table (it may be firing this very deadline)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"table {table_id} is held by another process")
+        self.table_id = table_id
+
 
 FireDeadline = Callable[[int, int], Awaitable[Outcome | None]]
 DeadlineListener = Callable[[Outcome], Any]
@@ -70,6 +87,10 @@ class Deadlines:
         """The scheduler's callback: fire, retry on failure, tell the listeners."""
         try:
             outcome = await self._fire(table_id, ply)
+        except DeadlineBusy:
+            # Not an error: look again shortly, in case that process dies holding it.
+            self._steps.scheduler.schedule(table_id, self._steps.clock() + BUSY_RETRY_SECONDS, ply)
+            return
         except Exception as error:
             # Nothing was saved; try again later rather than leave the table waiting
             # forever with coins held.

@@ -23,7 +23,7 @@ from bot.errors import NotAllowed
 from bot.games.registry import GameRegistry
 from bot.scheduler import Scheduler
 from bot.service.acting import Play
-from bot.service.deadlines import Deadlines
+from bot.service.deadlines import DeadlineBusy, Deadlines
 from bot.service.lifecycle import Lifecycle
 from bot.service.snapshots import Outcome, TableSnapshot
 from bot.service.steps import Steps
@@ -306,20 +306,26 @@ class TableService:
 
     async def fire_deadline(self, table_id: int, ply: int) -> Outcome | None:
         """Act for the table when its deadline is due; `None` when the deadline went stale
-        (a click moved the table on first, or the deadline was moved)."""
-        async with self._write(table_id) as tx:
+        (a click moved the table on first, or the deadline was moved). Raises
+        :class:`DeadlineBusy` when another process holds the table at this moment."""
+        async with self._write(table_id, claim=True) as tx:
             return await self._deadlines.fire_locked(tx, table_id, ply)
 
     # -- the unit of work --------------------------------------------------------------------
 
     @asynccontextmanager
-    async def _write(self, table_id: int) -> AsyncIterator[Transaction]:
+    async def _write(self, table_id: int, *, claim: bool = False) -> AsyncIterator[Transaction]:
         """The table's lock and one transaction; counted in :data:`saved_writes` once it
-        has committed."""
+        has committed. With `claim`, raise :class:`DeadlineBusy` rather than wait for
+        another process's hold on the table."""
         async with self._lock(table_id), self._db.transaction() as tx:
             # The asyncio lock serialises this process's actions on the table; the row
             # lock serialises them with other processes sharing a PostgreSQL database.
-            await tq.lock_table(tx, table_id)
+            if claim:
+                if not await tq.claim_table(tx, table_id):
+                    raise DeadlineBusy(table_id)
+            else:
+                await tq.lock_table(tx, table_id)
             yield tx
         count_saved_write()
 

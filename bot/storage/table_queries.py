@@ -139,6 +139,19 @@ async def lock_table(tx: Transaction, table_id: int) -> None:
         await tx.execute("SELECT 1 FROM game_tables WHERE id = ? FOR UPDATE", (table_id,))
 
 
+async def claim_table(tx: Transaction, table_id: int) -> bool:
+    """Take the table's row lock only if nobody holds it (``SKIP LOCKED``): False when
+    another process is acting on the table right now, perhaps firing the same deadline.
+    A deadline claims its table instead of queueing behind that work. (SQLite: the
+    transaction is already the file's only writer.)"""
+    if tx.dialect != "postgresql":
+        return True
+    row = await tx.fetchone(
+        "SELECT 1 FROM game_tables WHERE id = ? FOR UPDATE SKIP LOCKED", (table_id,)
+    )
+    return row is not None
+
+
 async def open_table_in_channel(tx: Transaction, channel_id: int, game: str) -> TableRow | None:
     row = await tx.fetchone(
         f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE channel_id = ? AND game = ?"

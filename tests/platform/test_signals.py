@@ -22,6 +22,7 @@ from bot.games.dice import ScriptedDice
 from bot.games.registry import GameRegistry, GameSpec
 from bot.panels import PrivatePanels
 from bot.service import Actor, TableService
+from bot.service.deadlines import BUSY_RETRY_SECONDS
 from bot.service.terms import LogKind
 from bot.signals import PANEL, SignalRouter
 from bot.storage import Database, SqliteDatabase
@@ -323,3 +324,19 @@ async def test_closed_dms_found_by_one_process_are_marked_in_the_other(
     await eventually(lambda: here.closed(table) == {ALICE}, "marked")
     await there.forget(table)
     await eventually(lambda: table not in here._closed, "a dropped table leaves nothing")
+
+
+async def test_a_deadline_whose_table_another_process_holds_is_looked_at_again(
+    pair: tuple[Process, Process, FakeClock],
+) -> None:
+    owner, other, clock = pair
+    table = await open_lobby(owner)
+    clock.advance(LOBBY_SECONDS + 1)
+    async with other.db.transaction() as tx:
+        await tq.lock_table(tx, table)  # the other process is acting on the table
+        await owner.tables._on_deadline(table, 0)  # what the scheduler calls when due
+        assert owner.tables.scheduler.due_at(table) == clock.now + BUSY_RETRY_SECONDS
+        assert await expiries(owner.db, table) == 0, "it did not wait for the other"
+    fired = await owner.tables.fire_deadline(table, 0)
+    assert fired is not None and await expiries(owner.db, table) == 1
+    assert await owner.tables.fire_deadline(table, 0) is None, "a second try is a no-op"
