@@ -14,7 +14,7 @@ import discord
 from pydantic import ValidationError
 
 from bot.app import DatabaseUnavailable, TanzakuBot, create_bot
-from bot.config import Settings
+from bot.config import Settings, database_label
 from bot.storage import DATABASE_ERRORS, SqliteDatabase, database_for_url
 from bot.storage.copy import CopyProblem, copy_sqlite_to_postgres
 from bot.storage.database import quiet_driver_loggers
@@ -187,7 +187,7 @@ async def _migrate(settings: Settings, target_url: str) -> None:
             f"the copy reads the configured SQLite database, but TANZAKU_DATABASE_URL is"
             f" {settings.database_label}: point it (or TANZAKU_DATABASE_PATH) at the SQLite file"
         )
-    log.info("copying %s to %s", settings.database_label, _label(target_url))
+    log.info("copying %s to %s", settings.database_label, database_label(target_url))
     report = await copy_sqlite_to_postgres(source.path, target_url)
     for table, count in report.rows.items():
         log.info("  %-16s %d rows", table, count)
@@ -199,16 +199,7 @@ async def _migrate(settings: Settings, target_url: str) -> None:
         report.guilds,
         report.seconds,
     )
-    log.info("now set TANZAKU_DATABASE_URL=%s and start the bot", _label(target_url))
-
-
-def _label(url: str) -> str:
-    """A URL for the log, its password hidden (the same rule as Settings.database_label)."""
-    scheme, _, rest = url.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    if at and ":" in credentials:
-        credentials = credentials.split(":", 1)[0] + ":***"
-    return f"{scheme}://{credentials}{at}{host}"
+    log.info("now set TANZAKU_DATABASE_URL=%s and start the bot", database_label(target_url))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -130,13 +130,7 @@ class Settings(BaseSettings):
     @property
     def database_label(self) -> str:
         """The database named for a log line or an error: the URL without its password."""
-        scheme, _, rest = self.database_url.partition("://")
-        if scheme.lower() == "sqlite":
-            return rest.removeprefix("/")
-        credentials, at, host = rest.rpartition("@")
-        if at and ":" in credentials:
-            credentials = credentials.split(":", 1)[0] + ":***"
-        return f"{scheme}://{credentials}{at}{host}"
+        return database_label(self.database_url)
 
     @field_validator("database_synchronous", mode="before")
     @classmethod
@@ -150,3 +144,15 @@ class Settings(BaseSettings):
         if upper not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             raise ValueError("must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return upper
+
+
+def database_label(url: str) -> str:
+    """A database URL for a log line or an error: a SQLite file's path, or the URL with
+    its password hidden."""
+    scheme, _, rest = url.partition("://")
+    if scheme.lower() == "sqlite":
+        return rest.removeprefix("/")
+    credentials, at, host = rest.rpartition("@")
+    if at and ":" in credentials:
+        credentials = credentials.split(":", 1)[0] + ":***"
+    return f"{scheme}://{credentials}{at}{host}"

@@ -134,7 +134,7 @@ class Play:
         await self._steps.log(
             tx, row.id, seq, user_id, action.model_dump(mode="json"), dice.draws, events
         )
-        new_row, deadline = await self._save(
+        new_row, deadline = await self.save(
             tx, row, spec, new_state, dice, seq, seats, final_status
         )
         await self._check_charge(tx, row, spec, new_state, user_id)
@@ -153,25 +153,10 @@ class Play:
         seq: int,
         seats: list[tq.SeatRow] | None = None,
         final_status: str = TableStatus.FINISHED,
-    ) -> tq.TableRow:
-        """Save the engine's new state: coins reconciled, the row, then the deadline (or,
-        once finished, the stats)."""
-        saved, _deadline = await self._save(tx, row, spec, state, dice, seq, seats, final_status)
-        return saved
-
-    async def _save(
-        self,
-        tx: Transaction,
-        row: tq.TableRow,
-        spec: AnySpec,
-        state: Any,
-        dice: RecordingDice,
-        seq: int,
-        seats: list[tq.SeatRow] | None,
-        final_status: str,
     ) -> tuple[tq.TableRow, tq.DeadlineRow | Unread | None]:
-        """:meth:`save`, also telling the deadline it left (`UNREAD`: the one stored
-        before, untouched)."""
+        """Save the engine's new state: coins reconciled, the row, then the deadline (or,
+        once finished, the stats). Returns the row and the deadline it left (`UNREAD`:
+        the one stored before, untouched)."""
         house_net = await self._steps.reconcile(tx, row, state.stakes, state.payouts, seats)
         inner = dice.inner
         counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter

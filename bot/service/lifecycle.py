@@ -206,7 +206,7 @@ class Lifecycle:
         await steps.log(
             tx, row.id, seq, user_id, {"kind": LogKind.START, "players": players}, dice.draws, []
         )
-        row = await self._play.save(tx, row, spec, state, dice, seq)
+        row, _deadline = await self._play.save(tx, row, spec, state, dice, seq)
         snapshot = await steps.snapshot(tx, row)
         steps.sync_scheduler(snapshot)
         return Outcome(snapshot, kind="started", actor=user_id)

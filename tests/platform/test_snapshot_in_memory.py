@@ -37,6 +37,18 @@ async def process(path: Path, clock: FakeClock, dice: ScriptedDice) -> TableServ
     return TableService(db, economy, registry(), clock=clock, dice_factory=lambda row: dice)
 
 
+async def coinflip_table(service: TableService) -> int:
+    opened = await service.open(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        game="coinflip",
+        host_id=ALICE,
+        rules=coinflip.Rules(stake=10),
+    )
+    await service.join(opened.snapshot.id, Actor(BOB))
+    return opened.snapshot.id
+
+
 def same(in_memory: TableSnapshot[Any, Any], stored: TableSnapshot[Any, Any]) -> None:
     assert in_memory.row == stored.row
     assert in_memory.rules == stored.rules
@@ -94,15 +106,7 @@ async def test_every_snapshot_after_an_action_equals_the_stored_one(two) -> None
 
 async def test_a_choice_inside_one_decision_keeps_the_deadline_it_had(two) -> None:
     first, _second, clock = two
-    opened = await first.open(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        game="coinflip",
-        host_id=ALICE,
-        rules=coinflip.Rules(stake=10),
-    )
-    table = opened.snapshot.id
-    await first.join(table, Actor(BOB))
+    table = await coinflip_table(first)
     started = await first.start(table, Actor(ALICE))
     clock.advance(5)
     raised = await first.act(table, Actor(BOB), coinflip.Raise(amount=5))
@@ -112,15 +116,7 @@ async def test_a_choice_inside_one_decision_keeps_the_deadline_it_had(two) -> No
 
 async def test_an_ended_table_leaves_no_rules_or_events_in_memory(two) -> None:
     first, _second, _clock = two
-    opened = await first.open(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        game="coinflip",
-        host_id=ALICE,
-        rules=coinflip.Rules(stake=10),
-    )
-    table = opened.snapshot.id
-    await first.join(table, Actor(BOB))
+    table = await coinflip_table(first)
     await first.start(table, Actor(ALICE))
     steps = first._steps
     # The scripted coin lands heads first: Alice's call of heads wins at once.
