@@ -17,14 +17,15 @@ standard streams:
 - carries on serving deadlines, as a running bot does, until ``stop`` arrives; then writes
   the summary JSON and exits 0.
 
-With `--freeze-after SECONDS` the first commit after that much work freezes the process
-and writes ``frozen``: the parent then kills it with SIGKILL at the worst moment, a write
-saved in the database and not yet in the journal.
+With `--freeze-after SECONDS` the first write saved after that much work freezes the
+process before its ``ok`` line and writes ``frozen``: the parent then kills it with SIGKILL
+at the worst moment, a write saved in the database and not in the journal.
 
 The journal (one JSON object a line, flushed per line, so a SIGKILL loses at most the line
 being written) records every attempted write before it starts (``try``) and how it ended:
 ``ok`` with the table and the version it produced, ``refused`` with the refusal's class,
-``stale`` for a deadline that found the table moved on, ``error`` for anything else.
+``stale`` for a deadline that found the table moved on, ``busy`` for one that found the
+table held by the other process (`DeadlineBusy`), ``error`` for anything else.
 Deadlines are journaled by wrapping ``tables.fire_deadline`` (what the scheduler calls);
 ``tables.deadline_listeners`` counts the outcomes the platform reports, as a cross-check.
 The players also fire deadlines that are due through the same journaled call, racing both
@@ -43,8 +44,7 @@ import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -54,7 +54,8 @@ from bot.errors import UserFacingError
 from bot.games import strength_duel
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import Actor, Outcome, TableService
-from bot.storage.postgres import PostgresDatabase, PostgresTransaction
+from bot.service.deadlines import DeadlineBusy
+from bot.storage.postgres import PostgresDatabase
 from tests.support import coinflip
 
 log = logging.getLogger(__name__)
@@ -136,25 +137,6 @@ class Live:
     """The stored deadline's ply and due time."""
 
 
-class FreezingDatabase(PostgresDatabase):
-    """The bot's database, which can stop the process dead just after a commit: the write
-    is saved and its `ok` line not yet journaled, the worst moment for a SIGKILL (the
-    parent, told ``frozen``, sends it)."""
-
-    freeze_at: float | None = None
-    """`time.monotonic()` from which the next commit freezes."""
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
-        async with super().transaction() as tx:
-            yield tx
-        if self.freeze_at is not None and time.monotonic() >= self.freeze_at:
-            say("frozen")
-            # Blocking on purpose: nothing else of this process may run before the kill.
-            time.sleep(600)  # noqa: ASYNC251
-            os._exit(3)
-
-
 class Worker:
     def __init__(self, args: argparse.Namespace) -> None:
         self.name: str = args.name
@@ -163,8 +145,10 @@ class Worker:
         self.work_seconds: float = args.work_seconds
         self.summary_path = Path(args.summary)
         self.journal = Journal(Path(args.journal), self.name)
-        self.db = FreezingDatabase(args.dsn)
+        self.db = PostgresDatabase(args.dsn)
         self.freeze_after: float | None = args.freeze_after
+        self._freeze_at: float | None = None
+        """`time.monotonic()` from which the next saved write freezes the process."""
         self.economy = Economy(self.db, house_float=HOUSE_FLOAT, clock=time.time)
         self.tables = TableService(
             self.db,
@@ -211,6 +195,12 @@ class Worker:
         number = self.journal.begin("deadline", table=table_id, ply=ply, by=by)
         try:
             outcome = await self._fire(table_id, ply)
+        except DeadlineBusy:
+            # The other process holds the table right now: the scheduler looks again
+            # shortly. Normal, not an error.
+            self.journal.end(number, "busy")
+            self.outcomes[f"deadline-busy-{by}"] += 1
+            raise
         except Exception as error:
             self.journal.end(number, "error", error=repr(error))
             self.errors.append(f"deadline {table_id} by {by}: {traceback.format_exc()}")
@@ -296,7 +286,7 @@ class Worker:
         started = time.monotonic()
         stop_at = started + self.work_seconds
         if self.freeze_after is not None:
-            self.db.freeze_at = started + self.freeze_after
+            self._freeze_at = started + self.freeze_after
         await asyncio.gather(*(self.player(index, stop_at) for index in range(PLAYERS)))
 
     async def player(self, index: int, stop_at: float) -> None:
@@ -434,7 +424,7 @@ class Worker:
         try:
             await self._fire_journaled(table.id, table.deadline[0], by="player")
         except Exception:
-            return  # journaled and counted as an error by the wrapper
+            return  # journaled by the wrapper: busy (normal) or an error (counted)
 
     async def attempt(
         self, kind: str, write: Callable[[], Awaitable[Outcome]], **fields: Any
@@ -454,6 +444,12 @@ class Worker:
         self._journal_ok(number, kind, outcome)
 
     def _journal_ok(self, number: int, kind: str, outcome: Outcome) -> None:
+        if self._freeze_at is not None and time.monotonic() >= self._freeze_at:
+            # The write is saved and its line not written: the worst moment to die.
+            say("frozen")
+            # Blocking on purpose: nothing else of this process may run before the kill.
+            time.sleep(600)
+            os._exit(3)
         row = outcome.snapshot.row
         self.journal.end(
             number,
@@ -519,7 +515,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--freeze-after",
         type=float,
         default=None,
-        help="seconds of work after which the next commit freezes the process (and says so)",
+        help="seconds of work after which the next saved write freezes the process",
     )
     return parser.parse_args(argv)
 

@@ -11,10 +11,11 @@ it ends, so the journals of both processes can be laid over the database afterwa
 - both run to the end: every version of every table is the work of exactly one journaled
   write (no action lost, none applied twice), of the kind its log row says; no deadline is
   applied twice; the books balance; nothing is left live or in escrow;
-- one is killed with SIGKILL after about two seconds, just after a commit (its journal line
+- one is killed with SIGKILL after about two seconds, just after a write was saved (its line
   not yet written): the other finishes the dead one's server (its deadlines fire there after
-  the takeover delay) until nothing is live; the books balance; the one version no journal
-  accounts for is the write the dead process froze after.
+  the takeover delay) until nothing is live; the books balance; a version no journal
+  accounts for is a write the dead process had in flight on that table, at most one a
+  table, and there is at least one (the write it froze after).
 
 The checks themselves are tested on made-up journals (they can fail), and what the hammer
 found in bot/ is pinned at the end as a strict xfail.
@@ -390,7 +391,7 @@ async def test_a_process_killed_mid_way_leaves_its_tables_to_the_other(
 ) -> None:
     freeze = ("--freeze-after", str(KILL_AFTER_SECONDS))
     async with two_workers(postgres_dsn, tmp_path, 1302, *freeze) as (a, b):
-        # A stops dead just after a commit (its journal line not written) and is killed
+        # A stops dead just after a write was saved (its ok line not written) and is killed
         # there: the worst moment, placed rather than hoped for.
         await a.expect("frozen", KILL_AFTER_SECONDS + START_TIMEOUT_SECONDS)
         os.kill(a.process.pid, signal.SIGKILL)
@@ -406,8 +407,9 @@ async def test_a_process_killed_mid_way_leaves_its_tables_to_the_other(
 
     a_attempts, b_attempts = read_journal(a.journal), read_journal(b.journal)
     assert a_attempts, "A did nothing before it was killed"
-    # Exactly the write A froze after is in the database and not in a journal.
-    assert check_after_kill(a_attempts, b_attempts, books) == 1
+    # The write A froze after is in the database and not in a journal (another of A's
+    # players may have had its COMMIT answered at the same moment: then two are).
+    assert check_after_kill(a_attempts, b_attempts, books) >= 1
     assert books.live == 0 and books.escrow == 0
 
     # B fired deadlines of the dead process's server after it died.
