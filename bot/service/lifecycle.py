@@ -121,8 +121,11 @@ class Lifecycle:
         if row.status == TableStatus.RUNNING and spec.join_action is not None:
             return await self._play.act_locked(tx, row, user_id, spec.join_action(), None)
         require_lobby(row)
-        if row.invitee_id is not None and user_id != row.invitee_id:
-            raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
+        if row.invitee_id is not None:
+            if user_id != row.invitee_id:
+                raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
+            # Joining would seat the invitee without starting; Accept seats and starts.
+            raise NotAllowed("This is your challenge: use Accept (or Decline).")
         seated = [seat.user_id for seat in await tq.seats(tx, table_id)]
         if user_id in seated:
             raise NotAllowed("You already have a seat at this table.")
@@ -171,6 +174,8 @@ class Lifecycle:
             raise NotAllowed("This table is not a challenge; use Join.")
         if user_id != row.invitee_id:
             raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
+        if user_id in {seat.user_id for seat in await tq.seats(tx, table_id)}:
+            raise NotAllowed("You already have a seat at this table.")
         spec = steps.registry.get(row.game)
         rules = spec.rules_model.model_validate_json(row.rules_json)
         await steps.seat(tx, row, spec, rules, user_id)

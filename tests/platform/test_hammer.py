@@ -18,7 +18,7 @@ it ends, so the journals of both processes can be laid over the database afterwa
   table, and there is at least one (the write it froze after).
 
 The checks themselves are tested on made-up journals (they can fail), and what the hammer
-found in bot/ is pinned at the end as a strict xfail.
+found in bot/ (a challenge's invitee could Join, then Accept failed) is a test at the end.
 """
 
 from __future__ import annotations
@@ -41,10 +41,9 @@ import pytest
 from bot.errors import UserFacingError
 from bot.games import strength_duel
 from bot.service import Actor
-from bot.storage.base import DATABASE_ERRORS
 from bot.storage.postgres import PostgresDatabase
 from tests.platform import hammer_worker as hw
-from tests.platform._helpers import check_platform_invariants, open_services
+from tests.platform._helpers import check_platform_invariants, fingerprint, open_services
 
 REPO = Path(__file__).resolve().parents[2]
 WORK_SECONDS = 5.0
@@ -523,14 +522,7 @@ def test_the_kill_check_accepts_only_the_dead_processs_write_in_flight() -> None
 # -- what the hammer found ---------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=DATABASE_ERRORS,
-    reason="bot/service/lifecycle.py: Lifecycle.join lets a challenge's invitee take a seat, "
-    "then Lifecycle.accept seats them again and the seats' primary key refuses it (a "
-    "database error, not a refusal); found by the hammer",
-)
-async def test_the_invitee_who_joined_a_challenge_is_refused_accepting_it(
+async def test_a_challenges_invitee_is_told_to_accept_not_join(
     database_url: str,
 ) -> None:
     services = await open_services(database_url, registry=hw.registry())
@@ -545,7 +537,14 @@ async def test_the_invitee_who_joined_a_challenge_is_refused_accepting_it(
             invitee_id=invitee,
         )
         table = opened.snapshot.id
-        await services.tables.join(table, Actor(invitee))  # allowed today
+        before = await fingerprint(services.db)
+        # Found by the hammer: Join used to seat the invitee without starting, and Accept
+        # then failed on the seats' key with a database error instead of a refusal.
+        with pytest.raises(UserFacingError, match="use Accept"):
+            await services.tables.join(table, Actor(invitee))
+        assert await fingerprint(services.db) == before, "the refusal changed nothing"
+        accepted = await services.tables.accept(table, Actor(invitee))
+        assert accepted.snapshot.row.status == "running"
         with pytest.raises(UserFacingError):
             await services.tables.accept(table, Actor(invitee))
     finally:
