@@ -43,8 +43,10 @@ Cases (``--case``, default ``all``):
 
 SimCord polls every 50 ms while it waits for queued callbacks, which adds ~50 ms to
 ``member.click`` for a button answered without any await (the bare one) and would stretch
-the run past two minutes; ``--settle-idle`` (default 1 ms) shortens that poll. It changes
-only when ``member.click`` returns, never when the answer is recorded.
+the run past two minutes; ``--settle-idle`` (default 1 ms on SQLite) shortens that poll. On
+SQLite it changes only when ``member.click`` returns, never when the answer is recorded;
+on PostgreSQL each poll runs between two database round trips, so there it stays at 50 ms
+(``PG_SETTLE_IDLE``).
 
 Durability (``--synchronous``): the bot commits with SQLite's ``synchronous=FULL`` by
 default (an answered click is on disk). ``--synchronous NORMAL`` measures the faster,
