@@ -42,6 +42,7 @@ LISTENER_PING_SECONDS = 60.0
 """How often the listening connection is proven alive: a half-open TCP connection would
 otherwise hide the lost signals for as long as the OS keeps it."""
 RECONNECT_MAX_SECONDS = 30.0
+CLOSE_GRACE_SECONDS = 5.0
 PING_FAILURES: tuple[type[Exception], ...] = (TimeoutError, *DATABASE_ERRORS)
 
 
@@ -173,10 +174,19 @@ class PostgresDatabase(Database):
             raise
 
     async def close(self) -> None:
+        """Give every connection back and close them; a connection still held after
+        :data:`CLOSE_GRACE_SECONDS` (a task that never gave it back) is cut, so that a
+        stop always ends (``docker stop`` kills the process 10 s after SIGTERM)."""
         await self._stop_listening()
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            await pool.close()
+            try:
+                await asyncio.wait_for(pool.close(), timeout=CLOSE_GRACE_SECONDS)
+            except TimeoutError:
+                log.warning(
+                    "connections still held after %.0f s; closing them", CLOSE_GRACE_SECONDS
+                )
+                pool.terminate()
 
     @property
     def shared(self) -> bool:

@@ -340,3 +340,19 @@ async def test_a_deadline_whose_table_another_process_holds_is_looked_at_again(
     fired = await owner.tables.fire_deadline(table, 0)
     assert fired is not None and await expiries(owner.db, table) == 1
     assert await owner.tables.fire_deadline(table, 0) is None, "a second try is a no-op"
+
+
+async def test_closing_cuts_a_connection_a_task_never_gave_back(
+    postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from bot.storage import postgres
+
+    monkeypatch.setattr(postgres, "CLOSE_GRACE_SECONDS", 0.2)
+    db = PostgresDatabase(postgres_dsn)
+    await db.open()
+    pool = db.pool
+    await pool.acquire()  # a task that died holding it, as far as the pool knows
+    with caplog.at_level(logging.WARNING, logger="bot.storage.postgres"):
+        await asyncio.wait_for(db.close(), timeout=5)
+    assert "connections still held" in caplog.text
+    assert pool.is_closing() and not db.is_open
