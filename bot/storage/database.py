@@ -120,7 +120,10 @@ WAL_SWITCH_ATTEMPTS = 100
 
 
 MAX_GROUP_UNITS = 64
-"""At most this many units share a commit, so the first of them waits a bounded time."""
+GROUP_WINDOW_SECONDS = 0.002
+"""A group takes no more units once it is this old (or this big), so its first unit is not
+kept waiting: between two units the loop also runs the other clicks' own work, and in a
+burst an unbounded group would hold every answer until the burst's last write."""
 
 
 class _Group:
@@ -128,6 +131,7 @@ class _Group:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._done: asyncio.Future[None] = loop.create_future()
+        self.opened_at = loop.time()
         self.units = 0
         self.closer_queued = False
 
@@ -385,7 +389,8 @@ class SqliteDatabase(Database):
             # Statements run on the loop without a pause, so the tasks of a burst have
             # not reached the lock yet: one turn of the loop lets them queue behind it.
             await asyncio.sleep(0)
-        if self._writers_waiting and group.units < MAX_GROUP_UNITS:
+        young = asyncio.get_running_loop().time() - group.opened_at < GROUP_WINDOW_SECONDS
+        if self._writers_waiting and young and group.units < MAX_GROUP_UNITS:
             if not group.closer_queued:
                 # Should every waiting writer give up (cancelled), someone must still
                 # commit: a closer queues behind them and ends the group if it is open.
