@@ -115,6 +115,11 @@ class TableService:
             row = await self._steps.row(tx, table_id, guild_id)
             return await self._steps.snapshot(tx, row)
 
+    def forget_ended(self, table_id: int) -> None:
+        """Another process ended the table: drop what this one keeps of it in memory."""
+        self._steps.forget_table(table_id)
+        self._pending_notices = {key for key in self._pending_notices if key[1] != table_id}
+
     async def version_of(self, table_id: int) -> int | None:
         """The table's version now (`None` if there is no such table): one small read."""
         async with self._db.reading() as tx:

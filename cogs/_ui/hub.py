@@ -578,6 +578,7 @@ class TableHub:
         table_id = int(table)
         if live == "0":
             self.forget(table_id, game)
+            self.service.forget_ended(table_id)
             return
         self._last_sent[table_id] = fingerprint
         self._pictures[table_id] = NO_PICTURE if picture == "-" else unquote(picture)

@@ -86,7 +86,13 @@ async def test_what_another_process_shows_is_known_and_an_ended_table_forgotten(
     assert hub._last_sent[7] == "theirs" and hub._pictures[7] == "hachi hachi.png"
     hub._on_shown_signal("f00d 8 1 coinflip other -")
     assert hub._pictures[8] == NO_PICTURE
+    steps = bot.tables._steps
+    steps.games[7] = "coinflip"
+    steps._recent[7] = (3, [])
+    bot.tables._pending_notices.add((42, 7))
     hub._on_shown_signal("f00d 7 0 coinflip done -")
     assert 7 not in hub.tables_held(), "an ended table leaves nothing behind"
+    assert 7 not in steps.games and 7 not in steps._recent, "in the table service neither"
+    assert (42, 7) not in bot.tables._pending_notices
     await bot.db.publish(SHOWN, "f00d 9 1 coinflip heard -")
     await eventually(lambda: hub._last_sent.get(9) == "heard")
