@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,9 @@ from typing import Any
 import asyncpg
 
 from bot.storage import money as mq
-from bot.storage.base import DATABASE_ERRORS, Parameters, Row, Transaction, migrations
+from bot.storage.base import DATABASE_ERRORS, Transaction, migrations
+from bot.storage.database import SqliteTransaction
+from bot.storage.postgres import PostgresTransaction
 
 log = logging.getLogger(__name__)
 
@@ -73,56 +75,6 @@ class CopyReport:
     guilds: int = 0
     """Servers whose money was verified on both sides."""
     seconds: float = 0.0
-
-
-class _SqliteReader(Transaction):
-    """The read half of a transaction on a plain ``sqlite3`` connection, so the money
-    queries run on the source unchanged. Writing is refused: the source is read-only."""
-
-    dialect = "sqlite"
-
-    def __init__(self, connection: sqlite3.Connection) -> None:
-        self._connection = connection
-
-    async def execute(self, sql: str, parameters: Parameters = ()) -> None:
-        raise CopyRefused("the source is read only")
-
-    async def insert(self, sql: str, parameters: Parameters = ()) -> int:
-        raise CopyRefused("the source is read only")
-
-    async def fetchone(self, sql: str, parameters: Parameters = ()) -> Row | None:
-        return self._connection.execute(sql, _bind(parameters)).fetchone()
-
-    async def fetchall(self, sql: str, parameters: Parameters = ()) -> list[Row]:
-        return list(self._connection.execute(sql, _bind(parameters)).fetchall())
-
-
-class _PostgresReader(Transaction):
-    """Statements on the copy's own connection, inside its transaction (the money queries
-    are written with ``?``/``:name``; the backend's translation makes them PostgreSQL's)."""
-
-    dialect = "postgresql"
-
-    def __init__(self, connection: Any) -> None:
-        from bot.storage.postgres import PostgresTransaction
-
-        self._inner = PostgresTransaction(connection)
-
-    async def execute(self, sql: str, parameters: Parameters = ()) -> None:
-        await self._inner.execute(sql, parameters)
-
-    async def insert(self, sql: str, parameters: Parameters = ()) -> int:
-        return await self._inner.insert(sql, parameters)
-
-    async def fetchone(self, sql: str, parameters: Parameters = ()) -> Row | None:
-        return await self._inner.fetchone(sql, parameters)
-
-    async def fetchall(self, sql: str, parameters: Parameters = ()) -> list[Row]:
-        return await self._inner.fetchall(sql, parameters)
-
-
-def _bind(parameters: Parameters) -> Any:
-    return parameters if isinstance(parameters, Mapping) else tuple(parameters)
 
 
 def _quote(name: str) -> str:
@@ -372,7 +324,8 @@ async def copy_sqlite_to_postgres(source_path: Path | str, target_url: str) -> C
             _check_source_version(source, source_path)
             tables = _source_tables(source)
             columns = {table: _source_columns(source, table) for table in tables}
-            source_books = await _books(_SqliteReader(source))
+            # The source is opened read-only: SQLite itself refuses any write through it.
+            source_books = await _books(SqliteTransaction(source))
             handed_out = _handed_out_ids(source)
         except sqlite3.Error as error:
             raise CopyRefused(f"cannot read {source_path}: {_one_line(error)}") from None
@@ -490,7 +443,7 @@ async def _verify(
             )
         if digest != digests[table]:
             raise CopyMismatch(f"table {table}: the rows differ after the copy; rolled back")
-    target_books = await _books(_PostgresReader(connection))
+    target_books = await _books(PostgresTransaction(connection))
     if sorted(target_books) != sorted(source_books):
         raise CopyMismatch("the servers differ after the copy; rolled back")
     for guild_id, (totals, sums) in source_books.items():
