@@ -17,7 +17,6 @@ from bot.config import Settings
 from bot.economy import Economy
 from bot.errors import NotAllowed, UserFacingError
 from bot.games.dice import ScriptedDice
-from bot.games.registry import GameRegistry, GameSpec
 from bot.service import Actor, TableService
 from bot.service.terms import TableAlreadyOpen
 from bot.storage import Database, SqliteDatabase, database_for_url, open_database, sqlite_url
@@ -25,6 +24,7 @@ from bot.storage import money as mq
 from bot.storage import table_queries as tq
 from bot.storage.base import migrations
 from bot.storage.postgres import PostgresDatabase, translate
+from tests.platform._helpers import FakeClock, coinflip_registry
 from tests.support import coinflip
 
 # A real snowflake is ~2^60: beyond a 32-bit INTEGER, within BIGINT.
@@ -170,22 +170,12 @@ async def test_discord_ids_are_64_bit_on_both_backends(database_url: str) -> Non
 # -- a table's actions serialise across processes -----------------------------------------
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def make_service(db: Database, clock: FakeClock) -> TableService:
-    registry = GameRegistry()
-    registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
     dice = ScriptedDice(rolls=[2] * 200)
     return TableService(
         db,
         Economy(db, house_float=1000, clock=clock),
-        registry,
+        coinflip_registry(),
         clock=clock,
         dice_factory=lambda row: dice,
     )

@@ -19,7 +19,6 @@ import pytest
 
 from bot.economy import Economy
 from bot.games.dice import ScriptedDice
-from bot.games.registry import GameRegistry, GameSpec
 from bot.panels import PrivatePanels
 from bot.service import Actor, TableService
 from bot.service.deadlines import BUSY_RETRY_SECONDS
@@ -29,7 +28,7 @@ from bot.storage import Database, SqliteDatabase
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
 from bot.storage.postgres import PostgresDatabase
-from tests.platform._helpers import FakeClock, check_platform_invariants
+from tests.platform._helpers import FakeClock, check_platform_invariants, coinflip_registry
 from tests.support import coinflip
 
 GUILD, CHANNEL, ALICE, BOB = 4242 << 22, 77, 1001, 1002
@@ -44,12 +43,6 @@ class Process:
     economy: Economy
 
 
-def registry() -> GameRegistry:
-    found = GameRegistry()
-    found.add(GameSpec.from_module(coinflip, title="Coin Flip"))
-    return found
-
-
 async def start_process(dsn: str, clock: FakeClock, *, owns: Callable[[int], bool]) -> Process:
     db = PostgresDatabase(dsn)
     await db.open()
@@ -58,7 +51,7 @@ async def start_process(dsn: str, clock: FakeClock, *, owns: Callable[[int], boo
     tables = TableService(
         db,
         economy,
-        registry(),
+        coinflip_registry(),
         clock=clock,
         dice_factory=lambda row: dice,
         lobby_timeout_seconds=LOBBY_SECONDS,
