@@ -116,9 +116,10 @@ class TableService:
             return await self._steps.snapshot(tx, row)
 
     def forget_ended(self, table_id: int) -> None:
-        """Another process ended the table: drop what this one keeps of it in memory."""
+        """Another process ended the table: drop what this one keeps of it in memory, as
+        if it had ended here. (A notice still waiting stays deliverable, here as there: a
+        DM that could not be sent may matter after the end too.)"""
         self._steps.forget_table(table_id)
-        self._pending_notices = {key for key in self._pending_notices if key[1] != table_id}
 
     async def version_of(self, table_id: int) -> int | None:
         """The table's version now (`None` if there is no such table): one small read."""

@@ -93,6 +93,6 @@ async def test_what_another_process_shows_is_known_and_an_ended_table_forgotten(
     hub._on_shown_signal("f00d 7 0 coinflip done -")
     assert 7 not in hub.tables_held(), "an ended table leaves nothing behind"
     assert 7 not in steps.games and 7 not in steps._recent, "in the table service neither"
-    assert (42, 7) not in bot.tables._pending_notices
+    assert (42, 7) in bot.tables._pending_notices, "a waiting notice is still delivered"
     await bot.db.publish(SHOWN, "f00d 9 1 coinflip heard -")
     await eventually(lambda: hub._last_sent.get(9) == "heard")
