@@ -79,6 +79,10 @@ class TanzakuBot(commands.Bot):
             intents=gateway_intents(),
             help_command=None,
             tree_cls=GuardedTree,
+            # No message cache: the bot never reads one (an interaction carries its
+            # message, every edit goes over REST), and a thousand cached messages are only
+            # more for each full garbage collection to walk.
+            max_messages=None,
             # Every command is about a server's wallets and tables: none works in DMs.
             allowed_contexts=app_commands.AppCommandContext(
                 guild=True, dm_channel=False, private_channel=False
@@ -135,6 +139,16 @@ class TanzakuBot(commands.Bot):
         # What exists now lives as long as the bot: keep it out of every later full
         # collection, whose pauses would otherwise land inside clicks.
         gc.freeze()
+
+    async def on_ready(self) -> None:
+        # The gateway has now filled discord.py's caches (every guild, channel and role):
+        # as long-lived as what `setup_hook` froze, so out of later full collections too.
+        gc.freeze()
+        log.info(
+            "ready: %d servers; %d objects kept out of garbage collection",
+            len(self.guilds),
+            gc.get_freeze_count(),
+        )
 
     async def close(self) -> None:
         """Stop cleanly: no more deadlines, the work in flight finishes (for a few seconds

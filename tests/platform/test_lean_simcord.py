@@ -8,11 +8,13 @@ bot did not ask for, as Discord does); on a real SQLite file where it is the eco
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import discord
 import pytest
+import simcord
 
 from bot.app import gateway_intents
 from bot.economy import Economy, GuildTerms
@@ -31,6 +33,32 @@ def test_the_bot_asks_the_gateway_for_the_guilds_intent_only(bot_factory: Any) -
     assert bot.intents == gateway_intents() == discord.Intents(guilds=True)
     asked = {name for name, on in bot.intents if on}
     assert asked == {"guilds"}, "no message, DM, member, reaction or typing events"
+
+
+def test_the_bot_keeps_no_message_cache(bot_factory: Any) -> None:
+    bot = bot_factory()
+    assert bot._connection.max_messages is None
+    assert list(bot.cached_messages) == []
+
+
+async def test_what_the_gateway_brings_before_ready_is_kept_out_of_collections(
+    bot_factory: Any,
+) -> None:
+    """The servers, channels and roles of the first GUILD_CREATEs live as long as the bot:
+    frozen at ready, as what setup_hook made is, no full collection walks them."""
+    bot = bot_factory()
+    env = simcord.Env(bot)
+    guild = env.create_guild("before ready")
+    guild.create_text_channel("tables")
+    await env.start()
+    try:
+        cached = bot.get_guild(guild.id)
+        assert cached is not None and cached.text_channels
+        unfrozen = {id(o) for o in gc.get_objects()}
+        assert id(cached) not in unfrozen
+        assert id(cached.text_channels[0]) not in unfrozen
+    finally:
+        await env.shutdown()
 
 
 def count_parsed(env: Any, events: tuple[str, ...]) -> dict[str, int]:
