@@ -562,10 +562,12 @@ async def run_game(
         if n % 2:
             runs.reverse()
         for picks, series, label, ok in runs:
+            started = time.perf_counter()
             await burst(discord, picks, label, series if measuring else None, ok)
             if series is figures.bid_burst:
                 for d in chosen:
                     d.bids += 1
+                await wait_for_follow_ups(discord, chosen, started, bot)
             await asyncio.sleep(burst_gap)
     clicks = 0
     started = time.perf_counter()
@@ -579,6 +581,21 @@ async def run_game(
         for d in chosen:
             d.bids += 1
     figures.bid_throughput = clicks / (time.perf_counter() - started)
+
+
+async def wait_for_follow_ups(
+    discord: LoopbackDiscord, duels: list[Duel], since: float, bot: BotProcess
+) -> None:
+    """After a burst of bids, the bot's work that follows the answers (each duel's table
+    message edited, the next round's panels) is done before the next burst is timed, as
+    SimCord's settling made sure in click_latency.py."""
+    await wait_for(
+        lambda: all(discord.edits_landed.get(d.table_message_id, 0.0) > since for d in duels),
+        "the table messages' edits after the bids",
+        bot,
+        ANSWER_TIMEOUT_SECONDS,
+    )
+    await wait_for_panels(discord, duels, bot)
 
 
 async def wait_for_panels(discord: LoopbackDiscord, duels: list[Duel], bot: BotProcess) -> None:
