@@ -122,6 +122,32 @@ async def test_postgres_migrates_once_even_when_two_processes_open_together(
     assert not first.is_open
 
 
+async def test_a_connection_goes_back_to_the_pool_without_a_reset_round_trip(
+    postgres_dsn: str,
+) -> None:
+    """Releasing sends nothing (asyncpg's default reset is one more round trip per action)
+    unless a transaction was left open, which is still rolled back before anyone reuses
+    the connection."""
+    db = PostgresDatabase(postgres_dsn, min_size=1, max_size=1)
+    await db.open()
+    try:
+        sent: list[str] = []
+        async with db.pool.acquire() as connection:
+            connection.add_query_logger(lambda record: sent.append(record.query))
+            await connection.execute("SELECT 1")
+        assert sent == ["SELECT 1"], "nothing after the last statement: no reset query"
+        async with db.pool.acquire() as connection:
+            # A task cancelled between BEGIN and COMMIT leaves this behind.
+            await connection.execute("BEGIN")
+            await connection.execute("CREATE TEMP TABLE left_open (x int)")
+        async with db.pool.acquire() as connection:  # the same connection: max_size=1
+            assert not connection.is_in_transaction()
+            assert await connection.fetchval("SELECT to_regclass('left_open')") is None
+            assert sent[-1] == "ROLLBACK"
+    finally:
+        await db.close()
+
+
 async def test_the_health_check_accepts_a_postgres_url(postgres_dsn: str) -> None:
     settings = Settings(_env_file=None, token="x", database_url=postgres_dsn)
     assert await check_database(settings) == shared_migration_count()
