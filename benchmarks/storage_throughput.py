@@ -29,7 +29,7 @@ per table, so every run does the same work):
 Per run: actions/s (actions sent / wall time from the first action to the last, across
 processes), p50/p99 per action (around ``TableService.act``, queueing for the table's lock
 included), and per action the statements the bot issued and, on PostgreSQL, the client
-round trips (asyncpg calls: BEGIN, each statement, COMMIT, the pool's reset on release)
+round trips (asyncpg calls: BEGIN, each statement, COMMIT, and whatever the pool sends on release)
 with the time spent waiting for them. Baselines measured in the same run: an asyncio
 no-op task's rate, and per backend a bare ``SELECT 1`` round trip, a read transaction
 with ``SELECT 1`` through the bot's ``Database.reading()``, and a one-row write
@@ -132,7 +132,7 @@ def service_for(db: Database) -> tuple[Economy, TableService]:
 @dataclass
 class Calls:
     """Statements the bot issued (Transaction methods) and, on PostgreSQL, asyncpg calls
-    (each one request and its answer: BEGIN, a statement, COMMIT, the pool's reset)."""
+    (each one request and its answer: BEGIN, a statement, COMMIT, a reset on release if any)."""
 
     statements: int = 0
     round_trips: int = 0
@@ -593,7 +593,7 @@ def report(
     say("")
     say(
         "stmts/act: statements the bot issued per action; trips/act: asyncpg requests per"
-        " action (BEGIN, statements, COMMIT, the pool's reset); wait/act: time awaiting them"
+        " action (BEGIN, statements, COMMIT, any reset on release); wait/act: time awaiting them"
         " (summed over concurrent actions: can exceed the wall time per action);"
         " cpu/act: the bot process's CPU time per action (both processes' summed)"
     )
