@@ -13,7 +13,7 @@ import weakref
 from dataclasses import dataclass
 
 from bot.clock import Clock, discord_clock
-from bot.errors import InsufficientFunds, NotAllowed, UserFacingError
+from bot.errors import InsufficientFunds, NotAllowed, SelfExcluded, UserFacingError
 from bot.storage import Database, Transaction
 from bot.storage import money as mq
 
@@ -61,6 +61,11 @@ class DailyClaim:
     amount: int
     balance: int
     currency: str
+
+
+MIN_EXCLUSION_DAYS = 1
+MAX_EXCLUSION_DAYS = 3650
+"""Ten years: the longest self-exclusion /selfexclude offers."""
 
 
 def check_amount(amount: int) -> None:
@@ -271,11 +276,57 @@ class Economy:
             balance = row.balance + settings.daily_amount
         return DailyClaim(settings.daily_amount, balance, settings.currency_name)
 
+    # -- self-exclusion ----------------------------------------------------------------------
+
+    async def check_not_excluded(self, tx: Transaction, guild_id: int, user_id: int) -> None:
+        """Refuse a stake (a seat, a bet, a challenge, a gift) from a member who excluded
+        themself; an exclusion that has run out is no bar."""
+        until = await mq.exclusion_until(tx, guild_id, user_id)
+        if until is not None and until > self._clock():
+            raise SelfExcluded(until)
+
+    async def exclusion(self, guild_id: int, user_id: int) -> float | None:
+        """When the member's self-exclusion ends, if one is running."""
+        async with self._db.reading() as tx:
+            until = await mq.exclusion_until(tx, guild_id, user_id)
+        return until if until is not None and until > self._clock() else None
+
+    async def self_exclude(self, guild_id: int, user_id: int, days: int) -> float:
+        """Bar the member from staking for `days` days from now; returns when it ends.
+
+        It can be made longer, never shorter: the member cannot lift it themself, so a
+        shorter new one must not undo the old."""
+        if not MIN_EXCLUSION_DAYS <= days <= MAX_EXCLUSION_DAYS:
+            raise NotAllowed(f"Choose from {MIN_EXCLUSION_DAYS} to {MAX_EXCLUSION_DAYS:,} days.")
+        async with self._db.transaction() as tx:
+            now = self._clock()
+            until = now + days * 86_400
+            current = await mq.exclusion_until(tx, guild_id, user_id)
+            if current is not None and current >= until:
+                moment = int(current)
+                raise NotAllowed(
+                    f"You are already excluded until <t:{moment}:f>. An exclusion can be made "
+                    "longer, never shorter: nothing was changed."
+                )
+            await mq.set_exclusion(tx, guild_id, user_id, until, now)
+        log.info("a member of server %s excluded themself for %d days", guild_id, days)
+        return until
+
+    async def lift_exclusion(self, guild_id: int, user_id: int) -> bool:
+        """A moderator ends a member's self-exclusion; False when there was none running."""
+        async with self._db.transaction() as tx:
+            until = await mq.exclusion_until(tx, guild_id, user_id)
+            if until is None or until <= self._clock():
+                return False
+            await mq.delete_exclusion(tx, guild_id, user_id)
+        return True
+
     async def give(self, guild_id: int, giver: int, receiver: int, amount: int) -> Balance:
         check_amount(amount)
         if giver == receiver:
             raise UserFacingError("You cannot give coins to yourself.")
         async with self._db.transaction() as tx:
+            await self.check_not_excluded(tx, guild_id, giver)
             terms = await self.terms(tx, guild_id)
             if await mq.wallet(tx, guild_id, receiver) is None:
                 # A wallet is made, with its welcome coins, by its owner's own first

@@ -9,6 +9,7 @@ __all__ = [
     "InsufficientFunds",
     "NotAllowed",
     "NotSeated",
+    "SelfExcluded",
     "StaleAction",
     "TableNotFound",
     "UserFacingError",
@@ -47,3 +48,16 @@ class TableNotFound(UserFacingError):
 
 class NotAllowed(UserFacingError):
     """The member may not do this (not the host, not a moderator, wrong phase...)."""
+
+
+class SelfExcluded(UserFacingError):
+    """The member barred themself from staking on this server (``/selfexclude``)."""
+
+    def __init__(self, until: float) -> None:
+        moment = int(until)
+        super().__init__(
+            f"You excluded yourself from staking here until <t:{moment}:f> (<t:{moment}:R>): "
+            "no table, bet, challenge or gift until then. A member with Manage Server can "
+            "lift it earlier if you ask them."
+        )
+        self.until = until

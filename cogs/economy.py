@@ -1,7 +1,10 @@
-"""Wallets: /wallet, /daily, /give, /leaderboard, and /economy for moderators."""
+"""Wallets: /wallet, /daily, /give, /leaderboard, /selfexclude, and /economy for
+moderators."""
 
 from __future__ import annotations
 
+import logging
+import re
 from typing import Any
 
 import discord
@@ -9,15 +12,79 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
-from bot.economy import Economy
+from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Economy
 from bot.errors import UserFacingError
 from cogs._ui import render
 from cogs._ui.hub import send_ephemeral
+
+log = logging.getLogger(__name__)
+
+
+def until_text(until: float) -> str:
+    moment = int(until)
+    return f"<t:{moment}:f> (<t:{moment}:R>)"
+
+
+class SelfExcludeButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tz-selfexclude:(?P<user>[0-9]+):(?P<days>[0-9]+)",
+):
+    """The confirmation of /selfexclude. Its custom id carries who asked and for how long,
+    so it works after a restart; only that member's click counts."""
+
+    def __init__(self, user_id: int, days: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Exclude me for {days:,} days",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"tz-selfexclude:{user_id}:{days}",
+            )
+        )
+        self.user_id = user_id
+        self.days = days
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> SelfExcludeButton:
+        return cls(int(match["user"]), int(match["days"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: TanzakuBot = interaction.client
+        if interaction.guild_id is None or interaction.user.id != self.user_id:
+            await send_ephemeral(interaction, "Only the member who asked can confirm this.")
+            return
+        try:
+            until = await bot.economy.self_exclude(
+                interaction.guild_id, interaction.user.id, self.days
+            )
+        except UserFacingError as error:
+            await send_ephemeral(interaction, str(error))
+            return
+        try:
+            await interaction.response.edit_message(
+                content=f"Done. You cannot stake on this server until {until_text(until)}: "
+                "no table, bet, challenge or gift. A member with Manage Server can lift it "
+                "earlier.",
+                view=None,
+            )
+        except discord.HTTPException as error:
+            # Saved already: the member learns it at their next stake, if not here.
+            log.warning("a self-exclusion was saved but its confirmation failed: %s", error)
 
 
 class EconomyCog(commands.Cog, name="Economy"):
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(SelfExcludeButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(SelfExcludeButton)
 
     @property
     def economy(self) -> Economy:
@@ -97,6 +164,31 @@ class EconomyCog(commands.Cog, name="Economy"):
             embed=embed, allowed_mentions=discord.AllowedMentions.none()
         )
 
+    @app_commands.command(
+        name="selfexclude", description="Bar yourself from staking on this server for a while."
+    )
+    @app_commands.describe(days="For how many days (you cannot lift it yourself)")
+    async def selfexclude(
+        self,
+        interaction: discord.Interaction[Any],
+        days: app_commands.Range[int, MIN_EXCLUSION_DAYS, MAX_EXCLUSION_DAYS],
+    ) -> None:
+        assert interaction.guild_id is not None
+        current = await self.economy.exclusion(interaction.guild_id, interaction.user.id)
+        lines = [
+            f"For **{days:,} days** you will not be able to sit at a table, bet, challenge "
+            "or give coins on this server. You cannot lift it yourself; only a member with "
+            "Manage Server can, if you ask them. Tables you already sit at play on."
+        ]
+        if current is not None:
+            lines.append(
+                f"You are already excluded until {until_text(current)}: this can only make "
+                "it longer."
+            )
+        view = discord.ui.View(timeout=None)
+        view.add_item(SelfExcludeButton(interaction.user.id, days))
+        await send_ephemeral(interaction, "\n".join(lines), view=view)
+
     economy_group = app_commands.Group(
         name="economy",
         description="Server economy settings (Manage Server).",
@@ -123,6 +215,23 @@ class EconomyCog(commands.Cog, name="Economy"):
             f"Granted {render.coins(amount, after.currency)} to {member.mention}; "
             f"their wallet now holds {render.coins(after.balance, after.currency)}.",
         )
+
+    @economy_group.command(
+        name="lift-exclusion", description="End a member's self-exclusion early."
+    )
+    @app_commands.describe(member="Whose self-exclusion to lift")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def lift_exclusion(
+        self, interaction: discord.Interaction[Any], member: discord.Member
+    ) -> None:
+        assert interaction.guild_id is not None
+        if await self.economy.lift_exclusion(interaction.guild_id, member.id):
+            log.info("a moderator lifted a self-exclusion on server %s", interaction.guild_id)
+            await send_ephemeral(interaction, f"Lifted: {member.mention} may stake again.")
+        else:
+            await send_ephemeral(
+                interaction, f"{member.mention} has no self-exclusion running: nothing changed."
+            )
 
     @economy_group.command(name="config", description="Set the currency and amounts.")
     @app_commands.describe(

@@ -235,9 +235,11 @@ class Steps:
     async def seat(
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, rules: Any, user_id: int
     ) -> None:
+        hold = spec.hold(rules)
+        if hold > 0:
+            await self.economy.check_not_excluded(tx, row.guild_id, user_id)
         await self.economy.ensure_wallet(tx, row.guild_id, user_id)
         await tq.add_seat(tx, row.id, user_id)
-        hold = spec.hold(rules)
         await self.settle_seat(tx, row, user_id, 0, -hold, memo="seat at the table")
 
     async def settle_seat(

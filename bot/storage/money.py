@@ -190,3 +190,35 @@ async def ledger_sums(tx: Transaction, guild_id: int) -> dict[str, int]:
         {"g": guild_id},
     )
     return {str(row[0]): int(row[1]) for row in rows}
+
+
+# -- self-exclusion ---------------------------------------------------------------------------
+
+
+async def exclusion_until(tx: Transaction, guild_id: int, user_id: int) -> float | None:
+    """When the member's self-exclusion on this server ends (it may lie in the past)."""
+    row = await tx.fetchone(
+        "SELECT until_at FROM self_exclusions WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return float(row[0]) if row else None
+
+
+async def set_exclusion(
+    tx: Transaction, guild_id: int, user_id: int, until: float, now: float
+) -> None:
+    await tx.execute(
+        "INSERT INTO self_exclusions (guild_id, user_id, until_at, set_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, user_id) DO UPDATE"
+        " SET until_at = excluded.until_at, set_at = excluded.set_at",
+        (guild_id, user_id, until, now),
+    )
+
+
+async def delete_exclusion(tx: Transaction, guild_id: int, user_id: int) -> bool:
+    """Lift it; True when there was one."""
+    row = await tx.fetchone(
+        "DELETE FROM self_exclusions WHERE guild_id = ? AND user_id = ? RETURNING user_id",
+        (guild_id, user_id),
+    )
+    return row is not None
