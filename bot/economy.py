@@ -63,6 +63,23 @@ class DailyClaim:
     currency: str
 
 
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """A server's books as a moderator checks them (`/economy audit`)."""
+
+    totals: mq.MoneyTotals
+    mismatches: list[tuple[str, int, int]]
+    """(account, what the ledger says, what is stored) wherever the two differ."""
+    accounts: int
+    member_balance: int | None = None
+    movements: tuple[mq.LedgerRow, ...] = ()
+
+    @property
+    def invariant_holds(self) -> bool:
+        t = self.totals
+        return t.wallets + t.escrow + t.house == t.minted
+
+
 MIN_EXCLUSION_DAYS = 1
 MAX_EXCLUSION_DAYS = 3650
 """Ten years: the longest self-exclusion /selfexclude offers."""
@@ -403,3 +420,26 @@ class Economy:
     async def totals(self, guild_id: int) -> mq.MoneyTotals:
         async with self._db.reading() as tx:
             return await mq.totals(tx, guild_id)
+
+    async def audit(
+        self, guild_id: int, member_id: int | None = None, movements: int = 10
+    ) -> Audit:
+        """The money invariant, every account's stored balance against the ledger, and a
+        member's latest movements: all read in one go, so they agree with each other."""
+        async with self._db.reading() as tx:
+            totals = await mq.totals(tx, guild_id)
+            stored = await mq.stored_balances(tx, guild_id)
+            flows = await mq.ledger_sums(tx, guild_id)
+            balance: int | None = None
+            rows: list[mq.LedgerRow] = []
+            if member_id is not None:
+                wallet = await mq.wallet(tx, guild_id, member_id)
+                balance = wallet.balance if wallet is not None else None
+                rows = await mq.movements_of(tx, guild_id, wallet_account(member_id), movements)
+        accounts = set(stored) | set(flows)
+        mismatches = sorted(
+            (account, flows.get(account, 0), stored.get(account, 0))
+            for account in accounts
+            if flows.get(account, 0) != stored.get(account, 0)
+        )
+        return Audit(totals, mismatches, len(accounts), balance, tuple(rows))

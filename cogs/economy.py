@@ -12,8 +12,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
-from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Economy
+from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Audit, Economy
 from bot.errors import UserFacingError
+from bot.storage.money import LedgerRow
 from cogs._ui import render
 from cogs._ui.hub import send_ephemeral
 
@@ -23,6 +24,74 @@ log = logging.getLogger(__name__)
 def until_text(until: float) -> str:
     moment = int(until)
     return f"<t:{moment}:f> (<t:{moment}:R>)"
+
+
+def account_text(account: str) -> str:
+    """A ledger account as a moderator reads it."""
+    kind, _, owner = account.partition(":")
+    if kind == "wallet":
+        return render.mention(int(owner))
+    if kind == "escrow":
+        return f"table #{owner}"
+    return {"house": "the house bank", "mint": "new coins"}.get(account, account)
+
+
+def movement_line(row: LedgerRow, account: str, currency: str) -> str:
+    incoming = row.target == account
+    other = row.source if incoming else row.target
+    amount = render.coins(row.amount, currency)
+    direction = f"**+{amount}** from" if incoming else f"**−{amount}** to"
+    memo = f" ({row.memo})" if row.memo else ""
+    return f"<t:{int(row.at)}:R> {direction} {account_text(other)} · {row.kind}{memo}"
+
+
+def audit_embed(audit: Audit, currency: str, member: discord.abc.User | None) -> discord.Embed:
+    t = audit.totals
+
+    def coins(amount: int) -> str:
+        return render.coins(amount, currency)
+
+    sums = (
+        f"wallets {coins(t.wallets)} + escrow {coins(t.escrow)} + house bank "
+        f"{coins(t.house)} = **{coins(t.wallets + t.escrow + t.house)}**; minted "
+        f"**{coins(t.minted)}**"
+    )
+    if audit.invariant_holds:
+        invariant = f"✅ Every coin is accounted for: {sums}."
+    else:
+        off = t.wallets + t.escrow + t.house - t.minted
+        invariant = f"❌ The books are off by {coins(off)}: {sums}."
+    if not audit.mismatches:
+        ledger = f"✅ All {audit.accounts:,} accounts hold exactly what the ledger says."
+    else:
+        shown = [
+            f"{account_text(a)}: ledger {coins(flow)}, stored {coins(held)}"
+            for a, flow, held in audit.mismatches[:5]
+        ]
+        more = len(audit.mismatches) - len(shown)
+        ledger = "❌ Stored balances that differ from the ledger:\n" + "\n".join(shown)
+        if more:
+            ledger += f"\n…and {more} more."
+    embed = discord.Embed(
+        title="Economy audit",
+        description=f"{invariant}\n{ledger}",
+        colour=discord.Colour(render.COLOUR_LOBBY),
+    )
+    if member is not None:
+        account = f"wallet:{member.id}"
+        if audit.member_balance is None:
+            value = "No wallet on this server."
+        else:
+            lines = [movement_line(row, account, currency) for row in audit.movements]
+            value = f"Balance **{coins(audit.member_balance)}**.\n" + (
+                "\n".join(lines) if lines else "No movements yet."
+            )
+        embed.add_field(
+            name=f"{member.display_name}: the last {len(audit.movements)} movements",
+            value=render.clip(value, 1024),
+            inline=False,
+        )
+    return embed
 
 
 class SelfExcludeButton(
@@ -232,6 +301,28 @@ class EconomyCog(commands.Cog, name="Economy"):
             await send_ephemeral(
                 interaction, f"{member.mention} has no self-exclusion running: nothing changed."
             )
+
+    @economy_group.command(
+        name="audit", description="Check the server's books, and a member's last movements."
+    )
+    @app_commands.describe(member="Whose latest ledger movements to show")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def audit(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        assert interaction.guild_id is not None
+        audit = await self.economy.audit(
+            interaction.guild_id, None if member is None else member.id
+        )
+        currency = await self.economy.currency(interaction.guild_id)
+        if not audit.invariant_holds or audit.mismatches:
+            log.error(
+                "the audit of server %s found the books off: %s, %d accounts differ",
+                interaction.guild_id,
+                audit.totals,
+                len(audit.mismatches),
+            )
+        await send_ephemeral(interaction, embed=audit_embed(audit, currency, member))
 
     @economy_group.command(name="config", description="Set the currency and amounts.")
     @app_commands.describe(

@@ -192,6 +192,57 @@ async def ledger_sums(tx: Transaction, guild_id: int) -> dict[str, int]:
     return {str(row[0]): int(row[1]) for row in rows}
 
 
+async def stored_balances(tx: Transaction, guild_id: int) -> dict[str, int]:
+    """What every ledger account of a guild holds by the stored balances: its wallets, each
+    table's escrow, the house, and the mint (what was minted, as a debt of the outside
+    world). :func:`ledger_sums` must give the same for every account."""
+    totals_now = await totals(tx, guild_id)
+    stored: dict[str, int] = {"mint": -totals_now.minted, "house": totals_now.house}
+    for user_id, balance in await tx.fetchall(
+        "SELECT user_id, balance FROM wallets WHERE guild_id = ?", (guild_id,)
+    ):
+        stored[f"wallet:{int(user_id)}"] = int(balance)
+    for table_id, escrow in await tx.fetchall(
+        "SELECT id, escrow FROM game_tables WHERE guild_id = ?", (guild_id,)
+    ):
+        stored[f"escrow:{int(table_id)}"] = int(escrow)
+    return stored
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    id: int
+    at: float
+    kind: str
+    source: str
+    target: str
+    amount: int
+    table_id: int | None
+    memo: str
+
+
+async def movements_of(tx: Transaction, guild_id: int, account: str, limit: int) -> list[LedgerRow]:
+    """The latest ledger rows into or out of one account, newest first."""
+    rows = await tx.fetchall(
+        "SELECT id, at, kind, source, target, amount, table_id, memo FROM ledger"
+        " WHERE guild_id = :g AND (source = :a OR target = :a) ORDER BY id DESC LIMIT :n",
+        {"g": guild_id, "a": account, "n": limit},
+    )
+    return [
+        LedgerRow(
+            int(r[0]),
+            float(r[1]),
+            str(r[2]),
+            str(r[3]),
+            str(r[4]),
+            int(r[5]),
+            None if r[6] is None else int(r[6]),
+            str(r[7]),
+        )
+        for r in rows
+    ]
+
+
 # -- self-exclusion ---------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.economy import Economy, escrow_account, wallet_account
+from bot.economy import Economy
 from bot.games.common import HOUSE
 from bot.games.registry import GameRegistry, GameSpec
 from bot.service import DiceFactory, TableService, fair_dice
@@ -148,13 +148,7 @@ async def _check_guild_money(tx: Transaction, guild_id: int) -> None:
     assert not negative, f"negative wallets in guild {guild_id}: {negative}"
     # Every stored balance is exactly what the ledger says flowed into that account.
     sums = await mq.ledger_sums(tx, guild_id)
-    stored: dict[str, int] = {"mint": -totals.minted, "house": totals.house}
-    for row in wallets:
-        stored[wallet_account(int(row[0]))] = int(row[1])
-    for row in await tx.fetchall(
-        "SELECT id, escrow FROM game_tables WHERE guild_id = ?", (guild_id,)
-    ):
-        stored[escrow_account(int(row[0]))] = int(row[1])
+    stored = await mq.stored_balances(tx, guild_id)
     for account in set(sums) | set(stored):
         assert sums.get(account, 0) == stored.get(account, 0), (
             f"guild {guild_id}: ledger says {account} holds {sums.get(account, 0)}, "
