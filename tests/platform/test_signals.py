@@ -338,6 +338,10 @@ async def test_a_deadline_whose_table_another_process_holds_is_looked_at_again(
 ) -> None:
     owner, other, clock = pair
     table = await open_lobby(owner)
+    # This test plays the scheduler's part itself: neither process's own timer may fire
+    # the deadline first (in a loaded full run one did, before the other took its lock).
+    await owner.tables.scheduler.stop()
+    await other.tables.scheduler.stop()
     clock.advance(LOBBY_SECONDS + 1)
     async with other.db.transaction() as tx:
         await tq.lock_table(tx, table)  # the other process is acting on the table
