@@ -1,8 +1,10 @@
-"""Table tools for every game: /rules, /history, /verify and /stats."""
+"""Table tools for every game: /rules, /history, /verify, /cancel, /stats and /tables."""
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 import discord
@@ -13,8 +15,9 @@ from bot import rules_text
 from bot.app import TanzakuBot
 from bot.errors import UserFacingError
 from bot.service import LogKind
+from bot.storage.table_queries import LiveTable
 from cogs._ui import render
-from cogs._ui.hub import TableHub, actor_of, send_ephemeral
+from cogs._ui.hub import TableHub, actor_of, is_moderator, send_ephemeral
 from cogs._ui.rules_pages import rules_page
 
 HISTORY_LINES = 25
@@ -45,10 +48,143 @@ def describe_logged(data: dict[str, Any]) -> str:
     return f"{name}({fields})" if fields else name
 
 
+TABLES_PER_PAGE = 10
+
+
+def table_link(guild_id: int, table: LiveTable) -> str:
+    if table.message_id is None:
+        return f"<#{table.channel_id}>"
+    return f"[jump](https://discord.com/channels/{guild_id}/{table.channel_id}/{table.message_id})"
+
+
+async def live_tables_page(
+    bot: TanzakuBot, interaction: discord.Interaction[Any], page: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One page of /tables; a moderator's page has a Close and refund button per table."""
+    assert interaction.guild_id is not None
+    tables = await bot.tables.live_tables(interaction.guild_id)
+    pages = max(1, math.ceil(len(tables) / TABLES_PER_PAGE))
+    page = min(max(page, 0), pages - 1)
+    shown = tables[page * TABLES_PER_PAGE : (page + 1) * TABLES_PER_PAGE]
+    lines = [
+        f"**#{t.id}** {rules_text.GAMES.get(t.game, t.game)} · {t.status.value} · "
+        f"{t.seated} seated · host {render.mention(t.host_id)} · opened <t:{int(t.created_at)}:R>"
+        f" · {table_link(interaction.guild_id, t)}"
+        for t in shown
+    ]
+    embed = discord.Embed(
+        title=f"Live tables ({len(tables)})",
+        description="\n".join(lines) or "No table is open on this server.",
+        colour=discord.Colour(render.COLOUR_LOBBY),
+    )
+    if pages > 1:
+        embed.set_footer(text=f"Page {page + 1} of {pages}")
+    view = discord.ui.View(timeout=None)
+    if is_moderator(interaction):
+        for table in shown:
+            view.add_item(TablesButton("close", table.id, f"Close and refund #{table.id}"))
+    if pages > 1:
+        view.add_item(
+            TablesButton("page", max(page - 1, 0), "Previous", disabled=page == 0, row=4)
+        )
+        view.add_item(TablesButton("page", page + 1, "Next", disabled=page == pages - 1, row=4))
+    return embed, view if view.children else None
+
+
+class TablesButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tz-tables:(?P<verb>page|close|confirm):(?P<arg>[0-9]+)",
+):
+    """The buttons of /tables: paging, and a moderator's Close and refund (asked, then
+    confirmed). Stateless: the custom id holds everything, so they work after a restart."""
+
+    def __init__(
+        self, verb: str, arg: int, label: str, *, disabled: bool = False, row: int | None = None
+    ) -> None:
+        style = discord.ButtonStyle.danger if verb != "page" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=f"tz-tables:{verb}:{arg}",
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.verb = verb
+        self.arg = arg
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> TablesButton:
+        return cls(match["verb"], int(match["arg"]), str(getattr(item, "label", "") or "?"))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: TanzakuBot = interaction.client
+        try:
+            if self.verb == "page":
+                embed, view = await live_tables_page(bot, interaction, self.arg)
+                await interaction.response.edit_message(embed=embed, view=view)
+            elif not is_moderator(interaction):
+                raise UserFacingError("Only a member with Manage Server can close a table.")
+            elif self.verb == "close":
+                await self._ask(bot, interaction)
+            else:
+                await close_and_refund(bot, interaction, self.arg)
+        except UserFacingError as error:
+            await send_ephemeral(interaction, str(error))
+
+    async def _ask(self, bot: TanzakuBot, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        snapshot = await bot.tables.snapshot(self.arg, interaction.guild_id)
+        if not snapshot.row.live:
+            raise UserFacingError(f"Table #{self.arg} has already ended.")
+        view = discord.ui.View(timeout=None)
+        view.add_item(TablesButton("confirm", self.arg, f"Yes, close and refund #{self.arg}"))
+        game = rules_text.GAMES.get(snapshot.row.game, snapshot.row.game)
+        await send_ephemeral(
+            interaction,
+            f"Close table #{self.arg} ({game}, {snapshot.row.status.value})? Results already "
+            "settled stand; every coin still "
+            "at stake goes back (a round in play is settled at its exact value).",
+            view=view,
+        )
+
+
+async def close_and_refund(
+    bot: TanzakuBot, interaction: discord.Interaction[Any], table_id: int
+) -> None:
+    """End a table as `/cancel` does for a moderator, through the hub like any outcome."""
+    assert interaction.guild_id is not None
+    await bot.tables.snapshot(table_id, interaction.guild_id)  # refuses other servers' tables
+    outcome = await bot.tables.cancel(table_id, actor_of(interaction))
+    await TableHub.of(bot).answer(
+        interaction, outcome, confirm=f"Table #{table_id} is closed; its stakes went back."
+    )
+
+
 class TablesCog(commands.Cog, name="Tables"):
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
         TableHub.of(bot)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(TablesButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(TablesButton)
+
+    @app_commands.command(name="tables", description="The live tables of this server.")
+    async def tables(self, interaction: discord.Interaction[Any]) -> None:
+        embed, view = await live_tables_page(self.bot, interaction, 0)
+        if view is None:
+            await send_ephemeral(interaction, embed=embed)
+        else:
+            await send_ephemeral(interaction, embed=embed, view=view)
 
     def playable(self) -> dict[str, str]:
         """Games this bot runs and has rules for: name → title."""

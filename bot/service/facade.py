@@ -166,6 +166,10 @@ class TableService:
             await tq.put_notice(tx, user_id, table_id, content)
         self._pending_notices.add((user_id, table_id))
 
+    async def live_tables(self, guild_id: int) -> list[tq.LiveTable]:
+        async with self._db.reading() as tx:
+            return await tq.live_tables_of(tx, guild_id)
+
     async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
         async with self._db.reading() as tx:
             return await tq.stats(tx, guild_id, user_id)

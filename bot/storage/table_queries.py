@@ -342,6 +342,44 @@ async def notice_keys(tx: Transaction) -> list[tuple[int, int]]:
     return [(int(row[0]), int(row[1])) for row in rows]
 
 
+@dataclass(frozen=True, slots=True)
+class LiveTable:
+    """A live table as `/tables` lists it."""
+
+    id: int
+    game: str
+    status: TableStatus
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    seated: int
+    created_at: float
+
+
+async def live_tables_of(tx: Transaction, guild_id: int) -> list[LiveTable]:
+    """A server's lobbies and running tables, oldest first, with how many sit at each."""
+    rows = await tx.fetchall(
+        "SELECT t.id, t.game, t.status, t.channel_id, t.message_id, t.host_id,"
+        " (SELECT COUNT(*) FROM table_seats s WHERE s.table_id = t.id), t.created_at"
+        " FROM game_tables t WHERE t.status IN ('lobby', 'running') AND t.guild_id = ?"
+        " ORDER BY t.id",
+        (guild_id,),
+    )
+    return [
+        LiveTable(
+            int(r[0]),
+            str(r[1]),
+            TableStatus(r[2]),
+            int(r[3]),
+            None if r[4] is None else int(r[4]),
+            int(r[5]),
+            int(r[6]),
+            float(r[7]),
+        )
+        for r in rows
+    ]
+
+
 async def live_games(tx: Transaction) -> list[tuple[int, str]]:
     rows = await tx.fetchall(
         "SELECT id, game FROM game_tables WHERE status IN ('lobby', 'running')"

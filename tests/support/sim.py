@@ -96,20 +96,31 @@ async def wallet(world: World, member: MemberActor) -> int:
     return int((await bot.economy.balance(world.guild.id, member.id)).balance)
 
 
-def components(message: discord.Message) -> list[Any]:
-    """Every button and select of a message, row by row."""
-    return [child for row in message.components for child in getattr(row, "children", [])]
+def components(message: Any) -> list[Any]:
+    """Every button and select of a message, row by row: discord.py's components for a
+    channel message, SimCord's payload dicts for an interaction's own response."""
+    children: list[Any] = []
+    for row in message.components:
+        if isinstance(row, dict):
+            children.extend(row.get("components", []))
+        else:
+            children.extend(getattr(row, "children", []))
+    return children
 
 
-def button_of(message: discord.Message, label: str) -> Any:
+def _label(child: Any) -> str | None:
+    return child.get("label") if isinstance(child, dict) else getattr(child, "label", None)
+
+
+def button_of(message: Any, label: str) -> Any:
     for child in components(message):
-        if getattr(child, "label", None) == label:
+        if _label(child) == label:
             return child
     raise AssertionError(f"no {label!r} button on the message")
 
 
-def labels(message: discord.Message) -> list[str]:
-    return [child.label for child in components(message) if getattr(child, "label", None)]
+def labels(message: Any) -> list[str]:
+    return [label for child in components(message) if (label := _label(child))]
 
 
 def select_id(message: discord.Message, verb: str) -> str:
