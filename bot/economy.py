@@ -413,9 +413,13 @@ class Economy:
         async with self._db.transaction() as tx:
             return await self.ensure_guild(tx, guild_id)
 
-    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[mq.WalletRow]:
+    async def leaderboard(
+        self, guild_id: int, limit: int = 10, offset: int = 0
+    ) -> tuple[list[mq.WalletRow], int]:
+        """One page of the richest wallets, and how many wallets there are."""
         async with self._db.reading() as tx:
-            return await mq.leaderboard(tx, guild_id, limit)
+            rows = await mq.leaderboard(tx, guild_id, limit, offset)
+            return rows, await mq.wallet_count(tx, guild_id)
 
     async def totals(self, guild_id: int) -> mq.MoneyTotals:
         async with self._db.reading() as tx:

@@ -4,8 +4,9 @@ moderators."""
 from __future__ import annotations
 
 import logging
+import math
 import re
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -14,6 +15,7 @@ from discord.ext import commands
 from bot.app import TanzakuBot
 from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Audit, Economy
 from bot.errors import UserFacingError
+from bot.rules_text import GAMES
 from bot.storage.money import LedgerRow
 from cogs._ui import render
 from cogs._ui.hub import send_ephemeral
@@ -94,6 +96,131 @@ def audit_embed(audit: Audit, currency: str, member: discord.abc.User | None) ->
     return embed
 
 
+BOARD_PAGE = 10
+Ranking = Literal["coins", "wins", "net"]
+RANKINGS: dict[str, Ranking] = {"coins": "coins", "wins": "wins", "net": "net"}
+GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
+
+
+async def board_page(
+    bot: TanzakuBot,
+    owner_id: int,
+    ranking: Ranking,
+    game: str | None,
+    page: int,
+    interaction: discord.Interaction[Any],
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One page of a leaderboard, and its paging buttons (for `owner_id`, who asked)."""
+    assert interaction.guild_id is not None
+    guild_id = interaction.guild_id
+    currency = await bot.economy.currency(guild_id)
+    page = max(page, 0)
+    entries: list[tuple[int, str]] = []
+    for _ in range(2):  # a second time when the page asked for is past the last one
+        offset = page * BOARD_PAGE
+        if ranking == "coins":
+            wallets, total = await bot.economy.leaderboard(guild_id, BOARD_PAGE, offset)
+            entries = [(w.user_id, render.coins(w.balance, currency)) for w in wallets]
+        else:
+            stat = "won" if ranking == "wins" else "net"
+            rows, total = await bot.tables.stat_board(guild_id, stat, game, BOARD_PAGE, offset)
+            entries = [
+                (user, f"{value:,} win{'s' if value != 1 else ''}")
+                if ranking == "wins"
+                else (user, ("+" if value > 0 else "") + render.coins(value, currency))
+                for user, value in rows
+            ]
+        pages = max(1, math.ceil(total / BOARD_PAGE))
+        if page < pages:
+            break
+        page = pages - 1
+    lines = [
+        f"**{page * BOARD_PAGE + rank}.** {render.mention(user)} — {value}"
+        for rank, (user, value) in enumerate(entries, 1)
+    ]
+    what = {"coins": "the richest", "wins": "most wins", "net": "net coins won"}[ranking]
+    where = "" if ranking == "coins" else f" · {GAMES.get(game, game) if game else 'all games'}"
+    empty = (
+        "Nobody has a wallet yet: try /daily."
+        if ranking == "coins"
+        else "No finished games to rank yet."
+    )
+    embed = discord.Embed(
+        title=f"Leaderboard — {what}{where}",
+        description="\n".join(lines) or empty,
+        colour=discord.Colour(render.COLOUR_LOBBY),
+    )
+    if pages == 1:
+        return embed, None
+    embed.set_footer(text=f"Page {page + 1} of {pages}")
+    view = discord.ui.View(timeout=None)
+    for label, target, disabled in (
+        ("Previous", max(page - 1, 0), page == 0),
+        ("Next", page + 1, page == pages - 1),
+    ):
+        view.add_item(BoardButton(owner_id, ranking, game, target, label, disabled=disabled))
+    return embed, view
+
+
+class BoardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        r"tz-board:(?P<owner>[0-9]+):(?P<ranking>coins|wins|net):(?P<game>[a-z_]+)"
+        r":(?P<page>[0-9]+)"
+    ),
+):
+    """Paging of /leaderboard. The board is public; only the member who asked turns its
+    pages (anyone else would move it under their eyes)."""
+
+    def __init__(
+        self,
+        owner_id: int,
+        ranking: str,
+        game: str | None,
+        page: int,
+        label: str,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tz-board:{owner_id}:{ranking}:{game or 'all'}:{page}",
+                disabled=disabled,
+            )
+        )
+        self.owner_id = owner_id
+        self.ranking: Ranking = RANKINGS.get(ranking, "coins")
+        self.game = game
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> BoardButton:
+        game = None if match["game"] == "all" else match["game"]
+        label = str(getattr(item, "label", "") or "?")
+        return cls(int(match["owner"]), match["ranking"], game, int(match["page"]), label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.user.id != self.owner_id:
+            await send_ephemeral(
+                interaction, "Run /leaderboard yourself to turn its pages: this one is theirs."
+            )
+            return
+        if self.game is not None and self.game not in GAMES:
+            await send_ephemeral(interaction, "That game's board is no longer available.")
+            return
+        embed, view = await board_page(
+            interaction.client, self.owner_id, self.ranking, self.game, self.page, interaction
+        )
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
 class SelfExcludeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tz-selfexclude:(?P<user>[0-9]+):(?P<days>[0-9]+)",
@@ -150,10 +277,10 @@ class EconomyCog(commands.Cog, name="Economy"):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(SelfExcludeButton)
+        self.bot.add_dynamic_items(SelfExcludeButton, BoardButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(SelfExcludeButton)
+        self.bot.remove_dynamic_items(SelfExcludeButton, BoardButton)
 
     @property
     def economy(self) -> Economy:
@@ -215,22 +342,34 @@ class EconomyCog(commands.Cog, name="Economy"):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    @app_commands.command(name="leaderboard", description="The richest members of this server.")
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.command(
+        name="leaderboard", description="The server's best: the richest, most wins or best net."
+    )
+    @app_commands.describe(
+        game="One game's board (by wins or net)",
+        by="Rank by coins in the wallet (the default), wins, or net coins won at the tables",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str] | None = None,
+        by: Ranking | None = None,
+    ) -> None:
         assert interaction.guild_id is not None
-        rows = await self.economy.leaderboard(interaction.guild_id, 10)
-        currency = await self.economy.currency(interaction.guild_id)
-        lines = [
-            f"**{rank}.** {render.mention(row.user_id)} — {render.coins(row.balance, currency)}"
-            for rank, row in enumerate(rows, 1)
-        ]
-        embed = discord.Embed(
-            title="Leaderboard",
-            description="\n".join(lines) or "Nobody has a wallet yet: try /daily.",
-            colour=discord.Colour(render.COLOUR_LOBBY),
-        )
+        chosen = None if game is None else game.value
+        if by == "coins" and chosen is not None:
+            raise UserFacingError(
+                "Coins sit in the server's wallets, not in one game: rank a game by wins or "
+                "net, or leave out the game."
+            )
+        ranking: Ranking = by or ("net" if chosen is not None else "coins")
+        owner = interaction.user.id
+        embed, view = await board_page(self.bot, owner, ranking, chosen, 0, interaction)
         await interaction.response.send_message(
-            embed=embed, allowed_mentions=discord.AllowedMentions.none()
+            embed=embed,
+            view=view or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @app_commands.command(

@@ -170,6 +170,12 @@ class TableService:
         async with self._db.reading() as tx:
             return await tq.live_tables_of(tx, guild_id)
 
+    async def stat_board(
+        self, guild_id: int, stat: str, game: str | None, limit: int, offset: int
+    ) -> tuple[list[tuple[int, int]], int]:
+        async with self._db.reading() as tx:
+            return await tq.stat_board(tx, guild_id, stat, game, limit, offset)
+
     async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
         async with self._db.reading() as tx:
             return await tq.stats(tx, guild_id, user_id)

@@ -154,13 +154,20 @@ async def insert_ledger(
     )
 
 
-async def leaderboard(tx: Transaction, guild_id: int, limit: int) -> list[WalletRow]:
+async def leaderboard(
+    tx: Transaction, guild_id: int, limit: int, offset: int = 0
+) -> list[WalletRow]:
     rows = await tx.fetchall(
         "SELECT guild_id, user_id, balance, last_daily FROM wallets WHERE guild_id = ?"
-        " ORDER BY balance DESC, user_id LIMIT ?",
-        (guild_id, limit),
+        " ORDER BY balance DESC, user_id LIMIT ? OFFSET ?",
+        (guild_id, limit, offset),
     )
     return [WalletRow(*row) for row in rows]
+
+
+async def wallet_count(tx: Transaction, guild_id: int) -> int:
+    row = await tx.fetchone("SELECT COUNT(*) FROM wallets WHERE guild_id = ?", (guild_id,))
+    return int(row[0]) if row else 0
 
 
 async def totals(tx: Transaction, guild_id: int) -> MoneyTotals:

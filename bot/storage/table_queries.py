@@ -321,6 +321,24 @@ async def stats(tx: Transaction, guild_id: int, user_id: int) -> dict[tuple[str,
     return {(str(r[0]), str(r[1])): int(r[2]) for r in rows}
 
 
+async def stat_board(
+    tx: Transaction, guild_id: int, stat: str, game: str | None, limit: int, offset: int
+) -> tuple[list[tuple[int, int]], int]:
+    """One page of members ranked by a stat (one game's, or summed over every game), and how
+    many members have that stat at all."""
+    where = "guild_id = ? AND stat = ?" + (" AND game = ?" if game is not None else "")
+    parameters: tuple[object, ...] = (guild_id, stat) + ((game,) if game is not None else ())
+    rows = await tx.fetchall(
+        f"SELECT user_id, SUM(value) AS total FROM player_stats WHERE {where}"
+        " GROUP BY user_id ORDER BY total DESC, user_id LIMIT ? OFFSET ?",
+        (*parameters, limit, offset),
+    )
+    count = await tx.fetchone(
+        f"SELECT COUNT(DISTINCT user_id) FROM player_stats WHERE {where}", parameters
+    )
+    return [(int(r[0]), int(r[1])) for r in rows], int(count[0]) if count else 0
+
+
 async def put_notice(tx: Transaction, user_id: int, table_id: int, content: str) -> None:
     await tx.execute(
         "INSERT INTO private_notices (user_id, table_id, content) VALUES (?, ?, ?)"
