@@ -84,9 +84,7 @@ async def live_tables_page(
         for table in shown:
             view.add_item(TablesButton("close", table.id, f"Close and refund #{table.id}"))
     if pages > 1:
-        view.add_item(
-            TablesButton("page", max(page - 1, 0), "Previous", disabled=page == 0, row=4)
-        )
+        view.add_item(TablesButton("page", max(page - 1, 0), "Previous", disabled=page == 0, row=4))
         view.add_item(TablesButton("page", page + 1, "Next", disabled=page == pages - 1, row=4))
     return embed, view if view.children else None
 

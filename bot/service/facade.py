@@ -176,6 +176,22 @@ class TableService:
         async with self._db.reading() as tx:
             return await tq.stat_board(tx, guild_id, stat, game, limit, offset)
 
+    async def toggle_watch(self, table_id: int, user_id: int) -> bool:
+        """Watch a live table (one DM when it ends), or stop watching it; True when the
+        member now watches it."""
+        async with self._db.transaction() as tx:
+            # Locked as an action locks it: a watch either comes before the action that
+            # ends the table (and is told) or sees it ended, never lands after the telling.
+            await tq.lock_table(tx, table_id)
+            row = await self._steps.row(tx, table_id)
+            if not row.live:
+                raise NotAllowed(f"Table #{table_id} has already ended.")
+            return await tq.toggle_watch(tx, table_id, user_id)
+
+    async def take_watchers(self, table_id: int) -> list[int]:
+        async with self._db.transaction() as tx:
+            return await tq.take_watchers(tx, table_id)
+
     async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
         async with self._db.reading() as tx:
             return await tq.stats(tx, guild_id, user_id)

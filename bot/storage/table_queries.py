@@ -339,6 +339,29 @@ async def stat_board(
     return [(int(r[0]), int(r[1])) for r in rows], int(count[0]) if count else 0
 
 
+async def toggle_watch(tx: Transaction, table_id: int, user_id: int) -> bool:
+    """Start or stop watching a table; True when the member now watches it."""
+    stopped = await tx.fetchone(
+        "DELETE FROM table_watchers WHERE table_id = ? AND user_id = ? RETURNING user_id",
+        (table_id, user_id),
+    )
+    if stopped is not None:
+        return False
+    await tx.execute(
+        "INSERT INTO table_watchers (table_id, user_id) VALUES (?, ?)", (table_id, user_id)
+    )
+    return True
+
+
+async def take_watchers(tx: Transaction, table_id: int) -> list[int]:
+    """Everyone watching a table, removed as they are read: whoever reads them tells them,
+    once, whichever process that is."""
+    rows = await tx.fetchall(
+        "DELETE FROM table_watchers WHERE table_id = ? RETURNING user_id", (table_id,)
+    )
+    return sorted(int(row[0]) for row in rows)
+
+
 async def put_notice(tx: Transaction, user_id: int, table_id: int, content: str) -> None:
     await tx.execute(
         "INSERT INTO private_notices (user_id, table_id, content) VALUES (?, ?, ?)"

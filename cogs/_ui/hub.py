@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_VERBS = frozenset({"join", "leave", "start", "cancel", "accept", "decline"})
+WATCH_ROW = 4
+"""The last of a message's five rows: the game's own buttons come first."""
 RULES_TABLE = 0
 """Rules pages use table id 0 in the custom-id grammar: no real table has it."""
 APOLOGY = "Something went wrong on our side; nothing was changed. Please try again."
@@ -360,7 +362,22 @@ class TableHub:
         payload = self._render(snapshot)
         if payload.content is None:
             payload.content = ""
+        if snapshot.row.live:
+            payload.view = self.with_watch(payload.view, snapshot.id)
         return payload
+
+    @staticmethod
+    def with_watch(view: discord.ui.View | None, table: int) -> discord.ui.View | None:
+        """A live table's message gets a Watch button on its last row (one DM when the
+        table ends), unless the game's own buttons fill that row."""
+        watch = button(table, 0, "watch", "Watch", emoji="🔔", row=WATCH_ROW)
+        if view is None:
+            return view_of(watch)
+        try:
+            view.add_item(watch)
+        except ValueError:
+            log.debug("table %s: no room for the Watch button", table)
+        return view
 
     def _render(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
         if snapshot.status == TableStatus.LOBBY:
@@ -655,6 +672,8 @@ class TableHub:
     ) -> None:
         if cid.verb == "rules" and cid.arg:
             await self._rules_click(interaction, cid)
+        elif cid.verb == "watch":
+            await self._watch_click(interaction, cid)
         elif cid.verb in LOBBY_VERBS:
             await self._lobby_click(interaction, cid)
         else:
@@ -674,6 +693,53 @@ class TableHub:
         else:
             # The Rules button of a table: the rules privately, the table untouched.
             await send_ephemeral(interaction, embed=page.embed, view=page.view)
+
+    async def _watch_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
+        watching = await self.service.toggle_watch(cid.table, interaction.user.id)
+        if watching:
+            text = (
+                f"🔔 You will get one DM when table #{cid.table} ends, with its result. "
+                "Press Watch again to stop."
+            )
+        else:
+            text = f"You no longer watch table #{cid.table}."
+        await send_ephemeral(interaction, text)
+
+    async def tell_watchers(self, snapshot: TableSnapshot[Any, Any]) -> None:
+        """One DM to everyone who watched a table that has just ended (read and removed in
+        one go, so each is told once even with several processes)."""
+        watchers = await self.service.take_watchers(snapshot.id)
+        if not watchers:
+            return
+        text = self.ending_note(snapshot)
+        for user_id in watchers:
+            try:
+                channel = await self.bot.create_dm(discord.Object(user_id))
+                await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+            except discord.HTTPException as error:
+                # Closed DMs: nothing to deliver later; the table message shows the end.
+                log.info("table %s: a watcher was not told: HTTP %s", snapshot.id, error.status)
+
+    def ending_note(self, snapshot: TableSnapshot[Any, Any]) -> str:
+        """What a watcher is told: how the table ended, and where to see it."""
+        title = f"{snapshot.spec.title} — table #{snapshot.id}"
+        if snapshot.status == TableStatus.CANCELLED:
+            how = "was cancelled; every coin still at stake went back"
+        else:
+            state = snapshot.state
+            winners = list(getattr(state, "winners", None) or [])
+            single = getattr(state, "winner", None)
+            if not winners and single is not None:
+                winners = [single]
+            names = ", ".join(render.mention(int(w)) for w in winners if int(w) != 0)
+            how = f"has ended: won by {names}" if names else "has ended"
+        row = snapshot.row
+        where = (
+            f" https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
+            if row.message_id is not None
+            else f" <#{row.channel_id}>"
+        )
+        return f"🔔 {title} {how}.{where}"
 
     async def _lobby_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
         actor = actor_of(interaction)
@@ -750,6 +816,7 @@ class TableHub:
             )
         if not snapshot.row.live:
             self.forget(snapshot.id, snapshot.spec.name)
+            self._spawn(self.tell_watchers(snapshot), f"tanzaku-watchers-{snapshot.id}")
 
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None
@@ -908,6 +975,9 @@ class TableHub:
             await self.ui(outcome.snapshot.spec.name).after(outcome, None)
         if not outcome.snapshot.row.live:
             self.forget(outcome.snapshot.id, outcome.snapshot.spec.name)
+            self._spawn(
+                self.tell_watchers(outcome.snapshot), f"tanzaku-watchers-{outcome.snapshot.id}"
+            )
 
 
 async def install_game(
