@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -14,11 +15,13 @@ from discord.ext import commands
 from bot import rules_text
 from bot.app import TanzakuBot
 from bot.errors import UserFacingError
+from bot.records import records_by_game, running_net
 from bot.service import LogKind
 from bot.storage.table_queries import LiveTable
 from cogs._ui import render
 from cogs._ui.hub import TableHub, actor_of, is_moderator, send_ephemeral
 from cogs._ui.rules_pages import rules_page
+from cogs._ui.stats_chart import draw_running_net
 
 HISTORY_LINES = 25
 TABLE_ID_MAX = 2**53
@@ -49,6 +52,11 @@ def describe_logged(data: dict[str, Any]) -> str:
 
 
 TABLES_PER_PAGE = 10
+GAME_CHOICES = [
+    app_commands.Choice(name=title, value=name) for name, title in rules_text.GAMES.items()
+]
+STATS_CHART = "stats.png"
+"""The chart's file name: the same for everyone (nothing in it depends on the data)."""
 
 
 def table_link(guild_id: int, table: LiveTable) -> str:
@@ -282,26 +290,53 @@ class TablesCog(commands.Cog, name="Tables"):
         )
 
     @app_commands.command(name="stats", description="Games played, won and honours earned.")
-    @app_commands.describe(member="Whose stats; yours by default")
+    @app_commands.describe(member="Whose stats; yours by default", game="One game's only")
+    @app_commands.choices(game=GAME_CHOICES)
     async def stats(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None = None,
+        game: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         target = member or interaction.user
         if target.bot:
             raise UserFacingError("Bots do not play here, so they have no stats.")
+        only = None if game is None else game.value
         stats = await self.bot.tables.stats(interaction.guild_id, target.id)
+        results = await self.bot.tables.results(interaction.guild_id, target.id, only)
+        per_game = records_by_game(results)
         by_game: dict[str, list[str]] = {}
-        for (game, stat), value in sorted(stats.items()):
-            by_game.setdefault(game, []).append(f"{stat}: **{value:,}**")
+        for (name, stat), value in sorted(stats.items()):
+            if only is None or name == only:
+                by_game.setdefault(name, []).append(f"{stat}: **{value:,}**")
         embed = discord.Embed(
             title=f"Stats — {target.display_name}", colour=discord.Colour(render.COLOUR_LOBBY)
         )
-        for game, lines in by_game.items():
-            embed.add_field(name=rules_text.GAMES.get(game, game), value="\n".join(lines))
+        for name, lines in by_game.items():
+            record = per_game.get(name)
+            if record is not None:
+                lines.append(f"best win: **{record.best_win:,}**")
+                lines.append(f"longest streak: **{record.longest_streak:,}**")
+            embed.add_field(name=rules_text.GAMES.get(name, name), value="\n".join(lines))
         if not by_game:
             embed.description = "No finished games yet."
-        await send_ephemeral(interaction, embed=embed)
+        points = running_net(results)
+        if not points:
+            await send_ephemeral(interaction, embed=embed)
+            return
+        png = draw_running_net(points, rules_text.GAMES)
+        embed.set_image(url=f"attachment://{STATS_CHART}")
+        # Alt text for the chart, which an embed image cannot carry itself.
+        lowest, highest = min(v for _, v in points), max(v for _, v in points)
+        embed.set_footer(
+            text=f"Chart: running net coins over the last {len(points)} tables, "
+            f"from {lowest:+,} at the lowest to {highest:+,} at the highest; "
+            f"now {points[-1][1]:+,}."
+        )
+        await interaction.response.send_message(
+            embed=embed, file=discord.File(io.BytesIO(png), filename=STATS_CHART), ephemeral=True
+        )
 
 
 async def setup(bot: TanzakuBot) -> None:

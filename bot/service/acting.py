@@ -216,12 +216,15 @@ class Play:
     async def _record_stats(
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, state: Any
     ) -> None:
+        now = self._steps.clock()
         for seat in await tq.seats(tx, row.id):
             net = seat.wallet_net
+            won = counts_as_won(state, seat.user_id, net)
             await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "played", 1)
             await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "net", net)
-            if counts_as_won(state, seat.user_id, net):
+            if won:
                 await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "won", 1)
+            await tq.record_result(tx, row.guild_id, seat.user_id, row.id, spec.name, net, won, now)
         for log_row in await tq.action_log(tx, row.id):
             for event in json.loads(log_row.events_json):
                 if event.get("kind") == "honour":

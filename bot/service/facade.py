@@ -192,6 +192,12 @@ class TableService:
         async with self._db.transaction() as tx:
             return await tq.take_watchers(tx, table_id)
 
+    async def results(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[tq.ResultRow]:
+        async with self._db.reading() as tx:
+            return await tq.results_of(tx, guild_id, user_id, game)
+
     async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
         async with self._db.reading() as tx:
             return await tq.stats(tx, guild_id, user_id)

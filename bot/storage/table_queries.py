@@ -313,6 +313,48 @@ async def bump_stat(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One player's result at one finished table."""
+
+    table_id: int
+    game: str
+    net: int
+    won: bool
+    at: float
+
+
+async def record_result(
+    tx: Transaction,
+    guild_id: int,
+    user_id: int,
+    table_id: int,
+    game: str,
+    net: int,
+    won: bool,
+    at: float,
+) -> None:
+    await tx.execute(
+        "INSERT INTO player_results (guild_id, user_id, table_id, game, net, won, at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, user_id) DO NOTHING",
+        (guild_id, user_id, table_id, game, net, won, at),
+    )
+
+
+async def results_of(
+    tx: Transaction, guild_id: int, user_id: int, game: str | None = None
+) -> list[ResultRow]:
+    """A member's results, oldest first (one game's, or every game's)."""
+    where = "guild_id = ? AND user_id = ?" + (" AND game = ?" if game is not None else "")
+    parameters: tuple[object, ...] = (guild_id, user_id) + ((game,) if game is not None else ())
+    rows = await tx.fetchall(
+        f"SELECT table_id, game, net, won, at FROM player_results WHERE {where}"
+        " ORDER BY at, table_id",
+        parameters,
+    )
+    return [ResultRow(int(r[0]), str(r[1]), int(r[2]), bool(r[3]), float(r[4])) for r in rows]
+
+
 async def stats(tx: Transaction, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
     rows = await tx.fetchall(
         "SELECT game, stat, value FROM player_stats WHERE guild_id = ? AND user_id = ?",

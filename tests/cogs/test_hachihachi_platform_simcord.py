@@ -271,7 +271,10 @@ async def test_stats_book_the_match_and_the_honour(simcord_env):
         assert booked["played"] == 1 and booked["net"] == net
         won = net > 0 or member.id in final.winners
         assert booked.get("won", 0) == (1 if won else 0)
-        honours = {k for k in booked if k not in ("played", "won", "net")}
+        assert booked["best win"] == max(net, 0)
+        assert booked["longest streak"] == (1 if won else 0)
+        records = ("played", "won", "net", "best win", "longest streak")
+        honours = {k for k in booked if k not in records}
         assert honours == ({"Four-Three"} if member is alice else set()), booked
     assert final.payouts[alice.id] != 0, "the match moved coins"
 
