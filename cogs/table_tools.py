@@ -173,16 +173,95 @@ async def close_and_refund(
     )
 
 
+async def history_page(
+    bot: TanzakuBot, guild_id: int, table: int, page: int | None
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """One page of a table's log, `HISTORY_LINES` steps a page (the last page when `page`
+    is None). Read afresh at every page: a live table shows only its public steps, an
+    ended one everything, with its fairness seed."""
+    snapshot, rows = await bot.tables.history(table, guild_id)
+    live = snapshot.row.live
+    pages = max(1, math.ceil(len(rows) / HISTORY_LINES))
+    page = pages - 1 if page is None else min(max(page, 0), pages - 1)
+    lines = []
+    for row in rows[page * HISTORY_LINES : (page + 1) * HISTORY_LINES]:
+        who = render.mention(row.actor_id) if row.actor_id else "the table"
+        data = json.loads(row.action_json)
+        # While a table runs, a player's action may be a secret (a bid, a choice); only
+        # its public consequences are listed until the end.
+        secret = live and not LogKind.is_table_step(data.get("kind"))
+        what = SECRET_WHILE_LIVE if secret and row.actor_id else describe_logged(data)
+        events = [str(event.get("kind")) for event in json.loads(row.events_json)]
+        tail = f" → {', '.join(events)}" if events else ""
+        lines.append(f"`{row.seq:>3}` {render.timestamp(row.at, 'T')} {who}: {what}{tail}")
+    if not live and snapshot.row.seed_hex:
+        # The seed is public once the table has ended (/verify re-derives every roll).
+        lines.append(f"Fairness seed: `{snapshot.row.seed_hex}`")
+    embed = discord.Embed(
+        title=f"{snapshot.spec.title} — table #{table} ({snapshot.status})",
+        description=render.clip("\n".join(lines) or "Nothing yet.", 4096),
+        colour=discord.Colour(render.COLOUR_LOBBY),
+    )
+    if pages == 1:
+        return embed, None
+    first, last = page * HISTORY_LINES + 1, min((page + 1) * HISTORY_LINES, len(rows))
+    embed.set_footer(text=f"Steps {first}–{last} of {len(rows)} · page {page + 1} of {pages}")
+    view = discord.ui.View(timeout=None)
+    view.add_item(HistoryButton(table, max(page - 1, 0), "◀ Older", disabled=page == 0))
+    view.add_item(HistoryButton(table, page + 1, "Newer ▶", disabled=page == pages - 1))
+    return embed, view
+
+
+class HistoryButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tz-history:(?P<table>[0-9]{1,19}):(?P<page>[0-9]{1,9})",
+):
+    """Paging of /history (an ephemeral answer: only its member sees and turns it)."""
+
+    def __init__(self, table: int, page: int, label: str, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tz-history:{table}:{page}",
+                disabled=disabled,
+            )
+        )
+        self.table = table
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> HistoryButton:
+        label = str(getattr(item, "label", "") or "?")
+        return cls(int(match["table"]), int(match["page"]), label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        try:
+            embed, view = await history_page(
+                interaction.client, interaction.guild_id, self.table, self.page
+            )
+        except UserFacingError as error:
+            await send_ephemeral(interaction, str(error))
+            return
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
 class TablesCog(commands.Cog, name="Tables"):
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
         TableHub.of(bot)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(TablesButton)
+        self.bot.add_dynamic_items(TablesButton, HistoryButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(TablesButton)
+        self.bot.remove_dynamic_items(TablesButton, HistoryButton)
 
     @app_commands.command(name="tables", description="The live tables of this server.")
     async def tables(self, interaction: discord.Interaction[Any]) -> None:
@@ -224,27 +303,12 @@ class TablesCog(commands.Cog, name="Tables"):
     @app_commands.describe(table="The table's number (shown in its title)")
     async def history(self, interaction: discord.Interaction[Any], table: TableId) -> None:
         assert interaction.guild_id is not None
-        snapshot, rows = await self.bot.tables.history(table, interaction.guild_id)
-        lines = []
-        for row in rows[-HISTORY_LINES:]:
-            who = render.mention(row.actor_id) if row.actor_id else "the table"
-            data = json.loads(row.action_json)
-            # While a table runs, a player's action may be a secret (a bid, a choice); only
-            # its public consequences are listed until the end.
-            secret = snapshot.row.live and not LogKind.is_table_step(data.get("kind"))
-            what = SECRET_WHILE_LIVE if secret and row.actor_id else describe_logged(data)
-            events = [str(event.get("kind")) for event in json.loads(row.events_json)]
-            tail = f" → {', '.join(events)}" if events else ""
-            lines.append(f"`{row.seq:>3}` {render.timestamp(row.at, 'T')} {who}: {what}{tail}")
-        embed = discord.Embed(
-            title=f"{snapshot.spec.title} — table #{table} ({snapshot.status})",
-            description=render.clip("\n".join(lines) or "Nothing yet.", 4096),
-            colour=discord.Colour(render.COLOUR_LOBBY),
-        )
-        if len(rows) > HISTORY_LINES:
-            embed.set_footer(text=f"Last {HISTORY_LINES} of {len(rows)} steps.")
+        embed, view = await history_page(self.bot, interaction.guild_id, table, None)
         await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            embed=embed,
+            view=view or discord.utils.MISSING,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @app_commands.command(name="verify", description="Check a finished table's dice are fair.")
