@@ -14,7 +14,7 @@ cogs get checked states and actions without casts.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
@@ -140,6 +140,14 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
         """At a reveal ``player`` cannot pay: the table's action that changes their choice
         to one they can pay, or ``None``."""
         return None
+
+    def honours_at_end(
+        self, state: StateT, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[int, str]]:
+        """Honours read from a finished game: its final state and every event it logged
+        (as stored, plain JSON), as (player, honour). For games whose honours are not
+        events of their own; one that emits ``kind="honour"`` events needs nothing here."""
+        return []
 
 
 AnyEngine = Engine[Any, Any, Any, Any]

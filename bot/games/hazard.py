@@ -58,7 +58,7 @@ never mutates them; see bot/games/kit.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -78,6 +78,7 @@ __all__ = [
     "ENGINE",
     "LOSSES_TO_PASS",
     "MAINS",
+    "NICK_HONOUR",
     "Abort",
     "Aborted",
     "Action",
@@ -1291,10 +1292,24 @@ def _value_bets(s: State) -> list[BetValued]:
 # ---------------------------------------------------------------------- the engine
 
 
+NICK_HONOUR = "Nick on the first throw"
+
+
 class HazardEngine(Engine[Rules, State, Action, Event]):
     """Hazard as the table service drives it (bot/games/contract.py)."""
 
     name = "hazard"
+
+    def honours_at_end(
+        self, state: State, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[int, str]]:
+        """A nick (the main thrown on the first throw) earns its caster an honour."""
+        return [
+            (int(event["caster"]), NICK_HONOUR)
+            for event in events
+            if event.get("kind") == "thrown" and event.get("outcome") == "nick"
+        ]
+
     join_action = Join
     leave_action = Leave
     permissions = PERMISSIONS

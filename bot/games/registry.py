@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Generic
@@ -86,6 +86,12 @@ class GameSpec(Generic[RulesT, StateT, ActionT, EventT]):
     @property
     def pending_charge(self) -> Callable[[StateT, int], int]:
         return self.engine.pending_charge
+
+    @property
+    def honours_at_end(
+        self,
+    ) -> Callable[[StateT, Sequence[Mapping[str, Any]]], list[tuple[int, str]]]:
+        return self.engine.honours_at_end
 
     @property
     def shortfall(self) -> Callable[[StateT, int], ActionT | None] | None:

@@ -49,7 +49,8 @@ still holds.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -711,11 +712,27 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
 )
 
 
+EMPTY_HANDED_HONOUR = "Won with no strength left"
+
+
 class StrengthDuel(Engine[Rules, State, Action, Event]):
-    """Strength Duel as the table service drives it. No optional hook applies: there is
-    no bank, a bid costs strength rather than coins, and nobody joins a running game."""
+    """Strength Duel as the table service drives it. Of the optional hooks only the
+    honour applies: there is no bank, a bid costs strength rather than coins, and nobody
+    joins a running game."""
 
     name = "strength_duel"
+
+    def honours_at_end(
+        self, state: State, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[int, str]]:
+        """Winning with no strength left earns an honour (each such winner of a team)."""
+        if state.winner is None or state.draw or state.aborted:
+            return []
+        return [
+            (player, EMPTY_HANDED_HONOUR)
+            for player in (state.pot_to or [state.winner])
+            if state.strength.get(player) == 0
+        ]
 
     def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
         """Seat ``players`` in the given order and open round 1 (or the forbid phase)."""

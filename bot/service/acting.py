@@ -225,12 +225,13 @@ class Play:
             if won:
                 await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "won", 1)
             await tq.record_result(tx, row.guild_id, seat.user_id, row.id, spec.name, net, won, now)
+        events: list[dict[str, Any]] = []
         for log_row in await tq.action_log(tx, row.id):
-            for event in json.loads(log_row.events_json):
-                if event.get("kind") == "honour":
-                    await tq.bump_stat(
-                        tx, row.guild_id, int(event["player"]), spec.name, event["name"], 1
-                    )
+            events.extend(json.loads(log_row.events_json))
+        honours = [(int(e["player"]), str(e["name"])) for e in events if e.get("kind") == "honour"]
+        honours.extend(spec.honours_at_end(state, events))
+        for player, name in honours:
+            await tq.bump_stat(tx, row.guild_id, player, spec.name, name, 1)
 
     # -- what the money could not honour later -------------------------------------------
 

@@ -66,6 +66,7 @@ from __future__ import annotations
 from bot.games.common import Abort, Deadline
 from bot.games.fortunes_winds.engine import (
     ENGINE,
+    FORTUNES_AND_WINDS_HONOUR,
     FortunesWindsEngine,
     act,
     bank_exposure,
@@ -153,6 +154,7 @@ __all__ = [
     "DIE_NAMES",
     "ENGINE",
     "FACES",
+    "FORTUNES_AND_WINDS_HONOUR",
     "KANJI",
     "OUTCOMES",
     "PERMISSIONS",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -644,10 +644,24 @@ def _value_bets(s: State) -> list[Event]:
 # ---------------------------------------------------------------------- the engine
 
 
+FORTUNES_AND_WINDS_HONOUR = "Fortunes and Winds"
+
+
 class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
     """Fortunes and Winds as the table service drives it (bot/games/contract.py)."""
 
     name = "fortunes_winds"
+
+    def honours_at_end(
+        self, state: State, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[int, str]]:
+        """Rolling Fortunes and Winds earns the shooter an honour."""
+        return [
+            (int(event["shooter"]), FORTUNES_AND_WINDS_HONOUR)
+            for event in events
+            if event.get("kind") == "rolled" and event.get("result") == "fortunes_and_winds"
+        ]
+
     join_action = Join
     leave_action = Leave
     permissions = PERMISSIONS
