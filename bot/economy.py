@@ -13,7 +13,13 @@ import weakref
 from dataclasses import dataclass
 
 from bot.clock import Clock, discord_clock
-from bot.errors import InsufficientFunds, NotAllowed, SelfExcluded, UserFacingError
+from bot.errors import (
+    InsufficientFunds,
+    LossLimitReached,
+    NotAllowed,
+    SelfExcluded,
+    UserFacingError,
+)
 from bot.storage import Database, Transaction
 from bot.storage import money as mq
 
@@ -78,6 +84,13 @@ class Audit:
     def invariant_holds(self) -> bool:
         t = self.totals
         return t.wallets + t.escrow + t.house == t.minted
+
+
+def utc_day(now: float) -> tuple[float, float]:
+    """The UTC day `now` falls in: when it began and when the next begins. Loss limits
+    count from midnight UTC, the same moment for every member of a server."""
+    start = now - now % 86_400
+    return start, start + 86_400
 
 
 MIN_EXCLUSION_DAYS = 1
@@ -301,6 +314,43 @@ class Economy:
         until = await mq.exclusion_until(tx, guild_id, user_id)
         if until is not None and until > self._clock():
             raise SelfExcluded(until)
+
+    async def check_stake(self, tx: Transaction, guild_id: int, user_id: int, amount: int) -> None:
+        """Refuse a stake of `amount` from a member who excluded themself, or whose losses
+        at the tables today would pass their daily loss limit."""
+        await self.check_not_excluded(tx, guild_id, user_id)
+        limit = await mq.loss_limit(tx, guild_id, user_id)
+        if limit is None:
+            return
+        day_start, resets_at = utc_day(self._clock())
+        lost = await mq.table_outflow_since(tx, guild_id, wallet_account(user_id), day_start)
+        if lost + amount > limit:
+            terms = await self.terms(tx, guild_id)
+            raise LossLimitReached(limit, lost, amount, resets_at, terms.currency_name)
+
+    async def loss_limit_status(self, guild_id: int, user_id: int) -> tuple[int, int] | None:
+        """The member's daily loss limit and what they have lost at the tables today."""
+        async with self._db.reading() as tx:
+            limit = await mq.loss_limit(tx, guild_id, user_id)
+            if limit is None:
+                return None
+            day_start, _ = utc_day(self._clock())
+            lost = await mq.table_outflow_since(tx, guild_id, wallet_account(user_id), day_start)
+        return limit, lost
+
+    async def set_loss_limit(self, guild_id: int, user_id: int | None, daily_limit: int) -> None:
+        """A moderator sets a member's daily loss limit, or (`user_id` None) the server's."""
+        if not 0 <= daily_limit <= MAX_AMOUNT:
+            raise NotAllowed(f"A loss limit is a number of coins from 0 to {MAX_AMOUNT:,}.")
+        async with self._db.transaction() as tx:
+            await self.ensure_guild(tx, guild_id)
+            who = mq.SERVER_WIDE if user_id is None else user_id
+            await mq.set_loss_limit(tx, guild_id, who, daily_limit)
+
+    async def clear_loss_limit(self, guild_id: int, user_id: int | None) -> bool:
+        async with self._db.transaction() as tx:
+            who = mq.SERVER_WIDE if user_id is None else user_id
+            return await mq.clear_loss_limit(tx, guild_id, who)
 
     async def exclusion(self, guild_id: int, user_id: int) -> float | None:
         """When the member's self-exclusion ends, if one is running."""

@@ -7,6 +7,7 @@ from bot.games.errors import IllegalMove, UserFacingError
 __all__ = [
     "IllegalMove",
     "InsufficientFunds",
+    "LossLimitReached",
     "NotAllowed",
     "NotSeated",
     "SelfExcluded",
@@ -61,3 +62,18 @@ class SelfExcluded(UserFacingError):
             "lift it earlier if you ask them."
         )
         self.until = until
+
+
+class LossLimitReached(UserFacingError):
+    """A stake that would take the member's losses today past their daily loss limit."""
+
+    def __init__(self, limit: int, lost: int, stake: int, resets_at: float, currency: str) -> None:
+        moment = int(resets_at)
+        super().__init__(
+            f"That stake of {stake:,} {currency} would take your losses today to "
+            f"{lost + stake:,} {currency}, past this server's daily loss limit of "
+            f"{limit:,} {currency}. It starts again at <t:{moment}:t> (<t:{moment}:R>)."
+        )
+        self.limit = limit
+        self.lost = lost
+        self.stake = stake

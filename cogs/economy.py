@@ -298,6 +298,16 @@ class EconomyCog(commands.Cog, name="Economy"):
         if target.id == interaction.user.id:
             balance = await self.economy.balance(interaction.guild_id, target.id)
             whose = "Your wallet"
+            status = await self.economy.loss_limit_status(interaction.guild_id, target.id)
+            if status is not None:
+                limit, lost = status
+                await send_ephemeral(
+                    interaction,
+                    f"Your wallet holds **{render.coins(balance.balance, balance.currency)}**. "
+                    f"Daily loss limit: {render.coins(limit, balance.currency)}; lost at the "
+                    f"tables today: {render.coins(max(lost, 0), balance.currency)}.",
+                )
+                return
         else:
             peeked = await self.economy.peek(interaction.guild_id, target.id)
             if peeked is None:
@@ -423,6 +433,55 @@ class EconomyCog(commands.Cog, name="Economy"):
             f"Granted {render.coins(amount, after.currency)} to {member.mention}; "
             f"their wallet now holds {render.coins(after.balance, after.currency)}.",
         )
+
+    loss_limit_group = app_commands.Group(
+        name="loss-limit",
+        description="Daily loss limits at the tables (Manage Server).",
+        parent=economy_group,
+    )
+
+    @loss_limit_group.command(name="set", description="Set a daily loss limit.")
+    @app_commands.describe(
+        amount="The most a member may lose at the tables in a day (UTC)",
+        member="One member's limit (it replaces the server's for them); the server's if left out",
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def loss_limit_set(
+        self,
+        interaction: discord.Interaction[Any],
+        amount: app_commands.Range[int, 0, 1_000_000_000_000],
+        member: discord.Member | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        await self.economy.set_loss_limit(
+            interaction.guild_id, None if member is None else member.id, amount
+        )
+        currency = await self.economy.currency(interaction.guild_id)
+        whom = "Everyone here" if member is None else member.mention
+        await send_ephemeral(
+            interaction,
+            f"{whom} may now lose at most **{render.coins(amount, currency)}** at the tables "
+            "in a day (from midnight UTC); a stake past it is refused."
+            + ("" if member is None else " This replaces the server's limit for them."),
+        )
+
+    @loss_limit_group.command(name="clear", description="Remove a daily loss limit.")
+    @app_commands.describe(member="One member's limit; the server's if left out")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def loss_limit_clear(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        assert interaction.guild_id is not None
+        removed = await self.economy.clear_loss_limit(
+            interaction.guild_id, None if member is None else member.id
+        )
+        whose = "The server's" if member is None else f"{member.mention}'s own"
+        if removed:
+            await send_ephemeral(interaction, f"{whose} daily loss limit is removed.")
+        else:
+            await send_ephemeral(
+                interaction, f"{whose} daily loss limit was not set: nothing changed."
+            )
 
     @economy_group.command(
         name="lift-exclusion", description="End a member's self-exclusion early."

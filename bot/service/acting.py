@@ -33,13 +33,11 @@ def counts_as_won(state: Any, player: int, net: int) -> bool:
     return player in named or net > 0
 
 
-def stakes_more(spec: AnySpec, before: Any, after: Any, player: int) -> bool:
-    """Whether the player's own action put more of their coins at stake: more in the pot,
-    or more to pay at a reveal (a secret bet)."""
-    if after.stakes.get(player, 0) > before.stakes.get(player, 0):
-        return True
-    charge = spec.pending_charge
-    return charge is not None and charge(after, player) > charge(before, player)
+def stake_increase(spec: AnySpec, before: Any, after: Any, player: int) -> int:
+    """How many more of the player's coins their own action put at stake: more in the pot,
+    and more to pay at a reveal (a secret bet)."""
+    more = int(after.stakes.get(player, 0)) - int(before.stakes.get(player, 0))
+    return more + spec.pending_charge(after, player) - spec.pending_charge(before, player)
 
 
 class Play:
@@ -139,8 +137,10 @@ class Play:
     ) -> Outcome:
         dice = RecordingDice(self._steps.dice_factory(row))
         new_state, events = spec.act(state, user_id, action, dice)
-        if user_id is not None and stakes_more(spec, state, new_state, user_id):
-            await self._steps.economy.check_not_excluded(tx, row.guild_id, user_id)
+        if user_id is not None:
+            staked = stake_increase(spec, state, new_state, user_id)
+            if staked > 0:
+                await self._steps.economy.check_stake(tx, row.guild_id, user_id, staked)
         seq = row.version + 1
         await self._steps.log(
             tx, row.id, seq, user_id, action.model_dump(mode="json"), dice.draws, events

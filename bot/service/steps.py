@@ -237,7 +237,7 @@ class Steps:
     ) -> None:
         hold = spec.hold(rules)
         if hold > 0:
-            await self.economy.check_not_excluded(tx, row.guild_id, user_id)
+            await self.economy.check_stake(tx, row.guild_id, user_id, hold)
         await self.economy.ensure_wallet(tx, row.guild_id, user_id)
         await tq.add_seat(tx, row.id, user_id)
         await self.settle_seat(tx, row, user_id, 0, -hold, memo="seat at the table")

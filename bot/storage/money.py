@@ -280,3 +280,48 @@ async def delete_exclusion(tx: Transaction, guild_id: int, user_id: int) -> bool
         (guild_id, user_id),
     )
     return row is not None
+
+
+# -- daily loss limits ------------------------------------------------------------------------
+
+SERVER_WIDE = 0
+"""The ``user_id`` of a server's own loss limit (no member has id 0)."""
+
+
+async def loss_limit(tx: Transaction, guild_id: int, user_id: int) -> int | None:
+    """The member's daily loss limit: their own if set, else the server's, else none."""
+    rows = await tx.fetchall(
+        "SELECT user_id, daily_limit FROM loss_limits WHERE guild_id = ? AND user_id IN (?, ?)",
+        (guild_id, user_id, SERVER_WIDE),
+    )
+    limits = {int(row[0]): int(row[1]) for row in rows}
+    return limits.get(user_id, limits.get(SERVER_WIDE))
+
+
+async def set_loss_limit(tx: Transaction, guild_id: int, user_id: int, daily_limit: int) -> None:
+    await tx.execute(
+        "INSERT INTO loss_limits (guild_id, user_id, daily_limit) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id, user_id) DO UPDATE SET daily_limit = excluded.daily_limit",
+        (guild_id, user_id, daily_limit),
+    )
+
+
+async def clear_loss_limit(tx: Transaction, guild_id: int, user_id: int) -> bool:
+    row = await tx.fetchone(
+        "DELETE FROM loss_limits WHERE guild_id = ? AND user_id = ? RETURNING user_id",
+        (guild_id, user_id),
+    )
+    return row is not None
+
+
+async def table_outflow_since(tx: Transaction, guild_id: int, account: str, since: float) -> int:
+    """Coins that went from an account into tables since a moment, less what tables paid
+    back into it: what its owner has lost at the tables since then (stakes still in play
+    count as lost until they come back)."""
+    row = await tx.fetchone(
+        "SELECT COALESCE(SUM(CASE WHEN source = :a THEN amount ELSE -amount END), 0)"
+        " FROM ledger WHERE guild_id = :g AND kind = 'table' AND at >= :t"
+        " AND (source = :a OR target = :a)",
+        {"g": guild_id, "a": account, "t": since},
+    )
+    return int(row[0]) if row else 0

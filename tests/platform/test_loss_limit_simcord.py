@@ -1,0 +1,79 @@
+"""Daily loss limits: a moderator sets one for the server or for a member; a stake that
+would take a member's losses at the tables today (from midnight UTC) past it is refused,
+and the day after it is not."""
+
+from __future__ import annotations
+
+from tests.support.sim import answered, make_world, refusal
+
+
+async def wallet_of(world, member) -> int:
+    return (await world.env.bot.economy.balance(world.guild.id, member.id)).balance
+
+
+async def open_in(world, host, name: str):
+    channel = world.guild.create_text_channel(name)
+    result = await host.slash(channel, "coinflip open", stake=10)
+    return channel, result
+
+
+async def test_a_server_limit_refuses_the_stake_past_it_until_midnight(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob, mod = world["alice"], world["bob"], world.moderator
+    answered(await mod.slash(world.channel, "economy loss-limit set", amount=25), ephemeral=True)
+
+    channel, opened = await open_in(world, alice, "first")
+    table = answered(opened, ephemeral=False).response.message
+    answered(await bob.click(table, label="Join"))
+    answered(await alice.click(table, label="Start"))
+    for _ in range(3):  # 10 at the seat, then 5, 5, 5: exactly the limit
+        answered(await alice.click(channel.last_message, label="Raise 5"), ephemeral=False)
+    before = await wallet_of(world, alice)
+    text = refusal(await alice.click(channel.last_message, label="Raise 5"))
+    assert "would take your losses today to 30 ryō" in text
+    assert "daily loss limit of 25 ryō" in text
+    assert await wallet_of(world, alice) == before
+    _, second = await open_in(world, alice, "second")
+    assert "past this server's daily loss limit" in refusal(second)
+    shown = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
+    assert "Daily loss limit: 25 ryō; lost at the tables today: 25 ryō" in shown.response.content
+    # Bob staked 10: he is well inside the same limit.
+    answered(await bob.click(channel.last_message, label="Raise 5"), ephemeral=False)
+
+    now = simcord_env.now().timestamp()
+    await simcord_env.advance_time(86_400 - now % 86_400 + 1)
+    _, next_day = await open_in(world, alice, "next-day")
+    answered(next_day, ephemeral=False)
+    # Whatever the deadlines did overnight, today counts only today's stake.
+    today = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
+    assert "lost at the tables today: 10 ryō" in today.response.content
+
+
+async def test_a_members_own_limit_replaces_the_servers(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob, mod = world["alice"], world["bob"], world.moderator
+    answered(await mod.slash(world.channel, "economy loss-limit set", amount=100))
+    set_alice = await mod.slash(world.channel, "economy loss-limit set", amount=10, member=alice)
+    assert "replaces the server's limit" in answered(set_alice).response.content
+
+    answered((await open_in(world, alice, "a1"))[1], ephemeral=False)
+    assert "loss limit of 10 ryō" in refusal((await open_in(world, alice, "a2"))[1])
+    answered((await open_in(world, bob, "b1"))[1], ephemeral=False)
+    answered((await open_in(world, bob, "b2"))[1], ephemeral=False)
+
+    cleared = await mod.slash(world.channel, "economy loss-limit clear", member=alice)
+    assert "removed" in answered(cleared).response.content
+    answered((await open_in(world, alice, "a3"))[1], ephemeral=False)  # the server's 100 now
+    again = await mod.slash(world.channel, "economy loss-limit clear", member=alice)
+    assert "was not set: nothing changed" in answered(again).response.content
+
+
+async def test_only_a_moderator_sets_a_limit(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    synced = await simcord_env.bot.tree.fetch_commands()
+    economy = next(command for command in synced if command.name == "economy")
+    world.guild.set_command_permissions(economy, {alice: True})
+    text = refusal(await alice.slash(world.channel, "economy loss-limit set", amount=0))
+    assert "Manage Server" in text
+    answered((await open_in(world, alice, "free"))[1], ephemeral=False)
