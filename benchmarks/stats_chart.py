@@ -17,8 +17,6 @@ import io
 import random
 import statistics
 import sys
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +28,9 @@ from bot import rules_text
 from bot.records import CHART_TABLES, running_net
 from cogs._ui.stats_chart import HEIGHT, WIDTH, draw_running_net
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hachihachi_render import timed
+
 GOAL_MS = 50.0
 
 
@@ -38,15 +39,6 @@ class Result:
     game: str
     net: int
     won: bool
-
-
-def timed(action: Callable[[], None], runs: int) -> list[float]:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - started) * 1000)
-    return times
 
 
 def main() -> None:

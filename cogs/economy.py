@@ -203,7 +203,7 @@ class BoardButton(
         match: re.Match[str],
     ) -> BoardButton:
         game = None if match["game"] == "all" else match["game"]
-        label = str(getattr(item, "label", "") or "?")
+        label = render.label_of(item)
         return cls(int(match["owner"]), match["ranking"], game, int(match["page"]), label)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

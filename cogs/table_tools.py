@@ -127,7 +127,7 @@ class TablesButton(
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> TablesButton:
-        return cls(match["verb"], int(match["arg"]), str(getattr(item, "label", "") or "?"))
+        return cls(match["verb"], int(match["arg"]), render.label_of(item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: TanzakuBot = interaction.client
@@ -237,7 +237,7 @@ class HistoryButton(
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> HistoryButton:
-        label = str(getattr(item, "label", "") or "?")
+        label = render.label_of(item)
         return cls(int(match["table"]), int(match["page"]), label)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

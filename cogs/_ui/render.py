@@ -45,5 +45,10 @@ def bar(value: int, maximum: int, width: int = 10) -> str:
     return "▰" * filled + "▱" * (width - filled)
 
 
+def label_of(item: object) -> str:
+    """The label of a clicked component, as a DynamicItem rebuilds it from the message."""
+    return str(getattr(item, "label", "") or "?")
+
+
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
