@@ -26,6 +26,7 @@ DEFAULT_EXTENSIONS = (
     "cogs.core",
     "cogs.economy",
     "cogs.table_tools",
+    "cogs.server_config",
     "cogs.hazard",
     "cogs.nihakyu",
     "cogs.strength_duel",

@@ -277,6 +277,14 @@ class Economy:
             return None
         return Balance(row.balance, terms.currency_name if terms is not None else "coins")
 
+    async def terms_of(self, guild_id: int) -> GuildTerms:
+        """The server's economy settings (from memory after the first read)."""
+        cached = self._terms.get(guild_id)
+        if cached is not None:
+            return cached
+        async with self._db.transaction() as tx:
+            return await self.terms(tx, guild_id)
+
     async def currency(self, guild_id: int) -> str:
         cached = self._terms.get(guild_id)
         if cached is not None:

@@ -9,6 +9,7 @@ bookkeeping calls (notices, stats, the message id) are answered here directly.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import weakref
 from collections.abc import AsyncIterator, Callable
@@ -22,7 +23,9 @@ from bot.economy import Economy
 from bot.errors import NotAllowed
 from bot.games.registry import GameRegistry
 from bot.scheduler import Scheduler
+from bot.service import config as config_names
 from bot.service.acting import Play
+from bot.service.config import ServerConfig
 from bot.service.deadlines import DeadlineBusy, Deadlines
 from bot.service.lifecycle import Lifecycle
 from bot.service.snapshots import Outcome, TableSnapshot
@@ -197,6 +200,61 @@ class TableService:
     ) -> list[tq.ResultRow]:
         async with self._db.reading() as tx:
             return await tq.results_of(tx, guild_id, user_id, game)
+
+    # -- a server's table settings (/config) ----------------------------------------------
+
+    async def server_config(self, guild_id: int) -> ServerConfig:
+        async with self._db.reading() as tx:
+            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+
+    async def configure_game(self, guild_id: int, game: str, enabled: bool) -> ServerConfig:
+        self.registry.get(game)  # refuses a game this bot does not run
+        async with self._db.transaction() as tx:
+            config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            disabled = set(config.disabled_games)
+            if enabled:
+                disabled.discard(game)
+            else:
+                disabled.add(game)
+            value = json.dumps(sorted(disabled))
+            await tq.set_guild_config(tx, guild_id, config_names.DISABLED_GAMES, value)
+            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+
+    async def configure_channel(
+        self, guild_id: int, channel_id: int, allowed: bool
+    ) -> ServerConfig:
+        async with self._db.transaction() as tx:
+            config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            channels = set(config.table_channels)
+            if allowed:
+                channels.add(channel_id)
+            elif channel_id in channels:
+                channels.discard(channel_id)
+            else:
+                raise NotAllowed("That channel is not on the list: nothing changed.")
+            value = json.dumps(sorted(channels))
+            await tq.set_guild_config(tx, guild_id, config_names.TABLE_CHANNELS, value)
+            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+
+    async def configure_stakes(
+        self, guild_id: int, game: str, lowest: int, highest: int | None
+    ) -> ServerConfig:
+        self.registry.get(game)
+        if lowest < 0 or (highest is not None and highest < lowest):
+            raise NotAllowed(
+                "The lowest stake must be 0 or more, and the highest at least the lowest: "
+                "nothing changed."
+            )
+        async with self._db.transaction() as tx:
+            config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            limits = {g: [low, high] for g, (low, high) in config.stake_limits.items()}
+            if lowest == 0 and highest is None:
+                limits.pop(game, None)  # no limit: the default
+            else:
+                limits[game] = [lowest, highest]
+            value = json.dumps(limits, sort_keys=True)
+            await tq.set_guild_config(tx, guild_id, config_names.STAKE_LIMITS, value)
+            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
 
     async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
         async with self._db.reading() as tx:

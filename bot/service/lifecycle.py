@@ -17,6 +17,7 @@ from bot.games.common import Abort, Permission
 from bot.games.registry import AnySpec
 from bot.safe_log import log_failure
 from bot.service.acting import Play
+from bot.service.config import ServerConfig
 from bot.service.snapshots import Outcome, OutcomeKind
 from bot.service.steps import Steps, require_lobby
 from bot.service.terms import (
@@ -85,6 +86,8 @@ class Lifecycle:
         seed = _new_seed()
         now = steps.clock()
         await steps.economy.terms(tx, guild_id)
+        config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+        config.check_open(game, spec.title, channel_id, spec.hold(rules))
         existing = await tq.open_table_in_channel(tx, channel_id, game)
         if existing is not None:
             raise TableAlreadyOpen(existing, spec.title)

@@ -468,3 +468,19 @@ async def live_games(tx: Transaction) -> list[tuple[int, str]]:
         "SELECT id, game FROM game_tables WHERE status IN ('lobby', 'running')"
     )
     return [(int(row[0]), str(row[1])) for row in rows]
+
+
+# -- a server's table settings (/config) -------------------------------------------------------
+
+
+async def guild_config(tx: Transaction, guild_id: int) -> dict[str, str]:
+    rows = await tx.fetchall("SELECT name, value FROM guild_config WHERE guild_id = ?", (guild_id,))
+    return {str(row[0]): str(row[1]) for row in rows}
+
+
+async def set_guild_config(tx: Transaction, guild_id: int, name: str, value: str) -> None:
+    await tx.execute(
+        "INSERT INTO guild_config (guild_id, name, value) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id, name) DO UPDATE SET value = excluded.value",
+        (guild_id, name, value),
+    )

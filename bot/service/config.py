@@ -1,0 +1,47 @@
+"""A server's table settings (/config): which games may open tables, in which channels,
+and the stakes each game's tables may ask. Stored per setting as JSON; a setting never set
+has its default (every game, any channel, any stake)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from bot.errors import NotAllowed
+
+DISABLED_GAMES = "disabled_games"
+TABLE_CHANNELS = "table_channels"
+STAKE_LIMITS = "stake_limits"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    disabled_games: frozenset[str] = frozenset()
+    table_channels: frozenset[int] = frozenset()
+    """Where tables may open; empty: anywhere."""
+    stake_limits: Mapping[str, tuple[int, int | None]] = field(default_factory=dict)
+    """Per game: the lowest and the highest stake a table may ask (None: no highest)."""
+
+    @classmethod
+    def from_rows(cls, rows: Mapping[str, str]) -> ServerConfig:
+        limits = json.loads(rows.get(STAKE_LIMITS, "{}"))
+        return cls(
+            disabled_games=frozenset(json.loads(rows.get(DISABLED_GAMES, "[]"))),
+            table_channels=frozenset(int(c) for c in json.loads(rows.get(TABLE_CHANNELS, "[]"))),
+            stake_limits={game: (int(low), high) for game, (low, high) in limits.items()},
+        )
+
+    def check_open(self, game: str, title: str, channel_id: int, stake: int) -> None:
+        """Refuse a table this server's settings do not allow, saying what they allow."""
+        if game in self.disabled_games:
+            raise NotAllowed(f"{title} is switched off on this server (by its moderators).")
+        if self.table_channels and channel_id not in self.table_channels:
+            allowed = ", ".join(f"<#{c}>" for c in sorted(self.table_channels))
+            raise NotAllowed(f"Tables open only in {allowed} on this server.")
+        limits = self.stake_limits.get(game)
+        if limits is not None:
+            low, high = limits
+            if stake < low or (high is not None and stake > high):
+                span = f"{low:,} to {high:,}" if high is not None else f"at least {low:,}"
+                raise NotAllowed(f"{title} tables here take a stake of {span}, not {stake:,}.")

@@ -1,0 +1,145 @@
+"""/config: a server's table settings (Manage Server): which games may open tables, in
+which channels, and the stakes each game's tables may ask; /config show lists them with the
+economy's settings (/economy config), defaults marked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import TanzakuBot
+from bot.economy import GuildTerms
+from bot.rules_text import GAMES
+from bot.service.config import ServerConfig
+from cogs._ui import render
+from cogs._ui.hub import send_ephemeral
+
+GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
+DEFAULT = " *(default)*"
+
+
+def config_embed(
+    config: ServerConfig, playable: dict[str, str], terms: GuildTerms
+) -> discord.Embed:
+    games = [
+        f"{'❌' if name in config.disabled_games else '✅'} {title}"
+        + ("" if name in config.disabled_games else DEFAULT)
+        for name, title in playable.items()
+    ]
+    channels = (
+        ", ".join(f"<#{c}>" for c in sorted(config.table_channels))
+        if config.table_channels
+        else "any channel" + DEFAULT
+    )
+    stakes = []
+    for name, title in playable.items():
+        limits = config.stake_limits.get(name)
+        if limits is None:
+            stakes.append(f"{title}: any stake{DEFAULT}")
+        else:
+            low, high = limits
+            span = f"{low:,} to {high:,}" if high is not None else f"at least {low:,}"
+            stakes.append(f"{title}: {span}")
+    economy = [
+        f"{label}: **{value}**" + (DEFAULT if value == default else "")
+        for label, value, default in (
+            ("currency", terms.currency_name, "ryō"),
+            ("starting balance", f"{terms.starting_balance:,}", "1,000"),
+            ("daily amount", f"{terms.daily_amount:,}", "100"),
+        )
+    ]
+    embed = discord.Embed(title="Server settings", colour=discord.Colour(render.COLOUR_LOBBY))
+    embed.add_field(name="Games", value="\n".join(games) or "—", inline=False)
+    embed.add_field(name="Tables open in", value=channels, inline=False)
+    embed.add_field(name="Stakes", value="\n".join(stakes) or "—", inline=False)
+    embed.add_field(name="Economy (/economy config)", value="\n".join(economy), inline=False)
+    return embed
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+class ConfigCog(commands.GroupCog, group_name="config", group_description="Server settings"):
+    """Every command needs Manage Server (Discord hides the group from others, and each
+    command checks again)."""
+
+    def __init__(self, bot: TanzakuBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    def playable(self) -> dict[str, str]:
+        return {name: GAMES[name] for name in self.bot.registry.names() if name in GAMES}
+
+    async def show_to(
+        self, interaction: discord.Interaction[Any], config: ServerConfig, note: str
+    ) -> None:
+        assert interaction.guild_id is not None
+        terms = await self.bot.economy.terms_of(interaction.guild_id)
+        await send_ephemeral(interaction, note, embed=config_embed(config, self.playable(), terms))
+
+    @app_commands.command(name="show", description="Every server setting, defaults marked.")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        assert interaction.guild_id is not None
+        config = await self.bot.tables.server_config(interaction.guild_id)
+        await self.show_to(interaction, config, "Server settings:")
+
+    @app_commands.command(name="game", description="Switch a game on or off on this server.")
+    @app_commands.describe(game="Which game", enabled="Whether tables of it may open")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def game(
+        self, interaction: discord.Interaction[Any], game: app_commands.Choice[str], enabled: bool
+    ) -> None:
+        assert interaction.guild_id is not None
+        config = await self.bot.tables.configure_game(interaction.guild_id, game.value, enabled)
+        state = "on" if enabled else "off: no new table of it opens (tables open now play on)"
+        await self.show_to(interaction, config, f"{game.name} is {state}.")
+
+    @app_commands.command(name="channel", description="Allow tables in a channel, or stop it.")
+    @app_commands.describe(
+        channel="A channel where tables may open (once any is listed, only listed ones)",
+        allowed="Add it to the list, or take it off",
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def channel(
+        self,
+        interaction: discord.Interaction[Any],
+        channel: discord.TextChannel,
+        allowed: bool,
+    ) -> None:
+        assert interaction.guild_id is not None
+        config = await self.bot.tables.configure_channel(interaction.guild_id, channel.id, allowed)
+        note = (
+            f"Tables may open in {channel.mention}."
+            if allowed
+            else f"{channel.mention} is off the list."
+        )
+        await self.show_to(interaction, config, note)
+
+    @app_commands.command(name="stakes", description="The stakes a game's tables may ask.")
+    @app_commands.describe(
+        game="Which game",
+        lowest="The lowest stake (0: no lowest)",
+        highest="The highest stake (leave out: no highest)",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def stakes(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        lowest: app_commands.Range[int, 0, 1_000_000_000],
+        highest: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        config = await self.bot.tables.configure_stakes(
+            interaction.guild_id, game.value, lowest, highest
+        )
+        await self.show_to(interaction, config, f"{game.name} stakes are set.")
+
+
+async def setup(bot: TanzakuBot) -> None:
+    await bot.add_cog(ConfigCog(bot))

@@ -1,0 +1,90 @@
+"""/config: games switched off, the channels tables may open in, each game's stakes; every
+setting shown back by /config show (defaults marked), every bad value refused with nothing
+changed, and a table the settings do not allow refused politely."""
+
+from __future__ import annotations
+
+from tests.support.sim import answered, make_world, refusal
+
+
+async def settings(world) -> dict[str, str]:
+    shown = answered(await world.moderator.slash(world.channel, "config show"), ephemeral=True)
+    return {field.name: field.value for field in shown.response.embeds[0].fields}
+
+
+async def test_defaults_are_marked(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    fields = await settings(world)
+    assert "✅ Strength Duel *(default)*" in fields["Games"]
+    assert fields["Tables open in"] == "any channel *(default)*"
+    assert "Hazard: any stake *(default)*" in fields["Stakes"]
+    assert "currency: **ryō** *(default)*" in fields["Economy (/economy config)"]
+
+
+async def test_a_game_switched_off_refuses_new_tables(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob, mod = world["alice"], world["bob"], world.moderator
+    answered(await bob.slash(world.channel, "wallet"))
+    off = await mod.slash(world.channel, "config game", game="strength_duel", enabled=False)
+    assert "Strength Duel is off" in answered(off, ephemeral=True).response.content
+    assert "❌ Strength Duel" in (await settings(world))["Games"]
+    text = refusal(await alice.slash(world.channel, "duel challenge", member=bob, stake=10))
+    assert "Strength Duel is switched off on this server" in text
+    assert await simcord_env.bot.economy.balance(world.guild.id, alice.id) is not None
+    answered(await mod.slash(world.channel, "config game", game="strength_duel", enabled=True))
+    opened = await alice.slash(world.channel, "duel challenge", member=bob, stake=10)
+    answered(opened, ephemeral=False)
+
+
+async def test_tables_open_only_in_the_listed_channels(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    alice, mod = world["alice"], world.moderator
+    other = world.guild.create_text_channel("elsewhere")
+    answered(await mod.slash(world.channel, "config channel", channel=world.channel, allowed=True))
+    assert (await settings(world))["Tables open in"] == world.channel.mention
+    text = refusal(await alice.slash(other, "coinflip open", stake=10))
+    assert f"Tables open only in {world.channel.mention}" in text
+    answered(await alice.slash(world.channel, "coinflip open", stake=10), ephemeral=False)
+    not_listed = refusal(
+        await mod.slash(world.channel, "config channel", channel=other, allowed=False)
+    )
+    assert "not on the list: nothing changed" in not_listed
+    answered(await mod.slash(world.channel, "config channel", channel=world.channel, allowed=False))
+    assert (await settings(world))["Tables open in"] == "any channel *(default)*"
+
+
+async def test_stake_limits_and_bad_values(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob, mod = world["alice"], world["bob"], world.moderator
+    answered(await bob.slash(world.channel, "wallet"))
+    answered(
+        await mod.slash(
+            world.channel, "config stakes", game="strength_duel", lowest=20, highest=100
+        )
+    )
+    assert "Strength Duel: 20 to 100" in (await settings(world))["Stakes"]
+    text = refusal(await alice.slash(world.channel, "duel challenge", member=bob, stake=10))
+    assert "take a stake of 20 to 100, not 10" in text
+
+    bad = refusal(
+        await mod.slash(world.channel, "config stakes", game="strength_duel", lowest=50, highest=10)
+    )
+    assert "nothing changed" in bad
+    assert "Strength Duel: 20 to 100" in (await settings(world))["Stakes"]
+    answered(await alice.slash(world.channel, "duel challenge", member=bob, stake=50))
+
+    # Lowest 0 and no highest: back to the default.
+    answered(await mod.slash(world.channel, "config stakes", game="strength_duel", lowest=0))
+    assert "Strength Duel: any stake *(default)*" in (await settings(world))["Stakes"]
+
+
+async def test_only_a_moderator_changes_settings(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    assert not any(name.startswith("config") for name in alice.available_commands(world.channel))
+    synced = await simcord_env.bot.tree.fetch_commands()
+    config = next(command for command in synced if command.name == "config")
+    world.guild.set_command_permissions(config, {alice: True})
+    text = refusal(await alice.slash(world.channel, "config game", game="hazard", enabled=False))
+    assert "Manage Server" in text
+    assert "✅ Hazard" in (await settings(world))["Games"]
