@@ -326,8 +326,9 @@ class Economy:
     async def check_stake(self, tx: Transaction, guild_id: int, user_id: int, amount: int) -> None:
         """Refuse a stake of `amount` from a member who excluded themself, or whose losses
         at the tables today would pass their daily loss limit."""
-        await self.check_not_excluded(tx, guild_id, user_id)
-        limit = await mq.loss_limit(tx, guild_id, user_id)
+        until, limit = await mq.stake_bars(tx, guild_id, user_id)
+        if until is not None and until > self._clock():
+            raise SelfExcluded(until)
         if limit is None:
             return
         day_start, resets_at = utc_day(self._clock())

@@ -325,3 +325,23 @@ async def table_outflow_since(tx: Transaction, guild_id: int, account: str, sinc
         {"g": guild_id, "a": account, "t": since},
     )
     return int(row[0]) if row else 0
+
+
+async def stake_bars(
+    tx: Transaction, guild_id: int, user_id: int
+) -> tuple[float | None, int | None]:
+    """In one statement (it runs on every stake): when the member's self-exclusion ends
+    (if one was ever set) and their daily loss limit (their own, else the server's)."""
+    row = await tx.fetchone(
+        "SELECT (SELECT until_at FROM self_exclusions WHERE guild_id = :g AND user_id = :u),"
+        " COALESCE("
+        " (SELECT daily_limit FROM loss_limits WHERE guild_id = :g AND user_id = :u),"
+        " (SELECT daily_limit FROM loss_limits WHERE guild_id = :g AND user_id = :s))",
+        {"g": guild_id, "u": user_id, "s": SERVER_WIDE},
+    )
+    if row is None:
+        return None, None
+    return (
+        None if row[0] is None else float(row[0]),
+        None if row[1] is None else int(row[1]),
+    )

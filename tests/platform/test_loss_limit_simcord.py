@@ -77,3 +77,24 @@ async def test_only_a_moderator_sets_a_limit(simcord_env):
     text = refusal(await alice.slash(world.channel, "economy loss-limit set", amount=0))
     assert "Manage Server" in text
     answered((await open_in(world, alice, "free"))[1], ephemeral=False)
+
+
+async def test_the_bars_on_a_stake_are_read_in_one_statement_on_both_backends(database_url):
+    from bot.storage import money as mq
+    from bot.storage import open_database
+
+    db = await open_database(database_url)
+    try:
+        async with db.transaction() as tx:
+            assert await mq.stake_bars(tx, 1, 5) == (None, None)
+            await mq.set_loss_limit(tx, 1, mq.SERVER_WIDE, 300)
+            assert await mq.stake_bars(tx, 1, 5) == (None, 300), "the server's limit"
+            await mq.set_loss_limit(tx, 1, 5, 40)
+            await mq.set_exclusion(tx, 1, 5, 1234.5, 1000.0)
+            assert await mq.stake_bars(tx, 1, 5) == (1234.5, 40), "her own limit first"
+            assert await mq.stake_bars(tx, 1, 6) == (None, 300)
+            assert await mq.stake_bars(tx, 2, 5) == (None, None), "another server's are not hers"
+            assert await mq.clear_loss_limit(tx, 1, 5)
+            assert await mq.stake_bars(tx, 1, 5) == (1234.5, 300)
+    finally:
+        await db.close()
