@@ -177,6 +177,7 @@ class FortunesCog(
     GameCog, commands.GroupCog, group_name="fortunes", group_description="Fortunes and Winds"
 ):
     ui: FortunesUI
+    options = OPTIONS
     open = OPTIONS.command("open", "Open a Fortunes and Winds table in this channel.", open_table)
 
     @app_commands.command(name="bet", description="Bet at this channel's Fortunes and Winds table.")

@@ -322,6 +322,7 @@ class HachiHachiCog(
     GameCog, commands.GroupCog, group_name="hanafuda", group_description="Nuki Hachi-hachi"
 ):
     ui: HachiHachiUI
+    options = OPTIONS
     open = OPTIONS.command("open", "Open a Nuki Hachi-hachi table in this channel.", open_table)
 
     @app_commands.command(name="yaku", description="The teyaku and dekiyaku, with their values.")

@@ -159,6 +159,7 @@ class HazardCog(
     GameCog, commands.GroupCog, group_name="hazard", group_description="Hazard, the old dice game"
 ):
     ui: HazardUI
+    options = OPTIONS
     open = OPTIONS.command("open", "Open a Hazard table in this channel.", open_table)
 
     @app_commands.command(name="bet", description="Bet at this channel's Hazard table.")

@@ -132,6 +132,7 @@ class NihakyuCog(
     group_description="Nihakyu, the Two-Hundred Game",
 ):
     ui: NihakyuUI
+    options = OPTIONS
     open = OPTIONS.command("open", "Open a Nihakyu table in this channel.", open_table)
 
     @app_commands.command(name="eject", description="Eject a player for a forbidden technique.")

@@ -12,10 +12,19 @@ from discord.ext import commands
 
 from bot.app import TanzakuBot
 from bot.economy import GuildTerms
+from bot.errors import NotAllowed
 from bot.rules_text import GAMES
 from bot.service.config import ServerConfig
 from cogs._ui import render
 from cogs._ui.hub import send_ephemeral
+from cogs._ui.options import Options
+
+
+def render_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
 
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
 DEFAULT = " *(default)*"
@@ -55,6 +64,17 @@ def config_embed(
     embed.add_field(name="Games", value="\n".join(games) or "—", inline=False)
     embed.add_field(name="Tables open in", value=channels, inline=False)
     embed.add_field(name="Stakes", value="\n".join(stakes) or "—", inline=False)
+    rules = [
+        f"{playable.get(game, game)}: "
+        + " · ".join(f"{name} = {render_value(value)}" for name, value in sorted(values.items()))
+        for game, values in sorted(config.rule_defaults.items())
+        if values
+    ]
+    embed.add_field(
+        name="House rules (/config rule)",
+        value="\n".join(rules) or "each game's own defaults" + DEFAULT,
+        inline=False,
+    )
     embed.add_field(name="Economy (/economy config)", value="\n".join(economy), inline=False)
     return embed
 
@@ -118,6 +138,48 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
             else f"{channel.mention} is off the list."
         )
         await self.show_to(interaction, config, note)
+
+    def options_of(self, game: str) -> Options | None:
+        for cog in self.bot.cogs.values():
+            ui = getattr(cog, "ui", None)
+            if ui is not None and getattr(ui, "game", None) == game:
+                options = getattr(cog, "options", None)
+                return options if isinstance(options, Options) else None
+        return None
+
+    @app_commands.command(name="rule", description="A server default for a game's option.")
+    @app_commands.describe(
+        game="Which game",
+        option="The option's name, as the game's open command lists it (round_seconds, …)",
+        value="Its value: on/off, a number or one of its choices; `default` for the game's own",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def rule(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        option: app_commands.Range[str, 1, 40],
+        value: app_commands.Range[str, 1, 40],
+    ) -> None:
+        assert interaction.guild_id is not None
+        options = self.options_of(game.value)
+        declared = None if options is None else options.option(option.strip())
+        if options is None or declared is None:
+            known = ", ".join(o.name for o in (options.options if options else ()) if o.rule)
+            raise NotAllowed(
+                f"{game.name} has no option `{option.strip()}`"
+                + (f"; its options: {known}." if known else ".")
+                + " Nothing changed."
+            )
+        parsed = None if value.strip().lower() == "default" else declared.parse(value)
+        config = await self.bot.tables.configure_rule(
+            interaction.guild_id, game.value, declared.name, parsed
+        )
+        shown = "the game's own default" if parsed is None else f"`{value.strip()}`"
+        await self.show_to(
+            interaction, config, f"New {game.name} tables here get `{declared.name}` {shown}."
+        )
 
     @app_commands.command(name="stakes", description="The stakes a game's tables may ask.")
     @app_commands.describe(

@@ -182,6 +182,7 @@ async def challenge(cog: DuelCog, interaction: discord.Interaction[Any], values:
 
 class DuelCog(GameCog, commands.GroupCog, group_name="duel", group_description="Strength Duel"):
     ui: DuelUI
+    options = OPTIONS
     challenge = OPTIONS.command("challenge", "Challenge a member to a Strength Duel.", challenge)
 
 

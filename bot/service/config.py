@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.errors import NotAllowed
 
 DISABLED_GAMES = "disabled_games"
 TABLE_CHANNELS = "table_channels"
 STAKE_LIMITS = "stake_limits"
+RULE_DEFAULTS = "rule_defaults"
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,8 @@ class ServerConfig:
     """Where tables may open; empty: anywhere."""
     stake_limits: Mapping[str, tuple[int, int | None]] = field(default_factory=dict)
     """Per game: the lowest and the highest stake a table may ask (None: no highest)."""
+    rule_defaults: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Per game: option → the value a table gets when its opener does not choose one."""
 
     @classmethod
     def from_rows(cls, rows: Mapping[str, str]) -> ServerConfig:
@@ -30,6 +34,7 @@ class ServerConfig:
             disabled_games=frozenset(json.loads(rows.get(DISABLED_GAMES, "[]"))),
             table_channels=frozenset(int(c) for c in json.loads(rows.get(TABLE_CHANNELS, "[]"))),
             stake_limits={game: (int(low), high) for game, (low, high) in limits.items()},
+            rule_defaults=json.loads(rows.get(RULE_DEFAULTS, "{}")),
         )
 
     def check_open(self, game: str, title: str, channel_id: int, stake: int) -> None:

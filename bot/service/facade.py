@@ -256,6 +256,26 @@ class TableService:
             await tq.set_guild_config(tx, guild_id, config_names.STAKE_LIMITS, value)
             return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
 
+    async def configure_rule(
+        self, guild_id: int, game: str, option: str, value: object | None
+    ) -> ServerConfig:
+        """A server's default for one of a game's options (`value` None: the game's own
+        default again). The value was checked against the option by the caller."""
+        self.registry.get(game)
+        async with self._db.transaction() as tx:
+            config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            defaults = {g: dict(values) for g, values in config.rule_defaults.items()}
+            chosen = defaults.setdefault(game, {})
+            if value is None:
+                chosen.pop(option, None)
+            else:
+                chosen[option] = value
+            if not chosen:
+                defaults.pop(game)
+            value_json = json.dumps(defaults, sort_keys=True)
+            await tq.set_guild_config(tx, guild_id, config_names.RULE_DEFAULTS, value_json)
+            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+
     async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
         async with self._db.reading() as tx:
             return await tq.stats(tx, guild_id, user_id)

@@ -212,9 +212,13 @@ class Options:
             described["more"] = "Set every other option in a form before the table opens"
         return described
 
-    def values(self, given: Mapping[str, Any]) -> Values:
-        """Every option's value: typed, else the preset's, else its default."""
+    def values(
+        self, given: Mapping[str, Any], server_defaults: Mapping[str, Any] | None = None
+    ) -> Values:
+        """Every option's value: typed, else the preset's, else the server's default
+        (`/config rule`), else the game's."""
         preset = self.presets.get(str(given.get("preset")), {})
+        server = server_defaults or {}
         values: Values = {}
         for option in self.options:
             if (
@@ -225,9 +229,15 @@ class Options:
                 values[option.name] = given[option.name]
             elif option.name in preset:
                 values[option.name] = preset[option.name]
+            elif option.name in server:
+                values[option.name] = server[option.name]
             else:
                 values[option.name] = given.get(option.name, self.default(option))
         return values
+
+    def option(self, name: str) -> Option | None:
+        """A rule option by name (what `/config rule` may set a server default for)."""
+        return next((o for o in self.options if o.name == name and o.rule), None)
 
     def rules(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The rules dict for the engine from option values (names → Rules fields)."""
@@ -284,7 +294,12 @@ class Options:
         declared = self
 
         async def callback(cog: Any, interaction: discord.Interaction[Any], **given: Any) -> None:
-            values = declared.values(given)
+            defaults: Mapping[str, Any] = {}
+            game = getattr(getattr(cog, "ui", None), "game", None)
+            if game is not None and interaction.guild_id is not None:
+                config = await cog.bot.tables.server_config(interaction.guild_id)
+                defaults = config.rule_defaults.get(game, {})
+            values = declared.values(given, defaults)
             if given.get("more"):
                 await interaction.response.send_modal(
                     OptionsForm(declared, values, lambda i, v: handler(cog, i, v))

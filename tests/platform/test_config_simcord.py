@@ -88,3 +88,40 @@ async def test_only_a_moderator_changes_settings(simcord_env):
     text = refusal(await alice.slash(world.channel, "config game", game="hazard", enabled=False))
     assert "Manage Server" in text
     assert "✅ Hazard" in (await settings(world))["Games"]
+
+
+async def test_a_house_rule_default_applies_unless_the_opener_chooses(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob, mod = world["alice"], world["bob"], world.moderator
+    answered(await bob.slash(world.channel, "wallet"))
+    set_rule = await mod.slash(
+        world.channel, "config rule", game="strength_duel", option="round_seconds", value="300"
+    )
+    assert "get `round_seconds` `300`" in answered(set_rule).response.content
+    rules_field = "House rules (/config rule)"
+    assert "Strength Duel: round_seconds = 300" in (await settings(world))[rules_field]
+    answered(await alice.slash(world.channel, "duel challenge", member=bob, stake=10))
+    assert (await simcord_env.bot.tables.snapshot(1)).rules.round_seconds == 300
+    other = world.guild.create_text_channel("other")
+    chosen = await alice.slash(other, "duel challenge", member=bob, stake=10, round_seconds=60)
+    answered(chosen, ephemeral=False)
+    assert (await simcord_env.bot.tables.snapshot(2)).rules.round_seconds == 60, "typed wins"
+
+    # A deadline outside the option's range, or an option the game lacks: nothing changes.
+    too_short = refusal(
+        await mod.slash(
+            world.channel, "config rule", game="strength_duel", option="round_seconds", value="5"
+        )
+    )
+    assert "from 15 to 3600" in too_short
+    unknown = refusal(
+        await mod.slash(
+            world.channel, "config rule", game="strength_duel", option="speed", value="9"
+        )
+    )
+    assert "has no option `speed`" in unknown and "round_seconds" in unknown
+    assert "round_seconds = 300" in (await settings(world))[rules_field]
+
+    back = dict(game="strength_duel", option="round_seconds", value="default")
+    answered(await mod.slash(world.channel, "config rule", **back))
+    assert "each game's own defaults" in (await settings(world))[rules_field]
