@@ -51,6 +51,18 @@ async def test_the_seed_sample_game_by_direct_message(simcord_env):
     assert "Round 8 revealed" in final and "wins the pot of 20" in final
     assert await wallet(world, bob) == 1010 and await wallet(world, alice) == 990
 
+    # The finished duel in /stats (with its chart) and on the game's leaderboard.
+    stats = answered(await bob.slash(world.channel, "stats", game="strength_duel"))
+    (field,) = stats.response.embeds[0].fields
+    for line in ("played: **1**", "won: **1**", "net: **10**", "best win: **10**"):
+        assert line in field.value
+    assert "longest streak: **1**" in field.value
+    assert [a.filename for a in stats.response.attachments] == ["stats.png"]
+    board = answered(
+        await alice.slash(world.channel, "leaderboard", game="strength_duel", by="wins")
+    )
+    assert board.response.embeds[0].description.splitlines() == [f"**1.** {bob.mention} — 1 win"]
+
 
 async def test_no_message_the_opponent_can_see_holds_the_bid(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
