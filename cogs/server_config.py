@@ -1,6 +1,7 @@
 """/config: a server's table settings (Manage Server): which games may open tables, in
-which channels, and the stakes each game's tables may ask; /config show lists them with the
-economy's settings (/economy config), defaults marked."""
+which channels, the stakes each game's tables may ask, and the server's defaults for each
+game's options; /config show lists them with the economy's settings (/economy config),
+defaults marked."""
 
 from __future__ import annotations
 
@@ -61,9 +62,10 @@ def config_embed(
         )
     ]
     embed = discord.Embed(title="Server settings", colour=discord.Colour(render.COLOUR_LOBBY))
-    embed.add_field(name="Games", value="\n".join(games) or "—", inline=False)
-    embed.add_field(name="Tables open in", value=channels, inline=False)
-    embed.add_field(name="Stakes", value="\n".join(stakes) or "—", inline=False)
+    # A field holds 1,024 characters: a long channel list or many rules are clipped.
+    embed.add_field(name="Games", value=render.clip("\n".join(games) or "—", 1024), inline=False)
+    embed.add_field(name="Tables open in", value=render.clip(channels, 1024), inline=False)
+    embed.add_field(name="Stakes", value=render.clip("\n".join(stakes) or "—", 1024), inline=False)
     rules = [
         f"{playable.get(game, game)}: "
         + " · ".join(f"{name} = {render_value(value)}" for name, value in sorted(values.items()))
@@ -72,7 +74,7 @@ def config_embed(
     ]
     embed.add_field(
         name="House rules (/config rule)",
-        value="\n".join(rules) or "each game's own defaults" + DEFAULT,
+        value=render.clip("\n".join(rules) or "each game's own defaults" + DEFAULT, 1024),
         inline=False,
     )
     embed.add_field(name="Economy (/economy config)", value="\n".join(economy), inline=False)

@@ -125,3 +125,15 @@ async def test_a_house_rule_default_applies_unless_the_opener_chooses(simcord_en
     back = dict(game="strength_duel", option="round_seconds", value="default")
     answered(await mod.slash(world.channel, "config rule", **back))
     assert "each game's own defaults" in (await settings(world))[rules_field]
+
+
+def test_a_long_channel_list_is_clipped_to_what_a_field_holds() -> None:
+    from bot.economy import GuildTerms
+    from bot.service.config import ServerConfig
+    from cogs.server_config import config_embed
+
+    many = ServerConfig(table_channels=frozenset(range(10**17, 10**17 + 200)))
+    embed = config_embed(many, {"hazard": "Hazard"}, GuildTerms("ryō", 1000, 100))
+    shown = {field.name: field.value for field in embed.fields}
+    assert len(shown["Tables open in"]) <= 1024
+    assert shown["Tables open in"].startswith(f"<#{10**17}>")
