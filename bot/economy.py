@@ -9,6 +9,8 @@ never leave; every other movement is a transfer between two accounts.
 from __future__ import annotations
 
 import logging
+import re
+import unicodedata
 import weakref
 from dataclasses import dataclass
 
@@ -48,12 +50,14 @@ class GuildTerms:
     which every bet moves, are never cached."""
 
     currency_name: str
+    """As coins are shown: the name, after the emoji when the server set one."""
     starting_balance: int
     daily_amount: int
 
     @classmethod
     def of(cls, row: mq.GuildSettingsRow) -> GuildTerms:
-        return cls(row.currency_name, row.starting_balance, row.daily_amount)
+        name, emoji = row.currency_name, row.currency_emoji
+        return cls(f"{emoji} {name}" if emoji else name, row.starting_balance, row.daily_amount)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +88,19 @@ class Audit:
     def invariant_holds(self) -> bool:
         t = self.totals
         return t.wallets + t.escrow + t.house == t.minted
+
+
+SERVER_EMOJI = re.compile(r"<a?:[A-Za-z0-9_]{2,32}:[0-9]{15,21}>")
+
+
+def is_emoji(text: str) -> bool:
+    """One emoji: a server emoji's markup, or a short run of pictographic characters (an
+    emoji with its modifiers and joiners), never letters, digits or spaces."""
+    if SERVER_EMOJI.fullmatch(text):
+        return True
+    if not 1 <= len(text) <= 8 or any(c.isspace() or c.isalnum() for c in text):
+        return False
+    return any(unicodedata.category(c) == "So" for c in text)
 
 
 def utc_day(now: float) -> tuple[float, float]:
@@ -441,9 +458,17 @@ class Economy:
         currency_name: str | None = None,
         starting_balance: int | None = None,
         daily_amount: int | None = None,
+        currency_emoji: str | None = None,
     ) -> mq.GuildSettingsRow:
+        """`currency_emoji`: an emoji, a server emoji (`<:name:id>`), or "" for none."""
         if currency_name is not None and not 1 <= len(currency_name.strip()) <= 20:
             raise NotAllowed("The currency name must be 1 to 20 characters.")
+        if currency_emoji is not None:
+            currency_emoji = currency_emoji.strip()
+            if currency_emoji and not is_emoji(currency_emoji):
+                raise NotAllowed(
+                    "The currency emoji must be one emoji (or a server emoji); nothing changed."
+                )
         for name, value in (("starting balance", starting_balance), ("daily amount", daily_amount)):
             if value is not None and not 0 <= value <= 1_000_000_000:
                 raise NotAllowed(f"The {name} must be between 0 and 1,000,000,000.")
@@ -456,6 +481,7 @@ class Economy:
                     currency_name=currency_name.strip() if currency_name else None,
                     starting_balance=starting_balance,
                     daily_amount=daily_amount,
+                    currency_emoji=currency_emoji,
                 )
                 settings = await mq.guild_settings(tx, guild_id)
                 assert settings is not None

@@ -525,6 +525,7 @@ class EconomyCog(commands.Cog, name="Economy"):
     @economy_group.command(name="config", description="Set the currency and amounts.")
     @app_commands.describe(
         currency="The currency's name (default ryō)",
+        emoji="An emoji shown before the currency's name (`none` for none)",
         starting_balance="Coins a new wallet starts with (default 1000)",
         daily_amount="Coins /daily gives (default 100)",
     )
@@ -533,6 +534,7 @@ class EconomyCog(commands.Cog, name="Economy"):
         self,
         interaction: discord.Interaction[Any],
         currency: app_commands.Range[str, 1, 20] | None = None,
+        emoji: app_commands.Range[str, 1, 64] | None = None,
         starting_balance: app_commands.Range[int, 0, 1_000_000_000] | None = None,
         daily_amount: app_commands.Range[int, 0, 1_000_000_000] | None = None,
     ) -> None:
@@ -542,10 +544,16 @@ class EconomyCog(commands.Cog, name="Economy"):
             currency_name=currency,
             starting_balance=starting_balance,
             daily_amount=daily_amount,
+            currency_emoji=None if emoji is None else ("" if emoji.strip() == "none" else emoji),
+        )
+        shown = (
+            f"{settings.currency_emoji} {settings.currency_name}"
+            if settings.currency_emoji
+            else settings.currency_name
         )
         await send_ephemeral(
             interaction,
-            f"Currency **{settings.currency_name}** · new wallets start with "
+            f"Currency **{shown}** · new wallets start with "
             f"{settings.starting_balance:,} · /daily gives {settings.daily_amount:,} · "
             f"house bank {settings.house_balance:,}.",
         )

@@ -15,6 +15,7 @@ class GuildSettingsRow:
     daily_amount: int
     house_balance: int
     minted: int
+    currency_emoji: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +36,8 @@ class MoneyTotals:
 
 async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettingsRow | None:
     row = await tx.fetchone(
-        "SELECT guild_id, currency_name, starting_balance, daily_amount, house_balance, minted"
-        " FROM guild_settings WHERE guild_id = ?",
+        "SELECT guild_id, currency_name, starting_balance, daily_amount, house_balance, minted,"
+        " currency_emoji FROM guild_settings WHERE guild_id = ?",
         (guild_id,),
     )
     return GuildSettingsRow(*row) if row else None
@@ -62,12 +63,14 @@ async def update_guild_settings(
     currency_name: str | None = None,
     starting_balance: int | None = None,
     daily_amount: int | None = None,
+    currency_emoji: str | None = None,
 ) -> None:
     await tx.execute(
         "UPDATE guild_settings SET currency_name = COALESCE(?, currency_name),"
         " starting_balance = COALESCE(?, starting_balance),"
-        " daily_amount = COALESCE(?, daily_amount) WHERE guild_id = ?",
-        (currency_name, starting_balance, daily_amount, guild_id),
+        " daily_amount = COALESCE(?, daily_amount),"
+        " currency_emoji = COALESCE(?, currency_emoji) WHERE guild_id = ?",
+        (currency_name, starting_balance, daily_amount, currency_emoji, guild_id),
     )
 
 

@@ -86,3 +86,22 @@ async def test_moderator_grant_and_config(simcord_env):
     assert "50 mon" in result.response.content
     totals = await simcord_env.bot.economy.totals(world.guild.id)
     assert totals.wallets + totals.escrow + totals.house == totals.minted
+
+
+async def test_a_currency_emoji_shows_before_the_name_and_a_bad_one_changes_nothing(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    alice, mod = world["alice"], world.moderator
+    set_emoji = await mod.slash(world.channel, "economy config", emoji="🪙")
+    assert "Currency **🪙 ryō**" in answered(set_emoji).response.content
+    shown = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
+    assert "1,000 🪙 ryō" in shown.response.content
+    for bad in ("abc", "🪙 coins", "<:no:12>"):
+        text = refusal(await mod.slash(world.channel, "economy config", emoji=bad))
+        assert "one emoji" in text and "nothing changed" in text
+    own = "<:ryo:123456789012345678>"
+    server = answered(await mod.slash(world.channel, "economy config", emoji=own))
+    assert "<:ryo:123456789012345678> ryō" in server.response.content
+    cleared = answered(await mod.slash(world.channel, "economy config", emoji="none"))
+    assert "Currency **ryō**" in cleared.response.content
+    shown = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
+    assert "1,000 ryō" in shown.response.content and "🪙" not in shown.response.content
