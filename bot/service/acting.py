@@ -217,21 +217,25 @@ class Play:
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, state: Any
     ) -> None:
         now = self._steps.clock()
+        bumps: list[tuple[int, str, int]] = []
         for seat in await tq.seats(tx, row.id):
             net = seat.wallet_net
             won = counts_as_won(state, seat.user_id, net)
-            await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "played", 1)
-            await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "net", net)
+            bumps += [(seat.user_id, "played", 1), (seat.user_id, "net", net)]
             if won:
-                await tq.bump_stat(tx, row.guild_id, seat.user_id, spec.name, "won", 1)
+                bumps.append((seat.user_id, "won", 1))
             await tq.record_result(tx, row.guild_id, seat.user_id, row.id, spec.name, net, won, now)
         events: list[dict[str, Any]] = []
         for log_row in await tq.action_log(tx, row.id):
             events.extend(json.loads(log_row.events_json))
         honours = [(int(e["player"]), str(e["name"])) for e in events if e.get("kind") == "honour"]
         honours.extend(spec.honours_at_end(state, events))
-        for player, name in honours:
-            await tq.bump_stat(tx, row.guild_id, player, spec.name, name, 1)
+        bumps += [(player, name, 1) for player, name in honours]
+        # One order for every table (member, then stat): two tables ending at once with
+        # the same players must not lock their stats rows in opposite orders (PostgreSQL
+        # would end one of them as a deadlock).
+        for user_id, stat, delta in sorted(bumps, key=lambda bump: (bump[0], bump[1])):
+            await tq.bump_stat(tx, row.guild_id, user_id, spec.name, stat, delta)
 
     # -- what the money could not honour later -------------------------------------------
 

@@ -92,3 +92,37 @@ async def test_the_table_books_an_engines_honours_at_the_end(
         await tables.scheduler.stop()
     finally:
         await made.db.close()
+
+
+async def test_stats_rows_are_bumped_in_one_order_whatever_the_seats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Member, then stat: two tables with the same players ending at once on PostgreSQL
+    must not take their stats rows' locks in opposite orders (a deadlock ends one)."""
+    from bot.storage import table_queries as tq
+
+    order: list[tuple[int, str]] = []
+    original = tq.bump_stat
+
+    async def noting(tx, guild_id, user_id, game, stat, delta):  # type: ignore[no-untyped-def]
+        order.append((user_id, stat))
+        await original(tx, guild_id, user_id, game, stat, delta)
+
+    monkeypatch.setattr(tq, "bump_stat", noting)
+    dice = ScriptedDice(rolls=[1])
+    made = await open_services(tmp_path / "t.db", dice_factory=lambda row: dice)
+    try:
+        tables = made.tables
+        # The host sits first: seat order 9, then 4.
+        opened = await tables.open(
+            guild_id=9, channel_id=8, game="coinflip", host_id=9, rules=coinflip.Rules(stake=10)
+        )
+        table = opened.snapshot.id
+        await tables.join(table, Actor(4))
+        await tables.start(table, Actor(9))
+        await tables.act(table, Actor(9), coinflip.Call(side="heads"))
+        assert (await tables.snapshot(table)).state.finished
+        await tables.scheduler.stop()
+    finally:
+        await made.db.close()
+    assert order == sorted(order) and {user for user, _ in order} == {4, 9}
