@@ -19,6 +19,7 @@ from bot.rules_text import GAMES
 from bot.storage.money import LedgerRow
 from cogs._ui import render
 from cogs._ui.hub import send_ephemeral
+from cogs._ui.options import GAME_CHOICES
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,6 @@ def audit_embed(audit: Audit, currency: str, member: discord.abc.User | None) ->
 BOARD_PAGE = 10
 Ranking = Literal["coins", "wins", "net"]
 RANKINGS: dict[str, Ranking] = {"coins": "coins", "wins": "wins", "net": "net"}
-GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
 
 
 async def board_page(

@@ -18,7 +18,7 @@ from bot.rules_text import GAMES
 from bot.service.config import ServerConfig
 from cogs._ui import render
 from cogs._ui.hub import send_ephemeral
-from cogs._ui.options import Options
+from cogs._ui.options import GAME_CHOICES, Options
 
 
 def render_value(value: Any) -> str:
@@ -27,7 +27,6 @@ def render_value(value: Any) -> str:
     return str(value)
 
 
-GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
 DEFAULT = " *(default)*"
 
 

@@ -20,6 +20,7 @@ from bot.service import LogKind
 from bot.storage.table_queries import LiveTable
 from cogs._ui import render
 from cogs._ui.hub import TableHub, actor_of, is_moderator, send_ephemeral
+from cogs._ui.options import GAME_CHOICES
 from cogs._ui.rules_pages import rules_page
 from cogs._ui.stats_chart import draw_running_net
 
@@ -52,9 +53,6 @@ def describe_logged(data: dict[str, Any]) -> str:
 
 
 TABLES_PER_PAGE = 10
-GAME_CHOICES = [
-    app_commands.Choice(name=title, value=name) for name, title in rules_text.GAMES.items()
-]
 STATS_CHART = "stats.png"
 """The chart's file name: the same for everyone (nothing in it depends on the data)."""
 

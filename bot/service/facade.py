@@ -207,24 +207,34 @@ class TableService:
         async with self._db.reading() as tx:
             return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
 
-    async def configure_game(self, guild_id: int, game: str, enabled: bool) -> ServerConfig:
-        self.registry.get(game)  # refuses a game this bot does not run
+    async def _change_config(
+        self, guild_id: int, name: str, change: Callable[[ServerConfig], object]
+    ) -> ServerConfig:
+        """Read the server's settings, store `name` as `change` makes it (JSON), and return
+        the settings as they now are; all in one transaction."""
         async with self._db.transaction() as tx:
             config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            value = json.dumps(change(config), sort_keys=True)
+            await tq.set_guild_config(tx, guild_id, name, value)
+            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+
+    async def configure_game(self, guild_id: int, game: str, enabled: bool) -> ServerConfig:
+        self.registry.get(game)  # refuses a game this bot does not run
+
+        def change(config: ServerConfig) -> object:
             disabled = set(config.disabled_games)
             if enabled:
                 disabled.discard(game)
             else:
                 disabled.add(game)
-            value = json.dumps(sorted(disabled))
-            await tq.set_guild_config(tx, guild_id, config_names.DISABLED_GAMES, value)
-            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            return sorted(disabled)
+
+        return await self._change_config(guild_id, config_names.DISABLED_GAMES, change)
 
     async def configure_channel(
         self, guild_id: int, channel_id: int, allowed: bool
     ) -> ServerConfig:
-        async with self._db.transaction() as tx:
-            config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+        def change(config: ServerConfig) -> object:
             channels = set(config.table_channels)
             if allowed:
                 channels.add(channel_id)
@@ -232,9 +242,9 @@ class TableService:
                 channels.discard(channel_id)
             else:
                 raise NotAllowed("That channel is not on the list: nothing changed.")
-            value = json.dumps(sorted(channels))
-            await tq.set_guild_config(tx, guild_id, config_names.TABLE_CHANNELS, value)
-            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            return sorted(channels)
+
+        return await self._change_config(guild_id, config_names.TABLE_CHANNELS, change)
 
     async def configure_stakes(
         self, guild_id: int, game: str, lowest: int, highest: int | None
@@ -245,16 +255,16 @@ class TableService:
                 "The lowest stake must be 0 or more, and the highest at least the lowest: "
                 "nothing changed."
             )
-        async with self._db.transaction() as tx:
-            config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+
+        def change(config: ServerConfig) -> object:
             limits = {g: [low, high] for g, (low, high) in config.stake_limits.items()}
             if lowest == 0 and highest is None:
                 limits.pop(game, None)  # no limit: the default
             else:
                 limits[game] = [lowest, highest]
-            value = json.dumps(limits, sort_keys=True)
-            await tq.set_guild_config(tx, guild_id, config_names.STAKE_LIMITS, value)
-            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            return limits
+
+        return await self._change_config(guild_id, config_names.STAKE_LIMITS, change)
 
     async def configure_rule(
         self, guild_id: int, game: str, option: str, value: object | None
@@ -262,8 +272,8 @@ class TableService:
         """A server's default for one of a game's options (`value` None: the game's own
         default again). The value was checked against the option by the caller."""
         self.registry.get(game)
-        async with self._db.transaction() as tx:
-            config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+
+        def change(config: ServerConfig) -> object:
             defaults = {g: dict(values) for g, values in config.rule_defaults.items()}
             chosen = defaults.setdefault(game, {})
             if value is None:
@@ -272,9 +282,9 @@ class TableService:
                 chosen[option] = value
             if not chosen:
                 defaults.pop(game)
-            value_json = json.dumps(defaults, sort_keys=True)
-            await tq.set_guild_config(tx, guild_id, config_names.RULE_DEFAULTS, value_json)
-            return ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            return defaults
+
+        return await self._change_config(guild_id, config_names.RULE_DEFAULTS, change)
 
     async def stats(self, guild_id: int, user_id: int) -> dict[tuple[str, str], int]:
         async with self._db.reading() as tx:

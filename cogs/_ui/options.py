@@ -25,10 +25,13 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot.errors import NotAllowed
+from bot.rules_text import GAMES
 from cogs._ui.amounts import parse_amount
 from cogs._ui.hub import TableModal
 
 MAX_SLASH_OPTIONS = 25
+GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
+"""The `game` choices of the commands that name a game (/stats, /leaderboard, /config)."""
 REQUIRED: Any = inspect.Parameter.empty
 FROM_RULES: Any = object()
 """The default is the Rules model's default for the field."""
