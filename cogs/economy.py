@@ -539,24 +539,41 @@ class EconomyCog(commands.Cog, name="Economy"):
         daily_amount: app_commands.Range[int, 0, 1_000_000_000] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
-        settings = await self.economy.configure(
-            interaction.guild_id,
-            currency_name=currency,
-            starting_balance=starting_balance,
-            daily_amount=daily_amount,
-            currency_emoji=None if emoji is None else ("" if emoji.strip() == "none" else emoji),
-        )
-        shown = (
-            f"{settings.currency_emoji} {settings.currency_name}"
-            if settings.currency_emoji
-            else settings.currency_name
-        )
         await send_ephemeral(
             interaction,
-            f"Currency **{shown}** · new wallets start with "
-            f"{settings.starting_balance:,} · /daily gives {settings.daily_amount:,} · "
-            f"house bank {settings.house_balance:,}.",
+            await configure_economy(
+                self.economy, interaction.guild_id, currency, emoji, starting_balance, daily_amount
+            ),
         )
+
+
+async def configure_economy(
+    economy: Economy,
+    guild_id: int,
+    currency: str | None,
+    emoji: str | None,
+    starting_balance: int | None,
+    daily_amount: int | None,
+) -> str:
+    """Store the settings given (both /economy config and /config economy), and say what
+    the economy is now."""
+    settings = await economy.configure(
+        guild_id,
+        currency_name=currency,
+        starting_balance=starting_balance,
+        daily_amount=daily_amount,
+        currency_emoji=None if emoji is None else ("" if emoji.strip() == "none" else emoji),
+    )
+    shown = (
+        f"{settings.currency_emoji} {settings.currency_name}"
+        if settings.currency_emoji
+        else settings.currency_name
+    )
+    return (
+        f"Currency **{shown}** · new wallets start with "
+        f"{settings.starting_balance:,} · /daily gives {settings.daily_amount:,} · "
+        f"house bank {settings.house_balance:,}."
+    )
 
 
 async def setup(bot: TanzakuBot) -> None:

@@ -1,7 +1,7 @@
-"""/config: a server's table settings (Manage Server): which games may open tables, in
-which channels, the stakes each game's tables may ask, and the server's defaults for each
-game's options; /config show lists them with the economy's settings (/economy config),
-defaults marked."""
+"""/config: a server's settings (Manage Server): which games may open tables, in which
+channels, the stakes each game's tables may ask, the server's defaults for each game's
+options, and the economy's settings (/config economy, the same as /economy config);
+/config show lists them all, defaults marked."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from bot.service.config import ServerConfig
 from cogs._ui import render
 from cogs._ui.hub import send_ephemeral
 from cogs._ui.options import GAME_CHOICES, Options
+from cogs.economy import configure_economy
 
 
 def render_value(value: Any) -> str:
@@ -28,6 +29,22 @@ def render_value(value: Any) -> str:
 
 
 DEFAULT = " *(default)*"
+DEADLINE_SECONDS = (10, 3600)
+"""What a server default for any deadline (an option named ``*_seconds``) may be: an
+opener may type a shorter one where the game allows it, a server may not impose it."""
+
+
+def check_deadline_default(option: str, value: Any) -> None:
+    """Refuse a server-wide deadline under 10 s or over an hour; 0 stays allowed where the
+    option itself allows it (a betting window of 0 means no window, not a 0 s deadline)."""
+    if not option.endswith("_seconds") or not isinstance(value, int) or value == 0:
+        return
+    low, high = DEADLINE_SECONDS
+    if not low <= value <= high:
+        raise NotAllowed(
+            f"A server default for `{option}` must be from {low} seconds to an hour "
+            f"({high:,} s); {value:,} is not. Nothing changed."
+        )
 
 
 def config_embed(
@@ -76,7 +93,7 @@ def config_embed(
         value=render.clip("\n".join(rules) or "each game's own defaults" + DEFAULT, 1024),
         inline=False,
     )
-    embed.add_field(name="Economy (/economy config)", value="\n".join(economy), inline=False)
+    embed.add_field(name="Economy (/config economy)", value="\n".join(economy), inline=False)
     return embed
 
 
@@ -174,6 +191,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
                 + " Nothing changed."
             )
         parsed = None if value.strip().lower() == "default" else declared.parse(value)
+        check_deadline_default(declared.name, parsed)
         config = await self.bot.tables.configure_rule(
             interaction.guild_id, game.value, declared.name, parsed
         )
@@ -202,6 +220,29 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
             interaction.guild_id, game.value, lowest, highest
         )
         await self.show_to(interaction, config, f"{game.name} stakes are set.")
+
+    @app_commands.command(name="economy", description="The currency and the amounts.")
+    @app_commands.describe(
+        currency="The currency's name (default ryō)",
+        emoji="An emoji shown before the currency's name (`none` for none)",
+        starting_balance="Coins a new wallet starts with (default 1000)",
+        daily_amount="Coins /daily gives (default 100)",
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def economy(
+        self,
+        interaction: discord.Interaction[Any],
+        currency: app_commands.Range[str, 1, 20] | None = None,
+        emoji: app_commands.Range[str, 1, 64] | None = None,
+        starting_balance: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+        daily_amount: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        note = await configure_economy(
+            self.bot.economy, interaction.guild_id, currency, emoji, starting_balance, daily_amount
+        )
+        config = await self.bot.tables.server_config(interaction.guild_id)
+        await self.show_to(interaction, config, note)
 
 
 async def setup(bot: TanzakuBot) -> None:

@@ -18,7 +18,7 @@ async def test_defaults_are_marked(simcord_env):
     assert "✅ Strength Duel *(default)*" in fields["Games"]
     assert fields["Tables open in"] == "any channel *(default)*"
     assert "Hazard: any stake *(default)*" in fields["Stakes"]
-    assert "currency: **ryō** *(default)*" in fields["Economy (/economy config)"]
+    assert "currency: **ryō** *(default)*" in fields["Economy (/config economy)"]
 
 
 async def test_a_game_switched_off_refuses_new_tables(simcord_env):
@@ -137,3 +137,107 @@ def test_a_long_channel_list_is_clipped_to_what_a_field_holds() -> None:
     shown = {field.name: field.value for field in embed.fields}
     assert len(shown["Tables open in"]) <= 1024
     assert shown["Tables open in"].startswith(f"<#{10**17}>")
+
+
+def a_valid_value(option) -> str:
+    """A value `option` takes that is not left to chance: its highest, on, its last choice
+    (a deadline within the server's ten seconds to an hour)."""
+    if option.kind is bool:
+        return "on"
+    if option.choices:
+        return option.choices[-1]
+    if option.name.endswith("_seconds"):
+        return str(max(10, min(option.high or 3600, 3600)))
+    if option.kind is int:
+        return str(option.high if option.high is not None else (option.low or 0) + 7)
+    return "seven"
+
+
+async def test_every_option_of_every_game_round_trips(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    mod = world.moderator
+    config_cog = simcord_env.bot.get_cog("ConfigCog")
+    typed: dict[str, dict[str, str]] = {}
+    for game in config_cog.playable():
+        options = config_cog.options_of(game)
+        assert options is not None, f"{game} declares its options"
+        for option in (o for o in options.options if o.rule):
+            value = a_valid_value(option)
+            given = dict(game=game, option=option.name, value=value)
+            answered(await mod.slash(world.channel, "config rule", **given), ephemeral=True)
+            typed.setdefault(game, {})[option.name] = value
+    assert len(typed) == len(config_cog.playable()) and sum(map(len, typed.values())) >= 20
+
+    # Shown back by /config show, and stored as each option's own parser reads it.
+    stored = (await simcord_env.bot.tables.server_config(world.guild.id)).rule_defaults
+    shown = (await settings(world))["House rules (/config rule)"]
+    for game, values in typed.items():
+        options = config_cog.options_of(game)
+        for name, value in values.items():
+            parsed = options.option(name).parse(value)
+            assert stored[game][name] == parsed, (game, name)
+            assert f"{name} = {value}" in shown or len(shown) >= 1000, (game, name)
+
+    # Back to the defaults one by one: nothing is left behind.
+    for game, values in typed.items():
+        for name in values:
+            back = dict(game=game, option=name, value="default")
+            answered(await mod.slash(world.channel, "config rule", **back))
+    assert (await simcord_env.bot.tables.server_config(world.guild.id)).rule_defaults == {}
+
+
+async def test_a_server_deadline_is_ten_seconds_to_an_hour(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    mod = world.moderator
+    # Fortunes and Winds lets an opener type a 5 s roll; a server may not impose it.
+    short = dict(game="fortunes_winds", option="roll_seconds", value="5")
+    assert "from 10 seconds to an hour" in refusal(
+        await mod.slash(world.channel, "config rule", **short)
+    )
+    long = dict(game="nihakyu", option="round_seconds", value="3601")
+    assert "3600" in refusal(await mod.slash(world.channel, "config rule", **long))
+    assert (await simcord_env.bot.tables.server_config(world.guild.id)).rule_defaults == {}
+    # A betting window of 0 is no window, not a deadline of 0 s.
+    none = dict(game="fortunes_winds", option="bet_seconds", value="0")
+    answered(await mod.slash(world.channel, "config rule", **none))
+    edge = dict(game="fortunes_winds", option="roll_seconds", value="10")
+    answered(await mod.slash(world.channel, "config rule", **edge))
+    stored = (await simcord_env.bot.tables.server_config(world.guild.id)).rule_defaults
+    assert stored == {"fortunes_winds": {"bet_seconds": 0, "roll_seconds": 10}}
+
+
+def test_the_deadline_check_refuses_what_is_out_of_bounds() -> None:
+    import pytest
+
+    from bot.errors import NotAllowed
+    from cogs.server_config import check_deadline_default
+
+    for fine in (("round_seconds", 10), ("round_seconds", 3600), ("bet_seconds", 0), ("ante", 1)):
+        check_deadline_default(*fine)
+    for bad in (("round_seconds", 9), ("turn_seconds", 3601), ("bet_seconds", 1)):
+        with pytest.raises(NotAllowed, match="Nothing changed"):
+            check_deadline_default(*bad)
+
+
+async def test_the_economy_settings_round_trip_through_config(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    mod = world.moderator
+    set_all = await mod.slash(
+        world.channel,
+        "config economy",
+        currency="mon",
+        emoji="🪙",
+        starting_balance=500,
+        daily_amount=25,
+    )
+    note = answered(set_all, ephemeral=True).response.content
+    assert "Currency **🪙 mon** · new wallets start with 500 · /daily gives 25" in note
+    economy = (await settings(world))["Economy (/config economy)"]
+    assert "currency: **🪙 mon**" in economy and "*(default)*" not in economy
+    assert "starting balance: **500**" in economy and "daily amount: **25**" in economy
+    answered(await world["alice"].slash(world.channel, "wallet"))
+    assert (await simcord_env.bot.economy.balance(world.guild.id, world["alice"].id)).balance == 500
+
+    bad = refusal(await mod.slash(world.channel, "config economy", emoji="not an emoji"))
+    assert "nothing" in bad.lower()
+    assert (await settings(world))["Economy (/config economy)"] == economy
