@@ -170,13 +170,14 @@ class TanzakuBot(commands.Bot):
             # Inside `docker stop`'s 10 s before its SIGKILL, with time left to close.
             grace_seconds = 8.0
             # discord.py names the tasks that run a click's, a form's or a command's
-            # handler; with the bot's own background work (table message refreshes) they
-            # are the actions in flight.
+            # handler; with the bot's own background work (table message refreshes) and the
+            # computers' moves they are the actions in flight.
             handler_prefixes = (
                 "discord-ui-view-dispatch",
                 "discord-ui-dynamic-item",
                 "discord-ui-modal-dispatch",
                 "CommandTree-invoker",
+                "tanzaku-computer-",  # a computer's move (bot/service/computers.py)
             )
             loop = asyncio.get_running_loop()
             give_up_at = loop.time() + grace_seconds

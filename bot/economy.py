@@ -340,6 +340,21 @@ class Economy:
         if until is not None and until > self._clock():
             raise SelfExcluded(until)
 
+    async def check_house_covers(self, tx: Transaction, guild_id: int, amount: int) -> None:
+        """Refuse a computer's seat whose stake the house bank cannot put up (the house
+        may run a deficit paying a fair win, never to stake a game)."""
+        if amount <= 0:
+            return
+        await self.terms(tx, guild_id)  # the server's row exists from here on
+        settings = await mq.guild_settings(tx, guild_id)
+        assert settings is not None
+        if settings.house_balance < amount:
+            terms = await self.terms(tx, guild_id)
+            raise NotAllowed(
+                f"The house bank holds {settings.house_balance:,} {terms.currency_name}, "
+                f"too little for the computer to stake {amount:,}. Nothing changed."
+            )
+
     async def check_stake(self, tx: Transaction, guild_id: int, user_id: int, amount: int) -> None:
         """Refuse a stake of `amount` from a member who excluded themself, or whose losses
         at the tables today would pass their daily loss limit."""

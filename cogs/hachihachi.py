@@ -276,7 +276,7 @@ class HachiHachiUI(Game):
 OPTIONS = Options(
     hm.Rules,
     table("""
-stake_per_kan  1..1_000_000 required  Coins per kan of score (1 kan = 10 points)
+stake_per_kan  0..1_000_000 required  Coins per kan of score (1 kan = 10 points; 0: no coins)
 rounds         1..48    Rounds in the match (default 12)
 seats>seated_players  2..4  Players at the table (default 2; two play each round)
 points_per_kan  10|12   default=10  Points in a kan (default 10)

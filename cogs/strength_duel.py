@@ -24,7 +24,15 @@ from cogs._ui.game import Game, GameCog
 from cogs._ui.hub import button, install_game, view_of
 from cogs._ui.options import Options, Values, table
 from cogs._ui.verbs import VerbTable, with_number
-from cogs.strength_duel_text import CONFIRMATIONS, MODE_TITLES, SENTENCES, panel_text, rules_summary
+from cogs.strength_duel_text import (
+    CONFIRMATIONS,
+    MODE_TITLES,
+    SENTENCES,
+    bid_review,
+    computer_line,
+    panel_text,
+    rules_summary,
+)
 
 Snapshot = TableSnapshot[duel.Rules, duel.State]
 
@@ -75,7 +83,16 @@ class DuelUI(Game):
             return lines
         if state.phase == "forbid":
             return [*lines, "Everyone picks a secret forbidden number (0–5)."]
-        return [*lines, f"**Round {state.round}** — bids are secret until all are in."]
+        against = computer_line(state)
+        return [
+            *lines,
+            *([against] if against else []),
+            f"**Round {state.round}** — bids are secret until all are in.",
+        ]
+
+    def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
+        review = bid_review(snapshot.game)
+        return [] if review is None else [("Your bids against the equilibrium", review)]
 
     def seat_lines(self, snapshot: Snapshot) -> list[str]:
         state = snapshot.game

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from bot.games import strength_duel as duel
+from bot.players import is_computer
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
@@ -191,3 +192,62 @@ def _panel_text(snapshot: Snapshot, player: int) -> tuple[str, Literal["forbid",
     if forbidden is not None:
         text += f" Your forbidden number is **{forbidden}**."
     return "\n".join([header, *lines, text]), "bid"
+
+
+# -- against the computer ----------------------------------------------------------------------
+
+
+def equilibrium_duel(state: duel.State) -> tuple[int, int] | None:
+    """(the member, the computer) when the computer plays this duel at its exact
+    equilibrium (the two-player mode it is solved for); otherwise ``None``."""
+    if state.rules.mode != "duel" or len(state.seats) != 2:
+        return None
+    computers = [seat for seat in state.seats if is_computer(seat)]
+    if len(computers) != 1:
+        return None
+    (computer,) = computers
+    (member,) = [seat for seat in state.seats if seat != computer]
+    return member, computer
+
+
+def computer_line(state: duel.State) -> str | None:
+    """The game's value from here, as the computer plays it (shown every round)."""
+    pair = equilibrium_duel(state)
+    if pair is None or state.finished:
+        return None
+    member, computer = pair
+    from bot.players import strength_duel as duel_player  # TEMP until the module lands
+
+    wins = duel_player.value(state.strength[computer], state.strength[member])
+    return (
+        f"🤖 The computer plays the exact equilibrium: against best play it wins "
+        f"**{wins:.1%}** from here (a draw counts half)."
+    )
+
+
+def bid_review(state: duel.State) -> str | None:
+    """After the game: each of the member's bids against the equilibrium, with the win
+    chance it gave up against the computer's mix."""
+    pair = equilibrium_duel(state)
+    if pair is None or not state.finished or not state.history:
+        return None
+    member, computer = pair
+    from bot.players import strength_duel as duel_player  # TEMP until the module lands
+
+    start = duel.STARTING_STRENGTH["duel"]
+    before = {member: start, computer: start}
+    lines, total = [], 0.0
+    for record in state.history:
+        own, other = before[member], before[computer]
+        bid = record.bids.get(member)
+        if bid is not None and own <= start and other <= start:
+            gave_up = max(0.0, duel_player.bid_regret(own, other, bid))
+            total += gave_up
+            # Short lines: a long game's list must fit an embed field (1,024 characters).
+            verdict = "✓ in the mix" if gave_up < 5e-4 else f"−{gave_up:.1%}"
+            lines.append(f"R{record.round} {own}–{other}: **{bid}** {verdict}")
+        before = dict(record.strength)
+    if not lines:
+        return None
+    lines.append(f"Win chance given up against best play: **{total:.1%}** in all.")
+    return "\n".join(lines)

@@ -8,17 +8,19 @@ choice the chooser's wallet cannot pay at the reveal, a bet the bank could not p
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel
 
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
-from bot.fairness import FairDice, RecordingDice
+from bot.fairness import Draw, FairDice, RecordingDice
 from bot.games.registry import AnySpec
+from bot.players import is_computer
 from bot.service.snapshots import UNREAD, Outcome, Unread
 from bot.service.steps import Steps
-from bot.service.terms import GAME_DEADLINE, Actor, permit
+from bot.service.terms import DECIDED_WITH, GAME_DEADLINE, Actor, permit
 from bot.storage import Transaction
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
@@ -38,6 +40,26 @@ def stake_increase(spec: AnySpec, before: Any, after: Any, player: int) -> int:
     and more to pay at a reveal (a secret bet)."""
     more = int(after.stakes.get(player, 0)) - int(before.stakes.get(player, 0))
     return more + spec.pending_charge(after, player) - spec.pending_charge(before, player)
+
+
+def retake(dice: RecordingDice, draws: Sequence[Draw]) -> None:
+    """Take again from the table's dice the draws a decision made outside the transaction
+    took from the same position, so the log holds them in order. Fair dice must give the
+    same outcomes (the table has not moved: the ply was checked); other dice (a test's
+    script) were consumed by the decision itself and are only recorded."""
+    inner = dice.inner
+    for draw in draws:
+        if not isinstance(inner, FairDice):
+            dice.draws.append(draw)
+            continue
+        again = (
+            Draw(draw.sides, order=inner.shuffle_order(draw.sides))
+            if draw.order is not None
+            else Draw(draw.sides, value=inner.roll(draw.sides))
+        )
+        if again != draw:
+            raise StaleAction()
+        dice.draws.append(again)
 
 
 class Play:
@@ -69,9 +91,12 @@ class Play:
         seats: list[tq.SeatRow] | None = None,
         *,
         final_status: str = TableStatus.FINISHED,
+        decided_with: Sequence[Draw] = (),
     ) -> Outcome:
         """Apply an action at a running table whose lock the caller holds (who may send
-        it was checked already: `user_id` is only what the log names)."""
+        it was checked already: `user_id` is only what the log names). `decided_with`:
+        the draws a computer's decision took from the table's dice, taken again here so
+        they are logged (and checked by /verify) before the action's own."""
         if row.status == TableStatus.LOBBY:
             raise NotAllowed("The game has not started yet.")
         if row.status != TableStatus.RUNNING:
@@ -82,9 +107,11 @@ class Play:
         if expected_ply is not None and int(state.ply) != expected_ply:
             raise StaleAction()
         if spec.shortfall is None:
-            return await self._apply(tx, row, spec, state, user_id, action, seats, final_status)
+            return await self._apply(
+                tx, row, spec, state, user_id, action, seats, final_status, decided_with
+            )
         return await self._apply_covering_shortfalls(
-            tx, row, spec, state, user_id, action, seats, final_status
+            tx, row, spec, state, user_id, action, seats, final_status, decided_with
         )
 
     async def _apply_covering_shortfalls(
@@ -97,6 +124,7 @@ class Play:
         action: BaseModel,
         seats: list[tq.SeatRow] | None,
         final_status: str,
+        decided_with: Sequence[Draw],
     ) -> Outcome:
         # A reveal may take coins from a player whose wallet has since run short (a secret
         # choice that costs more at the reveal). The engine turns that player's choice into
@@ -107,7 +135,7 @@ class Play:
             try:
                 async with tx.savepoint("reveal"):
                     outcome = await self._apply(
-                        tx, row, spec, state, user_id, action, seats, final_status
+                        tx, row, spec, state, user_id, action, seats, final_status, decided_with
                     )
             except InsufficientFunds as short:
                 fix = None
@@ -134,17 +162,22 @@ class Play:
         action: BaseModel,
         seats: list[tq.SeatRow] | None,
         final_status: str,
+        decided_with: Sequence[Draw] = (),
     ) -> Outcome:
         dice = RecordingDice(self._steps.dice_factory(row))
+        retake(dice, decided_with)
         new_state, events = spec.act(state, user_id, action, dice)
-        if user_id is not None:
+        if user_id is not None and not is_computer(user_id):
             staked = stake_increase(spec, state, new_state, user_id)
             if staked > 0:
                 await self._steps.economy.check_stake(tx, row.guild_id, user_id, staked)
         seq = row.version + 1
-        await self._steps.log(
-            tx, row.id, seq, user_id, action.model_dump(mode="json"), dice.draws, events
-        )
+        logged = action.model_dump(mode="json")
+        if decided_with:
+            # How many of the row's draws the computer's decision took before the action
+            # (a replay takes them again before replaying the action).
+            logged[DECIDED_WITH] = len(decided_with)
+        await self._steps.log(tx, row.id, seq, user_id, logged, dice.draws, events)
         new_row, deadline = await self.save(
             tx, row, spec, new_state, dice, seq, seats, final_status
         )
@@ -219,6 +252,8 @@ class Play:
         now = self._steps.clock()
         bumps: list[tuple[int, str, int]] = []
         for seat in await tq.seats(tx, row.id):
+            if is_computer(seat.user_id):
+                continue  # the house bank's coins: in nobody's stats
             net = seat.wallet_net
             won = counts_as_won(state, seat.user_id, net)
             bumps += [(seat.user_id, "played", 1), (seat.user_id, "net", net)]
@@ -230,7 +265,7 @@ class Play:
             events.extend(json.loads(log_row.events_json))
         honours = [(int(e["player"]), str(e["name"])) for e in events if e.get("kind") == "honour"]
         honours.extend(spec.honours_at_end(state, events))
-        bumps += [(player, name, 1) for player, name in honours]
+        bumps += [(player, name, 1) for player, name in honours if not is_computer(player)]
         # One order for every table (member, then stat): two tables ending at once with
         # the same players must not lock their stats rows in opposite orders (PostgreSQL
         # would end one of them as a deadlock).
@@ -243,7 +278,7 @@ class Play:
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, after: Any, user_id: int | None
     ) -> None:
         """Refuse a secret choice the chooser's wallet cannot pay at the reveal."""
-        if user_id is None or spec.pending_charge is None:
+        if user_id is None or spec.pending_charge is None or is_computer(user_id):
             return
         charge = spec.pending_charge(after, user_id)
         if charge <= 0:

@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -21,10 +21,13 @@ from pydantic import BaseModel
 from bot.clock import Clock, discord_clock
 from bot.economy import Economy
 from bot.errors import NotAllowed
+from bot.fairness import Draw
 from bot.games.registry import GameRegistry
+from bot.players import is_computer
 from bot.scheduler import Scheduler
 from bot.service import config as config_names
 from bot.service.acting import Play
+from bot.service.computers import ComputerSeats, wants_computer
 from bot.service.config import ServerConfig
 from bot.service.deadlines import DeadlineBusy, Deadlines
 from bot.service.lifecycle import Lifecycle
@@ -41,6 +44,7 @@ from bot.service.verify import VerifyReport, verify_table
 from bot.signals import DEADLINE, NOTICE, TERMS, SignalRouter
 from bot.storage import Database, Transaction
 from bot.storage import table_queries as tq
+from bot.storage.table_queries import TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +104,15 @@ class TableService:
             # Through the public method, looked up when a deadline fires, so a deadline
             # always takes the lock and whatever stands in for `fire_deadline` is used.
             fire=lambda table_id, ply: self.fire_deadline(table_id, ply),
+            listeners=self.deadline_listeners,
+        )
+        self.computers = ComputerSeats(
+            read=self.snapshot,
+            act=self.act_as_computer,
+            end_unattended=self.end_unattended,
+            dice_factory=lambda: self._steps.dice_factory,
+            # A computer's move reaches the table message as a deadline's does: no click
+            # to answer, the message and the private panels are redrawn.
             listeners=self.deadline_listeners,
         )
 
@@ -309,9 +322,11 @@ class TableService:
         rules: BaseModel,
         invitee_id: int | None = None,
         lobby_seconds: int | None = None,
+        against_computer: bool = False,
     ) -> Outcome:
         """Open a lobby with the host seated; with `invitee_id` it is a challenge that only
-        that member may accept (or decline)."""
+        that member may accept (or decline); `against_computer`: the computer takes the
+        other seat and the game starts at once."""
         # No lock: the table does not exist until this transaction commits.
         try:
             async with self._db.transaction() as tx:
@@ -326,6 +341,7 @@ class TableService:
                     lobby_seconds=(
                         lobby_seconds if lobby_seconds is not None else self.lobby_timeout_seconds
                     ),
+                    against_computer=against_computer,
                 )
         except tq.DuplicateOpenTable:
             # Another process opened one here between our check and our insert (the check
@@ -341,27 +357,45 @@ class TableService:
         count_saved_write()
         self._steps.remember_game(outcome.snapshot.id, game)
         self._steps.sync_scheduler(outcome.snapshot)
+        # A game against the computer has started, but its computer waits for the table
+        # message (see `set_message`): its move must edit that message, not post another.
         return outcome
 
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         async with self._write(table_id) as tx:
-            return await self._lifecycle.join(tx, table_id, actor)
+            outcome = await self._lifecycle.join(tx, table_id, actor)
+        return self._kick(outcome)
+
+    async def add_computer(self, table_id: int, actor: Actor) -> Outcome:
+        """The host fills a lobby's seat with the computer."""
+        async with self._write(table_id) as tx:
+            return await self._lifecycle.add_computer(tx, table_id, actor)
+
+    async def remove_computer(self, table_id: int, actor: Actor) -> Outcome:
+        """The host takes the computer seated last out of a lobby (its stake goes back to
+        the house bank)."""
+        async with self._write(table_id) as tx:
+            outcome = await self._lifecycle.remove_computer(tx, table_id, actor)
+        self._steps.sync_scheduler(outcome.snapshot)
+        return outcome
 
     async def leave(self, table_id: int, actor: Actor) -> Outcome:
         async with self._write(table_id) as tx:
             outcome = await self._lifecycle.leave(tx, table_id, actor)
         # After the commit: a lobby that failed to save keeps its deadline armed.
         self._steps.sync_scheduler(outcome.snapshot)
-        return outcome
+        return self._kick(outcome)
 
     async def accept(self, table_id: int, actor: Actor) -> Outcome:
         """The invitee accepts a challenge: takes the seat and the game starts, at once."""
         async with self._write(table_id) as tx:
-            return await self._lifecycle.accept(tx, table_id, actor)
+            outcome = await self._lifecycle.accept(tx, table_id, actor)
+        return self._kick(outcome)
 
     async def start(self, table_id: int, actor: Actor) -> Outcome:
         async with self._write(table_id) as tx:
-            return await self._lifecycle.start(tx, table_id, actor)
+            outcome = await self._lifecycle.start(tx, table_id, actor)
+        return self._kick(outcome)
 
     async def cancel(self, table_id: int, actor: Actor) -> Outcome:
         """End a table early: a lobby by its host, invitee or a moderator; a started table
@@ -380,6 +414,12 @@ class TableService:
     async def set_message(self, table_id: int, message_id: int) -> None:
         async with self._db.transaction() as tx:
             await tq.set_message(tx, table_id, message_id)
+            row = await self._steps.row(tx, table_id)
+            snapshot = (
+                await self._steps.snapshot(tx, row) if row.status == TableStatus.RUNNING else None
+            )
+        if snapshot is not None:
+            self._kick(Outcome(snapshot))
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -395,7 +435,46 @@ class TableService:
         Who may send it is the game's :class:`Permission` for that action (a seated
         player unless the engine says otherwise), checked here, inside the lock."""
         async with self._write(table_id) as tx:
-            return await self._play.act(tx, table_id, actor, action, expected_ply)
+            outcome = await self._play.act(tx, table_id, actor, action, expected_ply)
+        return self._kick(outcome)
+
+    async def act_as_computer(
+        self,
+        table_id: int,
+        seat: int,
+        action: BaseModel,
+        expected_ply: int,
+        decided_with: Sequence[Draw],
+    ) -> Outcome:
+        """A computer seat's decision, made at `expected_ply` with `decided_with` drawn
+        from the table's dice (:class:`ComputerSeats` calls this; nobody else may)."""
+        async with self._write(table_id) as tx:
+            row = await self._steps.row(tx, table_id)
+            seats = await tq.seats(tx, table_id)
+            if seat not in {s.user_id for s in seats}:
+                raise NotAllowed("That computer has no seat at this table.")
+            return await self._play.act_locked(
+                tx, row, seat, action, expected_ply, seats, decided_with=decided_with
+            )
+
+    async def end_unattended(self, table_id: int) -> Outcome | None:
+        """End a running table where only computers are left (every member cashed out
+        or was removed): what was settled stands, the rest goes back."""
+        async with self._write(table_id) as tx:
+            row = await self._steps.row(tx, table_id)
+            if row.status != TableStatus.RUNNING:
+                return None
+            seats = await tq.seats(tx, table_id)
+            state = await self._steps.snapshot(tx, row)
+            if any(not is_computer(seat) for seat in state.seats):
+                return None
+            return await self._lifecycle.end_early(tx, row, None, seats)
+
+    def _kick(self, outcome: Outcome) -> Outcome:
+        """After a change is saved: a computer seat may now have something to do."""
+        if wants_computer(outcome.snapshot):
+            self.computers.kick(outcome.snapshot)
+        return outcome
 
     # -- deadlines ---------------------------------------------------------------------------
 
@@ -406,7 +485,15 @@ class TableService:
         that a deadline another process sets while this one loads is not missed.
         """
         await self._db.listen(self.signals)
-        return await self._deadlines.rearm(self._pending_notices)
+        count = await self._deadlines.rearm(self._pending_notices)
+        # A computer's turn a stop interrupted is taken now.
+        for table_id in await self._computer_tables():
+            self._kick(Outcome(await self.snapshot(table_id), [], kind="acted"))
+        return count
+
+    async def _computer_tables(self) -> list[int]:
+        async with self._db.reading() as tx:
+            return await tq.tables_with_computers(tx)
 
     async def _resync(self) -> None:
         # The signals of a lost connection are lost: read everything kept in memory again.
@@ -435,7 +522,8 @@ class TableService:
         (a click moved the table on first, or the deadline was moved). Raises
         :class:`DeadlineBusy` when another process holds the table at this moment."""
         async with self._write(table_id, claim=True) as tx:
-            return await self._deadlines.fire_locked(tx, table_id, ply)
+            outcome = await self._deadlines.fire_locked(tx, table_id, ply)
+        return None if outcome is None else self._kick(outcome)
 
     # -- the unit of work --------------------------------------------------------------------
 

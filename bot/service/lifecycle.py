@@ -15,6 +15,7 @@ from bot.errors import NotAllowed, NotSeated, UserFacingError
 from bot.fairness import RecordingDice, commitment
 from bot.games.common import Abort, Permission
 from bot.games.registry import AnySpec
+from bot.players import COMPUTER_IDS, computer_refusal, is_computer
 from bot.safe_log import log_failure
 from bot.service.acting import Play
 from bot.service.config import ServerConfig
@@ -76,9 +77,11 @@ class Lifecycle:
         rules: BaseModel,
         invitee_id: int | None,
         lobby_seconds: int,
+        against_computer: bool = False,
     ) -> Outcome:
         """A lobby with the host seated; with `invitee_id` a challenge only that member
-        may accept (or decline)."""
+        may accept (or decline); `against_computer`: the computer takes the other seat and
+        the game starts at once."""
         if invitee_id == host_id:
             raise NotAllowed("You cannot challenge yourself.")
         steps = self._steps
@@ -115,7 +118,60 @@ class Lifecycle:
         await steps.log(tx, row.id, 1, host_id, {"kind": LogKind.OPEN}, [], [])
         await tq.set_deadline(tx, table_id, now + lobby_seconds, 0, LOBBY_DEADLINE)
         row = await steps.bump(tx, row)
+        if against_computer:
+            await self._seat_computer(tx, row, spec, rules, [host_id])
+            row = await steps.bump(tx, await steps.row(tx, table_id))
+            return await self._start(tx, row, host_id)
         return Outcome(await steps.snapshot(tx, row), kind="opened", actor=host_id)
+
+    async def add_computer(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
+        """The host fills a lobby's seat with the computer (its stake from the house bank,
+        where the house may stake it)."""
+        steps = self._steps
+        row = await steps.row(tx, table_id)
+        require_lobby(row)
+        if actor.user_id != row.host_id:
+            raise NotAllowed("Only the table's host can add the computer.")
+        if row.invitee_id is not None:
+            raise NotAllowed("A challenge is for the member challenged; open a table instead.")
+        spec = steps.registry.get(row.game)
+        rules = spec.rules_model.model_validate_json(row.rules_json)
+        seated = [seat.user_id for seat in await tq.seats(tx, table_id)]
+        _, most = spec.seat_limits(rules)
+        if len(seated) >= most:
+            raise NotAllowed(f"This table is full: {spec.title} seats at most {most}.")
+        computer = await self._seat_computer(tx, row, spec, rules, seated)
+        row = await steps.bump(tx, await steps.row(tx, table_id))
+        return Outcome(await steps.snapshot(tx, row), kind="joined", actor=computer)
+
+    async def remove_computer(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
+        row = await self._steps.row(tx, table_id)
+        require_lobby(row)
+        if actor.user_id != row.host_id:
+            raise NotAllowed("Only the table's host can remove the computer.")
+        computers = [s.user_id for s in await tq.seats(tx, table_id) if is_computer(s.user_id)]
+        if not computers:
+            raise NotAllowed("No computer sits at this table.")
+        return await self.leave(tx, table_id, Actor(computers[-1], False))
+
+    async def _seat_computer(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        spec: AnySpec,
+        rules: BaseModel,
+        seated: list[int],
+    ) -> int:
+        refusal = computer_refusal(spec.name, spec.title, rules, spec.hold(rules))
+        if refusal is not None:
+            raise NotAllowed(refusal)
+        free = [computer for computer in COMPUTER_IDS if computer not in seated]
+        if not free:
+            raise NotAllowed(f"A table seats at most {len(COMPUTER_IDS)} computers.")
+        computer = free[0]
+        await self._steps.seat(tx, row, spec, rules, computer)
+        await self._steps.log(tx, row.id, row.version + 1, computer, {"kind": LogKind.JOIN}, [], [])
+        return computer
 
     async def join(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
         user_id, steps = actor.user_id, self._steps
@@ -157,14 +213,15 @@ class Lifecycle:
         await steps.settle_seat(tx, row, user_id, seat.wallet_net, 0, memo="left the lobby")
         await tq.remove_seat(tx, table_id, user_id)
         remaining = [s.user_id for s in seats if s.user_id != user_id]
+        members = [user for user in remaining if not is_computer(user)]
         await steps.log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.LEAVE}, [], [])
-        if not remaining:
-            row = await steps.finish_without_play(tx, row, TableStatus.CANCELLED)
-            return Outcome(await steps.snapshot(tx, row), kind="cancelled", actor=user_id)
+        if not members:
+            # Nobody left to play the computer: its stake goes back to the house bank.
+            return await self.refunded(tx, row, "cancelled", user_id)
         if row.host_id == user_id:
-            # The next seat takes over as host rather than the lobby dying with players
+            # The next member takes over as host rather than the lobby dying with players
             # still in it.
-            await tq.set_host(tx, table_id, remaining[0])
+            await tq.set_host(tx, table_id, members[0])
         row = await steps.bump(tx, row)
         return Outcome(await steps.snapshot(tx, row), kind="left", actor=user_id)
 
@@ -203,8 +260,11 @@ class Lifecycle:
             need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
             raise NotAllowed(f"{spec.title} needs {need} players; {len(players)} seated so far.")
         if spec.engine.seats_by_wallet:
+            # A computer has no wallet of its own: it never banks from the house's coins.
             balances = {
-                player: (await steps.economy.ensure_wallet(tx, row.guild_id, player)).balance
+                player: 0
+                if is_computer(player)
+                else (await steps.economy.ensure_wallet(tx, row.guild_id, player)).balance
                 for player in players
             }
             players = spec.engine.seat_order(rules, players, balances)
@@ -269,6 +329,9 @@ class Lifecycle:
         join it, so every stake goes back at once."""
         steps = self._steps
         row = await steps.row(tx, table_id)
+        if row.status == TableStatus.RUNNING:
+            # A game against the computer starts as it opens: end it through its engine.
+            return await self.end_early(tx, row, None)
         require_lobby(row)
         await steps.log(tx, row.id, row.version + 1, None, {"kind": LogKind.WITHDRAW}, [], [])
         row = await steps.refund(tx, row)

@@ -19,6 +19,7 @@ from bot.economy import HOUSE_ACCOUNT, Economy, escrow_account, wallet_account
 from bot.errors import NotAllowed, StaleAction, TableNotFound
 from bot.fairness import Draw
 from bot.games.registry import AnySpec, GameRegistry
+from bot.players import is_computer
 from bot.scheduler import Scheduler
 from bot.service import money
 from bot.service.snapshots import (
@@ -236,9 +237,12 @@ class Steps:
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, rules: Any, user_id: int
     ) -> None:
         hold = spec.hold(rules)
-        if hold > 0:
-            await self.economy.check_stake(tx, row.guild_id, user_id, hold)
-        await self.economy.ensure_wallet(tx, row.guild_id, user_id)
+        if is_computer(user_id):
+            await self.economy.check_house_covers(tx, row.guild_id, hold)
+        else:
+            if hold > 0:
+                await self.economy.check_stake(tx, row.guild_id, user_id, hold)
+            await self.economy.ensure_wallet(tx, row.guild_id, user_id)
         await tq.add_seat(tx, row.id, user_id)
         await self.settle_seat(tx, row, user_id, 0, -hold, memo="seat at the table")
 
@@ -252,12 +256,13 @@ class Steps:
         *,
         memo: str,
     ) -> None:
-        """Move coins so the player's wallet change at this table becomes `target`."""
+        """Move coins so the player's wallet change at this table becomes `target` (a
+        computer's coins are the house bank's)."""
         await self.economy.transfer(
             tx,
             row.guild_id,
             escrow_account(row.id),
-            wallet_account(user_id),
+            HOUSE_ACCOUNT if is_computer(user_id) else wallet_account(user_id),
             target - current,
             kind="table",
             table_id=row.id,

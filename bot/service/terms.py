@@ -18,6 +18,9 @@ from bot.storage.table_queries import TableStatus
 DiceFactory = Callable[[tq.TableRow], Dice]
 """Makes the dice for one action at a table (production: the table's fair dice)."""
 
+DECIDED_WITH = "decided_with"
+"""In a computer's logged action: how many of its row's draws the decision took."""
+
 LOBBY_DEADLINE = "lobby"
 GAME_DEADLINE = "game"
 

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from bot.errors import NotAllowed
 from bot.fairness import Draw, FairDice, commitment, verify_draws
 from bot.games.registry import AnySpec, GameRegistry
-from bot.service.terms import LogKind
+from bot.service.terms import DECIDED_WITH, LogKind
 from bot.storage import table_queries as tq
 
 
@@ -73,6 +73,14 @@ def replay(
     replayed = 0
     for log_row in log_rows:
         data = json.loads(log_row.action_json)
+        # A computer's decision drew first (its choice, not the game's chance): take
+        # those draws again so the action meets the dice where it met them.
+        for draw in json.loads(log_row.draws_json)[: int(data.pop(DECIDED_WITH, 0))]:
+            taken = Draw.from_json(draw)
+            if taken.order is not None:
+                dice.shuffle_order(taken.sides)
+            else:
+                dice.roll(taken.sides)
         if data.get("kind") == LogKind.START:
             state = spec.start(rules, list(data["players"]), dice)
         elif LogKind.is_table_step(data.get("kind")):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.players import COMPUTER_IDS
 from bot.storage.base import UNIQUE_VIOLATIONS, Transaction
 
 _TABLE_COLUMNS = (
@@ -468,6 +469,16 @@ async def live_games(tx: Transaction) -> list[tuple[int, str]]:
         "SELECT id, game FROM game_tables WHERE status IN ('lobby', 'running')"
     )
     return [(int(row[0]), str(row[1])) for row in rows]
+
+
+async def tables_with_computers(tx: Transaction) -> list[int]:
+    """Running tables with a computer seat (its small id: see bot.players), at start."""
+    rows = await tx.fetchall(
+        "SELECT DISTINCT s.table_id FROM table_seats s JOIN game_tables t ON t.id = s.table_id"
+        " WHERE t.status = 'running' AND s.user_id BETWEEN 1 AND ? ORDER BY s.table_id",
+        (max(COMPUTER_IDS),),
+    )
+    return [int(row[0]) for row in rows]
 
 
 # -- a server's table settings (/config) -------------------------------------------------------

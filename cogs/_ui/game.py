@@ -216,12 +216,18 @@ class Game(GameUI):
         member: discord.Member | None,
         stake: int,
     ) -> None:
-        """Open a lobby, or challenge ``member`` (who must be able to cover ``stake``)."""
+        """Open a lobby, or challenge ``member`` (who must be able to cover ``stake``), or
+        the computer when ``member`` is this bot."""
         if member is None:
             await self.hub.open_table(interaction, self.game, rules)
             return
+        me = self.hub.bot.user
+        if me is not None and member.id == me.id:
+            # The computer takes the challenge at once (its stake from the house bank).
+            await self.hub.open_table(interaction, self.game, rules, against_computer=True)
+            return
         if member.bot:
-            raise NotAllowed(f"Bots do not play {self.title}; challenge a member.")
+            raise NotAllowed(f"Bots do not play {self.title}; challenge a member (or me).")
         if member.id == interaction.user.id:
             raise NotAllowed("You cannot challenge yourself.")
         assert interaction.guild_id is not None

@@ -29,6 +29,7 @@ from bot import rules_text
 from bot.errors import NotAllowed, StaleAction, UserFacingError
 from bot.games.registry import GameSpec
 from bot.interactions import acknowledge_if_slow
+from bot.players import is_computer, strategy
 from bot.safe_log import log_failure
 from bot.service import (
     Actor,
@@ -47,7 +48,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-LOBBY_VERBS = frozenset({"join", "leave", "start", "cancel", "accept", "decline"})
+LOBBY_VERBS = frozenset(
+    {"join", "leave", "start", "cancel", "accept", "decline", "computer", "uncomputer"}
+)
 WATCH_ROW = 4
 """The last of a message's five rows: the game's own buttons come first."""
 RULES_TABLE = 0
@@ -430,12 +433,19 @@ class TableHub:
                 self.rules_button(table, spec.name),
             )
             return Payload(embed, view, content=render.mention(invitee))
+        computers: list[TableComponent] = []
+        if strategy(spec.name) is not None:
+            # The host's alone (checked by the table service): fill a seat with the computer.
+            computers.append(button(table, 0, "computer", "Add computer", emoji="🤖"))
+            if any(is_computer(seat) for seat in snapshot.seats):
+                computers.append(button(table, 0, "uncomputer", "Remove computer"))
         view = view_of(
             button(table, 0, "join", "Join", style=discord.ButtonStyle.success),
             button(table, 0, "leave", "Leave"),
             button(table, 0, "start", "Start", style=discord.ButtonStyle.primary),
             button(table, 0, "cancel", "Cancel", style=discord.ButtonStyle.danger),
             self.rules_button(table, spec.name),
+            *computers,
         )
         return Payload(embed, view)
 
@@ -477,6 +487,7 @@ class TableHub:
         *,
         invitee_id: int | None = None,
         lobby_seconds: int | None = None,
+        against_computer: bool = False,
     ) -> Outcome:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         outcome = await self.service.open(
@@ -487,6 +498,7 @@ class TableHub:
             rules=rules,
             invitee_id=invitee_id,
             lobby_seconds=lobby_seconds,
+            against_computer=against_computer,
         )
         table = outcome.snapshot.id
         try:
@@ -503,6 +515,9 @@ class TableHub:
             )
             return withdrawn
         await self.service.set_message(table, message.id)
+        if outcome.snapshot.state is not None:
+            # Started as it opened (against the computer): the player's private panel.
+            await self.ui(game).after(outcome, interaction)
         return outcome
 
     async def _post(
@@ -751,6 +766,10 @@ class TableHub:
             outcome = await self.service.start(cid.table, actor)
         elif cid.verb == "accept":
             outcome = await self.service.accept(cid.table, actor)
+        elif cid.verb == "computer":
+            outcome = await self.service.add_computer(cid.table, actor)
+        elif cid.verb == "uncomputer":
+            outcome = await self.service.remove_computer(cid.table, actor)
         else:  # cancel, or an invitee's decline
             outcome = await self.service.cancel(cid.table, actor)
         await self.answer(interaction, outcome)

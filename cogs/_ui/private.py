@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import discord
 
 from bot.panels import PrivatePanels
+from bot.players import is_computer
 from bot.signals import PANEL
 
 if TYPE_CHECKING:
@@ -224,8 +225,8 @@ class PanelKeeper:
             waiting = set(self.game.waiting(snapshot.state)) if live else set()
             refresh_table = False
             for player in snapshot.seats:
-                if only is not None and player not in only:
-                    continue
+                if (only is not None and player not in only) or is_computer(player):
+                    continue  # a computer reads the table itself: no panel, no DM
                 row = stored.get(player)
                 where = None
                 if row is not None and row.channel_id is not None and row.message_id is not None:

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+from bot.players import COMPUTER_IDS, is_computer
+
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
 COLOUR_LOBBY = 0x5865F2
 COLOUR_PLAYING = 0xE67E22
 COLOUR_FINISHED = 0x2ECC71
 COLOUR_CANCELLED = 0x95A5A6
+COMPUTER_NAME = "🤖 Computer"
 
 
 def mention(user_id: int) -> str:
+    """A member as Discord shows them; a computer seat as the computer, never a mention
+    of an id no member has."""
+    if is_computer(user_id):
+        number = COMPUTER_IDS.index(user_id) + 1
+        return COMPUTER_NAME if number == 1 else f"{COMPUTER_NAME} {number}"
     return f"<@{user_id}>"
 
 

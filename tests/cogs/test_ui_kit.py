@@ -76,15 +76,15 @@ SENTENCES = Sentences({Said: "{player:@} bets {amount:c} ({net:+c}).", Other: la
 
 
 def test_the_frame_orders_status_deadline_latest_events_and_notes() -> None:
-    events = [Said(player=1, amount=n, net=n) for n in (1, 2, 3)]
+    events = [Said(player=11, amount=n, net=n) for n in (1, 2, 3)]
     frame = frame_of(Facts(), snapshot(), events)
     assert frame.title == "Dice — table #42"
     assert frame.description().split("\n") == [
         "status",
         "deadline",
         "",
-        "<@1> bets 2 coins (+2 coins).",
-        "<@1> bets 3 coins (+3 coins).",
+        "<@11> bets 2 coins (+2 coins).",
+        "<@11> bets 3 coins (+3 coins).",
         "note",
     ]
     embed = frame.embed()

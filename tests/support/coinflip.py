@@ -11,6 +11,7 @@ from bot.games.common import HOUSE, Deadline
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
+from bot.players import register
 
 
 class Rules(BaseModel):
@@ -141,3 +142,15 @@ class CoinflipEngine(Engine[Rules, State, BaseModel, BaseModel]):
 
 
 ENGINE = CoinflipEngine(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)
+
+
+def computer(state: State, seat: int, dice: Dice) -> Call | None:
+    """The test game's computer: on its turn it calls a side at random (one die roll, so
+    a decision's draw is logged and verified like any other)."""
+    if state.finished or state.seats[state.turn] != seat:
+        return None
+    return Call(side="heads" if dice.roll(2) == 1 else "tails")
+
+
+# A fair coin: the test game lets the house stake for its computer.
+register("coinflip", computer, house_stakes=lambda rules: True)

@@ -12,6 +12,7 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TanzakuBot
+from bot.players import is_computer
 from bot.service import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.hub import GameUI, Payload, button, install_game, send_ephemeral, view_of
@@ -30,6 +31,8 @@ class CoinflipUI(GameUI):
     async def after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         if outcome.kind == "started":
             for player in outcome.snapshot.seats:
+                if is_computer(player):
+                    continue
                 await send_private(
                     self.hub, player, outcome.snapshot.id, f"Table #{outcome.snapshot.id} began."
                 )

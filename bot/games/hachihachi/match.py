@@ -119,7 +119,7 @@ def max_rounds(rules: Rules) -> int:
 
 def worst_case(rules: Rules, rounds_left: int, seats: int | None = None) -> int:
     """Coins a player can lose over ``rounds_left`` more rounds (module notes)."""
-    if rounds_left <= 0:
+    if rounds_left <= 0 or rules.stake_per_kan == 0:
         return 0
     points = round_bound(rules, seats) * max_multiplier(rules)
     return rounds_left * (-(-points * rules.stake_per_kan // rules.points_per_kan) + 1)

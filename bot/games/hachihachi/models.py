@@ -41,8 +41,9 @@ class Rules(BaseModel):
     shuffle_draw_after_dropouts: bool = True
     first_dealer: Literal["draw", "first_seat"] = "draw"
     """``draw``: the first dealer is drawn (§4); ``first_seat``: seat 0 deals first."""
-    stake_per_kan: int = Field(default=1, ge=1, le=1_000_000)
-    """Coins per kan of running score (a point is ``stake_per_kan / points_per_kan``)."""
+    stake_per_kan: int = Field(default=1, ge=0, le=1_000_000)
+    """Coins per kan of running score (a point is ``stake_per_kan / points_per_kan``); 0
+    plays for no coins (as against the computer)."""
     turn_seconds: int = Field(default=90, ge=5, le=3600)
     """How long each decision waits before the table plays the default."""
     afk_rounds_to_forfeit: int = Field(default=3, ge=1, le=100)

@@ -1,0 +1,87 @@
+"""Computer players: one pure strategy module per game (``bot/players/<game>.py``).
+
+Each module has ``decide(state, seat, dice) -> action | None``: the action the computer
+sitting at ``seat`` takes now, or ``None`` when nothing is its to do. A strategy reads only
+what that seat may see (never another seat's hidden cards, bid or choice), draws any
+chance it needs from ``dice`` (the table's provably fair dice, so /verify covers it) and
+never touches Discord, asyncio, a clock or the global random generator.
+
+A computer sits under a small id no Discord user can have (a snowflake is far larger):
+:data:`COMPUTER_IDS`. The table service seats it, stakes the house bank's coins for it and
+calls :func:`strategy` when its turn or round comes.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from bot.games.dice import Dice
+
+COMPUTER_IDS: tuple[int, ...] = (1, 2, 3)
+"""The computer seats' ids, in the order they are added to a table."""
+
+Decide = Callable[[Any, int, Dice], Any]
+"""``decide(state, seat, dice)``: the computer's action now, or ``None``."""
+
+
+HouseStakes = Callable[[Any], bool]
+"""Given a table's rules: whether the house bank may stake coins for the computer there."""
+
+HOUSE_STAKED_GAMES: dict[str, HouseStakes] = {
+    "strength_duel": lambda rules: getattr(rules, "mode", None) == "duel"
+}
+"""Where the house bank may stake coins for the computer: the games (and modes) whose
+computer is proven to leave the house an edge of at least 0 whatever a player does. The
+two-player Strength Duel's computer plays the exact equilibrium, which wins exactly half
+from the equal start against best play (bot/players/strength_duel.py proves it to 1e-9)."""
+
+
+def is_computer(user_id: int) -> bool:
+    return user_id in COMPUTER_IDS
+
+
+def computer_refusal(game: str, title: str, rules: Any, hold: int) -> str | None:
+    """Why the computer may not sit at this table, or ``None`` when it may.
+
+    The house never loses on average: it stakes coins against a player only where the
+    computer's play is proven unbeatable in expectation. Elsewhere the computer plays for
+    no coins (a table without a stake or ante), or, at Hazard and Fortunes and Winds, it
+    takes its turn with the dice and bets nothing (every bet there is against the house
+    bank, whose edge the rules already guard)."""
+    if strategy(game) is None:
+        return f"{title} has no computer player."
+    if hold <= 0:
+        return None
+    house_stakes = HOUSE_STAKED_GAMES.get(game)
+    if house_stakes is not None and house_stakes(rules):
+        return None
+    return (
+        f"The computer plays {title} here for no coins: the house bank stakes coins only "
+        "where the computer's play is proven never to lose on average (the two-player "
+        "Strength Duel). Open a table without a stake or ante to play the computer. "
+        "Nothing changed."
+    )
+
+
+_REGISTERED: dict[str, Decide] = {}
+
+
+def register(game: str, decide: Decide, *, house_stakes: HouseStakes | None = None) -> None:
+    """A computer player for a game not shipped in this package (a test's own game)."""
+    _REGISTERED[game] = decide
+    if house_stakes is not None:
+        HOUSE_STAKED_GAMES[game] = house_stakes
+
+
+def strategy(game: str) -> Decide | None:
+    """The game's computer player, or ``None`` for a game that has none."""
+    if game in _REGISTERED:
+        return _REGISTERED[game]
+    try:
+        module = importlib.import_module(f"bot.players.{game}")
+    except ModuleNotFoundError:
+        return None
+    decide: Decide | None = getattr(module, "decide", None)
+    return decide

@@ -1,0 +1,162 @@
+"""The computer seats: the table service plays them when their turn or round comes.
+
+After any change to a running table with a computer seat, :meth:`ComputerSeats.kick`
+starts (or re-runs) one task for that table. The task reads the table, asks each computer
+seat's strategy (``bot/players``) what it does now, and sends the first decision through
+the table service like any action, with the ply it was decided at: a decision the table
+moved past is dropped and decided again. Nothing is a fake click: the action is logged
+under the computer's seat, its coins are the house bank's, and the draws the decision
+took from the table's dice are logged before the action's own, so /verify covers them.
+
+The decision is computed outside the table's transaction (in a worker thread: the card
+game's search takes up to a few hundred milliseconds), from dice at the table's current
+position; the transaction takes the same draws again and applies the action only if the
+table has not moved (see :func:`bot.service.acting.retake`). A restart kicks every running
+table with a computer seat (:meth:`TableService.rearm`), so a turn a crash interrupted is
+taken again; if none can be, the game's own deadline acts for the computer as for anyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.errors import StaleAction, UserFacingError
+from bot.fairness import Draw, RecordingDice
+from bot.games.errors import IllegalMove
+from bot.players import is_computer, strategy
+from bot.service.snapshots import Outcome, TableSnapshot
+from bot.service.terms import DiceFactory
+from bot.storage.table_queries import TableStatus
+
+log = logging.getLogger(__name__)
+
+MOVES_PER_KICK = 500
+"""A bound on the actions one kick takes, so a strategy that never stops (a bug) cannot
+hold a task forever; a longer stretch of computer turns continues on the next kick."""
+
+ReadTable = Callable[[int], Awaitable[TableSnapshot[Any, Any]]]
+ComputerAct = Callable[[int, int, BaseModel, int, Sequence[Draw]], Awaitable[Outcome]]
+EndUnattended = Callable[[int], Awaitable[Outcome | None]]
+OutcomeListener = Callable[[Outcome], Any]
+
+
+def wants_computer(snapshot: TableSnapshot[Any, Any]) -> bool:
+    """A running game with a computer seat."""
+    return (
+        snapshot.row.status == TableStatus.RUNNING
+        and snapshot.state is not None
+        and not snapshot.state.finished
+        and any(is_computer(seat) for seat in snapshot.seats)
+    )
+
+
+class ComputerSeats:
+    def __init__(
+        self,
+        *,
+        read: ReadTable,
+        act: ComputerAct,
+        end_unattended: EndUnattended,
+        dice_factory: Callable[[], DiceFactory],
+        listeners: list[OutcomeListener],
+    ) -> None:
+        self._read = read
+        self._act = act
+        self._end_unattended = end_unattended
+        self._dice_factory = dice_factory
+        self._listeners = listeners
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+
+    def kick(self, snapshot: TableSnapshot[Any, Any]) -> None:
+        """The table changed: let its computers act, if any has something to do."""
+        if not wants_computer(snapshot):
+            return
+        table_id = snapshot.id
+        running = self._tasks.get(table_id)
+        if running is not None and not running.done():
+            self._again.add(table_id)  # it looks once more before it stops
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._play(table_id), name=f"tanzaku-computer-{table_id}"
+        )
+        self._tasks[table_id] = task
+        task.add_done_callback(lambda _task: self._tasks.pop(table_id, None))
+
+    async def idle(self) -> None:
+        """Wait until no computer is thinking or acting (for a clean stop and tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    def stop(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+
+    async def _play(self, table_id: int) -> None:
+        try:
+            for _ in range(MOVES_PER_KICK):
+                if not await self._one_move(table_id):
+                    if table_id not in self._again:
+                        return
+                    self._again.discard(table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The game's deadline still acts for the computer; nothing is left half done
+            # (each move is one transaction).
+            log.exception("table %s: a computer move failed", table_id)
+
+    async def _one_move(self, table_id: int) -> bool:
+        """Take the first computer decision the table now asks for; False when none."""
+        snapshot = await self._read(table_id)
+        if not wants_computer(snapshot):
+            return False
+        state = snapshot.state
+        assert state is not None  # a running game has one
+        if not any(not is_computer(seat) for seat in snapshot.seats):
+            # Only computers are left: nobody to play for; end the table as a moderator's
+            # end would (what was settled stands, the rest goes back).
+            outcome = await self._end_unattended(table_id)
+            if outcome is not None:
+                await self._tell(outcome)
+            return False
+        decide = strategy(snapshot.spec.name)
+        if decide is None:
+            return False
+        for seat in snapshot.seats:
+            if not is_computer(seat):
+                continue
+            dice = RecordingDice(self._dice_factory()(snapshot.row))
+            action = await asyncio.to_thread(decide, state, seat, dice)
+            if action is None:
+                continue
+            try:
+                outcome = await self._act(table_id, seat, action, int(state.ply), dice.draws)
+            except StaleAction:
+                return True  # the table moved on while it thought: decide again
+            except (IllegalMove, UserFacingError) as refused:
+                # A strategy's bug, not the table's: leave the seat to the deadline.
+                log.warning(
+                    "table %s: the computer's %s was refused: %s",
+                    table_id,
+                    type(action).__name__,
+                    refused,
+                )
+                return False
+            await self._tell(outcome)
+            return True
+        return False
+
+    async def _tell(self, outcome: Outcome) -> None:
+        for listener in list(self._listeners):
+            try:
+                result = listener(outcome)
+                if asyncio.iscoroutine(result):
+                    await result
+            except Exception:
+                log.exception("an outcome listener failed for table %s", outcome.snapshot.id)

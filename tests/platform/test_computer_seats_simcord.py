@@ -1,0 +1,174 @@
+"""Computer seats through Discord, on the coin-flip test game (its computer calls a side
+with one die roll): the host adds and removes it, the house bank stakes for it and takes
+its winnings, the table service plays it at once (no click), its draws are logged and
+verified, a restart takes a turn that was waiting, and the last member out of a lobby
+takes the computer's stake back to the house."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.players import COMPUTER_IDS
+from tests.support.sim import answered, button_of, labels, make_world, refusal, wallet
+
+COMPUTER = COMPUTER_IDS[0]
+
+
+async def house(world: Any) -> int:
+    return (await world.env.bot.economy.settings(world.guild.id)).house_balance
+
+
+async def log_of(world: Any) -> list[Any]:
+    _snapshot, rows = await world.env.bot.tables.history(1, world.guild.id)
+    return rows
+
+
+async def books_balance(world: Any) -> None:
+    totals = await world.env.bot.economy.totals(world.guild.id)
+    assert totals.wallets + totals.escrow + totals.house == totals.minted
+
+
+async def lobby_with_computer(world: Any, stake: int = 10) -> Any:
+    alice = world["alice"]
+    opened = answered(await alice.slash(world.channel, "coinflip open", stake=stake))
+    table = opened.response.message
+    answered(await alice.click(table, label="Add computer"))
+    return world.channel.last_message
+
+
+async def test_the_host_adds_the_computer_and_the_house_stakes_it(simcord_env, dice):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    answered(await alice.slash(world.channel, "wallet"))
+    bank = await house(world)
+    opened = answered(await alice.slash(world.channel, "coinflip open", stake=10))
+    table = opened.response.message
+    assert "Remove computer" not in labels(table)
+    text = refusal(await bob.click(table, label="Add computer"))
+    assert "Only the table's host" in text
+    answered(await bob.click(table, label="Join"))
+    answered(await alice.click(table, label="Add computer"))
+    message = world.channel.last_message
+    assert "🤖 Computer" in message.embeds[0].fields[0].value
+    assert await house(world) == bank - 10, "the computer's stake came from the house"
+    assert await wallet(world, alice) == 990 and await wallet(world, bob) == 990
+    answered(await alice.click(message, label="Add computer"))
+    assert "🤖 Computer 2" in world.channel.last_message.embeds[0].fields[0].value
+    assert await house(world) == bank - 20
+    await books_balance(world)
+
+    # The host takes the last computer out again: its stake goes back to the house.
+    answered(await alice.click(world.channel.last_message, label="Remove computer"))
+    assert "Computer 2" not in world.channel.last_message.embeds[0].fields[0].value
+    assert await house(world) == bank - 10
+    assert "host" in refusal(await bob.click(world.channel.last_message, label="Remove computer"))
+    await books_balance(world)
+
+
+async def test_the_computer_plays_its_turn_and_the_house_takes_its_winnings(simcord_env, dice):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    answered(await alice.slash(world.channel, "wallet"))
+    bank = await house(world)
+    table = await lobby_with_computer(world)
+    answered(await alice.click(table, label="Start"))
+    # Alice calls heads, the coin lands tails; the computer calls at once (roll 1:
+    # heads) and the coin lands heads: the computer takes the pot.
+    dice.extend([2, 1, 1])
+    answered(await alice.click(world.channel.last_message, label="Heads"))
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    assert snapshot.state.finished and snapshot.state.winner == COMPUTER
+    assert dice.remaining == 0, "the computer's decision took its draw from the table's dice"
+    assert "Winner: 🤖 Computer" in world.channel.last_message.embeds[0].description
+    assert await wallet(world, alice) == 990
+    assert await house(world) == bank + 10
+    await books_balance(world)
+    calls = [(row.actor_id, json.loads(row.action_json)) for row in await log_of(world)]
+    calls = [(actor, action) for actor, action in calls if action["kind"] == "call"]
+    assert calls == [
+        (alice.id, {"kind": "call", "side": "heads"}),
+        (COMPUTER, {"kind": "call", "side": "heads", "decided_with": 1}),
+    ], "the computer's call is logged under its seat, with the draw its decision took"
+
+
+async def test_a_computers_draws_are_verified_with_the_table(simcord_env, monkeypatch):
+    # A fixed seed: alice's first call lands wrong; the computer's first decision draws
+    # heads and its flip lands tails (a replay that did not take the decision's draw
+    # again would flip heads for it, and reach another result).
+    monkeypatch.setattr("bot.service.new_seed", lambda: bytes(range(1, 33)))
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    table = await lobby_with_computer(world)
+    answered(await alice.click(table, label="Start"))
+    for _ in range(40):  # fair dice: call until somebody wins
+        snapshot = await simcord_env.bot.tables.snapshot(1)
+        if snapshot.state.finished:
+            break
+        answered(await alice.click(world.channel.last_message, label="Heads"))
+    assert snapshot.state.finished
+    report = await simcord_env.bot.tables.verify(1, world.guild.id)
+    assert report.matched, report.reason
+    rows = await log_of(world)
+    computer_calls = [row for row in rows if row.actor_id == COMPUTER and "call" in row.action_json]
+    member_calls = [row for row in rows if row.actor_id == alice.id and "call" in row.action_json]
+    assert len(computer_calls) == 2, "this seed has the computer call twice"
+    for row in computer_calls:
+        assert json.loads(row.action_json)["decided_with"] == 1
+        assert len(json.loads(row.draws_json)) == 2, "its decision's draw, then the flip"
+    # A member's call drew once (the flip); a computer's twice (its side, then the flip):
+    # every one of them was re-derived from the seed, and the replay reached the result.
+    assert report.draws_checked == len(member_calls) + 2 * len(computer_calls)
+    assert report.actions_replayed >= len(member_calls) + len(computer_calls)
+
+
+async def test_a_restart_takes_the_computers_waiting_turn(
+    simcord_env, bot_factory, dice, monkeypatch
+):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    table = await lobby_with_computer(world)
+    answered(await alice.click(table, label="Start"))
+    # The process stops before the computer moves (its kick is lost with it).
+    bot = simcord_env.bot
+    monkeypatch.setattr(bot.tables.computers, "kick", lambda snapshot: None)
+    dice.extend([2])  # alice's call lands wrong: the computer's turn
+    answered(await alice.click(world.channel.last_message, label="Heads"))
+    waiting = await bot.tables.snapshot(1)
+    assert waiting.state.seats[waiting.state.turn] == COMPUTER and not waiting.state.finished
+    await bot.close()
+    dice.extend([2, 2])  # the computer calls tails, and tails it is
+    await simcord_env.restart_bot(bot_factory(dice_factory=lambda row: dice))
+    await simcord_env.settle()
+    after = await simcord_env.bot.tables.snapshot(1)
+    assert after.state.finished and after.state.winner == COMPUTER
+    assert "Winner: 🤖 Computer" in world.channel.last_message.embeds[0].description
+
+
+async def test_the_last_member_out_of_a_lobby_closes_it_and_the_house_gets_its_stake(
+    simcord_env, dice
+):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    answered(await alice.slash(world.channel, "wallet"))
+    bank = await house(world)
+    table = await lobby_with_computer(world)
+    assert await house(world) == bank - 10
+    answered(await alice.click(table, label="Leave"))
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    assert not snapshot.row.live, "a computer does not keep a lobby open, nor host it"
+    assert await house(world) == bank and await wallet(world, alice) == 1000
+    await books_balance(world)
+
+
+async def test_the_house_must_cover_the_computers_stake(simcord_env, dice):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    bank = await house(world)
+    grant = dict(member=alice, amount=2 * bank, reason="a whale")
+    answered(await world.moderator.slash(world.channel, "economy grant", **grant))
+    opened = answered(await alice.slash(world.channel, "coinflip open", stake=bank + 1))
+    text = refusal(await alice.click(opened.response.message, label="Add computer"))
+    assert "house bank holds" in text and "Nothing changed" in text
+    assert (await simcord_env.bot.tables.snapshot(1)).seats == [alice.id]
+    assert button_of(world.channel.last_message, "Add computer") is not None
