@@ -8,6 +8,7 @@ from typing import Literal
 
 from bot.games import strength_duel as duel
 from bot.players import is_computer
+from bot.players import strength_duel as duel_player
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
@@ -216,8 +217,6 @@ def computer_line(state: duel.State) -> str | None:
     if pair is None or state.finished:
         return None
     member, computer = pair
-    from bot.players import strength_duel as duel_player  # TEMP until the module lands
-
     wins = duel_player.value(state.strength[computer], state.strength[member])
     return (
         f"🤖 The computer plays the exact equilibrium: against best play it wins "
@@ -232,8 +231,6 @@ def bid_review(state: duel.State) -> str | None:
     if pair is None or not state.finished or not state.history:
         return None
     member, computer = pair
-    from bot.players import strength_duel as duel_player  # TEMP until the module lands
-
     start = duel.STARTING_STRENGTH["duel"]
     before = {member: start, computer: start}
     lines, total = [], 0.0

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 from simcord import Env, InteractionResult, MemberActor
-from simcord.builders import ChannelHandle, GuildHandle
+from simcord.builders import ChannelHandle, GuildHandle, UserHandle
 
 
 @dataclass
@@ -129,3 +129,12 @@ def select_id(message: discord.Message, verb: str) -> str:
         if str(getattr(child, "custom_id", "")).endswith(f":{verb}"):
             return str(child.custom_id)
     raise AssertionError(f"no {verb!r} select on the message")
+
+
+def the_bot(world: World) -> MemberActor:
+    """The bot itself, a member of the test guild, as a command option (to challenge)."""
+    user = world.env.bot.user
+    assert user is not None
+    return MemberActor(
+        world.env, world.guild, UserHandle(world.env, world.env.backend.get_user(user.id))
+    )

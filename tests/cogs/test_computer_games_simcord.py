@@ -1,0 +1,143 @@
+"""Each game played alone against the computer through Discord, to the end: the
+computer's seat shows as the computer, the table service plays it (no clicks), the money
+settles against the house bank where the house stakes (the two-player duel), and a
+restart while it is the computer's turn loses nothing."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.games import strength_duel as duel
+from bot.players import COMPUTER_IDS
+from bot.players import strength_duel as duel_player
+from tests.support.sim import answered, make_world, refusal, the_bot, wallet
+
+COMPUTER = COMPUTER_IDS[0]
+
+
+async def house(world: Any) -> int:
+    return (await world.env.bot.economy.settings(world.guild.id)).house_balance
+
+
+async def books_balance(world: Any) -> None:
+    totals = await world.env.bot.economy.totals(world.guild.id)
+    assert totals.wallets + totals.escrow + totals.house == totals.minted
+    assert totals.escrow == 0, "nothing left at stake once the table ended"
+
+
+async def state(world: Any, table: int = 1) -> Any:
+    return (await world.env.bot.tables.snapshot(table)).state
+
+
+def table_text(message: Any) -> str:
+    embed = message.embeds[0]
+    return "\n".join([embed.description or "", *(f"{f.name}\n{f.value}" for f in embed.fields)])
+
+
+# -- the Strength Duel: the exact equilibrium, with the house's coins --------------------------
+
+
+async def test_a_duel_against_the_computer_settles_with_the_house(simcord_env, dice):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    answered(await alice.slash(world.channel, "wallet"))
+    bank = await house(world)
+    me = the_bot(world)
+    dice.extend([1] * 60)  # the computer's samples: each the lowest bid of its mix
+    opened = answered(await alice.slash(world.channel, "duel challenge", member=me, stake=10))
+    table = opened.response.message
+    start = await state(world)
+    assert start.seats == [alice.id, COMPUTER] and start.round == 1
+    assert await house(world) == bank - 10 and await wallet(world, alice) == 990
+    assert "🤖 Computer" in table_text(world.channel.last_message)
+    assert "it wins **50.0%** from here" in table_text(world.channel.last_message)
+
+    # Every round the computer has bid (from its equilibrium mix, with the table's dice)
+    # before alice does; alice bids everything she has at once and loses.
+    rounds = 0
+    while not (current := await state(world)).finished:
+        assert COMPUTER in current.bids, "the computer bid as the round opened"
+        panel = alice.user.dm_channel.last_message
+        own = current.strength[alice.id]
+        shown = answered(await alice.user.click(panel, label="Other amount…"))
+        answered(await alice.user.submit_modal(shown, {"amount": str(own)}))
+        rounds += 1
+        assert rounds < 30
+    final = await state(world)
+    assert final.winner in (alice.id, COMPUTER) or final.draw
+    review = table_text(world.channel.last_message)
+    assert "Your bids against the equilibrium" in review
+    first_bid = final.history[0].bids[alice.id]
+    gave_up = duel_player.bid_regret(25, 25, first_bid)
+    assert f"R1 25–25: **{first_bid}**" in review
+    assert (f"−{gave_up:.1%}" in review) == (gave_up >= 5e-4)
+    # The house took the computer's share of the pot or paid alice's.
+    nets = {alice.id: await wallet(world, alice) - 1000, "house": await house(world) - bank}
+    assert nets[alice.id] + nets["house"] == 0, nets
+    assert nets[alice.id] == (10 if final.winner == alice.id else 0 if final.draw else -10)
+    await books_balance(world)
+    # The computer's bids are logged under its seat; /stats never counts it.
+    stats = answered(await alice.slash(world.channel, "stats", game="strength_duel"))
+    assert "played: **1**" in stats.response.embeds[0].fields[0].value
+
+
+async def test_a_restart_while_the_computer_must_bid(simcord_env, bot_factory, dice, monkeypatch):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    bot = simcord_env.bot
+    monkeypatch.setattr(bot.tables.computers, "kick", lambda snapshot: None)
+    answered(await alice.slash(world.channel, "duel challenge", member=the_bot(world), stake=10))
+    assert COMPUTER not in (await state(world)).bids, "this process stopped before it bid"
+    await bot.close()
+    dice.extend([1] * 8)
+    await simcord_env.restart_bot(bot_factory(dice_factory=lambda row: dice))
+    await simcord_env.settle()
+    assert COMPUTER in (await state(world)).bids, "the restarted bot bid for the computer"
+    panel = alice.user.dm_channel.last_message
+    answered(await alice.user.click(panel, label="3"))
+    after = await state(world)
+    assert after.round == 2 and after.history[0].bids[alice.id] == 3
+
+
+async def test_the_house_does_not_stake_an_unproven_computer(simcord_env, dice):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    bank = await house(world)
+    opened = answered(
+        await alice.slash(world.channel, "nihakyu open", ante=30, starting_stamina=20)
+    )
+    text = refusal(await alice.click(opened.response.message, label="Add computer"))
+    assert "for no coins" in text and "Nothing changed" in text
+    assert (await world.env.bot.tables.snapshot(1)).seats == [alice.id]
+    assert await house(world) == bank
+    three = answered(
+        await alice.slash(
+            world.channel, "duel challenge", member=the_bot(world), stake=10, mode="forbidden"
+        )
+    )
+    assert three is not None
+
+
+# -- Nihakyu, for no coins -----------------------------------------------------------------------
+
+
+async def test_nihakyu_alone_against_the_computer(simcord_env, dice):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    answered(await alice.slash(world.channel, "wallet"))
+    bank = await house(world)
+    opened = answered(await alice.slash(world.channel, "nihakyu open", ante=0, starting_stamina=30))
+    answered(await alice.click(opened.response.message, label="Add computer"))
+    answered(await alice.click(world.channel.last_message, label="Start"))
+    for _ in range(40):
+        current = await state(world)
+        if current.finished:
+            break
+        dice.extend([20] * 6)  # everyone who rolls loses 20 (no natural 1s, no sleights)
+        message = world.channel.last_message
+        answered(await alice.click(message, label="Roll"))
+    final = await state(world)
+    assert final.finished and final.winner in (alice.id, COMPUTER, None)
+    assert await wallet(world, alice) == 1000 and await house(world) == bank
+    await books_balance(world)

@@ -1,0 +1,151 @@
+"""The Strength Duel's computer: the shipped equilibrium is one (to 1e-9, both sides), its
+rounds are the engine's, a fresh solve gives the same table, every decision is legal in
+every mode, and a decision never depends on what the seat cannot see."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from bot.fairness import FairDice
+from bot.games import strength_duel as duel
+from bot.games.dice import ScriptedDice
+from bot.players import strength_duel as sd
+from bot.players.duel_round import round_end
+
+STATES = [(a, b) for a in range(1, 26) for b in range(1, 26)]
+A, B = 101, 202
+
+
+def earned(own: int, other: int, mix: dict[int, float], their_bid: int) -> float:
+    """What `mix` earns against one pure bid (both bidding 0 keeps the state's value)."""
+    return sum(p * sd._result_or_self(own, other, bid, their_bid) for bid, p in mix.items())
+
+
+def test_no_pure_bid_does_better_than_the_value_against_the_equilibrium() -> None:
+    worst = 0.0
+    for own, other in STATES:
+        value, mix = sd.value(own, other), sd.equilibrium(own, other)
+        assert set(mix) <= set(range(own + 1)) and abs(sum(mix.values()) - 1) < 1e-12
+        for their_bid in range(other + 1):
+            worst = max(worst, value - earned(own, other, mix, their_bid))
+        # And the other side: the opponent's equilibrium holds this player to the value.
+        theirs = sd.equilibrium(other, own)
+        for bid in range(own + 1):
+            against = sum(p * sd._result_or_self(own, other, bid, y) for y, p in theirs.items())
+            worst = max(worst, against - value)
+    assert worst <= 1e-9, worst
+
+
+def test_the_values_are_a_zero_sum_game_from_an_even_start() -> None:
+    for own, other in STATES:
+        assert abs(sd.value(own, other) + sd.value(other, own) - 1) < 1e-9
+    assert abs(sd.value(25, 25) - 0.5) < 1e-9
+    assert sd.value(0, 5) == 0.0 and sd.value(5, 0) == 1.0 and sd.value(0, 0) == 0.5
+    assert sd.value(25, 1) == 1.0, "one strength can never pay a roll-away"
+    with pytest.raises(ValueError):
+        sd.value(26, 25)
+
+
+def test_a_fresh_solve_gives_the_shipped_table() -> None:
+    pytest.importorskip("scipy")
+    from bot.players import strength_duel_solve as solver
+
+    values, mixes = solver.solve(max_strength=9)
+    for own, other in itertools.product(range(1, 10), repeat=2):
+        assert abs(values[own, other] - sd.value(own, other)) < 1e-9, (own, other)
+        fresh = {bid: p for bid, p in enumerate(mixes[(own, other)]) if p > 1e-12}
+        shipped = sd.equilibrium(own, other)
+        assert fresh.keys() == shipped.keys() and all(
+            abs(fresh[bid] - shipped[bid]) < 1e-9 for bid in fresh
+        ), (own, other)
+
+
+def play_round(own: int, other: int, bid: int, their_bid: int) -> duel.State:
+    state = duel.start(duel.Rules(), [A, B], ScriptedDice())
+    state = state.model_copy(update={"strength": {A: own, B: other}})
+    state, _ = duel.act(state, A, duel.Bid(amount=bid), ScriptedDice())
+    state, _ = duel.act(state, B, duel.Bid(amount=their_bid), ScriptedDice())
+    return state
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_solvers_rounds_are_the_engines(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(150):
+        own, other = rng.randint(1, 25), rng.randint(1, 25)
+        bid, their_bid = rng.randint(0, own), rng.randint(0, other)
+        end, after = round_end(own, other, bid, their_bid)
+        state = play_round(own, other, bid, their_bid)
+        if end is None:
+            assert not state.finished and (state.strength[A], state.strength[B]) == after
+        else:
+            assert state.finished
+            expected = {1.0: A, 0.0: B}.get(end)
+            assert state.winner == expected and state.draw == (end == 0.5)
+
+
+def test_the_seeds_ruling_examples() -> None:
+    assert round_end(3, 5, 3, 5) == (1.0 - 1.0, None), "A 3 bids 3, B 5 bids 5: B wins"
+    assert round_end(5, 5, 5, 2) == (0.5, None), "A 5 bids 5, B 5 bids 2: a draw"
+
+
+def test_regret_is_zero_on_the_mix_and_positive_off_it() -> None:
+    for own, other in STATES:
+        mix = sd.equilibrium(own, other)
+        for bid in range(own + 1):
+            regret = sd.bid_regret(own, other, bid)
+            assert regret >= -1e-9
+            if bid in mix:
+                assert abs(regret) < 1e-9
+    assert sd.bid_regret(25, 25, 25) > 0.3, "all in at the start throws the game away"
+
+
+def test_a_sample_follows_the_mix_from_one_roll() -> None:
+    mix = sd.equilibrium(25, 25)
+    low, high = min(mix), max(mix)
+    assert sd.sample(mix, ScriptedDice([1])) == low
+    assert sd.sample(mix, ScriptedDice([sd.SAMPLE_SIDES])) == high
+    counts = dict.fromkeys(mix, 0)
+    dice = FairDice(bytes(32))
+    for _ in range(4000):
+        counts[sd.sample(mix, dice)] += 1
+    for bid, p in mix.items():
+        assert abs(counts[bid] / 4000 - p) < 0.03, (bid, counts[bid], p)
+
+
+def waiting_state(mode: str = "duel") -> duel.State:
+    seats = [A, B] if mode in ("duel", "forbidden") else [A, B, 303, 404][: duel.SEATS[mode]]
+    return duel.start(duel.Rules(mode=mode), seats, ScriptedDice())  # type: ignore[arg-type]
+
+
+def test_the_decision_ignores_the_opponents_hidden_bid() -> None:
+    state = waiting_state()
+    for their_bid in (0, 3, 17, 25):
+        hidden = state.model_copy(update={"bids": {A: their_bid}})
+        decisions = {sd.decide(hidden, B, ScriptedDice([12345])) for _ in range(2)}
+        assert decisions == {sd.decide(state, B, ScriptedDice([12345]))}
+    assert sd.decide(state.model_copy(update={"bids": {B: 4}}), B, ScriptedDice()) is None
+
+
+@pytest.mark.parametrize("mode", ["duel", "forbidden", "three", "tag"])
+def test_computers_at_every_seat_play_legal_games_to_the_end(mode: str) -> None:
+    for game in range(6):
+        dice = FairDice(bytes([game]) * 32)
+        state = waiting_state(mode)
+        for _ in range(400):
+            if state.finished:
+                break
+            moved = False
+            for seat in state.seats:
+                action = sd.decide(state, seat, dice)
+                if action is not None:
+                    assert action in duel.legal_actions(state, seat), (mode, action)
+                    state, _ = duel.act(state, seat, action, dice)
+                    moved = True
+            assert moved, "some seat always has a move while the game runs"
+        assert state.finished, mode
+        for seat in state.seats:
+            assert sd.decide(state, seat, dice) is None
