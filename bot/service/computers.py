@@ -8,8 +8,8 @@ moved past is dropped and decided again. Nothing is a fake click: the action is 
 under the computer's seat, its coins are the house bank's, and the draws the decision
 took from the table's dice are logged before the action's own, so /verify covers them.
 
-The decision is computed outside the table's transaction (in a worker thread: the card
-game's search takes up to a few hundred milliseconds), from dice at the table's current
+The decision is computed outside the table's transaction (the card game's search, which
+takes up to a few hundred milliseconds, in a worker thread), from dice at the table's current
 position; the transaction takes the same draws again and applies the action only if the
 table has not moved (see :func:`bot.service.acting.retake`). A restart kicks every running
 table with a computer seat (:meth:`TableService.rearm`), so a turn a crash interrupted is
@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from bot.errors import StaleAction, UserFacingError
 from bot.fairness import Draw, RecordingDice
 from bot.games.errors import IllegalMove
-from bot.players import is_computer, strategy
+from bot.players import SEARCHING_GAMES, is_computer, strategy
 from bot.service.snapshots import Outcome, TableSnapshot
 from bot.service.terms import DiceFactory
 from bot.storage.table_queries import TableStatus
@@ -132,7 +132,10 @@ class ComputerSeats:
             if not is_computer(seat):
                 continue
             dice = RecordingDice(self._dice_factory()(snapshot.row))
-            action = await asyncio.to_thread(decide, state, seat, dice)
+            if snapshot.spec.name in SEARCHING_GAMES:
+                action = await asyncio.to_thread(decide, state, seat, dice)
+            else:
+                action = decide(state, seat, dice)
             if action is None:
                 continue
             try:

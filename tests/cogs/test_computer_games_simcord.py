@@ -5,12 +5,12 @@ restart while it is the computer's turn loses nothing."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from bot.games import strength_duel as duel
+from bot.games import hachihachi as hh
 from bot.players import COMPUTER_IDS
 from bot.players import strength_duel as duel_player
+from bot.service import Actor
 from tests.support.sim import answered, make_world, refusal, the_bot, wallet
 
 COMPUTER = COMPUTER_IDS[0]
@@ -130,14 +130,114 @@ async def test_nihakyu_alone_against_the_computer(simcord_env, dice):
     opened = answered(await alice.slash(world.channel, "nihakyu open", ante=0, starting_stamina=30))
     answered(await alice.click(opened.response.message, label="Add computer"))
     answered(await alice.click(world.channel.last_message, label="Start"))
-    for _ in range(40):
+    assert "🤖 Computer" in table_text(await nihakyu_message(world))
+    for _ in range(10):
+        if (await state(world)).finished:
+            break
+        assert COMPUTER in (await state(world)).choices, "the computer chose as the round opened"
+        dice.extend([20, 1])  # alice loses 20 a roll, the computer 1
+        answered(await alice.click(await nihakyu_message(world), label="Roll"))
+    final = await state(world)
+    assert final.finished and final.winner == COMPUTER and final.round == 2
+    assert await wallet(world, alice) == 1000 and await house(world) == bank, "no coins"
+    await books_balance(world)
+
+
+async def nihakyu_message(world: Any) -> Any:
+    snapshot = await world.env.bot.tables.snapshot(1)
+    return next(m for m in world.channel.history() if m.id == snapshot.row.message_id)
+
+
+# -- Hazard: the computer casts, the member bets against the bank -------------------------------
+
+
+async def test_hazard_the_computer_casts_and_the_bank_settles_the_bets(simcord_env, dice):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    answered(await alice.slash(world.channel, "wallet"))
+    bank = await house(world)
+    opened = answered(await alice.slash(world.channel, "hazard open"))
+    answered(await alice.click(opened.response.message, label="Add computer"))
+    answered(await alice.click(world.channel.last_message, label="Start"))
+    answered(await alice.click(world.channel.last_message, label="Pass the dice"))
+    current = await state(world)
+    assert current.caster == COMPUTER and current.main == 7, "it called the best main at once"
+    assert current.window_open, "and waits for the member's bet"
+    dice.extend([3, 4])  # 7 on the first throw: a nick, the caster wins
+    answered(await alice.slash(world.channel, "hazard bet", kind="against", amount=30))
+    after = await state(world)
+    assert after.throws == 0 and after.round == 2, "the bet closed the window, it threw"
+    assert await wallet(world, alice) == 970 and await house(world) == bank + 30
+    assert after.main == 7, "and called the next round's main"
+    answered(await alice.click(world.channel.last_message, label="Cash out"))
+    final = await state(world)
+    assert final.finished, "a table only the computer sits at ends"
+    await books_balance(world)
+
+
+# -- Fortunes and Winds: the computer shoots ----------------------------------------------------
+
+
+async def test_fortunes_the_computer_shoots_with_the_best_keep(simcord_env, dice):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    answered(await alice.slash(world.channel, "wallet"))
+    bank = await house(world)
+    opened = answered(await alice.slash(world.channel, "fortunes open", bet_seconds=0))
+    answered(await alice.click(opened.response.message, label="Add computer"))
+    answered(await alice.click(world.channel.last_message, label="Start"))
+    # Alice shoots first and loses to Lord Moon; the dice pass to the computer, which
+    # bets the minimum and rolls at once (no betting window): Moon again.
+    answered(await alice.slash(world.channel, "fortunes bet", kind="shooter", amount=5))
+    dice.extend([1, 1, 1, 1, 6, 1, 1, 1, 1, 6])
+    answered(await alice.click(await fortunes_message(world), label="Roll"))
+    current = await state(world)
+    assert current.shooter == alice.id and current.turn >= 3, "both turns were played"
+    assert await wallet(world, alice) == 990
+    assert await house(world) == bank + 10, "the computer's own bet went house to house"
+    answered(await alice.click(await fortunes_message(world), label="Cash out"))
+    assert (await state(world)).finished
+    await books_balance(world)
+
+
+async def fortunes_message(world: Any) -> Any:
+    snapshot = await world.env.bot.tables.snapshot(1)
+    return next(m for m in world.channel.history() if m.id == snapshot.row.message_id)
+
+
+# -- Nuki Hachi-hachi: the search computer, a whole match ---------------------------------------
+
+
+async def test_hachihachi_a_match_against_the_computer_with_a_restart(
+    simcord_env, bot_factory, monkeypatch
+):
+    monkeypatch.setattr("bot.players.hachihachi.SAMPLES", 4)
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    opened = answered(await alice.slash(world.channel, "hanafuda open", stake_per_kan=0, rounds=1))
+    answered(await alice.click(opened.response.message, label="Add computer"))
+    answered(await alice.click(world.channel.last_message, label="Start"))
+    await simcord_env.bot.tables.computers.idle()
+    restarted = False
+    for _ in range(80):
         current = await state(world)
         if current.finished:
             break
-        dice.extend([20] * 6)  # everyone who rolls loses 20 (no natural 1s, no sleights)
-        message = world.channel.last_message
-        answered(await alice.click(message, label="Roll"))
+        assert current.turn == alice.id, "the computer never leaves the table waiting"
+        if not restarted and current.phase == "play":
+            # Stop before the computer answers alice's card; the restart plays its turn.
+            bot = simcord_env.bot
+            monkeypatch.setattr(bot.tables.computers, "kick", lambda snapshot: None)
+            await bot.tables.act(1, Actor(alice.id, False), hh.legal_actions(current, alice.id)[0])
+            assert (await state(world)).turn == COMPUTER
+            await bot.close()
+            await simcord_env.restart_bot(bot_factory())
+            await simcord_env.bot.tables.computers.idle()
+            restarted = True
+            continue
+        move = hh.legal_actions(current, alice.id)[0]
+        await simcord_env.bot.tables.act(1, Actor(alice.id, False), move)
+        await simcord_env.bot.tables.computers.idle()
     final = await state(world)
-    assert final.finished and final.winner in (alice.id, COMPUTER, None)
-    assert await wallet(world, alice) == 1000 and await house(world) == bank
-    await books_balance(world)
+    assert restarted and final.finished
+    assert COMPUTER in final.scores
