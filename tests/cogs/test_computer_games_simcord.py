@@ -45,8 +45,9 @@ async def test_a_duel_against_the_computer_settles_with_the_house(simcord_env, d
     bank = await house(world)
     me = the_bot(world)
     dice.extend([1] * 60)  # the computer's samples: each the lowest bid of its mix
-    opened = answered(await alice.slash(world.channel, "duel challenge", member=me, stake=10))
-    table = opened.response.message
+    answered(
+        await alice.slash(world.channel, "duel challenge", member=me, stake=10), ephemeral=False
+    )
     start = await state(world)
     assert start.seats == [alice.id, COMPUTER] and start.round == 1
     assert await house(world) == bank - 10 and await wallet(world, alice) == 990
@@ -111,12 +112,14 @@ async def test_the_house_does_not_stake_an_unproven_computer(simcord_env, dice):
     assert "for no coins" in text and "Nothing changed" in text
     assert (await world.env.bot.tables.snapshot(1)).seats == [alice.id]
     assert await house(world) == bank
-    three = answered(
-        await alice.slash(
-            world.channel, "duel challenge", member=the_bot(world), stake=10, mode="forbidden"
-        )
+    # A duel variant's computer plays a heuristic: for no coins only.
+    variant = dict(member=the_bot(world), mode="forbidden")
+    text = refusal(await alice.slash(world.channel, "duel challenge", stake=10, **variant))
+    assert "for no coins" in text and await house(world) == bank
+    answered(
+        await alice.slash(world.channel, "duel challenge", stake=0, **variant), ephemeral=False
     )
-    assert three is not None
+    assert (await state(world, 2)).seats == [alice.id, COMPUTER]
 
 
 # -- Nihakyu, for no coins -----------------------------------------------------------------------
