@@ -93,10 +93,6 @@ class ComputerSeats:
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
-    def stop(self) -> None:
-        for task in self._tasks.values():
-            task.cancel()
-
     async def _play(self, table_id: int) -> None:
         try:
             for _ in range(MOVES_PER_KICK):
@@ -143,12 +139,13 @@ class ComputerSeats:
             except StaleAction:
                 return True  # the table moved on while it thought: decide again
             except (IllegalMove, UserFacingError) as refused:
-                # A strategy's bug, not the table's: leave the seat to the deadline.
+                # A strategy's bug, not the table's: leave the seat to the deadline. The
+                # refusal's words are not logged: they may name a secret choice.
                 log.warning(
-                    "table %s: the computer's %s was refused: %s",
+                    "table %s: the computer's %s was refused (%s)",
                     table_id,
                     type(action).__name__,
-                    refused,
+                    type(refused).__name__,
                 )
                 return False
             await self._tell(outcome)

@@ -172,3 +172,68 @@ async def test_the_house_must_cover_the_computers_stake(simcord_env, dice):
     assert "house bank holds" in text and "Nothing changed" in text
     assert (await simcord_env.bot.tables.snapshot(1)).seats == [alice.id]
     assert button_of(world.channel.last_message, "Add computer") is not None
+
+
+async def test_a_refused_or_failing_decision_leaves_the_table_to_its_deadline(
+    simcord_env, dice, monkeypatch, caplog
+):
+    from tests.support import coinflip
+
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    table = await lobby_with_computer(world)
+    answered(await alice.click(table, label="Start"))
+    # A strategy that answers with an illegal raise: refused, logged without its words.
+    monkeypatch.setitem(
+        coinflip_players(), "coinflip", lambda state, seat, dice: coinflip.Raise(amount=-31337)
+    )
+    dice.extend([2])
+    answered(await alice.click(world.channel.last_message, label="Heads"))
+    waiting = await simcord_env.bot.tables.snapshot(1)
+    assert waiting.state.seats[waiting.state.turn] == COMPUTER and not waiting.state.finished
+    assert "the computer's Raise was refused (IllegalMove)" in caplog.text
+    assert "31337" not in caplog.text, "a refusal's words may name a secret choice"
+
+    # A strategy that fails outright: logged, nothing saved; the deadline plays for it.
+    def broken(state, seat, dice):
+        raise RuntimeError("no idea")
+
+    monkeypatch.setitem(coinflip_players(), "coinflip", broken)
+    simcord_env.bot.tables.computers.kick(waiting)
+    await simcord_env.bot.tables.computers.idle()
+    assert "a computer move failed" in caplog.text
+    assert (await simcord_env.bot.tables.snapshot(1)).row.version == waiting.row.version
+    dice.extend([1])  # the deadline calls heads for the computer, and heads it is
+    await simcord_env.advance_time(31)
+    assert (await simcord_env.bot.tables.snapshot(1)).state.winner == COMPUTER
+
+
+async def test_a_decision_the_table_moved_past_is_made_again(simcord_env, dice, monkeypatch):
+    from bot.errors import StaleAction
+
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    table = await lobby_with_computer(world)
+    answered(await alice.click(table, label="Start"))
+    service = simcord_env.bot.tables
+    real = service.act_as_computer
+    tries: list[int] = []
+
+    async def moved_once(*args):
+        tries.append(args[3])
+        if len(tries) == 1:
+            raise StaleAction()
+        return await real(*args)
+
+    monkeypatch.setattr(service.computers, "_act", moved_once)
+    dice.extend([2, 1, 2, 2, 2])  # alice wrong; the computer decides twice, then flips
+    answered(await alice.click(world.channel.last_message, label="Heads"))
+    await service.computers.idle()
+    assert len(tries) == 2 and tries[0] == tries[1], "decided again at the same ply"
+    assert (await service.snapshot(1)).state.winner == COMPUTER
+
+
+def coinflip_players() -> dict:
+    from bot import players
+
+    return players._REGISTERED

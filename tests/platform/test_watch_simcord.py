@@ -23,7 +23,7 @@ async def test_a_watcher_is_told_once_who_won_and_an_unwatcher_is_not(simcord_en
     world = await make_world(simcord_env, "alice", "bob", "carol", "dave")
     alice, bob, carol, dave = (world[name] for name in ("alice", "bob", "carol", "dave"))
     table = await open_table(world, alice)
-    assert labels(table) == ["Join", "Leave", "Start", "Cancel", "Rules", "Watch"]
+    assert labels(table) == ["Join", "Leave", "Start", "Cancel", "Rules", "Add computer", "Watch"]
     watched = answered(await carol.click(table, label="Watch"), ephemeral=True)
     assert "one DM when table #1 ends" in watched.response.content
     answered(await dave.click(table, label="Watch"))
