@@ -8,8 +8,9 @@ The computer samples its bid from the equilibrium mix with one roll of the table
 so no player can do better than the game's value against it (50.0% from the even
 start), and :func:`bid_regret` says what each of a player's bids gave up.
 
-The other modes (see :data:`HEURISTIC_NOTE`) scale the same table: the state is shrunk to
-strengths of at most 25, a bid is drawn from that state's equilibrium and scaled back.
+The other modes (stated on the rules screen's last page) scale the same table: the
+state is shrunk to strengths of at most 25, a bid is drawn from that state's equilibrium
+and scaled back.
 """
 
 from __future__ import annotations
@@ -30,18 +31,6 @@ FORBID_CHOICES = (2, 4)
 plays least (its mix rests on 1, 3 and 5)."""
 TAG_OUT_MARGIN = 6
 """Tag mode: the computer tags out when its resting partner has this much more strength."""
-
-HEURISTIC_NOTE = (
-    "In the two-player duel the computer plays the exact equilibrium: every pair of "
-    "strengths was solved as a matrix game by linear programming, and it draws each bid "
-    "from that mix with the table's fair dice, so against best play it wins exactly 50% "
-    "from the start and no way of bidding does better against it. In the other modes it "
-    "plays the same table scaled to the strengths at stake: it shrinks the two strengths "
-    "(its own and its strongest opponent's) to at most 25, draws a bid from that "
-    "equilibrium and scales it back. Its forbidden number is 2 or 4, drawn at random, and "
-    "it never bids it. In tag team it asks to tag out when its resting partner has 6 or "
-    "more strength than it does."
-)
 
 
 def _load() -> tuple[int, list[list[float]], dict[tuple[int, int], list[tuple[int, float]]]]:

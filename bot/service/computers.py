@@ -29,7 +29,7 @@ from bot.errors import StaleAction, UserFacingError
 from bot.fairness import Draw, RecordingDice
 from bot.games.errors import IllegalMove
 from bot.players import SEARCHING_GAMES, is_computer, strategy
-from bot.service.snapshots import Outcome, TableSnapshot
+from bot.service.snapshots import Outcome, OutcomeListener, TableSnapshot, tell_listeners
 from bot.service.terms import DiceFactory
 from bot.storage.table_queries import TableStatus
 
@@ -42,7 +42,6 @@ hold a task forever; a longer stretch of computer turns continues on the next ki
 ReadTable = Callable[[int], Awaitable[TableSnapshot[Any, Any]]]
 ComputerAct = Callable[[int, int, BaseModel, int, Sequence[Draw]], Awaitable[Outcome]]
 EndUnattended = Callable[[int], Awaitable[Outcome | None]]
-OutcomeListener = Callable[[Outcome], Any]
 
 
 def wants_computer(snapshot: TableSnapshot[Any, Any]) -> bool:
@@ -153,10 +152,4 @@ class ComputerSeats:
         return False
 
     async def _tell(self, outcome: Outcome) -> None:
-        for listener in list(self._listeners):
-            try:
-                result = listener(outcome)
-                if asyncio.iscoroutine(result):
-                    await result
-            except Exception:
-                log.exception("an outcome listener failed for table %s", outcome.snapshot.id)
+        await tell_listeners(self._listeners, outcome)

@@ -12,7 +12,6 @@ database, say) tries again later.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -21,7 +20,7 @@ from bot.games.common import Deadline
 from bot.safe_log import log_failure
 from bot.service.acting import Play
 from bot.service.lifecycle import Lifecycle
-from bot.service.snapshots import Outcome
+from bot.service.snapshots import Outcome, tell_listeners
 from bot.service.steps import Steps
 from bot.service.terms import LOBBY_DEADLINE, LogKind
 from bot.storage import Database, Transaction
@@ -104,15 +103,8 @@ class Deadlines:
             retry_at = self._steps.clock() + DEADLINE_RETRY_SECONDS
             self._steps.scheduler.schedule(table_id, retry_at, ply)
             return
-        if outcome is None:
-            return
-        for listener in list(self._listeners):
-            try:
-                result = listener(outcome)
-                if asyncio.iscoroutine(result):
-                    await result
-            except Exception:
-                log.exception("a deadline listener failed for table %s", table_id)
+        if outcome is not None:
+            await tell_listeners(self._listeners, outcome)
 
     async def fire_locked(self, tx: Transaction, table_id: int, ply: int) -> Outcome | None:
         """Act for the table when its deadline is due; `None` when the deadline went stale

@@ -3,8 +3,10 @@ an action did (:class:`Outcome`), and how a snapshot is read inside a transactio
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal
 
@@ -88,6 +90,22 @@ class Outcome:
     events: list[BaseModel] = field(default_factory=list)
     kind: OutcomeKind = "acted"
     actor: int | None = None
+
+
+OutcomeListener = Callable[[Outcome], Any]
+"""Told of an outcome no click answers (a deadline's, a computer's): the table message
+and the private panels are redrawn from it."""
+
+
+async def tell_listeners(listeners: Sequence[OutcomeListener], outcome: Outcome) -> None:
+    """Each listener in turn; one that fails is logged and does not stop the others."""
+    for listener in list(listeners):
+        try:
+            result = listener(outcome)
+            if asyncio.iscoroutine(result):
+                await result
+        except Exception:
+            log.exception("an outcome listener failed for table %s", outcome.snapshot.id)
 
 
 async def read_snapshot(
