@@ -21,6 +21,7 @@ from bot.storage.table_queries import LiveTable
 from cogs._ui import render
 from cogs._ui.hub import TableHub, actor_of, is_moderator, send_ephemeral
 from cogs._ui.options import GAME_CHOICES
+from cogs._ui.replay import replay_file
 from cogs._ui.rules_pages import rules_page
 from cogs._ui.stats_chart import draw_running_net
 
@@ -323,13 +324,21 @@ class TablesCog(commands.Cog, name="Tables"):
                 f"actions replayed: **{report.actions_replayed}**\n"
                 f"Seed: `{report.seed_hex}`\nSHA-256 commitment: `{report.commitment}`\n"
                 "Each outcome is HMAC-SHA256(seed, block) split into 32-bit words, "
-                "with rejection sampling for an exact uniform die."
+                "with rejection sampling for an exact uniform die.\n\n"
+                "Don't take my word for it: open the attached page in any browser. It checks "
+                "the seed against the commitment and re-derives every roll on your own "
+                "machine, then replays the table step by step."
             ),
             colour=discord.Colour(
                 render.COLOUR_FINISHED if report.matched else render.COLOUR_CANCELLED
             ),
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        page = await replay_file(self.bot, table, interaction.guild_id)
+        if page is None:
+            embed.set_footer(text="The replay page is too large for Discord to attach.")
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        await interaction.response.send_message(embed=embed, file=page, ephemeral=True)
 
     @app_commands.command(name="cancel", description="Cancel a lobby, or end a started table.")
     @app_commands.describe(

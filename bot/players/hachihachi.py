@@ -40,7 +40,7 @@ from bot.games.hachihachi import round as rnd
 from bot.games.hachihachi.cards import DECK, points_of
 from bot.games.hachihachi.yaku import dekiyaku_kan, group_a, group_b
 
-SAMPLES = 128
+SAMPLES = 96
 """Worlds sampled per decision: the fixed work that keeps a move under 300 ms here."""
 SEED_SIDES = 2**31
 PLAY_THRESHOLD = 20

@@ -5,6 +5,7 @@ facade reads the table and its log, this module only computes."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,14 +64,23 @@ def verify_table(
     return report(True, checked, replayed, "every roll re-derives from the seed")
 
 
-def replay(
+@dataclass(frozen=True)
+class ReplayedStep:
+    """One logged step replayed: the state after it (``None`` before the game started)
+    and the public events the engine gave (none for a lobby step)."""
+
+    log_row: tq.LogRow
+    state: Any
+    events: list[Any]
+
+
+def replay_steps(
     spec: AnySpec, row: tq.TableRow, log_rows: list[tq.LogRow], dice: FairDice
-) -> tuple[Any, int]:
-    """The state the log leads to (``None`` if the game never started), and how many
-    logged steps were replayed."""
+) -> Iterator[ReplayedStep]:
+    """Every logged step through the engine again, with the state after each (a step the
+    engine refuses raises, as it would in the game: the log does not replay)."""
     rules = spec.rules_model.model_validate_json(row.rules_json)
     state: Any = None
-    replayed = 0
     for log_row in log_rows:
         data = json.loads(log_row.action_json)
         # A computer's decision drew first (its choice, not the game's chance): take
@@ -81,11 +91,25 @@ def replay(
                 dice.shuffle_order(taken.sides)
             else:
                 dice.roll(taken.sides)
+        events: list[Any] = []
         if data.get("kind") == LogKind.START:
             state = spec.start(rules, list(data["players"]), dice)
-        elif LogKind.is_table_step(data.get("kind")):
-            continue
-        elif state is not None:
-            state, _ = spec.act(state, log_row.actor_id, spec.parse_action(data), dice)
-        replayed += 1
-    return state, replayed
+        elif not LogKind.is_table_step(data.get("kind")) and state is not None:
+            state, events = spec.act(state, log_row.actor_id, spec.parse_action(data), dice)
+            events = [e for e in events if getattr(e, "private_to", None) is None]
+        yield ReplayedStep(log_row, state, events)
+
+
+def replay(
+    spec: AnySpec, row: tq.TableRow, log_rows: list[tq.LogRow], dice: FairDice
+) -> tuple[Any, int]:
+    """The state the log leads to (``None`` if the game never started), and how many
+    logged steps were replayed."""
+    steps = list(replay_steps(spec, row, log_rows, dice))
+    replayed = sum(
+        1
+        for step in steps
+        if not LogKind.is_table_step(json.loads(step.log_row.action_json).get("kind"))
+        or json.loads(step.log_row.action_json).get("kind") == LogKind.START
+    )
+    return (steps[-1].state if steps else None), replayed

@@ -834,8 +834,34 @@ class TableHub:
                 error.status,
             )
         if not snapshot.row.live:
-            self.forget(snapshot.id, snapshot.spec.name)
-            self._spawn(self.tell_watchers(snapshot), f"tanzaku-watchers-{snapshot.id}")
+            self.ended(snapshot)
+
+    def ended(self, snapshot: TableSnapshot[Any, Any]) -> None:
+        """A table has just ended (its last outcome is shown): forget it, tell its
+        watchers, and attach its replay page to its message."""
+        self.forget(snapshot.id, snapshot.spec.name)
+        self._spawn(self.tell_watchers(snapshot), f"tanzaku-watchers-{snapshot.id}")
+        if snapshot.state is not None and snapshot.row.message_id is not None:
+            self._spawn(self.attach_replay(snapshot), f"tanzaku-replay-{snapshot.id}")
+
+    async def attach_replay(self, snapshot: TableSnapshot[Any, Any]) -> None:
+        """The replay page (cogs/_ui/replay.py) on the ended table's message, beside what
+        it shows; the page is also one /verify away, so a failure here is only logged."""
+        from cogs._ui.replay import replay_file
+
+        row = snapshot.row
+        assert row.message_id is not None
+        try:
+            page = await replay_file(self.bot, row.id, row.guild_id)
+            if page is None:
+                log.warning("table %s: its replay page is past Discord's file limit", row.id)
+                return
+            channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+            await channel.get_partial_message(row.message_id).edit(attachments=[page])
+        except discord.HTTPException as error:
+            log.warning("table %s: its replay page was not attached: HTTP %s", row.id, error.status)
+        except Exception as error:
+            log_failure(log, "table %s: its replay page could not be built", row.id, error=error)
 
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None
@@ -993,10 +1019,7 @@ class TableHub:
         if outcome.snapshot.state is not None:
             await self.ui(outcome.snapshot.spec.name).after(outcome, None)
         if not outcome.snapshot.row.live:
-            self.forget(outcome.snapshot.id, outcome.snapshot.spec.name)
-            self._spawn(
-                self.tell_watchers(outcome.snapshot), f"tanzaku-watchers-{outcome.snapshot.id}"
-            )
+            self.ended(outcome.snapshot)
 
 
 async def install_game(

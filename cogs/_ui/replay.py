@@ -1,0 +1,203 @@
+"""A finished table's replay page (``bot/replay``), built from its log: every step
+replayed through the engine and drawn as the table message showed it then, with the card
+game's tiles. Attached by /verify and posted when a table ends."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import io
+import json
+import re
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import NotAllowed
+from bot.fairness import FairDice
+from bot.players import is_computer
+from bot.replay import MAX_BYTES, page_html
+from bot.service import TableSnapshot
+from bot.service.terms import DECIDED_WITH, LogKind
+from bot.service.verify import ReplayedStep, replay_steps
+from bot.storage.table_queries import TableStatus
+from cogs._ui import render
+
+if TYPE_CHECKING:
+    from bot.app import TanzakuBot
+    from cogs._ui.hub import TableHub
+
+TILE_HEIGHT = 48
+"""The page's card tiles: the bot's own tiles, scaled to this height."""
+
+
+def replay_filename(table_id: int) -> str:
+    return f"tanzaku-table-{table_id}-replay.html"
+
+
+def said(action: dict[str, Any]) -> str:
+    """What a step was, in a few words (``kind`` and its arguments)."""
+    kind = str(action.get("kind", "?"))
+    rest = ", ".join(f"{key}={value}" for key, value in action.items() if key != "kind")
+    return f"{kind}({rest})" if rest else kind
+
+
+TIMESTAMP = re.compile(r"<t:(\d+)(?::\w)?>")
+
+
+def embed_text(embed: discord.Embed) -> str:
+    """The message as plain text for a page outside Discord: no bold marks, and a time
+    Discord would show in the reader's zone given in UTC."""
+    parts = [embed.title or "", embed.description or ""]
+    parts += [f"{field.name}\n{field.value}" for field in embed.fields]
+    text = "\n\n".join(part for part in parts if part).replace("**", "")
+    return TIMESTAMP.sub(
+        lambda found: datetime.fromtimestamp(int(found.group(1)), UTC).strftime(
+            "%Y-%m-%d %H:%M:%S UTC"
+        ),
+        text,
+    )
+
+
+def tile_uris(cards: set[str]) -> dict[str, str]:
+    from cogs.hachihachi_art import tile
+
+    uris = {}
+    for card in sorted(cards):
+        image = tile(card)
+        width = round(image.width * TILE_HEIGHT / image.height)
+        small = image.resize((width, TILE_HEIGHT))
+        buffer = io.BytesIO()
+        small.convert("RGB").save(buffer, format="PNG", optimize=True)
+        uris[card] = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+    return uris
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+class Names:
+    """Members as the page names them (a static page cannot show a mention): the name
+    Discord gives, from the bot's cache or asked once per member; the computer as itself;
+    a short id only if Discord does not answer."""
+
+    def __init__(self, bot: TanzakuBot, guild_id: int) -> None:
+        self._bot = bot
+        self._guild = bot.get_guild(guild_id)
+        self._known: dict[int, str] = {}
+
+    async def load(self, user_ids: set[int]) -> None:
+        for user_id in sorted(user_ids):
+            if is_computer(user_id) or user_id in self._known:
+                continue
+            member = self._guild.get_member(user_id) if self._guild is not None else None
+            user: discord.abc.User | None = member or self._bot.get_user(user_id)
+            if user is None:
+                try:
+                    user = await self._bot.fetch_user(user_id)
+                except discord.HTTPException:
+                    continue
+            self._known[user_id] = f"@{user.display_name}"
+
+    def __call__(self, user_id: int) -> str:
+        if is_computer(user_id):
+            return render.mention(user_id)
+        return self._known.get(user_id, f"member …{str(user_id)[-4:]}")
+
+    def text(self, text: str) -> str:
+        return MENTION.sub(lambda found: self(int(found.group(1))), text)
+
+
+def public_cards(state: Any, names: Names) -> dict[str, list[str]] | None:
+    """The card game's public cards after a step: the field and each pile."""
+    field = getattr(state, "field", None)
+    piles = getattr(state, "piles", None)
+    if not isinstance(field, list) or not isinstance(piles, dict):
+        return None
+    cards = {"Field": list(field)}
+    for player, pile in piles.items():
+        if pile:
+            cards[f"Pile of {names(int(player))}"] = list(pile)
+    return cards
+
+
+async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
+    """The page of an ended table (a live one keeps its seed: refused)."""
+    from cogs._ui.hub import TableHub
+
+    hub: TableHub = TableHub.of(bot)
+    snapshot, rows = await bot.tables.history(table_id, guild_id)
+    row = snapshot.row
+    if row.live:
+        raise NotAllowed(
+            f"Table #{table_id} is still being played; its replay comes with its seed, at the end."
+        )
+    spec = snapshot.spec
+    names = Names(bot, guild_id)
+    # Everyone who ever acted or sat here (a member who cashed out has left the seats).
+    await names.load({r.actor_id for r in rows if r.actor_id} | set(snapshot.seats))
+    replayed: list[ReplayedStep | None] = []
+    try:
+        for replayed_step in replay_steps(spec, row, rows, FairDice(bytes.fromhex(row.seed_hex))):
+            replayed.append(replayed_step)
+    except Exception:
+        # The log does not replay from the seed (the page's checks will say where the
+        # rolls part ways): its remaining steps are listed without a table to show.
+        replayed += [None] * (len(rows) - len(replayed))
+    steps: list[dict[str, Any]] = []
+    seen_cards: set[str] = set()
+    last = len(rows) - 1
+    for index, (log_row, step) in enumerate(zip(rows, replayed, strict=True)):
+        action = json.loads(log_row.action_json)
+        action.pop(DECIDED_WITH, None)
+        entry: dict[str, Any] = {
+            "seq": log_row.seq,
+            "at": log_row.at,
+            "actor": names(log_row.actor_id) if log_row.actor_id else "the table",
+            "said": said(action),
+            "draws": json.loads(log_row.draws_json),
+        }
+        if step is None:
+            entry["shown"] = "This step does not replay from the seed."
+        elif step.state is not None:
+            # As the message showed it then: live until the last step.
+            status = row.status if index == last else TableStatus.RUNNING
+            shown: TableSnapshot[Any, Any] = TableSnapshot(
+                dataclasses.replace(row, status=status),
+                spec,
+                snapshot.rules,
+                step.state,
+                list(step.state.seats),
+                snapshot.currency,
+                None,
+                list(step.events),
+            )
+            entry["shown"] = names.text(embed_text(hub.render(shown).embed))
+            cards = public_cards(step.state, names)
+            if cards is not None:
+                entry["cards"] = cards
+                seen_cards.update(card for pile in cards.values() for card in pile)
+        elif LogKind.is_table_step(action.get("kind")):
+            entry["shown"] = f"Lobby: {said(action)}"
+        steps.append(entry)
+    data: dict[str, Any] = {
+        "table": row.id,
+        "game": spec.name,
+        "title": spec.title,
+        "commitment": row.commitment,
+        "committed_at": row.created_at,
+        "seed": row.seed_hex,
+        "steps": steps,
+    }
+    if seen_cards:
+        data["tiles"] = tile_uris(seen_cards)
+    return page_html(data)
+
+
+async def replay_file(bot: TanzakuBot, table_id: int, guild_id: int) -> discord.File | None:
+    """The page as an attachment, or ``None`` if it would pass Discord's file limit."""
+    page = (await replay_page(bot, table_id, guild_id)).encode("utf-8")
+    if len(page) > MAX_BYTES:
+        return None
+    return discord.File(io.BytesIO(page), filename=replay_filename(table_id))
