@@ -11,8 +11,16 @@ Its value is the fixed point ``v = val(M(v))`` (``val`` is the matrix game's val
 (the chance both equilibria bid 0), so Newton's method on ``val(M(v)) − v`` reaches the
 fixed point in a few steps and lands on it exactly once it is on the right piece.
 
-The round limit (``max_rounds``, 100 by default) is left out: the state is the two
-strengths alone, as the duel is a race of spending and the limit only ends a stalled game.
+A decided state is not left to the LP. There, any mix is optimal, and the LP's pick was
+often "both bid 0": a stall that leaves the win to the round limit (``max_rounds``,
+100), an engine rule this model leaves out. So a state is *won* when some bid above 0 wins
+against every reply, outright or into a won state (an exact, float-free induction); its
+value is 1 and the computer plays the won bid that ends the game in the fewest rounds the
+opponent can hold it to. The mirror state is *lost* (value 0); there the computer bids
+above 0 too (the one that scores most against a uniformly random reply, a proxy for the
+opponent's mistakes), so the game never stalls. Every other state bids 0 with a chance
+below 1, so the game ends with certainty and the round limit is left out: the state is
+the two strengths alone.
 
 Each matrix game is solved with SciPy's HiGHS at tight tolerances, then polished: the
 equilibrium is re-solved as the exact equalising system on the support HiGHS found, so
@@ -165,13 +173,73 @@ def solve(
     """Every state's value and the row player's equilibrium mix."""
     values = np.full((max_strength + 1, max_strength + 1), np.nan)
     mixes: dict[tuple[int, int], NDArray[np.float64]] = {}
+    # Rounds a won state needs at most when its winner plays the fastest won bid.
+    finish_in: dict[tuple[int, int], int] = {}
     for total in range(2, 2 * max_strength + 1):
-        for a in range(max(1, total - max_strength), min(max_strength, total - 1) + 1):
-            b = total - a
-            value, mix = solve_state(values, a, b)
-            values[a, b] = value
-            mixes[(a, b)] = mix
+        states = [
+            (a, total - a)
+            for a in range(max(1, total - max_strength), min(max_strength, total - 1) + 1)
+        ]
+        # Every successor of a bid above 0 has a smaller total: already settled.
+        for a, b in states:
+            fastest = _fastest_won_bid(finish_in, a, b)
+            if fastest is not None:
+                bid, rounds = fastest
+                assert (b, a) not in finish_in, "a game cannot be won by both"
+                finish_in[(a, b)] = rounds
+                values[a, b], values[b, a] = 1.0, 0.0
+                mixes[(a, b)] = _pure(a, bid)
+        for a, b in states:
+            if (b, a) in finish_in:
+                mixes[(a, b)] = _pure(a, _losing_bid(values, a, b))
+            elif (a, b) not in finish_in:
+                values[a, b], mixes[(a, b)] = solve_state(values, a, b)
     return values, mixes
+
+
+def _pure(strength: int, bid: int) -> NDArray[np.float64]:
+    mix = np.zeros(strength + 1)
+    mix[bid] = 1.0
+    return mix
+
+
+def _fastest_won_bid(
+    finish_in: dict[tuple[int, int], int], a: int, b: int
+) -> tuple[int, int] | None:
+    """The bid above 0 that wins against every reply (outright or into a won state) in the
+    fewest rounds, with that count; ``None`` when no bid wins for sure."""
+    best: tuple[int, int] | None = None
+    for bid in range(1, a + 1):
+        rounds = 1
+        for their_bid in range(b + 1):
+            end, after = round_end(a, b, bid, their_bid)
+            if end == 1.0:
+                continue
+            if end is not None or after not in finish_in:
+                break
+            rounds = max(rounds, 1 + finish_in[after])
+        else:
+            if best is None or rounds < best[1]:
+                best = (bid, rounds)
+    return best
+
+
+def _losing_bid(values: NDArray[np.float64], a: int, b: int) -> int:
+    """In a lost state: the bid above 0 that scores most against a uniformly random reply
+    (the smallest of equals)."""
+    scores = [
+        sum(_result(values, a, b, bid, their_bid) for their_bid in range(b + 1))
+        for bid in range(1, a + 1)
+    ]
+    return 1 + scores.index(max(scores))
+
+
+def _result(values: NDArray[np.float64], a: int, b: int, bid: int, their_bid: int) -> float:
+    end, after = round_end(a, b, bid, their_bid)
+    if end is not None:
+        return end
+    assert after is not None
+    return value_of(values, *after)
 
 
 def table_json(

@@ -49,6 +49,38 @@ def test_the_values_are_a_zero_sum_game_from_an_even_start() -> None:
         sd.value(26, 25)
 
 
+def test_the_equilibrium_never_stalls_and_plays_a_won_game_out() -> None:
+    """Both bidding 0 repeats the state, so a mix that bids 0 for sure could stall until
+    the round limit: no state's mix does, a decided state's never bids 0, and a won state's
+    bid wins against every reply."""
+    for own, other in STATES:
+        mix, value = sd.equilibrium(own, other), sd.value(own, other)
+        assert mix.get(0, 0.0) <= 0.5 + 1e-9, (own, other, mix)
+        if value in (0.0, 1.0):
+            assert 0 not in mix, (own, other, mix)
+        if value == 1.0:
+            for bid in mix:
+                replies = [sd.result(own, other, bid, y) for y in range(other + 1)]
+                assert min(replies) == 1.0, (own, other, bid)
+
+
+@pytest.mark.parametrize("their_bid", [0, 1])
+def test_a_game_against_a_stalling_bidder_ends_long_before_the_round_limit(
+    their_bid: int,
+) -> None:
+    for game in range(20):
+        dice = FairDice(bytes([game, their_bid]) * 16)
+        state = waiting_state()
+        while not state.finished:
+            action = sd.decide(state, A, dice)
+            assert isinstance(action, duel.Bid)
+            state, _ = duel.act(state, A, action, dice)
+            low = min(their_bid, state.strength[B])
+            state, _ = duel.act(state, B, duel.Bid(amount=low), dice)
+        # Against 0 (or 1) every round the old table's "both bid 0" ran to round 100.
+        assert state.round <= 40 < state.rules.max_rounds, (game, state.round)
+
+
 def test_a_fresh_solve_gives_the_shipped_table() -> None:
     pytest.importorskip("scipy")
     from bot.players import strength_duel_solve as solver
