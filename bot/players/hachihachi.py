@@ -1,289 +1,583 @@
 """Nuki Hachi-hachi's computer, by determinized search.
 
-A decision in play (which card, which capture, the drawn card's capture, sage or shoubu)
-is taken by flat Monte Carlo over determinizations:
+A decision of play (which hand card and which capture, the drawn card's capture, sage or
+shoubu, cancel) is taken by flat Monte Carlo over determinizations:
 
-1. Sample the cards the seat cannot see — the other player's hand and the draw pile —
-   consistently with everything it has seen: its own hand, the field, every pile, a
-   drawn card, and the cards the other player revealed by claiming a teyaku (still in
-   their hand unless played since). Each sample deals the unseen cards at random into
-   the other hand (its known size, its revealed cards first) and the draw pile.
-2. Play each legal move out in every sample to the round's end with a fast rollout policy
-   (both players: take the most card points now; the higher capture; shoubu as soon as a
-   dekiyaku grows), on a lean copy of the round (plain lists, the engine's own matching,
-   dekiyaku and scoring functions).
-3. Score the end with the engine's own ``score_round`` and keep the move with the best
-   average net for the seat; the same samples serve every move (common random numbers).
+1. Sample the cards the seat cannot see — the other active player's hand and the draw
+   pile — consistently with everything it has seen: its own hand, the field, every score
+   pile, a face-up drawn card, the counts of the hidden places, and the cards the other
+   player revealed by claiming a teyaku (still in their hand unless played since, when
+   they would be seen). Each world deals the unseen cards at random: the revealed ones to
+   the other hand, the rest uniformly over the rest of that hand and the draw pile.
+   Inferences not made: that an automatic line-up without a claim means the other hand
+   was dealt no teyaku, which cards the other player played from the hand rather than
+   drew (the state keeps no history), what a player's drop or a forced-out player's
+   public compensation says about the idle hands (those cards are in the draw pile).
+2. Play every candidate out in every world (common random numbers) to the round's end
+   with a fast rollout policy on both sides — the card taking the most card points now
+   (laying a card down counts as offering its points), the richer of two captures,
+   shoubu as soon as a dekiyaku forms or grows — on a lean round over card indices and
+   bit masks (:func:`roll_out`).
+3. Score the end exactly as the engine's ``score_round`` does for the seat (teyaku,
+   dekiyaku, Sixteen Chaff, card points, Diving, Escape, mizuten, compensation, the
+   pot; :func:`net_of`, tested against the engine on random positions; the dekiyaku
+   table and the Sixteen Chaff values are read off the engine's own functions), and keep
+   the candidate with the best average net points for the seat.
 
-Sage or shoubu is decided the same way: shoubu is scored now; sage is played out.
+Sage or shoubu is decided the same way: shoubu is scored at once, sage is played out.
 
-The work is fixed, not timed (``samples`` worlds per decision), so a decision is
-reproducible from its one draw of the table's dice (which seeds a local generator); the
-default keeps a decision under 300 ms on one core here (``benchmarks/hachihachi_computer.py``).
-The other decisions are rules of thumb: never mizuten (blind play needs more than half the
-card points to pay), play the round (3–4 seated) with at least 20 card points in hand or
-any teyaku, and claim every teyaku at once.
+The work is fixed, not timed: ``samples`` worlds a decision, every candidate played out
+once in each (:func:`search` reports the count). Its one draw of the table's dice seeds a
+local generator, so a decision is reproducible from that draw. The default keeps a
+decision under 300 ms on one core here (``benchmarks/hachihachi_computer.py``). A
+decision with one legal action is returned at once, without a draw.
+
+The other decisions are rules of thumb, none of them reading what the seat may not see:
+
+- never mizuten: the dealer decides before seeing the hand (it is not read), and a dealer
+  ends a round with 106 card points or more in about 37% of rounds (measured: greedy
+  against greedy and this computer against greedy, two seated), while the bonus needs
+  more than half to pay with two seated; with 3–4 seated a blind dealer must also play
+  whatever the hand;
+- play the round (3–4 seated) with at least 20 card points in hand or any teyaku;
+- claim every teyaku at once (a claim pays its value whatever the reveal costs).
 
 :func:`greedy_decide` and :func:`random_decide` are the yardsticks of the benchmark.
 """
 
 from __future__ import annotations
 
+import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from bot.games import hachihachi as hh
 from bot.games.dice import Dice
-from bot.games.hachihachi import match
-from bot.games.hachihachi import round as rnd
-from bot.games.hachihachi.cards import DECK, points_of
-from bot.games.hachihachi.yaku import dekiyaku_kan, group_a, group_b
+from bot.games.hachihachi.cards import CARDS, DECK, MAJORITY, points_of
+from bot.games.hachihachi.yaku import dekiyaku_kan, group_a, group_b, sixteen_chaff_kan
 
-SAMPLES = 96
-"""Worlds sampled per decision: the fixed work that keeps a move under 300 ms here."""
+log = logging.getLogger(__name__)
+
+SAMPLES = 400
+"""Worlds sampled per decision (each candidate is played out once in each): the fixed
+work that keeps a decision under 300 ms on one core here. Read at call time."""
 SEED_SIDES = 2**31
 PLAY_THRESHOLD = 20
 """Card points in hand (or any teyaku) for which the computer plays a round (3–4 seated)."""
 
-MONTH = rnd.MONTH
+SEARCHED = ("play", "capture_drawn", "call")
+"""The phases whose decisions are searched (the others follow the rules of thumb)."""
+
+# -- the cards as small integers -------------------------------------------------------------
+
+INDEX: dict[str, int] = {card: index for index, card in enumerate(DECK)}
+_MONTH_NUMBERS = sorted({card.month for card in CARDS.values()})
+MONTH_SLOT: list[int] = [_MONTH_NUMBERS.index(CARDS[card].month) for card in DECK]
+"""Each card's month as 0..8: the field is kept as one list of cards a month."""
+POINTS: list[int] = [points_of(card) for card in DECK]
+BIT: list[int] = [1 << index for index in range(len(DECK))]
+CHAFF_LIKE: int = sum(BIT[INDEX[card.id]] for card in CARDS.values() if card.chaff_like)
+MONTH_MASK: dict[int, int] = {
+    month: sum(BIT[INDEX[card.id]] for card in CARDS.values() if card.month == month)
+    for month in _MONTH_NUMBERS
+}
+_YAKU_CARDS = [card.id for card in CARDS.values() if card.category in ("bright", "ribbon")]
+YAKU_BIT: list[int] = [1 << _YAKU_CARDS.index(card) if card in _YAKU_CARDS else 0 for card in DECK]
+"""A card's bit among the brights and ribbons, the only cards a dekiyaku can need (the
+Boar of Boar-Deer-Butterflies is stripped from the deck, so that one never completes)."""
+_CHAFF_LIKE_CARDS = [card.id for card in CARDS.values() if card.chaff_like]
+SIXTEEN_CHAFF_KAN: list[int] = [
+    sixteen_chaff_kan(_CHAFF_LIKE_CARDS[:count]) for count in range(len(_CHAFF_LIKE_CARDS) + 1)
+]
+"""Sixteen Chaff's value by a pile's count of chaff-like cards (the engine's function)."""
+
+
+@cache
+def dekiyaku_table(boar_deer_butterflies: bool) -> tuple[int, ...]:
+    """The dekiyaku total D of every set of brights and ribbons, by :data:`YAKU_BIT`
+    mask, as the engine's ``dekiyaku_kan`` counts it."""
+    return tuple(
+        dekiyaku_kan(
+            [card for bit, card in enumerate(_YAKU_CARDS) if mask >> bit & 1],
+            boar_deer_butterflies=boar_deer_butterflies,
+        )
+        for mask in range(1 << len(_YAKU_CARDS))
+    )
+
+
+def _mask_of(cards: Sequence[str]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= BIT[INDEX[card]]
+    return mask
+
+
+def _yaku_mask_of(cards: Sequence[str]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= YAKU_BIT[INDEX[card]]
+    return mask
+
+
+# -- the round as the seat sees it ------------------------------------------------------------
+
+SHOUBU, CANCEL, EXHAUSTION = 0, 1, 2
+"""How a lean round ended (the caller of a shoubu or cancel is kept beside it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Everything the round's scoring needs besides the two score piles, from the seat's
+    side: slot 0 is the seat, slot 1 the other active player. All of it is public."""
+
+    kan: int
+    """Points a kan is worth this round (points per kan × the field multiplier)."""
+    multiplier: int
+    first_slot: int
+    """The acting dealer's slot (a tie on card points is theirs)."""
+    fixed: int
+    """The seat's net from what play cannot change: teyaku, forced-out compensation."""
+    dekiyaku: tuple[int, ...]
+    diving: tuple[tuple[int, ...], tuple[int, ...]]
+    """Per slot, the month masks of its claimed triplets eligible for Diving."""
+    escape: tuple[int, int]
+    """Per slot, how many of its claims pay Escape with 106 card points."""
+    mizuten_slot: int | None
+    mizuten_payers: int
+    """How many seated players pay a mizuten dealer's bonus."""
+    pot_won: int
+    """What the pot pays the seat if it wins the round (the others' penalties)."""
+    pot_lost: int
+    """The seat's own penalty in the pot, lost to the other if they win."""
 
 
 @dataclass(slots=True)
-class World:
-    """One determinized round from the seat's point of view, as lean as it can be."""
+class Position:
+    """The public part of a round in play from the seat's side, as small integers, and
+    what is hidden: the unseen cards, how many the other hand holds, and which of them
+    the other player revealed."""
 
-    hands: dict[int, list[str]]
-    field: list[str]
-    draw: list[str]
-    piles: dict[int, list[str]]
-    yaku: dict[int, int]
-    sage: list[int]
+    hands_own: list[int]
+    field: list[list[int]]
+    masks: list[int]
+    points: list[int]
+    yaku_masks: list[int]
+    yaku: list[int]
+    first_sage: int
+    """The slot that called sage first this round, or -1."""
+    drawn: int | None
     turn: int
-    active: tuple[int, int]
-    drawn: str | None = None
-    ended: tuple[str, int | None] | None = None
-
-    def copy(self) -> World:
-        return World(
-            {p: list(h) for p, h in self.hands.items()},
-            list(self.field),
-            list(self.draw),
-            {p: list(pile) for p, pile in self.piles.items()},
-            dict(self.yaku),
-            list(self.sage),
-            self.turn,
-            self.active,
-            self.drawn,
-            self.ended,
-        )
-
-    def other(self, player: int) -> int:
-        first, second = self.active
-        return second if player == first else first
+    unseen: list[int]
+    revealed: list[int]
+    other_count: int
+    draw_count: int
 
 
-# -- what the seat has seen, and a world consistent with it -----------------------------------
-
-
-def unseen_cards(state: hh.State, seat: int) -> tuple[list[str], list[str]]:
-    """(the cards the seat cannot see, those of them revealed in the other's hand)."""
-    seen = set(state.hands[seat]) | set(state.field)
+def position_of(state: hh.State, seat: int) -> Position:
+    """What ``seat`` sees of the round in ``state`` (never the other hand or the draw
+    pile's order: only their sizes)."""
+    other = other_active(state, seat)
+    slots = {seat: 0, other: 1}
+    seen: set[str] = set(state.hands[seat]) | set(state.field)
     for pile in state.piles.values():
         seen.update(pile)
     if state.drawn is not None:
         seen.add(state.drawn)
-    unseen = [card for card in DECK if card not in seen]
-    revealed = {
-        card
-        for player, claims in state.claims.items()
-        if player != seat
-        for claim in claims
-        for card in claim.revealed
-    }
-    return unseen, [card for card in unseen if card in revealed]
-
-
-def sample_world(state: hh.State, seat: int, rng: random.Random) -> World:
-    """A world the seat cannot tell from the real one."""
-    other = next(p for p in state.active if p != seat)
-    unseen, known = unseen_cards(state, seat)
-    rest = [card for card in unseen if card not in known]
-    rng.shuffle(rest)
-    need = len(state.hands[other]) - len(known)
-    theirs = [*known, *rest[:need]]
-    draw = rest[need:]
-    assert len(draw) == len(state.draw_pile), "the unseen cards fill the hidden places"
-    first, second = state.active
-    return World(
-        hands={seat: list(state.hands[seat]), other: theirs},
-        field=list(state.field),
-        draw=draw,
-        piles={p: list(state.piles[p]) for p in state.active},
-        yaku={p: state.yaku_kan.get(p, 0) for p in state.active},
-        sage=list(state.sage_calls),
-        turn=state.turn if state.turn is not None else seat,
-        active=(first, second),
-        drawn=state.drawn,
+    unseen = [INDEX[card] for card in DECK if card not in seen]
+    shown = {card for claim in state.claims.get(other, []) for card in claim.revealed}
+    field: list[list[int]] = [[] for _ in _MONTH_NUMBERS]
+    for card in state.field:
+        field[MONTH_SLOT[INDEX[card]]].append(INDEX[card])
+    piles = [state.piles[seat], state.piles[other]]
+    first_sage = slots[state.sage_calls[0]] if state.sage_calls else -1
+    return Position(
+        hands_own=[INDEX[card] for card in state.hands[seat]],
+        field=field,
+        masks=[_mask_of(pile) for pile in piles],
+        points=[sum(POINTS[INDEX[card]] for card in pile) for pile in piles],
+        yaku_masks=[_yaku_mask_of(pile) for pile in piles],
+        yaku=[state.yaku_kan.get(seat, 0), state.yaku_kan.get(other, 0)],
+        first_sage=first_sage,
+        drawn=None if state.drawn is None else INDEX[state.drawn],
+        turn=slots.get(state.turn, 0) if state.turn is not None else 0,
+        unseen=unseen,
+        revealed=[card for card in unseen if DECK[card] in shown],
+        other_count=len(state.hands[other]),
+        draw_count=len(state.draw_pile),
     )
 
 
-# -- the lean round ------------------------------------------------------------------------------
+def other_active(state: hh.State, seat: int) -> int:
+    first, second = state.active
+    return second if seat == first else first
 
 
-def _resolve(world: World, player: int, card: str, capture: str | None) -> None:
-    month = MONTH[card]
-    found = [other for other in world.field if MONTH[other] == month]
-    if not found:
-        world.field.append(card)
-        return
-    if len(found) == 2:
-        found = [capture if capture is not None else _best(found)]
-    for taken in found:
-        world.field.remove(taken)
-    world.piles[player].extend([card, *found])
+def scoring_of(state: hh.State, seat: int) -> Scoring:
+    """The round's scoring constants from the seat's side (see :class:`Scoring`)."""
+    rules = state.rules
+    other = other_active(state, seat)
+    kan = rules.points_per_kan * state.multiplier
+    fixed = 0
+    diving: list[tuple[int, ...]] = []
+    escape: list[int] = []
+    for slot, player in enumerate((seat, other)):
+        sign = 1 if slot == 0 else -1
+        months: list[int] = []
+        escapes = 0
+        for claim in state.claims.get(player, []):
+            fixed += sign * claim.kan * kan
+            dives = rules.diving_eligibility == "triplet_or_haneken" or claim.name == "Triplet"
+            if claim.group == "A" and claim.month is not None:
+                if dives:
+                    months.append(MONTH_MASK[claim.month])
+            elif claim.group == "B" and not (
+                rules.escape_excludes_one_bright and claim.name == "One Bright"
+            ):
+                escapes += 1
+        diving.append(tuple(months))
+        escape.append(escapes)
+    if seat == state.active[1]:
+        fixed -= sum(state.compensation.values())
+    mizuten_slot: int | None = None
+    if state.mizuten_declared:
+        mizuten_slot = 0 if state.dealer == seat else 1
+    return Scoring(
+        kan=kan,
+        multiplier=state.multiplier,
+        first_slot=0 if state.active[0] == seat else 1,
+        fixed=fixed,
+        dekiyaku=dekiyaku_table(rules.boar_deer_butterflies),
+        diving=(diving[0], diving[1]),
+        escape=(escape[0], escape[1]),
+        mizuten_slot=mizuten_slot,
+        mizuten_payers=len(state.seats) - 1,
+        pot_won=sum(paid for player, paid in state.pot.items() if player != seat),
+        pot_lost=state.pot.get(seat, 0),
+    )
 
 
-def _best(cards: Sequence[str]) -> str:
-    """The capture worth most (the first of equals)."""
-    return max(cards, key=points_of)
+def net_of(
+    scoring: Scoring,
+    ended: int,
+    caller: int,
+    masks: Sequence[int],
+    points: Sequence[int],
+    yaku_masks: Sequence[int],
+    first_sage: int,
+) -> int:
+    """The seat's net points for the round as it ended, as ``score_round`` books them
+    (``caller``: the slot that called shoubu or cancel)."""
+    table = scoring.dekiyaku
+    total_own, total_other = table[yaku_masks[0]], table[yaku_masks[1]]
+    kan = scoring.kan
+    net = scoring.fixed
+    if total_own or total_other:
+        if ended == EXHAUSTION:
+            if first_sage >= 0:
+                winner = first_sage
+            else:  # cannot happen in play: a dekiyaku is always followed by a call
+                winner = 0 if total_own > total_other else 1
+                if total_own == total_other:
+                    winner = scoring.first_slot
+            net += total_own * kan // 2 - total_other * kan // 2
+        else:
+            winner = caller
+            total = total_own if caller == 0 else total_other
+            amount = total * kan if ended == SHOUBU else total * kan // 2
+            net += amount if caller == 0 else -amount
+    else:
+        chaff_own = (masks[0] & CHAFF_LIKE).bit_count()
+        chaff_other = (masks[1] & CHAFF_LIKE).bit_count()
+        if chaff_own >= 16:
+            winner = 0
+            net += SIXTEEN_CHAFF_KAN[chaff_own] * kan
+        elif chaff_other >= 16:
+            winner = 1
+            net -= SIXTEEN_CHAFF_KAN[chaff_other] * kan
+        else:
+            own, theirs = points[0], points[1]
+            if own == theirs:
+                winner = scoring.first_slot
+            else:
+                winner = 0 if own > theirs else 1
+                net += (own - theirs) * scoring.multiplier
+    for month_mask in scoring.diving[0]:
+        if masks[0] & month_mask == month_mask:
+            net += kan
+    for month_mask in scoring.diving[1]:
+        if masks[1] & month_mask == month_mask:
+            net -= kan
+    if points[0] >= MAJORITY:
+        net += scoring.escape[0] * kan
+    if points[1] >= MAJORITY:
+        net -= scoring.escape[1] * kan
+    dealer = scoring.mizuten_slot
+    if dealer is not None:
+        if points[dealer] >= MAJORITY:
+            net += kan * scoring.mizuten_payers if dealer == 0 else -kan
+        else:
+            net += -kan if dealer == 0 else kan
+    return net + (scoring.pot_won if winner == 0 else -scoring.pot_lost)
 
 
-def _gain(field: Sequence[str], card: str) -> int:
-    """Card points a play of ``card`` takes now (nothing when it is laid on the field)."""
-    found = [other for other in field if MONTH[other] == MONTH[card]]
-    if not found:
-        return -points_of(card)  # laid down: what it offers the other side
-    if len(found) == 2:
-        found = [_best(found)]
-    return points_of(card) + sum(points_of(c) for c in found)
+# -- the lean round -----------------------------------------------------------------------------
 
 
-Policy = Callable[[World, int, random.Random], tuple[str, str | None]]
+class Round:
+    """One determinized round in play, mutable and cheap to copy: slot 0 is the seat."""
+
+    __slots__ = (
+        "caller",
+        "draw",
+        "ended",
+        "field",
+        "first_sage",
+        "hands",
+        "masks",
+        "points",
+        "table",
+        "top",
+        "turn",
+        "yaku",
+        "yaku_masks",
+    )
+
+    def __init__(
+        self,
+        hands: list[list[int]],
+        field: list[list[int]],
+        draw: list[int],
+        masks: list[int],
+        points: list[int],
+        yaku_masks: list[int],
+        yaku: list[int],
+        first_sage: int,
+        turn: int,
+        table: Sequence[int],
+    ) -> None:
+        self.hands = hands
+        self.field = field
+        # The draw pile is shared between copies of a world: only the index of its top moves.
+        self.draw = draw
+        self.top = 0
+        self.masks = masks
+        self.points = points
+        self.yaku_masks = yaku_masks
+        self.yaku = yaku
+        self.first_sage = first_sage
+        self.turn = turn
+        self.table = table
+        self.ended = -1
+        self.caller = -1
+
+    def copy(self) -> Round:
+        copied = Round(
+            [list(self.hands[0]), list(self.hands[1])],
+            [list(cards) for cards in self.field],
+            self.draw,
+            list(self.masks),
+            list(self.points),
+            list(self.yaku_masks),
+            list(self.yaku),
+            self.first_sage,
+            self.turn,
+            self.table,
+        )
+        copied.top = self.top
+        return copied
+
+    def take(self, slot: int, card: int, capture: int | None) -> None:
+        """Play ``card`` against the field for ``slot`` (rules §11.2); ``capture`` picks
+        one of two matches (``None``: the one worth more, the first of equals)."""
+        same = self.field[MONTH_SLOT[card]]
+        if not same:
+            same.append(card)
+            return
+        if len(same) == 2:
+            if capture is None:
+                capture = same[1] if POINTS[same[1]] > POINTS[same[0]] else same[0]
+            same.remove(capture)
+            taken = [card, capture]
+        else:
+            taken = [card, *same]
+            same.clear()
+        for won in taken:
+            self.masks[slot] |= BIT[won]
+            self.points[slot] += POINTS[won]
+            self.yaku_masks[slot] |= YAKU_BIT[won]
+
+    def play(self, slot: int, card: int, capture: int | None) -> None:
+        """A whole turn from the hand card: the draw, then the turn's end."""
+        self.hands[slot].remove(card)
+        self.take(slot, card, capture)
+        self.take(slot, self.draw[self.top], None)
+        self.top += 1
+        self.turn_end(slot)
+
+    def turn_end(self, slot: int) -> None:
+        """The dekiyaku check (a rollout calls shoubu at once), then the next turn."""
+        total = self.table[self.yaku_masks[slot]]
+        if total > self.yaku[slot]:
+            self.yaku[slot] = total
+            self.ended, self.caller = SHOUBU, slot
+            return
+        self.pass_turn(slot)
+
+    def sage(self, slot: int) -> None:
+        if self.first_sage < 0:
+            self.first_sage = slot
+        self.pass_turn(slot)
+
+    def pass_turn(self, slot: int) -> None:
+        if not self.hands[0] and not self.hands[1]:
+            self.ended = EXHAUSTION
+            return
+        self.turn = 1 - slot
 
 
-def greedy_policy(world: World, player: int, rng: random.Random) -> tuple[str, str | None]:
-    """The rollouts' play: the card that takes the most points now (random among equals)."""
-    hand = world.hands[player]
-    gains = [_gain(world.field, card) for card in hand]
-    best = max(gains)
-    choices = [card for card, gain in zip(hand, gains, strict=True) if gain == best]
-    card = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
-    return card, None
+def policy_card(hand: Sequence[int], field: Sequence[Sequence[int]]) -> int:
+    """The rollouts' hand card: the one taking the most card points now (a card laid on
+    the field offers its points to the other side); the first of equals."""
+    best = hand[0]
+    best_gain = -1000
+    for card in hand:
+        same = field[MONTH_SLOT[card]]
+        count = len(same)
+        if count == 0:
+            gain = -POINTS[card]
+        elif count == 2:
+            gain = POINTS[card] + max(POINTS[same[0]], POINTS[same[1]])
+        else:
+            gain = POINTS[card] + sum(POINTS[other] for other in same)
+        if gain > best_gain:
+            best, best_gain = card, gain
+    return best
 
 
-def play_turn(
-    world: World,
-    player: int,
-    card: str,
-    capture: str | None,
-    bdb: bool,
-    *,
-    drawn_capture: str | None = None,
-) -> None:
-    """A whole turn: the hand card, the draw, the dekiyaku check (shoubu at once in a
-    rollout), the next turn or the round's end."""
-    world.hands[player].remove(card)
-    _resolve(world, player, card, capture)
-    top = world.draw.pop(0)
-    _resolve(world, player, top, drawn_capture)
-    turn_end(world, player, bdb)
+def roll_out(world: Round) -> None:
+    """Play ``world`` to the round's end with the rollout policy on both sides."""
+    while world.ended < 0:
+        slot = world.turn
+        world.play(slot, policy_card(world.hands[slot], world.field), None)
 
 
-def turn_end(world: World, player: int, bdb: bool) -> None:
-    total = dekiyaku_kan(world.piles[player], boar_deer_butterflies=bdb)
-    if total > world.yaku[player]:
-        world.yaku[player] = total
-        world.ended = ("shoubu", player)
-        return
-    pass_turn(world, player)
+# -- searching --------------------------------------------------------------------------------
 
 
-def pass_turn(world: World, player: int) -> None:
-    other = world.other(player)
-    if not world.hands[other] and not world.hands[player]:
-        world.ended = ("exhaustion", None)
-        return
-    world.turn = other
+@dataclass(frozen=True, slots=True)
+class Search:
+    """A searched decision: each candidate's average net points for the seat over the
+    same sampled worlds, and the work done (rollouts played)."""
+
+    moves: list[hh.Action]
+    values: list[float]
+    rollouts: int
+
+    @property
+    def best(self) -> hh.Action:
+        return self.moves[self.values.index(max(self.values))]
 
 
-def roll_out(world: World, bdb: bool, rng: random.Random) -> None:
-    """Play the world to the round's end with the greedy policy on both sides."""
-    while world.ended is None:
-        player = world.turn
-        card, capture = greedy_policy(world, player, rng)
-        play_turn(world, player, card, capture, bdb)
+def sample_world(position: Position, table: Sequence[int], rng: random.Random) -> Round:
+    """A world the seat cannot tell from the real one (see the module notes)."""
+    rest = [card for card in position.unseen if card not in position.revealed]
+    rng.shuffle(rest)
+    need = position.other_count - len(position.revealed)
+    theirs = [*position.revealed, *rest[:need]]
+    draw = rest[need:]
+    if len(draw) != position.draw_count:
+        raise AssertionError("the unseen cards must fill the hidden places exactly")
+    return Round(
+        [list(position.hands_own), theirs],
+        [list(cards) for cards in position.field],
+        draw,
+        list(position.masks),
+        list(position.points),
+        list(position.yaku_masks),
+        list(position.yaku),
+        position.first_sage,
+        position.turn,
+        table,
+    )
 
 
-def score(state: hh.State, world: World, seat: int) -> int:
-    """The seat's net points for the round as the world ended it (the engine's scoring)."""
-    assert world.ended is not None
-    ended_by, caller = world.ended
-    piles = {**state.piles, **world.piles}
-    ended = state.model_copy(update={"piles": piles, "sage_calls": world.sage})
-    result, _ = match.score_round(ended, ended_by, caller)  # type: ignore[arg-type]
-    return result.net[seat]
-
-
-# -- deciding ----------------------------------------------------------------------------------
-
-
-def _apply(world: World, seat: int, move: hh.Action, bdb: bool) -> None:
+def apply(world: Round, move: hh.Action, drawn: int | None) -> None:
+    """The seat's move in a world (slot 0), up to where the rollout takes over."""
     if isinstance(move, hh.Play):
-        play_turn(world, seat, move.card, move.capture, bdb)
+        capture = None if move.capture is None else INDEX[move.capture]
+        world.play(0, INDEX[move.card], capture)
     elif isinstance(move, hh.CaptureDrawn):
-        assert world.drawn is not None
-        _resolve(world, seat, world.drawn, move.capture)
-        world.drawn = None
-        turn_end(world, seat, bdb)
+        assert drawn is not None
+        world.take(0, drawn, INDEX[move.capture])
+        world.turn_end(0)
     elif isinstance(move, hh.Shoubu):
-        world.ended = ("shoubu", seat)
+        world.ended, world.caller = SHOUBU, 0
     elif isinstance(move, hh.Sage):
-        world.sage.append(seat)
-        pass_turn(world, seat)
+        world.sage(0)
     elif isinstance(move, hh.Cancel):
-        world.ended = ("cancel", seat)
-    else:  # pragma: no cover - decide() filters the phases searched
+        world.ended, world.caller = CANCEL, 0
+    else:
         raise ValueError(f"not a move of play: {move!r}")
 
 
-def estimate(
-    state: hh.State,
-    seat: int,
-    moves: Sequence[hh.Action],
-    worlds: Sequence[World],
-    rng: random.Random,
-) -> list[float]:
-    """Each move's average net for the seat over the same sampled worlds."""
-    bdb = state.rules.boar_deer_butterflies
-    totals = [0.0] * len(moves)
-    for world in worlds:
+def search(state: hh.State, seat: int, moves: list[hh.Action], seed: int, samples: int) -> Search:
+    """Each of ``moves`` played out in the same ``samples`` worlds sampled from what the
+    seat sees (the generator seeded by ``seed``)."""
+    rng = random.Random(seed)
+    position = position_of(state, seat)
+    scoring = scoring_of(state, seat)
+    totals = [0] * len(moves)
+    rollouts = 0
+    for _ in range(max(1, samples)):
+        world = sample_world(position, scoring.dekiyaku, rng)
         for index, move in enumerate(moves):
             played = world.copy()
-            _apply(played, seat, move, bdb)
-            roll_out(played, bdb, rng)
-            totals[index] += score(state, played, seat)
-    return [total / len(worlds) for total in totals]
+            apply(played, move, position.drawn)
+            roll_out(played)
+            rollouts += 1
+            totals[index] += net_of(
+                scoring,
+                played.ended,
+                played.caller,
+                played.masks,
+                played.points,
+                played.yaku_masks,
+                played.first_sage,
+            )
+    runs = max(1, samples)
+    return Search(list(moves), [total / runs for total in totals], rollouts)
 
 
-SEARCHED = ("play", "capture_drawn", "call")
+# -- deciding ---------------------------------------------------------------------------------
 
 
-def decide(state: hh.State, seat: int, dice: Dice, *, samples: int = SAMPLES) -> hh.Action | None:
-    """The computer's decision at ``seat``, or ``None`` when none is its to make."""
+def decide(
+    state: hh.State, seat: int, dice: Dice, *, samples: int | None = None
+) -> hh.Action | None:
+    """The computer's decision at ``seat``, or ``None`` when none is its to make.
+
+    ``samples``: worlds a searched decision plays every candidate in (default
+    :data:`SAMPLES`)."""
     moves = hh.legal_actions(state, seat)
     if not moves:
         return None
-    if state.phase == "participate":
-        return _participate(state, seat, moves)
-    if len(moves) == 1 or state.phase not in SEARCHED:
-        # Mizuten: no (listed first); claims: claim everything (listed first).
+    if len(moves) == 1:
         return moves[0]
-    rng = random.Random(dice.roll(SEED_SIDES))
-    worlds = [sample_world(state, seat, rng) for _ in range(max(1, samples))]
-    values = estimate(state, seat, moves, worlds, rng)
-    best = max(values)
-    return moves[values.index(best)]
+    phase = state.phase
+    if phase == "mizuten":
+        # Decided before the dealer sees the hand: the hand is not read.
+        return next(m for m in moves if isinstance(m, hh.Mizuten) and not m.declare)
+    if phase == "participate":
+        return _participate(state, seat, moves)
+    if phase not in SEARCHED:
+        # Claims: claim every teyaku (the first legal action claims them all).
+        return moves[0]
+    budget = SAMPLES if samples is None else samples
+    found = search(state, seat, moves, dice.roll(SEED_SIDES), budget)
+    log.debug("seat %s searched %d rollouts", seat, found.rollouts)
+    return found.best
 
 
 def _participate(state: hh.State, seat: int, moves: list[hh.Action]) -> hh.Action:
@@ -293,8 +587,7 @@ def _participate(state: hh.State, seat: int, moves: list[hh.Action]) -> hh.Actio
         or group_a(hand) is not None
         or group_b(hand) is not None
     )
-    wanted = next(m for m in moves if isinstance(m, hh.Participate) and m.play == strong)
-    return wanted
+    return next(m for m in moves if isinstance(m, hh.Participate) and m.play == strong)
 
 
 # -- the yardsticks ------------------------------------------------------------------------------
@@ -314,7 +607,7 @@ def greedy_decide(state: hh.State, seat: int, dice: Dice) -> hh.Action | None:
         plays = [m for m in moves if isinstance(m, hh.Play)]
 
         def taken(move: hh.Play) -> int:
-            found = rnd.matches(state.field, move.card)
+            found = hh.matches(state.field, move.card)
             if not found:
                 return -points_of(move.card)
             if len(found) == 2:

@@ -1,0 +1,197 @@
+"""Nuki Hachi-hachi's search computer against two yardsticks, and its time per decision.
+
+Goals (issue 15): over 1 000 seeded rounds the computer beats (a) a uniform random legal
+player and (b) the greedy "capture the most points now" player by a clear margin, and a
+decision takes at most 300 ms on one core.
+
+Each round is a one-round match of two seated players at 0 coins a kan under the default
+house rules (mizuten offered, automatic claims, carry-over), first dealer the first seat:
+the computer sits first in even rounds and second in odd ones, so it deals exactly half of
+them. Round ``k`` deals from the same fair dice (``FairDice`` of the seed and ``k``) for
+both opponents. Reported per opponent:
+
+- rounds won: the share of rounds in which the computer's net points are above 0, with a
+  95% Wilson interval; a round it ends at exactly 0 counts as not won (their number is
+  printed);
+- mean net points a round (its 95% normal interval), the measure the search maximises;
+- the same two figures for ``greedy_decide`` in the computer's seat on the same deals:
+  the baseline the search must improve on (against greedy, that is greedy's mirror match).
+
+"Clear margin" (MET): both 95% intervals above even (rounds won above 50%, net above 0).
+
+Time per decision, wall clock (``time.perf_counter``) around ``decide``, p50 / p99 / max,
+for the searched decisions (a hand card, a drawn card's capture, sage or shoubu, with two
+or more candidates) and for all of the computer's decisions; beside it the baseline of the
+same run, the engine's own ``act`` on the same rounds (every action of both players).
+The goal is judged on the searched decisions' p99 and max. The load average at the start
+is printed: the machine is shared, and wall-clock time counts other processes.
+
+    python benchmarks/hachihachi_computer.py [--rounds 1000] [--budget N] [--seed 0]
+                                            [--opponent random|greedy|both]
+
+``--budget`` is the worlds a searched decision samples (``bot.players.hachihachi.SAMPLES``
+by default); every candidate is played out once in each. Exits 2 when a computer's
+decision was refused by the engine (the run is not valid).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.fairness import FairDice
+from bot.games import hachihachi as hh
+from bot.games.dice import Dice
+from bot.games.errors import IllegalMove
+from bot.players import hachihachi as hp
+
+COMPUTER, OTHER = 1, 2
+TIME_GOAL_MS = 300.0
+RULES = hh.Rules(stake_per_kan=0, rounds=1, first_dealer="first_seat")
+
+Decide = Callable[[hh.State, int, Dice], hh.Action | None]
+
+
+@dataclass
+class Tally:
+    nets: list[int] = field(default_factory=list)
+    searched_ms: list[float] = field(default_factory=list)
+    all_ms: list[float] = field(default_factory=list)
+    act_ms: list[float] = field(default_factory=list)
+
+
+def dice_of(seed: int, index: int) -> FairDice:
+    return FairDice(b"hachihachi-computer" + seed.to_bytes(4, "big") + index.to_bytes(9, "big"))
+
+
+def play_round(index: int, seed: int, mine: Decide, theirs: Decide, tally: Tally) -> None:
+    dice = dice_of(seed, index)
+    seats = [COMPUTER, OTHER] if index % 2 == 0 else [OTHER, COMPUTER]
+    state = hh.start(RULES, seats, dice)
+    while not state.finished:
+        seat = state.turn
+        assert seat is not None
+        if seat == COMPUTER:
+            searched = state.phase in hp.SEARCHED and len(hh.legal_actions(state, seat)) > 1
+            started = time.perf_counter()
+            action = mine(state, seat, dice)
+            took = (time.perf_counter() - started) * 1000
+            tally.all_ms.append(took)
+            if searched:
+                tally.searched_ms.append(took)
+        else:
+            action = theirs(state, seat, dice)
+        assert action is not None, "the seat in turn always has a decision"
+        started = time.perf_counter()
+        state, _ = hh.act(state, seat, action, dice)
+        tally.act_ms.append((time.perf_counter() - started) * 1000)
+    tally.nets.append(state.scores[COMPUTER])
+
+
+def wilson(wins: int, count: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a share."""
+    z = 1.96
+    share = wins / count
+    centre = (share + z * z / (2 * count)) / (1 + z * z / count)
+    half = z * math.sqrt(share * (1 - share) / count + z * z / (4 * count * count))
+    return centre - half / (1 + z * z / count), centre + half / (1 + z * z / count)
+
+
+def mean_interval(values: list[int]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% normal interval."""
+    spread = statistics.stdev(values) if len(values) > 1 else 0.0
+    return statistics.fmean(values), 1.96 * spread / math.sqrt(len(values))
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def results(nets: list[int]) -> tuple[str, bool]:
+    """A line of figures and whether both intervals lie above even."""
+    wins = sum(net > 0 for net in nets)
+    low, high = wilson(wins, len(nets))
+    mean, half = mean_interval(nets)
+    evens = sum(net == 0 for net in nets)
+    line = (
+        f"rounds won {wins / len(nets):.1%} [{low:.1%}, {high:.1%}] "
+        f"({evens} at 0); net {mean:+.1f} ± {half:.1f} points a round"
+    )
+    return line, low > 0.5 and mean - half > 0
+
+
+def timing(values: list[float]) -> str:
+    return (
+        f"p50 {percentile(values, 0.5):.2f} / p99 {percentile(values, 0.99):.2f} / "
+        f"max {max(values):.2f} ms"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=1000, help="seeded rounds per opponent")
+    parser.add_argument("--budget", type=int, default=hp.SAMPLES, help="worlds a decision")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--opponent", choices=["random", "greedy", "both"], default="both")
+    args = parser.parse_args()
+    out = sys.stdout.write
+    budget = args.budget
+
+    def computer(state: hh.State, seat: int, dice: Dice) -> hh.Action | None:
+        return hp.decide(state, seat, dice, samples=budget)
+
+    opponents: list[tuple[str, Decide]] = []
+    if args.opponent in ("random", "both"):
+        opponents.append(("random", hp.random_decide))
+    if args.opponent in ("greedy", "both"):
+        opponents.append(("greedy", hp.greedy_decide))
+    load = os.getloadavg()[0]
+    out(
+        f"Nuki Hachi-hachi computer: {args.rounds} seeded rounds per opponent (seed "
+        f"{args.seed}), {budget} worlds a decision; load average {load:.2f} at the start\n"
+    )
+    search = Tally()
+    started = time.perf_counter()
+    try:
+        for name, opponent in opponents:
+            mine, baseline = Tally(), Tally()
+            for index in range(args.rounds):
+                play_round(index, args.seed, computer, opponent, mine)
+                play_round(index, args.seed, hp.greedy_decide, opponent, baseline)
+            line, clear = results(mine.nets)
+            base_line, _ = results(baseline.nets)
+            out(
+                f"  vs {name}: {line} — clear margin: {'MET' if clear else 'NOT MET'}\n"
+                f"    baseline, greedy in its seat on the same deals: {base_line}\n"
+            )
+            search.searched_ms += mine.searched_ms
+            search.all_ms += mine.all_ms
+            search.act_ms += mine.act_ms + baseline.act_ms
+    except IllegalMove as refused:
+        out(f"NOT VALID: the engine refused a decision ({refused})\n")
+        return 2
+    slowest = max(search.searched_ms)
+    fast_enough = percentile(search.searched_ms, 0.99) <= TIME_GOAL_MS and slowest <= TIME_GOAL_MS
+    out(
+        f"  searched decisions ({len(search.searched_ms)}): {timing(search.searched_ms)} — "
+        f"goal ≤ {TIME_GOAL_MS:.0f} ms: {'MET' if fast_enough else 'NOT MET'}\n"
+        f"  all the computer's decisions ({len(search.all_ms)}): {timing(search.all_ms)}\n"
+        f"  baseline, same run, the engine's act ({len(search.act_ms)} actions): "
+        f"{timing(search.act_ms)}\n"
+        f"  wall time {time.perf_counter() - started:.0f} s\n"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
