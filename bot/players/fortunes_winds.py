@@ -1,13 +1,24 @@
 """Fortunes and Winds' computer: it shoots when the dice come to it, keeping by the exact
 best-keep table, and places no side bets.
 
-Its coins are the house bank's, so its shooter's bet (the table minimum, which the rules
-require before a turn's first roll, with the same again for Lord Moon) is the bank
-betting against itself: it moves nothing on balance. It lets the betting window run its
-course before the first roll, so the members can ride or bet on its turn; between rolls
-it sets aside exactly what ``best_keep`` says (the keeping that maximises the shooter's
-expected value, Lord Moon included), then rolls. After a winning turn it passes the
-dice, so the members shoot; alone with nobody to pass to, it starts a new turn.
+The rules make the shooter bet before a turn's first roll (the table minimum here, and
+the same again for Lord Moon); the engine refuses the roll otherwise. With the house as
+bank that bet is the house bank's coins against the house bank: whatever the dice say it
+moves nothing on balance, so the computer places it and shoots. With a player banker it
+would be the house's coins against a member's wallet, so there it never bets: it passes
+the dice to the next shooter at once, or, with nobody to pass to, leaves the turn to the
+table's deadline. It never rides or makes a side bet, and it never banks (a player
+banker is a member: the table service gives a computer seat no wallet to be the richest
+with).
+
+Before its first roll it lets the betting window run its course (the engine has no
+"ready" to wait for), so the members can ride or bet on its turn; with no window it
+rolls at once. Between rolls it sets aside exactly :func:`~bot.games.fortunes_winds.best_keep`
+(the keeping that maximises the shooter's expected value, Lord Moon included; from the
+position that keep leads to, the best further keep is none), then rolls. After a winning
+turn it passes the dice, so the members shoot; alone, it starts a new turn.
+
+Randomness: none; ``dice`` is not used. Everything it reads is public.
 """
 
 from __future__ import annotations
@@ -16,18 +27,25 @@ from bot.games import fortunes_winds as fw
 from bot.games.dice import Dice
 
 
+def house_banks(state: fw.State) -> bool:
+    """Whether the house bank covers the bets (no player banker)."""
+    return state.banker is None
+
+
 def decide(state: fw.State, seat: int, dice: Dice) -> fw.Action | None:
     """The computer's move at ``seat``, or ``None`` when nothing is its to do."""
-    if state.finished or seat != state.shooter:
+    if state.finished or seat not in state.seats or seat != state.shooter:
         return None
     if state.phase == "won":
         return fw.PassDice() if fw.can_pass_dice(state) else fw.NewTurn()
     if state.phase == "betting":
         if not state.bets.get(seat, {}).get("shooter"):
-            return fw.Bet(kind="shooter", amount=state.rules.min_stake)
-        if state.bets_closed or state.rules.bet_seconds == 0:
-            return fw.Roll()
-        return None  # the window is still open for the members' bets
+            if house_banks(state):
+                return fw.Bet(kind="shooter", amount=state.rules.min_stake)
+            return fw.PassDice() if fw.can_pass_dice(state) else None
+        if fw.betting_open(state) and state.rules.bet_seconds > 0:
+            return None  # the window is open for the members' bets on this turn
+        return fw.Roll()
     keep = fw.best_keep(state)
     if keep:
         return fw.SetAside(dice=keep)

@@ -1,213 +1,443 @@
-"""Nihakyu's computer: each choice by the exact chance of being the last one standing,
-worked out by dynamic programming over Stamina.
+"""Nihakyu's computer: each choice by its exact chance of winning the pot, worked out by
+dynamic programming over its own Stamina.
 
-The model (its choices are secret and simultaneous, so the others' cannot be seen): every
-other contender — each standing player and, with Dealer's Blood, the Dealer — Rolls
-every round, as the Dealer must and as the deadline does for an absent player. A
-contender's fall is then a race of d20 losses with an exact distribution (``survival``),
-the contenders fall independently of the computer, and the computer wins when it
-outlasts them all; falling in the same round as the last of them counts as half a win
-(the tie rule looks at the Stamina before that round, which the model does not follow).
+**Objective.** The chance that the computer is the game's winner: the last player
+standing, or the one the tie rule picks when everyone left falls in the same round (the
+highest Stamina before that round; equal highest go to sudden death, a fair 1 in k).
+With Dealer's Blood a round the Dealer outlasts, or a tie it takes, is no win (the
+Dealer's split of the pot is not counted).
 
-:func:`win_chances` is the dynamic programme: rounds from now by the computer's own
-Stamina and what it has left (Kage's Endurance, Shadow Steps), each choice's exact loss
-distribution (Roll: one d20; Shadow Step: 5; Kage's Endurance: the lower of two d20), and
-the chance the last contender falls in that round. The computer takes the choice with the
-best chance (ties: Roll, then Shadow Step, then Kage's Endurance, keeping the variants
-for later). In the Sleight of Hand window it knows every die of the round, so it tries
-the check (−1 on its own die) when the exact chance of passing it (and, under
-``caught_on_natural_one``, of not rolling a natural 1) raises its chance to win.
+**Model.** Choices are secret and simultaneous, so the others' cannot be seen: every
+other contender (each standing player, and the Dealer, who must) Rolls one d20 every
+round, as the deadline does for an absent player, each independently of the rest. Then
+after ``t`` more rounds a contender who now has ``x`` Stamina is still standing at ``s``
+with the exact chance that ``t`` d20 sum to ``x - s`` (:func:`sum_chance`), and the
+contenders' joint state after ``t`` rounds, given the game is still on, no longer depends
+on what the computer does. :func:`plan` is the dynamic programme over the round number,
+the computer's Stamina and what it has left (Kage's Endurance; Shadow Steps), with each
+choice's exact loss (Roll: one d20; Shadow Step: 5; Kage's Endurance: the lower of two
+d20), the exact chance that the last contender falls in that round, and the exact tie
+rule when the computer falls in the same round (its Stamina before the round against
+theirs). It is the best plan that decides by the round, the computer's own Stamina and
+its variants left; the computer re-plans every round from the Stamina then shown, so it
+does use what the others' Stamina becomes. Chances are exact up to float rounding; the
+rounds after every contender has fallen but :data:`FADE` are not played out.
 
-Kage's Endurance costs a second ante, which for the computer would be the house bank's:
-it plays it only at a table without an ante (the only Nihakyu table the computer sits at).
+**Choices.** The best chance; within :data:`TIE` of it, Roll, then Shadow Step, then
+Kage's Endurance (a variant kept is a variant left for later). Kage's Endurance costs a
+second ante, which would be the house bank's coins: the computer plays it only at a table
+whose ante is 0 (the only Nihakyu table it sits at), where it costs nothing, and only
+when the programme gives it the best chance.
+
+**Sleight of Hand.** In the window every die of the round is known. The computer tries
+the check, to move its own die by −1 (a +1 never helps it: more loss never raises its
+chance, and the tie rule reads the Stamina before the round), when passing it raises its
+exact chance of winning enough to outweigh the chance of being caught: passing is
+``d20 + sleight_bonus >= 18`` and, under ``caught_on_natural_one``, a natural 1 is caught
+whatever the bonus (:func:`sleight_odds`). The others' own Sleight decisions are secret:
+their dice count as shown.
+
+Randomness: none; ``dice`` is not used. Decisions read only public state (Stamina, who
+stands, the revealed dice in the Sleight window) and the computer's own counts.
 """
 
 from __future__ import annotations
 
+import math
+import threading
 from collections.abc import Sequence
-from functools import cache
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+from operator import mul, sub
 
 from bot.games import nihakyu
 from bot.games.dice import Dice
 
 SIDES = 20
 SHADOW_LOSS = nihakyu.SHADOW_STEP_COST
-FADE = 1e-13
-"""Rounds past the point where every contender has fallen but this much are not played."""
+FADE = 1e-12
+"""The look-ahead stops once every contender has fallen but this much chance."""
+TIE = 1e-10
+"""Chances this close count as equal (well above the float error of the programme)."""
+UNLIMITED = -1
+"""``shadows_left`` when a table allows any number of Shadow Steps."""
 
-_ROLL = tuple((loss, 1 / SIDES) for loss in range(1, SIDES + 1))
-_KAGE = tuple(
-    (loss, ((SIDES + 1 - loss) ** 2 - (SIDES - loss) ** 2) / SIDES**2)
-    for loss in range(1, SIDES + 1)
-)
-_SHADOW = ((SHADOW_LOSS, 1.0),)
-LOSSES: dict[str, tuple[tuple[int, float], ...]] = {
-    "roll": _ROLL,
-    "shadow_step": _SHADOW,
-    "kage": _KAGE,
-}
-PREFERENCE = ("roll", "shadow_step", "kage")
+ROLL, SHADOW_STEP, KAGE = "roll", "shadow_step", "kage"
+PREFERENCE = (ROLL, SHADOW_STEP, KAGE)
+"""The order of the choices on a tie (keep the variants for later)."""
 
 
-@cache
-def survival(stamina: int) -> tuple[float, ...]:
-    """``survival(x)[t]``: the exact chance a contender with ``x`` Stamina who Rolls every
-    round is still standing after ``t`` more rounds (until it is below :data:`FADE`)."""
+# -- exact sums of d20 ------------------------------------------------------------------------
+
+
+class _SumTable:
+    """``rows[t][k]``: the chance that ``t`` d20 sum to ``k`` (``k`` up to ``top``), and
+    ``below[t][k]``, that they sum to less than ``k``. Grown on demand and shared by every
+    decision (the figures do not depend on the table). Rows are only ever appended, and a
+    wider table replaces both lists at once, so a reader holding them (another thread's
+    decision) keeps a consistent table."""
+
+    def __init__(self) -> None:
+        self.top = 0
+        self.rows: list[list[float]] = []
+        self.below: list[list[float]] = []
+        self._lock = threading.Lock()
+
+    def upto(self, rounds: int, top: int) -> tuple[list[list[float]], list[list[float]]]:
+        """``rows`` and ``below`` with at least ``rounds`` rounds and totals up to ``top``."""
+        with self._lock:
+            if top > self.top:
+                wider = max(top, 2 * self.top)
+                rows: list[list[float]] = []
+                below: list[list[float]] = []
+                for _ in range(max(rounds, len(self.rows) - 1) + 1):
+                    self._add_row(rows, below, wider)
+                self.top, self.rows, self.below = wider, rows, below
+            while len(self.rows) <= rounds:
+                self._add_row(self.rows, self.below, self.top)
+            return self.rows, self.below
+
+    @staticmethod
+    def _add_row(rows: list[list[float]], below: list[list[float]], top: int) -> None:
+        if not rows:
+            row = [0.0] * (top + 1)
+            row[0] = 1.0
+        else:
+            # The next roll adds 1..20: a sliding window over the last row.
+            cumulative = below[-1]
+            row = [(cumulative[k] - cumulative[max(0, k - SIDES)]) / SIDES for k in range(top + 1)]
+        below.append([0.0, *accumulate(row)])
+        rows.append(row)
+
+
+_SUMS = _SumTable()
+
+
+def sum_chance(rolls: int, total: int) -> float:
+    """The exact chance (to float rounding) that ``rolls`` d20 sum to ``total``."""
+    if total < 0:
+        return 0.0
+    rows, _ = _SUMS.upto(rolls, total)
+    return rows[rolls][total]
+
+
+def standing_chance(stamina: int, rounds: int) -> float:
+    """The chance that a contender with ``stamina`` who Rolls every round is still
+    standing after ``rounds`` more rounds (``rounds`` d20 sum to less than ``stamina``)."""
     if stamina <= 0:
-        return (0.0,)
-    chances = [1.0]
-    t = 1
-    while True:
-        # Standing after t rounds: the first roll leaves x - l > 0, then t - 1 more.
-        standing = sum(
-            _ROLL[0][1] * _at(survival(stamina - loss), t - 1)
-            for loss in range(1, SIDES + 1)
-            if stamina - loss > 0
+        return 0.0
+    _, below = _SUMS.upto(rounds, stamina)
+    return below[rounds][stamina]
+
+
+# -- the contenders ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Contenders:
+    """What the computer needs of the others, round by round from now (``t = 0``).
+
+    ``going_on[t]``: the chance that some contender still stands after ``t`` rounds.
+    ``ending[t]``: the chance that the last of them falls in round ``t + 1``, given some
+    stood after ``t`` rounds. ``tie_win[t][c]`` (``c`` = 1..20): given some stood after
+    ``t`` rounds, the chance that all of them fall in round ``t + 1`` and the tie rule
+    picks the computer, falling in it too with ``c`` Stamina before it.
+    """
+
+    horizon: int
+    """Rounds looked ahead: after this many, every contender has fallen but FADE."""
+    going_on: tuple[float, ...]
+    ending: tuple[float, ...]
+    tie_win: tuple[tuple[float, ...], ...]
+
+
+_FALL_AT_LEAST = tuple((SIDES + 1 - s) / SIDES if s <= SIDES else 0.0 for s in range(SIDES + 1))
+"""``_FALL_AT_LEAST[s]``: the chance that a d20 shows ``s`` or more (``s`` = 1..20)."""
+_NO_TIE = (0.0,) * (SIDES + 1)
+
+
+@lru_cache(maxsize=512)
+def contenders(staminas: tuple[int, ...]) -> Contenders:
+    """:class:`Contenders` for others standing now at ``staminas`` (all above 0)."""
+    if not staminas:
+        return Contenders(0, (0.0,), (), ())
+    top = max(staminas)
+    horizon = 0
+    going_on = [1.0]
+    while going_on[-1] >= FADE:
+        horizon += 1
+        rows, below = _SUMS.upto(horizon, top)
+        standing = below[horizon]
+        # 1 - prod(1 - standing), without the cancellation of the far tail.
+        all_fallen = sum(
+            math.log1p(-standing[x]) if standing[x] < 1.0 else -math.inf for x in staminas
         )
-        if standing < FADE:
-            break
-        chances.append(standing)
-        t += 1
-    return tuple(chances)
+        going_on.append(-math.expm1(all_fallen))
+    ending = tuple(1.0 - going_on[t + 1] / going_on[t] for t in range(horizon))
+    # Before every contender can be down to 20 (where one roll may fell them) no tie is
+    # possible; after that, the tie rule round by round.
+    tie_win = tuple(
+        _NO_TIE
+        if any(x - SIDES * t > SIDES for x in staminas)
+        else _tie_wins(staminas, rows[t], below[t], going_on[t])
+        for t in range(horizon)
+    )
+    return Contenders(horizon, tuple(going_on), ending, tie_win)
 
 
-def _at(chances: Sequence[float], t: int) -> float:
-    return chances[t] if t < len(chances) else 0.0
+def _tie_wins(
+    staminas: tuple[int, ...], rows: list[float], below: list[float], going_on: float
+) -> tuple[float, ...]:
+    """One round's ``tie_win`` of :class:`Contenders` (``rows`` and ``below`` of the dice
+    sums after that many rounds), for c = 0..20 (index 0 unused)."""
+    fallen = [1.0 - below[x] for x in staminas]
+    # Polynomial in z, a list over c = 1..20 per power: the coefficient of z**m is the
+    # chance that exactly m contenders stand at c after t rounds and fall in round t + 1
+    # (a tie with the computer, settled by sudden death: 1 in m + 1) while every other
+    # has fallen already or falls from below c.
+    poly = [[1.0] * SIDES]
+    for x, gone in zip(staminas, fallen, strict=True):
+        equal = [rows[x - c] * _FALL_AT_LEAST[c] if x >= c else 0.0 for c in range(1, SIDES + 1)]
+        lower = [gone + v for v in [0.0, *accumulate(equal)][:SIDES]]
+        grown = [list(map(mul, poly[0], lower))]
+        for m in range(1, len(poly)):
+            grown.append(
+                [
+                    a * lo + b * eq
+                    for a, b, lo, eq in zip(poly[m], poly[m - 1], lower, equal, strict=True)
+                ]
+            )
+        grown.append(list(map(mul, poly[-1], equal)))
+        poly = grown
+    all_fallen_before = math.prod(fallen)
+    wins = [
+        max(0.0, sum(p / (m + 1) for m, p in enumerate(column)) - all_fallen_before) / going_on
+        for column in zip(*poly, strict=True)
+    ]
+    return (0.0, *wins)
 
 
-def all_fallen_by(contenders: Sequence[int]) -> list[float]:
-    """``P(every contender has fallen after t rounds)`` for t = 0, 1, ... (to the end)."""
-    curves = [survival(x) for x in contenders]
-    horizon = max((len(c) for c in curves), default=1)
-    result = []
-    for t in range(horizon + 1):
-        product = 1.0
-        for curve in curves:
-            product *= 1.0 - _at(curve, t)
-        result.append(product)
-    return result
+# -- the dynamic programme --------------------------------------------------------------------
+
+Layer = tuple[bool, int]
+"""What the computer has left: Kage's Endurance, Shadow Steps (UNLIMITED or a count)."""
+Band = tuple[int, int]
+"""The computer's Stamina ``low..high`` the programme works out in a round (may be empty)."""
 
 
-Key = tuple[int, bool, int]
-"""The computer's Stamina, whether Kage's Endurance is left, Shadow Steps left (−1: any)."""
+@dataclass(frozen=True)
+class Plan:
+    """The programme's answer for the computer standing at any Stamina in ``low..high``
+    now: ``choices[c]`` maps each choice open to its chance of winning (plans are cached
+    and shared: read them, never change them)."""
+
+    low: int
+    high: int
+    choices: dict[int, dict[str, float]]
+
+    def value(self, stamina: int) -> float:
+        """The best chance at ``stamina`` (0 when the computer has fallen)."""
+        if stamina <= 0:
+            return 0.0
+        return max(self.choices[stamina].values())
+
+
+def _options(layer: Layer) -> tuple[str, ...]:
+    kage, shadows = layer
+    return tuple(
+        choice
+        for choice, open_ in ((ROLL, True), (SHADOW_STEP, shadows != 0), (KAGE, kage))
+        if open_
+    )
+
+
+def _after(layer: Layer, choice: str) -> Layer:
+    kage, shadows = layer
+    if choice == KAGE:
+        return False, shadows
+    if choice == SHADOW_STEP and shadows > 0:
+        return kage, shadows - 1
+    return layer
+
+
+def _safe_above(layer: Layer, rounds: int) -> int:
+    """Stamina above which the computer outlasts ``rounds`` more rounds whatever the dice
+    (Shadow Steps while it has them, then the worst roll): its chance there is 1."""
+    shadows = layer[1]
+    steps = rounds if shadows == UNLIMITED else min(shadows, rounds)
+    return SHADOW_LOSS * steps + SIDES * (rounds - steps)
+
+
+_REACH = {ROLL: (1, SIDES), SHADOW_STEP: (SHADOW_LOSS, SHADOW_LOSS), KAGE: (1, SIDES)}
+"""Each choice's least and greatest loss."""
+
+
+def plan(low: int, high: int, others: Sequence[int], *, kage_left: bool, shadows_left: int) -> Plan:
+    """Each choice's exact chance of winning for the computer at ``low..high`` Stamina
+    now, against contenders standing at ``others`` (see the module's model)."""
+    if low < 1 or high < low:
+        raise ValueError(f"no Stamina range {low}..{high}")
+    return _plan(low, high, tuple(sorted(others)), kage_left, shadows_left)
+
+
+@lru_cache(maxsize=256)
+def _plan(low: int, high: int, others: tuple[int, ...], kage_left: bool, shadows_left: int) -> Plan:
+    field = contenders(others)
+    horizon = field.horizon
+    if 0 < horizon <= shadows_left:
+        shadows_left = UNLIMITED  # more Shadow Steps than rounds left: as good as unlimited
+    root: Layer = (kage_left, shadows_left)
+    if horizon == 0:  # nobody else stands
+        return Plan(
+            low, high, {c: dict.fromkeys(_options(root), 1.0) for c in range(low, high + 1)}
+        )
+    bands = _bands(root, low, high, horizon)
+    later: dict[Layer, tuple[Band, list[float]]] = {}
+    answer: dict[int, dict[str, float]] = {}
+    for t in range(horizon - 1, -1, -1):
+        now: dict[Layer, tuple[Band, list[float]]] = {}
+        successors: dict[tuple[Layer, int], tuple[list[float], list[float]]] = {}
+        for layer, (lo, hi) in bands[t].items():
+            choices = _choice_values(layer, lo, hi, later, successors, field, t)
+            if t == 0 and layer == root:
+                for c in range(lo, hi + 1):
+                    answer[c] = {choice: values[c - lo] for choice, values in choices.items()}
+            now[layer] = (
+                (lo, hi),
+                list(map(max, *choices.values()))
+                if len(choices) > 1
+                else next(iter(choices.values())),
+            )
+        later = now
+    return Plan(low, high, answer)
+
+
+def _bands(root: Layer, low: int, high: int, horizon: int) -> list[dict[Layer, Band]]:
+    """Round by round, the Stamina the computer can have with each layer, keeping only
+    what it can reach through Stamina below the safe line (:func:`_safe_above`): above
+    it the chance is 1 and nothing further is needed (except now, for every choice)."""
+    bands: list[dict[Layer, Band]] = [{root: (low, high)}]
+    for t in range(horizon - 1):
+        reached: dict[Layer, Band] = {}
+        for layer, (lo, hi) in bands[t].items():
+            for choice in _options(layer):
+                least, most = _REACH[choice]
+                target = _after(layer, choice)
+                new_lo = max(1, lo - most)
+                new_hi = min(hi - least, _safe_above(target, horizon - t - 1))
+                if new_hi < new_lo:
+                    continue
+                old = reached.get(target)
+                reached[target] = (
+                    (new_lo, new_hi) if old is None else (min(old[0], new_lo), max(old[1], new_hi))
+                )
+        bands.append(reached)
+    bands.append({})
+    return bands
+
+
+def _successor(
+    later: dict[Layer, tuple[Band, list[float]]], target: Layer, base: int, top: int
+) -> list[float]:
+    """The chance of winning from each Stamina ``base..top`` at the start of the next
+    round with ``target`` left: 0 at 0 or below (a fall is counted apart, by the tie
+    rule), 1 above what the programme worked out (the safe line)."""
+    start = max(base, 1)
+    found = later.get(target)
+    if found is None:
+        return [0.0] * (start - base) + [1.0] * (top - start + 1)
+    (low, high), values = found
+    # Below ``low`` lies Stamina this choice cannot reach from here: never read.
+    first = max(start, low)
+    end = min(top, high)
+    inside = values[first - low : end - low + 1]
+    return [0.0] * (first - base) + inside + [1.0] * (top - max(end, first - 1))
+
+
+def _choice_values(
+    layer: Layer,
+    lo: int,
+    hi: int,
+    later: dict[Layer, tuple[Band, list[float]]],
+    successors: dict[tuple[Layer, int], tuple[list[float], list[float]]],
+    field: Contenders,
+    t: int,
+) -> dict[str, list[float]]:
+    """Each open choice's chance of winning at Stamina ``lo..hi`` in round ``t + 1``.
+
+    Surviving the round at ``x`` is worth ``ending + going * V(x)`` (the last contender
+    falls in it, or the game goes on); the lists hold ``V`` and each choice applies that
+    step to its own window (Stamina 21 and up cannot fall in a round: there the part of
+    ``ending`` is whole; below, the fall is counted by the tie rule)."""
+    count = hi - lo + 1
+    base = lo - SIDES  # index 0 of the successor lists is Stamina lo - 20
+
+    def next_of(target: Layer) -> tuple[list[float], list[float]]:
+        # The successor list and its running sums, shared by the layers of this round.
+        key = (target, base)
+        found = successors.get(key)
+        if found is None or len(found[0]) < count + SIDES - 1:
+            values = _successor(later, target, base, hi - 1)
+            found = successors[key] = (values, [0.0, *accumulate(values)])
+        return found
+
+    ending = field.ending[t]
+    going = 1.0 - ending
+    ties = field.tie_win[t]
+    falls = range(lo, min(hi, SIDES) + 1)
+    _, sums = next_of(layer)
+    # A Roll from Stamina c (index j = c - base) reaches indices j - 20 .. j - 1.
+    step = going * _ONE_IN
+    window = list(map(sub, sums[SIDES : SIDES + count], sums[:count]))
+    roll = [ending + step * w for w in window]
+    for c in falls:
+        survive = (c - 1) * _ONE_IN
+        roll[c - lo] = ending * survive + step * window[c - lo] + _FALL_AT_LEAST[c] * ties[c]
+    values = {ROLL: roll}
+    if layer[1] != 0:
+        stepped, _ = next_of(_after(layer, SHADOW_STEP))
+        at = SIDES - SHADOW_LOSS
+        shadow = [ending + going * v for v in stepped[at : at + count]]
+        for c in range(lo, min(hi, SHADOW_LOSS) + 1):
+            shadow[c - lo] = ties[c]
+        values[SHADOW_STEP] = shadow
+    if layer[0]:
+        kage_next, p = next_of(_after(layer, KAGE))
+        q = [0.0, *accumulate(map(mul, range(len(kage_next)), kage_next))]
+        # The lower of two d20 is l with chance (41 - 2l) / 400; at index i = j - l that
+        # weight is (41 - 2j + 2i) / 400: running sums of V and of i * V give the window.
+        spread = map(sub, p[SIDES : SIDES + count], p[:count])
+        ramp = map(sub, q[SIDES : SIDES + count], q[:count])
+        both = going * _ONE_IN_BOTH
+        kage = [
+            ending + both * (w * a + 2.0 * b)
+            for w, a, b in zip(range(1, 1 - 2 * count, -2), spread, ramp, strict=True)
+        ]
+        for c in falls:
+            fall = _FALL_AT_LEAST[c] ** 2
+            kage[c - lo] += fall * (ties[c] - ending)
+        values[KAGE] = kage
+    return values
+
+
+_ONE_IN = 1.0 / SIDES
+_ONE_IN_BOTH = 1.0 / SIDES**2
 
 
 def win_chances(
-    stamina: int,
-    contenders: Sequence[int],
-    *,
-    kage_left: bool,
-    shadows_left: int,
+    stamina: int, others: Sequence[int], *, kage_left: bool, shadows_left: int
 ) -> dict[str, float]:
-    """Each choice open now and the exact chance (under the model) it leads to a win.
-    ``shadows_left`` is −1 for unlimited, 0 when Shadow Step is not played or used up."""
-    fallen = all_fallen_by(contenders)
-    horizon = len(fallen) - 1
-    memo: dict[tuple[int, Key], float] = {}
-
-    def options(key: Key) -> list[str]:
-        _, kage, shadows = key
-        return [
-            choice
-            for choice in PREFERENCE
-            if choice == "roll"
-            or (choice == "shadow_step" and shadows != 0)
-            or (choice == "kage" and kage)
-        ]
-
-    def after(key: Key, choice: str, loss: int) -> Key:
-        own, kage, shadows = key
-        if choice == "kage":
-            kage = False
-        if choice == "shadow_step" and shadows > 0:
-            shadows -= 1
-        return own - loss, kage, shadows
-
-    def chance_of(t: int, key: Key, choice: str) -> float:
-        """Round t + 1 played with ``choice``, given nobody had won after t rounds."""
-        still = 1.0 - fallen[t]
-        last_fall = (fallen[t + 1] - fallen[t]) / still if still > 0 else 1.0
-        total = 0.0
-        for loss, p in LOSSES[choice]:
-            nxt = after(key, choice, loss)
-            if nxt[0] <= 0:
-                total += p * last_fall * 0.5
-            else:
-                total += p * (last_fall + (1.0 - last_fall) * value(t + 1, nxt))
-        return total
-
-    def value(t: int, key: Key) -> float:
-        if t >= horizon:
-            return 1.0  # every contender has fallen (to within FADE)
-        cached = memo.get((t, key))
-        if cached is None:
-            cached = max(chance_of(t, key, choice) for choice in options(key))
-            memo[(t, key)] = cached
-        return cached
-
-    start: Key = (stamina, kage_left, shadows_left)
-    if not contenders:
-        return dict.fromkeys(options(start), 1.0)
-    return {choice: chance_of(0, start, choice) for choice in options(start)}
+    """Each choice open now and its exact chance of winning (see the module's model).
+    ``shadows_left``: :data:`UNLIMITED`, or how many Shadow Steps are left (0: none)."""
+    found = plan(stamina, stamina, others, kage_left=kage_left, shadows_left=shadows_left)
+    return dict(found.choices[stamina])  # a copy: the plan is cached
 
 
 def best_choice(chances: dict[str, float]) -> str:
-    """The best chance; on a tie the earliest of :data:`PREFERENCE` (keep the variants)."""
+    """The best chance; within :data:`TIE` of it, the earliest of :data:`PREFERENCE`."""
     best = max(chances.values())
-    return next(c for c in PREFERENCE if c in chances and chances[c] >= best - 1e-12)
-
-
-# -- what the seat may see --------------------------------------------------------------------
-
-
-def _contenders(state: nihakyu.State, seat: int) -> list[int]:
-    """The other standing contenders' Stamina (the Dealer's too), all public."""
-    return [
-        stamina
-        for player, stamina in state.stamina.items()
-        if player != seat and stamina > 0 and player not in state.eliminated
-    ]
-
-
-def _shadows_left(state: nihakyu.State, seat: int) -> int:
-    rules = state.rules
-    if not rules.shadow_step:
-        return 0
-    if rules.shadow_step_uses is None:
-        return -1
-    return max(0, rules.shadow_step_uses - state.shadow_steps.get(seat, 0))
-
-
-def _kage_left(state: nihakyu.State, seat: int) -> bool:
-    rules = state.rules
-    return rules.kage_endurance and rules.ante == 0 and seat not in state.kage_used
-
-
-def decide(state: nihakyu.State, seat: int, dice: Dice) -> nihakyu.Action | None:
-    """The computer's choice for the round, or its Sleight of Hand decision."""
-    if state.finished or seat not in state.seats or seat in state.eliminated:
-        return None
-    own = state.stamina.get(seat, 0)
-    if own <= 0:
-        return None
-    if state.phase == "choosing":
-        if seat in state.choices:
-            return None
-        chances = win_chances(
-            own,
-            _contenders(state, seat),
-            kage_left=_kage_left(state, seat),
-            shadows_left=_shadows_left(state, seat),
-        )
-        choice = best_choice(chances)
-        if choice == "shadow_step":
-            return nihakyu.ShadowStep()
-        if choice == "kage":
-            return nihakyu.KageEndurance()
-        return nihakyu.Roll()
-    if state.phase == "sleight" and seat in state.sleight_players and seat not in state.sleights:
-        return nihakyu.Sleight(adjust=-1) if _sleight_pays(state, seat) else nihakyu.SkipSleight()
-    return None
+    return next(c for c in PREFERENCE if c in chances and chances[c] >= best - TIE)
 
 
 def sleight_odds(rules: nihakyu.Rules) -> tuple[float, float]:
@@ -221,33 +451,104 @@ def sleight_odds(rules: nihakyu.Rules) -> tuple[float, float]:
     return passes / SIDES, caught / SIDES
 
 
-def _sleight_pays(state: nihakyu.State, seat: int) -> bool:
-    """Whether trying the check (−1 on its own die) raises the computer's chance to win,
-    every die of the round being known: the others' Stamina after the round (before their
-    own checks) and the computer's with and without the point."""
-    loss = min(state.rolls[seat])
-    if loss <= 1:
-        return False  # a die cannot go below 1: nothing to gain
-    passes, caught = sleight_odds(state.rules)
-    if passes == 0:
-        return False
-    own = state.stamina[seat]
-    others = [
-        state.stamina[p] - (min(shown) if shown else SHADOW_LOSS)
-        for p, shown in state.rolls.items()
-        if p != seat and state.stamina.get(p, 0) > 0
+# -- what the seat may see --------------------------------------------------------------------
+
+
+def _others_standing(state: nihakyu.State, seat: int) -> list[int]:
+    """The other standing contenders' Stamina (the Dealer's too): public."""
+    return [
+        stamina
+        for player, stamina in state.stamina.items()
+        if player != seat and stamina > 0 and player not in state.eliminated
     ]
-    standing = [x for x in others if x > 0]
-    kage = _kage_left(state, seat) and state.choices.get(seat) != "kage"
+
+
+def _shadows_left(state: nihakyu.State, seat: int) -> int:
+    rules = state.rules
+    if not rules.shadow_step:
+        return 0
+    if rules.shadow_step_uses is None:
+        return UNLIMITED
+    return max(0, rules.shadow_step_uses - state.shadow_steps.get(seat, 0))
+
+
+def _kage_left(state: nihakyu.State, seat: int) -> bool:
+    """Kage's Endurance is open to the computer: played here, unused, and free (ante 0:
+    its second ante would be the house bank's coins)."""
+    rules = state.rules
+    return rules.kage_endurance and rules.ante == 0 and seat not in state.kage_used
+
+
+_ACTIONS: dict[str, nihakyu.Roll | nihakyu.ShadowStep | nihakyu.KageEndurance] = {
+    ROLL: nihakyu.Roll(),
+    SHADOW_STEP: nihakyu.ShadowStep(),
+    KAGE: nihakyu.KageEndurance(),
+}
+
+
+def decide(state: nihakyu.State, seat: int, dice: Dice) -> nihakyu.Action | None:
+    """The computer's choice for the round, or its Sleight of Hand decision; ``None``
+    when nothing is its to decide (not seated or out, already decided, game over)."""
+    if state.finished or seat not in state.seats or state.stamina.get(seat, 0) <= 0:
+        return None
+    if state.phase == "choosing":
+        if seat in state.choices:
+            return None
+        shadows, kage = _shadows_left(state, seat), _kage_left(state, seat)
+        if shadows == 0 and not kage:
+            return _ACTIONS[ROLL]  # nothing to choose between
+        chances = win_chances(
+            state.stamina[seat], _others_standing(state, seat), kage_left=kage, shadows_left=shadows
+        )
+        return _ACTIONS[best_choice(chances)]
+    if state.phase == "sleight" and seat in state.sleight_players and seat not in state.sleights:
+        return nihakyu.Sleight(adjust=-1) if sleight_pays(state, seat) else nihakyu.SkipSleight()
+    return None
+
+
+def sleight_chances(state: nihakyu.State, seat: int) -> tuple[float, float]:
+    """The computer's exact chance of winning if it skips the Sleight of Hand check, and
+    if it tries it (−1 on its own die), from the dice shown in the open window."""
+    before = state.stamina
+    own = before[seat]
+    loss = min(state.rolls[seat])
+    # The others as shown (their own checks are secret), without anyone forfeiting.
+    after: dict[int, int] = {}
+    for player, shown in state.rolls.items():
+        if player == seat or before.get(player, 0) <= 0 or player in state.forfeiting:
+            continue
+        after[player] = before[player] - (min(shown) if shown else SHADOW_LOSS)
+    standing = sorted(x for x in after.values() if x > 0)
+    fell_with = [before[p] for p, x in after.items() if x <= 0]
+    kage = _kage_left(state, seat) and state.choices.get(seat) != KAGE
     shadows = _shadows_left(state, seat)
 
-    def win_from(left: int) -> float:
-        if left <= 0:
-            return 0.5 if not standing else 0.0
-        if not standing:
+    def chance(left: int) -> float:
+        if left > 0:
+            if not standing:
+                return 1.0
+            return plan(left, left, standing, kage_left=kage, shadows_left=shadows).value(left)
+        if standing:
+            return 0.0
+        # Everyone left fell this round: the highest Stamina before it wins, equals by
+        # sudden death (1 in k).
+        best = max(fell_with, default=0)
+        if own > best:
             return 1.0
-        return max(win_chances(left, standing, kage_left=kage, shadows_left=shadows).values())
+        if own < best:
+            return 0.0
+        return 1.0 / (1 + fell_with.count(own))
 
-    plain = win_from(own - loss)
-    tried = passes * win_from(own - loss + 1) + (1 - passes - caught) * plain
-    return tried > plain + 1e-12
+    passes, caught = sleight_odds(state.rules)
+    plain = chance(own - loss)
+    if loss <= 1:
+        return plain, plain  # the die cannot go below 1: the check would change nothing
+    tried = passes * chance(own - loss + 1) + (1.0 - passes - caught) * plain
+    return plain, tried
+
+
+def sleight_pays(state: nihakyu.State, seat: int) -> bool:
+    """Whether trying the check raises the computer's chance of winning (by more than
+    :data:`TIE`)."""
+    plain, tried = sleight_chances(state, seat)
+    return tried > plain + TIE

@@ -1,13 +1,18 @@
-"""Nihakyu's computer: its survival curves and win chances are exact (against brute force
-on small Stamina), its choices are legal in every variant, it ignores the others' secret
-choices, and it tries Sleight of Hand only when that pays."""
+"""Nihakyu's computer: its dice sums and chances are exact (against an independent model in
+fractions that enumerates the others' joint Stamina round by round, and against the fully
+informed optimum), its Sleight of Hand decision is the exact comparison, it never reads a
+secret or draws a die, and computers play legal games to the end in every variant."""
 
 from __future__ import annotations
 
 import itertools
+import random
+from fractions import Fraction
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.fairness import FairDice
 from bot.games import nihakyu
@@ -16,80 +21,350 @@ from bot.players import COMPUTER_IDS
 from bot.players import nihakyu as player
 
 ME, OTHER, THIRD = COMPUTER_IDS[0], 7007, 8008
+NO_DICE = ScriptedDice()
+"""A decision that drew a die would fail on this (nothing is scripted)."""
+
+D20 = range(1, 21)
+LOSSES = {
+    "roll": {loss: Fraction(1, 20) for loss in D20},
+    "shadow_step": {5: Fraction(1)},
+    "kage": {loss: Fraction(41 - 2 * loss, 400) for loss in D20},
+}
 
 
-@pytest.mark.parametrize("stamina", [1, 2, 5, 21, 30])
-def test_survival_is_exact(stamina: int) -> None:
-    curve = player.survival(stamina)
-    for t in range(min(3, len(curve))):
-        # Brute force: every sequence of t d20 rolls.
-        standing = sum(
-            1 for rolls in itertools.product(range(1, 21), repeat=t) if sum(rolls) < stamina
+def options(kage: bool, shadows: int) -> list[str]:
+    return ["roll"] + ["shadow_step"] * (shadows != 0) + ["kage"] * kage
+
+
+def after(kage: bool, shadows: int, choice: str) -> tuple[bool, int]:
+    if choice == "kage":
+        return False, shadows
+    if choice == "shadow_step" and shadows > 0:
+        return kage, shadows - 1
+    return kage, shadows
+
+
+def tie_share(own_before: int, falling: list[int]) -> Fraction:
+    """The computer falls in the same round as every contender in ``falling`` (their
+    Stamina before it): the tie rule, sudden death a fair 1 in k."""
+    top = max(falling)
+    if own_before != top:
+        return Fraction(own_before > top)
+    return Fraction(1, falling.count(top) + 1)
+
+
+def others_rolls(standing: tuple[int, ...]):
+    """Every joint d20 outcome of the standing others, with its chance."""
+    weight = Fraction(1, 20 ** len(standing))
+    for rolls in itertools.product(D20, repeat=len(standing)):
+        yield tuple(y - d for y, d in zip(standing, rolls, strict=True)), weight
+
+
+def all_fall(ys: tuple[int, ...]) -> Fraction:
+    """The chance that every one of these (standing) contenders falls this round."""
+    chance = Fraction(1)
+    for y in ys:
+        chance *= Fraction(max(0, 21 - max(y, 1)), 20)
+    return chance
+
+
+def model(own: range, others: tuple[int, ...], kage: bool, shadows: int):
+    """The module's model computed another way: the others' joint Stamina enumerated round
+    by round (given the game goes on), the computer's plan by round, Stamina and layer,
+    the tie rule read off the others' Stamina one joint state at a time."""
+    going = [{others: Fraction(1)}]  # joint Stamina of those standing, unnormalised
+    while True:
+        nxt: dict[tuple[int, ...], Fraction] = {}
+        for ys, p in going[-1].items():
+            for new, w in others_rolls(ys):
+                left = tuple(y for y in new if y > 0)
+                if left:
+                    nxt[left] = nxt.get(left, Fraction(0)) + p * w
+        if not nxt:
+            break
+        going.append(nxt)
+    rounds = [
+        [(p / sum(joint.values()), all_fall(ys), list(ys)) for ys, p in joint.items()]
+        for joint in going
+    ]
+
+    @cache
+    def value(t: int, c: int, kage: bool, shadows: int) -> Fraction:
+        return max(chance(t, c, kage, shadows, o) for o in options(kage, shadows))
+
+    @cache
+    def chance(t: int, c: int, kage: bool, shadows: int, choice: str) -> Fraction:
+        if t >= len(rounds):
+            return Fraction(1)
+        result = Fraction(0)
+        for loss, q in LOSSES[choice].items():
+            for p, fall, ys in rounds[t]:
+                if c - loss > 0:
+                    later = value(t + 1, c - loss, *after(kage, shadows, choice))
+                    result += q * p * (fall + (1 - fall) * later)
+                else:
+                    result += q * p * fall * tie_share(c, ys)
+        return result
+
+    return {c: {o: chance(0, c, kage, shadows, o) for o in options(kage, shadows)} for c in own}
+
+
+def informed(own: int, others: tuple[int, ...], kage: bool, shadows: int) -> dict[str, Fraction]:
+    """The optimum of a computer that plans on the others' Stamina too (an upper bound)."""
+
+    @cache
+    def value(c: int, ys: tuple[int, ...], kage: bool, shadows: int) -> Fraction:
+        return max(chance(c, ys, kage, shadows, o) for o in options(kage, shadows))
+
+    @cache
+    def chance(c: int, ys: tuple[int, ...], kage: bool, shadows: int, choice: str) -> Fraction:
+        result = Fraction(0)
+        for new, w in others_rolls(ys):
+            left = tuple(sorted(y for y in new if y > 0))
+            for loss, q in LOSSES[choice].items():
+                if c - loss > 0:
+                    later = value(c - loss, left, *after(kage, shadows, choice)) if left else 1
+                    result += w * q * later
+                elif not left:
+                    result += w * q * tie_share(c, list(ys))
+        return result
+
+    return {o: chance(own, others, kage, shadows, o) for o in options(kage, shadows)}
+
+
+@pytest.mark.parametrize("rolls", [0, 1, 2, 3])
+def test_dice_sums_are_exact(rolls: int) -> None:
+    counts: dict[int, int] = {}
+    for faces in itertools.product(D20, repeat=rolls):
+        counts[sum(faces)] = counts.get(sum(faces), 0) + 1
+    for total in range(0, 20 * rolls + 2):
+        assert player.sum_chance(rolls, total) == pytest.approx(
+            counts.get(total, 0) / 20**rolls, abs=1e-15
         )
-        assert abs(curve[t] - standing / 20**t) < 1e-12, (stamina, t)
+    for stamina in (1, 2, 11, 21, 40):
+        below = sum(n for total, n in counts.items() if total < stamina) / 20**rolls
+        assert player.standing_chance(stamina, rolls) == pytest.approx(below, abs=1e-15)
 
 
-@cache
-def roll_race(mine: int, theirs: int) -> float:
-    """Both always Roll: the chance the first outlasts the second (same round: ½)."""
-    total = 0.0
-    for a, b in itertools.product(range(1, 21), repeat=2):
-        left, right = mine - a, theirs - b
-        if left <= 0 and right <= 0:
-            total += 0.5
-        elif right <= 0:
-            total += 1.0
-        elif left > 0:
-            total += roll_race(left, right)
-    return total / 400
+MODEL_CASES = [
+    (range(1, 13), (7,), False, 0),
+    (range(1, 11), (9,), True, player.UNLIMITED),
+    (range(3, 10), (6,), True, 2),
+    (range(1, 8), (4, 3), True, player.UNLIMITED),
+    (range(1, 6), (5, 5), False, 1),
+    (range(1, 5), (25,), True, 0),
+    (range(1, 13), (9, 8), True, 2),
+    (range(4, 9), (7, 4, 2), False, player.UNLIMITED),
+]
 
 
-@pytest.mark.parametrize("mine,theirs", [(3, 2), (10, 10), (25, 12), (7, 40)])
-def test_win_chances_match_brute_force(mine: int, theirs: int) -> None:
-    chances = player.win_chances(mine, [theirs], kage_left=False, shadows_left=0)
-    assert chances.keys() == {"roll"}
-    assert abs(chances["roll"] - roll_race(mine, theirs)) < 1e-9
+@pytest.mark.parametrize("own,others,kage,shadows", MODEL_CASES)
+def test_every_chance_matches_the_model_computed_in_fractions(
+    own: range, others: tuple[int, ...], kage: bool, shadows: int
+) -> None:
+    exact = model(own, others, kage, shadows)
+    found = player.plan(own.start, own.stop - 1, others, kage_left=kage, shadows_left=shadows)
+    for c in own:
+        assert found.choices[c].keys() == exact[c].keys()
+        for choice, chance in exact[c].items():
+            assert abs(found.choices[c][choice] - float(chance)) < 1e-12, (c, choice)
 
 
-def test_a_shadow_step_or_kage_is_taken_when_it_is_the_better_chance() -> None:
-    # Far behind, the steady 5 of a Shadow Step beats a d20 (10.5 on average).
-    chances = player.win_chances(30, [80], kage_left=True, shadows_left=-1)
-    assert player.best_choice(chances) == "shadow_step"
-    # With only Kage's Endurance, the lower of two d20 beats one d20 when it counts.
-    kage = player.win_chances(12, [12], kage_left=True, shadows_left=0)
-    assert kage["kage"] > kage["roll"] and player.best_choice(kage) == "kage"
-    assert player.best_choice({"roll": 0.5, "kage": 0.5}) == "roll", "ties keep the variant"
+@pytest.mark.parametrize(
+    "own,others,kage,shadows",
+    [(8, (7,), True, player.UNLIMITED), (10, (6,), True, 1), (9, (9,), False, 0)],
+)
+def test_the_chances_stay_below_the_fully_informed_optimum(
+    own: int, others: tuple[int, ...], kage: bool, shadows: int
+) -> None:
+    upper = informed(own, others, kage, shadows)
+    found = player.win_chances(own, others, kage_left=kage, shadows_left=shadows)
+    for choice, chance in found.items():
+        assert chance <= float(upper[choice]) + 1e-12
+    if not kage and shadows == 0:
+        # Nothing to choose: both are the exact chance of winning by always rolling.
+        assert found["roll"] == pytest.approx(float(upper["roll"]), abs=1e-12)
 
 
-def table(**rules) -> nihakyu.State:
-    return nihakyu.start(nihakyu.Rules(ante=0, **rules), [ME, OTHER, THIRD], ScriptedDice())
+def test_even_races_are_even_and_ties_keep_the_variants() -> None:
+    for stamina in (1, 10, 200):
+        even = player.win_chances(stamina, [stamina], kage_left=False, shadows_left=0)
+        assert even["roll"] == pytest.approx(0.5, abs=1e-12)
+    three = player.win_chances(120, [120, 120], kage_left=False, shadows_left=0)
+    assert three["roll"] == pytest.approx(1 / 3, abs=1e-12)
+    assert player.best_choice({"roll": 0.5, "shadow_step": 0.5, "kage": 0.5}) == "roll"
+    assert player.best_choice({"roll": 0.4, "shadow_step": 0.5, "kage": 0.5}) == "shadow_step"
+    assert player.best_choice({"roll": 0.4, "kage": 0.5 + 2 * player.TIE}) == "kage"
 
 
-def test_the_decision_ignores_the_others_secret_choices() -> None:
+@pytest.mark.parametrize(
+    "own,others,kage,shadows,expected",
+    [
+        (30, [80], True, player.UNLIMITED, "shadow_step"),  # far behind: the steady 5
+        (12, [12], True, 0, "kage"),  # the lower of two d20 when it counts
+        (6, [22], False, player.UNLIMITED, "roll"),  # a Shadow Step to 1 only delays the fall
+        (10, [30], False, player.UNLIMITED, "roll"),  # behind: a roll's spread beats the 5
+        (200, [200], True, 0, "roll"),  # far from the end Kage gains nothing yet: keep it
+    ],
+)
+def test_the_choice_is_the_best_chance(
+    own: int, others: list[int], kage: bool, shadows: int, expected: str
+) -> None:
+    chances = player.win_chances(own, others, kage_left=kage, shadows_left=shadows)
+    assert player.best_choice(chances) == expected
+    assert chances[expected] >= max(chances.values()) - player.TIE
+
+
+def table(players: list[int] | None = None, **rules: object) -> nihakyu.State:
+    rules.setdefault("ante", 0)
+    return nihakyu.start(nihakyu.Rules(**rules), players or [ME, OTHER, THIRD], NO_DICE)
+
+
+def test_the_decision_follows_the_chances_of_the_public_position() -> None:
     state = table(starting_stamina=40, shadow_step=True, kage_endurance=True)
-    base = player.decide(state, ME, ScriptedDice())
-    for theirs in ("roll", "shadow_step", "kage"):
-        hidden = state.model_copy(update={"choices": {OTHER: theirs, THIRD: "roll"}})
-        assert player.decide(hidden, ME, ScriptedDice()) == base
-    chose = state.model_copy(update={"choices": {ME: "roll"}})
-    assert player.decide(chose, ME, ScriptedDice()) is None
+    state = state.model_copy(update={"stamina": {ME: 14, OTHER: 9, THIRD: 33}})
+    chances = player.win_chances(14, [9, 33], kage_left=True, shadows_left=player.UNLIMITED)
+    expected = {"roll": nihakyu.Roll(), "shadow_step": nihakyu.ShadowStep()}
+    expected["kage"] = nihakyu.KageEndurance()
+    assert player.decide(state, ME, NO_DICE) == expected[player.best_choice(chances)]
 
 
-def test_kage_is_never_played_with_the_house_s_coins() -> None:
-    state = nihakyu.start(
-        nihakyu.Rules(ante=10, kage_endurance=True, starting_stamina=12),
-        [ME, OTHER],
-        ScriptedDice(),
+CHOICES = st.sampled_from(["roll", "shadow_step", "kage"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    staminas=st.tuples(*[st.integers(1, 60)] * 3),
+    theirs=st.tuples(CHOICES, CHOICES),
+    variants=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+)
+def test_the_others_secret_choices_never_change_the_decision(
+    staminas: tuple[int, int, int],
+    theirs: tuple[str, str],
+    variants: tuple[bool, bool, bool],
+) -> None:
+    shadow, kage, dealer = variants
+    state = table(shadow_step=shadow, kage_endurance=kage, dealers_blood=dealer)
+    stamina = dict(zip([ME, OTHER, THIRD], staminas, strict=True))
+    if dealer:
+        stamina[nihakyu.DEALER] = 50
+    state = state.model_copy(update={"stamina": stamina})
+    base = player.decide(state, ME, NO_DICE)
+    assert base in nihakyu.legal_actions(state, ME)
+    hidden = state.model_copy(update={"choices": {OTHER: theirs[0], THIRD: theirs[1]}})
+    assert player.decide(hidden, ME, ScriptedDice()) == base
+    chose = state.model_copy(update={"choices": {ME: "roll", OTHER: theirs[0]}})
+    assert player.decide(chose, ME, NO_DICE) is None, "it has chosen this round"
+
+
+def sleight_window(
+    stamina: dict[int, int], rolls: dict[int, list[int]], **rules: object
+) -> nihakyu.State:
+    """A round revealed with these dice and the Sleight of Hand window open."""
+    players = [p for p in stamina if p != nihakyu.DEALER]
+    state = table(players, shinobi_interference=True, **rules)
+    state = state.model_copy(update={"stamina": stamina})
+    dice = ScriptedDice([d for p in players for d in rolls[p]] + rolls.get(nihakyu.DEALER, []))
+    for p in players:
+        choice = nihakyu.KageEndurance() if len(rolls[p]) == 2 else nihakyu.Roll()
+        if not rolls[p]:
+            choice = nihakyu.ShadowStep()
+        state, _ = nihakyu.act(state, p, choice, dice)
+    assert state.phase == "sleight"
+    return state
+
+
+def exact_sleight(state: nihakyu.State, seat: int) -> tuple[Fraction, Fraction]:
+    """Skip and try, worked out with the fraction model (two players, small Stamina)."""
+    (other,) = [p for p in state.rolls if p != seat]
+    own, theirs = state.stamina[seat], state.stamina[other] - min(state.rolls[other])
+    loss = min(state.rolls[seat])
+
+    def chance(left: int) -> Fraction:
+        if left <= 0:
+            return tie_share(own, [state.stamina[other]]) if theirs <= 0 else Fraction(0)
+        if theirs <= 0:
+            return Fraction(1)
+        return max(model(range(left, left + 1), (theirs,), False, 0)[left].values())
+
+    passes, caught = player.sleight_odds(state.rules)
+    plain = chance(own - loss)
+    if loss == 1:
+        return plain, plain  # a die shows 1 at least: the check cannot lower it
+    passing = Fraction(round(passes * 20), 20)
+    failing = 1 - passing - Fraction(round(caught * 20), 20)
+    return plain, passing * chance(own - loss + 1) + failing * plain
+
+
+@pytest.mark.parametrize(
+    "own,other,mine,theirs,rules",
+    [
+        (9, 6, 9, 3, {}),  # 9 - 9 = 0 falls; a pass leaves 1 Stamina
+        (9, 8, 9, 8, {}),  # both fall: 9 > 8 before the round wins anyway
+        (14, 12, 4, 5, {}),  # the race goes on: one point more is worth a little
+        (14, 12, 4, 5, {"caught_on_natural_one": True}),  # ... not a 1-in-20 ejection
+        (5, 12, 5, 2, {"caught_on_natural_one": True, "sleight_bonus": 10}),
+        (10, 30, 1, 7, {}),  # a 1 cannot go lower
+    ],
+)
+def test_sleight_of_hand_is_tried_exactly_when_it_pays(
+    own: int, other: int, mine: int, theirs: int, rules: dict[str, object]
+) -> None:
+    state = sleight_window({ME: own, OTHER: other}, {ME: [mine], OTHER: [theirs]}, **rules)
+    plain, tried = player.sleight_chances(state, ME)
+    exact_plain, exact_tried = exact_sleight(state, ME)
+    assert plain == pytest.approx(float(exact_plain), abs=1e-12)
+    assert tried == pytest.approx(float(exact_tried), abs=1e-12)
+    decision = player.decide(state, ME, NO_DICE)
+    assert decision == (
+        nihakyu.Sleight(adjust=-1) if exact_tried > exact_plain else nihakyu.SkipSleight()
     )
-    assert player.decide(state, ME, ScriptedDice()) == nihakyu.Roll()
+    assert decision in nihakyu.legal_actions(state, ME)
+    # The other's own Sleight decision is secret: it changes nothing.
+    decided = state.model_copy(update={"sleights": {OTHER: -1}})
+    assert player.decide(decided, ME, ScriptedDice()) == decision
+
+
+def test_sleight_of_hand_beside_the_dealer() -> None:
+    # The computer falls to 0 unless the check passes; the other player falls too, the
+    # Dealer stands at 1: a pass leaves the two at 1, to fall together (sudden death).
+    state = sleight_window(
+        {ME: 9, OTHER: 4, nihakyu.DEALER: 5},
+        {ME: [9], OTHER: [6], nihakyu.DEALER: [4]},
+        dealers_blood=True,
+    )
+    plain, tried = player.sleight_chances(state, ME)
+    exact = model(range(1, 2), (1,), False, 0)[1]["roll"]
+    assert plain == 0, "it falls with the Dealer standing"
+    assert exact == Fraction(1, 2)
+    assert tried == pytest.approx(3 / 20 * float(exact), abs=1e-12)
+    assert player.decide(state, ME, NO_DICE) == nihakyu.Sleight(adjust=-1)
 
 
 def test_sleight_odds_are_exact() -> None:
     assert player.sleight_odds(nihakyu.Rules()) == (3 / 20, 0.0)
+    assert player.sleight_odds(nihakyu.Rules(sleight_bonus=-3)) == (0.0, 0.0)
     assert player.sleight_odds(nihakyu.Rules(sleight_bonus=17, caught_on_natural_one=True)) == (
         19 / 20,
         1 / 20,
     )
+
+
+def test_kage_is_never_played_with_the_house_s_coins() -> None:
+    state = table([ME, OTHER], ante=10, kage_endurance=True, starting_stamina=12)
+    with_ante = player.decide(state, ME, NO_DICE)
+    free = player.decide(table([ME, OTHER], kage_endurance=True, starting_stamina=12), ME, NO_DICE)
+    assert free == nihakyu.KageEndurance(), "at ante 0 the better chance is taken"
+    assert with_ante == nihakyu.Roll()
+
+
+def test_nothing_to_do_is_none() -> None:
+    state = table(starting_stamina=30)
+    assert player.decide(state, 99, NO_DICE) is None, "not seated"
+    out = state.model_copy(update={"stamina": {ME: 0, OTHER: 30, THIRD: 30}, "eliminated": [ME]})
+    assert player.decide(out, ME, NO_DICE) is None, "out of the game"
+    over = state.model_copy(update={"finished": True, "phase": "finished"})
+    assert player.decide(over, ME, NO_DICE) is None
 
 
 RULES = [
@@ -99,29 +374,46 @@ RULES = [
     {"shinobi_interference": True},
     {"shinobi_interference": True, "caught_on_natural_one": True, "sleight_bonus": 3},
     {"dealers_blood": True, "kage_endurance": True, "shadow_step": True},
+    {"dealers_blood": True, "shinobi_interference": True, "shadow_step": True},
 ]
 
 
-@pytest.mark.parametrize("rules", RULES)
-def test_computers_at_every_seat_play_legal_games_to_the_end(rules: dict) -> None:
-    for game in range(3):
-        dice = FairDice(bytes([game, len(rules)]) * 16)
-        state = table(starting_stamina=45, **rules)
-        sleights = 0
-        for _ in range(300):
+def play(state: nihakyu.State, dice: FairDice, members: dict[int, random.Random]):
+    """Play to the end: computers decide, members pick a legal action at random (or let
+    the deadline act). Yields every computer action with the state it was taken in."""
+    for _ in range(500):
+        if state.finished:
+            return
+        moved = False
+        for seat in state.seats:
             if state.finished:
                 break
-            moved = False
-            for seat in state.seats:
+            if seat in members:
+                legal = nihakyu.legal_actions(state, seat)
+                if not legal or members[seat].random() < 0.2:
+                    continue
+                action = members[seat].choice(legal)
+            else:
                 action = player.decide(state, seat, dice)
                 if action is None:
                     continue
-                assert action in nihakyu.legal_actions(state, seat), (rules, action)
-                sleights += isinstance(action, nihakyu.Sleight)
-                state, _ = nihakyu.act(state, seat, action, dice)
-                moved = True
-            if not moved:
-                state, _ = nihakyu.act(state, None, nihakyu.Deadline(), dice)
-        assert state.finished, rules
-        if rules.get("shinobi_interference") and not rules.get("caught_on_natural_one"):
-            assert sleights > 0, "a free check with something to gain is always tried"
+                yield state, seat, action
+            state, _ = nihakyu.act(state, seat, action, dice)
+            moved = True
+        if not moved and not state.finished:
+            state, _ = nihakyu.act(state, None, nihakyu.Deadline(), dice)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_computers_play_legal_games_to_the_end(rules: dict[str, object]) -> None:
+    sleights = 0
+    for game in range(2):
+        dice = FairDice(bytes([game, len(rules)]) * 16)
+        state = table(starting_stamina=60, **rules)
+        members = {THIRD: random.Random(game)} if game else {}
+        for before, seat, action in play(state, dice, members):
+            assert action in nihakyu.legal_actions(before, seat), (rules, action)
+            sleights += isinstance(action, nihakyu.Sleight)
+    if rules.get("shinobi_interference") and not rules.get("caught_on_natural_one"):
+        assert sleights > 0, "a free check with something to gain is tried"
