@@ -22,9 +22,11 @@ from bot.games.dice import Dice
 COMPUTER_IDS: tuple[int, ...] = (1, 2, 3)
 """The computer seats' ids, in the order they are added to a table."""
 
-SEARCHING_GAMES = frozenset({"hachihachi"})
-"""Games whose computer searches (up to a few hundred milliseconds a decision): the table
-service runs those decisions in a worker thread; the others answer in microseconds."""
+SEARCHING_GAMES = frozenset({"hachihachi", "nihakyu"})
+"""Games whose computer may think for milliseconds or more (Hachi-hachi's search, up to a
+few hundred; Nihakyu's dynamic programme, tens at the largest Stamina): the table service
+runs those decisions in a worker thread, so the event loop never waits on them. The
+others answer in microseconds."""
 
 Decide = Callable[[Any, int, Dice], Any]
 """``decide(state, seat, dice)``: the computer's action now, or ``None``."""

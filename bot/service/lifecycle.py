@@ -260,13 +260,15 @@ class Lifecycle:
             need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
             raise NotAllowed(f"{spec.title} needs {need} players; {len(players)} seated so far.")
         if spec.engine.seats_by_wallet:
-            # A computer has no wallet of its own: it never banks from the house's coins.
             balances = {
-                player: 0
-                if is_computer(player)
-                else (await steps.economy.ensure_wallet(tx, row.guild_id, player)).balance
+                player: (await steps.economy.ensure_wallet(tx, row.guild_id, player)).balance
                 for player in players
+                if not is_computer(player)
             }
+            # A computer has no wallet of its own: it ranks below every member, so it never
+            # banks from the house's coins.
+            poorest = min(balances.values(), default=0)
+            balances.update({player: poorest - 1 for player in players if is_computer(player)})
             players = spec.engine.seat_order(rules, players, balances)
         dice = RecordingDice(steps.dice_factory(row))
         state = spec.start(rules, players, dice)

@@ -203,6 +203,28 @@ async def test_fortunes_the_computer_shoots_with_the_best_keep(simcord_env, dice
     await books_balance(world)
 
 
+async def test_fortunes_the_computer_never_banks_and_passes_a_player_bankers_dice(
+    simcord_env, dice
+):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    # Bob's wallet starts empty, and he ends up seated after the computer: the computer
+    # must still rank below him, or the house's coins would bank against members.
+    answered(await world.moderator.slash(world.channel, "config economy", starting_balance=0))
+    opened = answered(await alice.slash(world.channel, "fortunes open", banker="player"))
+    answered(await alice.click(opened.response.message, label="Add computer"))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Leave"))
+    lobby = await world.env.bot.tables.snapshot(1)
+    assert lobby.seats == [COMPUTER, bob.id] and lobby.row.host_id == bob.id
+    answered(await bob.click(world.channel.last_message, label="Start"))
+    await world.env.bot.tables.computers.idle()
+    current = await state(world)
+    assert current.banker == bob.id and current.shooter == COMPUTER
+    assert current.bets == {}, "the computer bets nothing against a member's wallet"
+    assert await wallet(world, bob) == 0 and await house(world) > 0
+
+
 async def fortunes_message(world: Any) -> Any:
     snapshot = await world.env.bot.tables.snapshot(1)
     return next(m for m in world.channel.history() if m.id == snapshot.row.message_id)
