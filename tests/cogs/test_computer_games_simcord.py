@@ -10,7 +10,8 @@ from typing import Any
 from bot.games import hachihachi as hh
 from bot.players import COMPUTER_IDS
 from bot.players import strength_duel as duel_player
-from bot.service import Actor
+from tests.cogs.test_hachihachi_simcord import Hands, leak_scan
+from tests.cogs.test_hachihachi_simcord import do as hachihachi_do
 from tests.support.sim import answered, make_world, refusal, the_bot, wallet
 
 COMPUTER = COMPUTER_IDS[0]
@@ -28,6 +29,11 @@ async def books_balance(world: Any) -> None:
 
 async def state(world: Any, table: int = 1) -> Any:
     return (await world.env.bot.tables.snapshot(table)).state
+
+
+async def table_message(world: Any) -> Any:
+    snapshot = await world.env.bot.tables.snapshot(1)
+    return next(m for m in world.channel.history() if m.id == snapshot.row.message_id)
 
 
 def table_text(message: Any) -> str:
@@ -133,22 +139,17 @@ async def test_nihakyu_alone_against_the_computer(simcord_env, dice):
     opened = answered(await alice.slash(world.channel, "nihakyu open", ante=0, starting_stamina=30))
     answered(await alice.click(opened.response.message, label="Add computer"))
     answered(await alice.click(world.channel.last_message, label="Start"))
-    assert "🤖 Computer" in table_text(await nihakyu_message(world))
+    assert "🤖 Computer" in table_text(await table_message(world))
     for _ in range(10):
         if (await state(world)).finished:
             break
         assert COMPUTER in (await state(world)).choices, "the computer chose as the round opened"
         dice.extend([20, 1])  # alice loses 20 a roll, the computer 1
-        answered(await alice.click(await nihakyu_message(world), label="Roll"))
+        answered(await alice.click(await table_message(world), label="Roll"))
     final = await state(world)
     assert final.finished and final.winner == COMPUTER and final.round == 2
     assert await wallet(world, alice) == 1000 and await house(world) == bank, "no coins"
     await books_balance(world)
-
-
-async def nihakyu_message(world: Any) -> Any:
-    snapshot = await world.env.bot.tables.snapshot(1)
-    return next(m for m in world.channel.history() if m.id == snapshot.row.message_id)
 
 
 # -- Hazard: the computer casts, the member bets against the bank -------------------------------
@@ -193,12 +194,12 @@ async def test_fortunes_the_computer_shoots_with_the_best_keep(simcord_env, dice
     # bets the minimum and rolls at once (no betting window): Moon again.
     answered(await alice.slash(world.channel, "fortunes bet", kind="shooter", amount=5))
     dice.extend([1, 1, 1, 1, 6, 1, 1, 1, 1, 6])
-    answered(await alice.click(await fortunes_message(world), label="Roll"))
+    answered(await alice.click(await table_message(world), label="Roll"))
     current = await state(world)
     assert current.shooter == alice.id and current.turn >= 3, "both turns were played"
     assert await wallet(world, alice) == 990
     assert await house(world) == bank + 10, "the computer's own bet went house to house"
-    answered(await alice.click(await fortunes_message(world), label="Cash out"))
+    answered(await alice.click(await table_message(world), label="Cash out"))
     assert (await state(world)).finished
     await books_balance(world)
 
@@ -225,11 +226,6 @@ async def test_fortunes_the_computer_never_banks_and_passes_a_player_bankers_dic
     assert await wallet(world, bob) == 0 and await house(world) > 0
 
 
-async def fortunes_message(world: Any) -> Any:
-    snapshot = await world.env.bot.tables.snapshot(1)
-    return next(m for m in world.channel.history() if m.id == snapshot.row.message_id)
-
-
 # -- Nuki Hachi-hachi: the search computer, a whole match ---------------------------------------
 
 
@@ -243,26 +239,30 @@ async def test_hachihachi_a_match_against_the_computer_with_a_restart(
     answered(await alice.click(opened.response.message, label="Add computer"))
     answered(await alice.click(world.channel.last_message, label="Start"))
     await simcord_env.bot.tables.computers.idle()
+    hands = Hands(world)
     restarted = False
     for _ in range(80):
         current = await state(world)
         if current.finished:
             break
         assert current.turn == alice.id, "the computer never leaves the table waiting"
+        leak_scan(world, current)  # the computer's hand never reaches alice
+        move = hh.legal_actions(current, alice.id)[0]
         if not restarted and current.phase == "play":
             # Stop before the computer answers alice's card; the restart plays its turn.
             bot = simcord_env.bot
             monkeypatch.setattr(bot.tables.computers, "kick", lambda snapshot: None)
-            await bot.tables.act(1, Actor(alice.id, False), hh.legal_actions(current, alice.id)[0])
+            await hachihachi_do(world, hands, alice, move)
             assert (await state(world)).turn == COMPUTER
             await bot.close()
             await simcord_env.restart_bot(bot_factory())
             await simcord_env.bot.tables.computers.idle()
+            hands = Hands(world)  # after a restart alice opens her hand again
             restarted = True
             continue
-        move = hh.legal_actions(current, alice.id)[0]
-        await simcord_env.bot.tables.act(1, Actor(alice.id, False), move)
+        await hachihachi_do(world, hands, alice, move)
         await simcord_env.bot.tables.computers.idle()
     final = await state(world)
     assert restarted and final.finished
     assert COMPUTER in final.scores
+    assert "🤖 Computer" in table_text(await table_message(world))
