@@ -193,6 +193,24 @@ def member_moves(state: hazard.State, rng: random.Random) -> Iterator[hazard.Act
     return iter(candidates)
 
 
+def computers_move(
+    decide: Callable[..., Any],
+    act: Callable[..., Any],
+    state: Any,
+    seats: list[int],
+    dice: FairDice,
+    timings: Timings,
+) -> Any:
+    """Each computer seat in turn makes the move it decides on, if any."""
+    for seat in seats:
+        if seat == MEMBER:
+            continue
+        action = timings.decision(decide, state, seat, dice)
+        if action is not None:
+            state = timings.apply(act, state, seat, action, dice)
+    return state
+
+
 def hazard_tables(tables: int, timings: Timings) -> int:
     rounds = 0
     for table in range(tables):
@@ -201,12 +219,7 @@ def hazard_tables(tables: int, timings: Timings) -> int:
         seats = [A, MEMBER, B] if table % 2 else [MEMBER, A]
         state = hazard.start(hazard.Rules(), seats, dice)
         for _ in range(300):
-            for seat in seats:
-                if seat == MEMBER:
-                    continue
-                action = timings.decision(hazard_player.decide, state, seat, dice)
-                if action is not None:
-                    state = timings.apply(hazard.act, state, seat, action, dice)
+            state = computers_move(hazard_player.decide, hazard.act, state, seats, dice, timings)
             if rng.random() < 0.3:
                 state = timings.apply(hazard.act, state, None, Deadline(), dice)
                 continue
@@ -230,12 +243,7 @@ def fortunes_tables(tables: int, timings: Timings) -> int:
         for _ in range(300):
             if state.finished:
                 break
-            for seat in seats:
-                if seat == MEMBER:
-                    continue
-                action = timings.decision(fw_player.decide, state, seat, dice)
-                if action is not None:
-                    state = timings.apply(fw.act, state, seat, action, dice)
+            state = computers_move(fw_player.decide, fw.act, state, seats, dice, timings)
             moves = [m for m in fw.legal_actions(state, MEMBER) if not isinstance(m, Leave)]
             if moves and rng.random() < 0.6:
                 state = timings.apply(fw.act, state, MEMBER, rng.choice(moves), dice)

@@ -21,6 +21,19 @@ async def house(world: Any) -> int:
     return (await world.env.bot.economy.settings(world.guild.id)).house_balance
 
 
+async def alone_with_the_computer(env: Any, game: str, **options: Any) -> tuple[Any, Any, int]:
+    """alice opens ``game`` with ``options``, adds the computer and starts: the world, alice
+    and the house bank's balance before the table."""
+    world = await make_world(env, "alice")
+    alice = world["alice"]
+    answered(await alice.slash(world.channel, "wallet"))
+    bank = await house(world)
+    opened = answered(await alice.slash(world.channel, f"{game} open", **options))
+    answered(await alice.click(opened.response.message, label="Add computer"))
+    answered(await alice.click(world.channel.last_message, label="Start"))
+    return world, alice, bank
+
+
 async def books_balance(world: Any) -> None:
     totals = await world.env.bot.economy.totals(world.guild.id)
     assert totals.wallets + totals.escrow + totals.house == totals.minted
@@ -132,13 +145,9 @@ async def test_the_house_does_not_stake_an_unproven_computer(simcord_env, dice):
 
 
 async def test_nihakyu_alone_against_the_computer(simcord_env, dice):
-    world = await make_world(simcord_env, "alice")
-    alice = world["alice"]
-    answered(await alice.slash(world.channel, "wallet"))
-    bank = await house(world)
-    opened = answered(await alice.slash(world.channel, "nihakyu open", ante=0, starting_stamina=30))
-    answered(await alice.click(opened.response.message, label="Add computer"))
-    answered(await alice.click(world.channel.last_message, label="Start"))
+    world, alice, bank = await alone_with_the_computer(
+        simcord_env, "nihakyu", ante=0, starting_stamina=30
+    )
     assert "🤖 Computer" in table_text(await table_message(world))
     for _ in range(10):
         if (await state(world)).finished:
@@ -156,13 +165,7 @@ async def test_nihakyu_alone_against_the_computer(simcord_env, dice):
 
 
 async def test_hazard_the_computer_casts_and_the_bank_settles_the_bets(simcord_env, dice):
-    world = await make_world(simcord_env, "alice")
-    alice = world["alice"]
-    answered(await alice.slash(world.channel, "wallet"))
-    bank = await house(world)
-    opened = answered(await alice.slash(world.channel, "hazard open"))
-    answered(await alice.click(opened.response.message, label="Add computer"))
-    answered(await alice.click(world.channel.last_message, label="Start"))
+    world, alice, bank = await alone_with_the_computer(simcord_env, "hazard")
     answered(await alice.click(world.channel.last_message, label="Pass the dice"))
     current = await state(world)
     assert current.caster == COMPUTER and current.main == 7, "it called the best main at once"
@@ -183,13 +186,7 @@ async def test_hazard_the_computer_casts_and_the_bank_settles_the_bets(simcord_e
 
 
 async def test_fortunes_the_computer_shoots_with_the_best_keep(simcord_env, dice):
-    world = await make_world(simcord_env, "alice")
-    alice = world["alice"]
-    answered(await alice.slash(world.channel, "wallet"))
-    bank = await house(world)
-    opened = answered(await alice.slash(world.channel, "fortunes open", bet_seconds=0))
-    answered(await alice.click(opened.response.message, label="Add computer"))
-    answered(await alice.click(world.channel.last_message, label="Start"))
+    world, alice, bank = await alone_with_the_computer(simcord_env, "fortunes", bet_seconds=0)
     # Alice shoots first and loses to Lord Moon; the dice pass to the computer, which
     # bets the minimum and rolls at once (no betting window): Moon again.
     answered(await alice.slash(world.channel, "fortunes bet", kind="shooter", amount=5))
