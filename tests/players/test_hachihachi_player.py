@@ -5,7 +5,6 @@ engine, and a clear edge over a random player even at a small budget."""
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -311,18 +310,18 @@ def widest_decision() -> hh.State:
     return max(found, key=lambda s: len(hh.legal_actions(s, s.turn or 0)))
 
 
-def test_a_full_budget_decision_stays_well_within_three_times_its_target() -> None:
+def test_a_full_budget_decision_does_the_fixed_work_and_no_more() -> None:
+    """The budget is work, not time (the time it takes is the benchmark's to measure,
+    `benchmarks/hachihachi_computer.py`): the widest position plays every candidate once
+    in each of the default worlds."""
     state = widest_decision()
     seat = state.turn
     assert seat is not None
     moves = hh.legal_actions(state, seat)
     assert len(moves) >= 9
-    started = time.perf_counter()
     found = hp.search(state, seat, moves, 1, hp.SAMPLES)
-    took = time.perf_counter() - started
     assert found.rollouts == hp.SAMPLES * len(moves)
-    # A generous bound (the target is 300 ms; this takes about 80 ms here), never flaky.
-    assert took < 0.9
+    assert found.best in moves
 
 
 def test_it_beats_a_random_player_even_at_a_small_budget() -> None:
