@@ -110,11 +110,17 @@ class Payload:
             kwargs["files"] = [self.picture.file()]
         return kwargs
 
-    def edit_kwargs(self, shown: str | None) -> dict[str, Any]:
+    def edit_kwargs(self, shown: str | None, *, ended: bool = False) -> dict[str, Any]:
         """An edit of a message whose picture key is ``shown`` (``None``: not known, as
         after a restart): the picture is uploaded only when it is not already there, and
-        removed when there is none any more."""
+        removed when there is none any more.
+
+        ``ended``: the message of an ended table, whose attachments are its replay page's
+        to set (:meth:`TableHub.attach_replay`): a later edit (a queued refresh, a click
+        on an outdated copy) must not take the page off, so it leaves them alone."""
         kwargs = self.as_kwargs()
+        if ended:
+            return kwargs
         if self.picture is not None and shown != self.picture.key:
             kwargs["attachments"] = [self.picture.file()]
         elif self.picture is None and shown != NO_PICTURE:
@@ -544,7 +550,7 @@ class TableHub:
     ) -> None:
         """Edit the table message through a click's own response, its picture only if
         it changed."""
-        kwargs = payload.edit_kwargs(self._pictures.get(snapshot.id))
+        kwargs = payload.edit_kwargs(self._pictures.get(snapshot.id), ended=not snapshot.row.live)
         await interaction.response.edit_message(**kwargs)
         self._shown(snapshot, payload)
 
@@ -845,8 +851,11 @@ class TableHub:
             self._spawn(self.attach_replay(snapshot), f"tanzaku-replay-{snapshot.id}")
 
     async def attach_replay(self, snapshot: TableSnapshot[Any, Any]) -> None:
-        """The replay page (cogs/_ui/replay.py) on the ended table's message, beside what
-        it shows; the page is also one /verify away, so a failure here is only logged."""
+        """The replay page (cogs/_ui/replay.py) as the ended table's one attachment (in
+        place of a picture of play), with the final text, so this edit also repairs a
+        final edit that failed. Later edits of the message leave its attachments alone
+        (:meth:`Payload.edit_kwargs`). The page is also one /verify away, so a failure
+        here is only logged."""
         from cogs._ui.replay import replay_file
 
         row = snapshot.row
@@ -855,9 +864,10 @@ class TableHub:
             page = await replay_file(self.bot, row.id, row.guild_id)
             if page is None:
                 log.warning("table %s: its replay page is past Discord's file limit", row.id)
-                return
             channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-            await channel.get_partial_message(row.message_id).edit(attachments=[page])
+            final = self.render(snapshot).as_kwargs()
+            attachments = [page] if page is not None else []
+            await channel.get_partial_message(row.message_id).edit(**final, attachments=attachments)
         except discord.HTTPException as error:
             log.warning("table %s: its replay page was not attached: HTTP %s", row.id, error.status)
         except Exception as error:
@@ -968,7 +978,8 @@ class TableHub:
         for delay in (*EDIT_RETRY_DELAYS, None):
             try:
                 # Built afresh for each attempt: an upload's file is read once.
-                await message.edit(**payload.edit_kwargs(self._pictures.get(snapshot.id)))
+                shown = self._pictures.get(snapshot.id)
+                await message.edit(**payload.edit_kwargs(shown, ended=not snapshot.row.live))
                 break
             except discord.NotFound:
                 await self._repost(snapshot, payload)

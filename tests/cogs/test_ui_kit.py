@@ -424,6 +424,8 @@ def test_a_picture_is_uploaded_with_a_new_message_and_again_only_when_it_changed
     assert bare.edit_kwargs("a")["attachments"] == [], "a picture gone is removed"
     assert bare.edit_kwargs(None)["attachments"] == [], "after a restart: one may be there"
     assert "attachments" not in bare.edit_kwargs(NO_PICTURE), "none shown: nothing to clear"
+    for ended in (bare, payload):  # the replay page is an ended table's attachment
+        assert "attachments" not in ended.edit_kwargs(None, ended=True)
     assert "files" not in bare.send_kwargs()
     assert "view" not in bare.send_kwargs(), "an interaction's answer takes no view=None"
     assert bare.edit_kwargs(None)["view"] is None, "an edit with no view removes the buttons"

@@ -6,6 +6,7 @@ stays under 200 KB."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -19,6 +20,7 @@ import pytest
 
 from bot.fairness import FairDice
 from bot.replay import FORMAT, FORMAT_VERSION, data_of, page_html
+from cogs._ui.hub import TableHub
 from tests.cogs.test_hazard_simcord import call_main
 from tests.support.sim import answered, make_world
 
@@ -135,6 +137,26 @@ async def test_verify_and_the_ended_table_attach_the_page(simcord_env):
     assert "http" not in page.replace("http-equiv", ""), "no network address anywhere"
     table_message = next(m for m in world.channel.history() if m.id == final.row.message_id)
     assert [a.filename for a in table_message.attachments] == ["tanzaku-table-1-replay.html"]
+
+
+async def test_a_later_edit_of_the_ended_message_keeps_its_page(simcord_env):
+    """An ended table's message can still be edited (a refresh that was queued, a click
+    from an outdated copy of it): such an edit must not take the replay page off it."""
+    world = await make_world(simcord_env, "alice", "bob")
+    final = await play_a_hazard_table(world, rounds=1)
+    hub = TableHub.of(simcord_env.bot)
+    await asyncio.gather(*simcord_env.bot.background_tasks)
+
+    def attached() -> list[str]:
+        message = next(m for m in world.channel.history() if m.id == final.row.message_id)
+        return [a.filename for a in message.attachments]
+
+    assert attached() == ["tanzaku-table-1-replay.html"]
+    edits = hub.edits_sent
+    hub.schedule_refresh(1, force=True)
+    await asyncio.gather(*simcord_env.bot.background_tasks)
+    assert hub.edits_sent == edits + 1, "the message was edited again"
+    assert attached() == ["tanzaku-table-1-replay.html"]
 
 
 async def test_a_log_that_does_not_replay_still_gets_its_page(simcord_env, dice, monkeypatch):
