@@ -28,6 +28,13 @@ few hundred; Nihakyu's dynamic programme, tens at the largest Stamina): the tabl
 runs those decisions in a worker thread, so the event loop never waits on them. The
 others answer in microseconds."""
 
+THINKING_SECONDS: dict[str, float] = {"hachihachi": 0.4}
+"""The least time from the start of a computer's decision to its move, in games whose
+decision reads the computer's hidden hand. A search takes longer the more moves that hand
+allows (Hachi-hachi: a card matching two field cards is two moves), so without a floor
+the moment its move lands would tell the table about its hand. Above the search's
+budget (300 ms), and a natural pause for the players."""
+
 Decide = Callable[[Any, int, Dice], Any]
 """``decide(state, seat, dice)``: the computer's action now, or ``None``."""
 

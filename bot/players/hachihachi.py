@@ -47,7 +47,6 @@ The other decisions are rules of thumb, none of them reading what the seat may n
 
 from __future__ import annotations
 
-import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,8 +56,6 @@ from bot.games import hachihachi as hh
 from bot.games.dice import Dice
 from bot.games.hachihachi.cards import CARDS, DECK, MAJORITY, points_of
 from bot.games.hachihachi.yaku import dekiyaku_kan, group_a, group_b, sixteen_chaff_kan
-
-log = logging.getLogger(__name__)
 
 SAMPLES = 400
 """Worlds sampled per decision (each candidate is played out once in each): the fixed
@@ -575,9 +572,8 @@ def decide(
         # Claims: claim every teyaku (the first legal action claims them all).
         return moves[0]
     budget = SAMPLES if samples is None else samples
-    found = search(state, seat, moves, dice.roll(SEED_SIDES), budget)
-    log.debug("seat %s searched %d rollouts", seat, found.rollouts)
-    return found.best
+    # Nothing of the search is logged: its rollouts count the moves the hidden hand allows.
+    return search(state, seat, moves, dice.roll(SEED_SIDES), budget).best
 
 
 def _participate(state: hh.State, seat: int, moves: list[hh.Action]) -> hh.Action:

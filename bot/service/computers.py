@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -28,7 +29,7 @@ from pydantic import BaseModel
 from bot.errors import StaleAction, UserFacingError
 from bot.fairness import Draw, RecordingDice
 from bot.games.errors import IllegalMove
-from bot.players import SEARCHING_GAMES, is_computer, strategy
+from bot.players import SEARCHING_GAMES, THINKING_SECONDS, is_computer, strategy
 from bot.service.snapshots import Outcome, OutcomeListener, TableSnapshot, tell_listeners
 from bot.service.terms import DiceFactory
 from bot.storage.table_queries import TableStatus
@@ -71,6 +72,8 @@ class ComputerSeats:
         self._listeners = listeners
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """How the computer waits out the rest of its thinking time (tests record it)."""
 
     def kick(self, snapshot: TableSnapshot[Any, Any]) -> None:
         """The table changed: let its computers act, if any has something to do."""
@@ -127,12 +130,18 @@ class ComputerSeats:
             if not is_computer(seat):
                 continue
             dice = RecordingDice(self._dice_factory()(snapshot.row))
+            started = time.monotonic()
             if snapshot.spec.name in SEARCHING_GAMES:
                 action = await asyncio.to_thread(decide, state, seat, dice)
             else:
                 action = decide(state, seat, dice)
             if action is None:
                 continue
+            thinking = THINKING_SECONDS.get(snapshot.spec.name, 0.0)
+            if thinking > 0:
+                # When the move lands must not depend on how long the hidden hand made
+                # the search take (see THINKING_SECONDS).
+                await self.pause(max(0.0, thinking - (time.monotonic() - started)))
             try:
                 outcome = await self._act(table_id, seat, action, int(state.ply), dice.draws)
             except StaleAction:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.players import COMPUTER_IDS
+from bot.players import COMPUTER_IDS, THINKING_SECONDS
 from tests.support.sim import answered, button_of, labels, make_world, refusal, wallet
 
 COMPUTER = COMPUTER_IDS[0]
@@ -19,8 +19,8 @@ async def house(world: Any) -> int:
     return (await world.env.bot.economy.settings(world.guild.id)).house_balance
 
 
-async def log_of(world: Any) -> list[Any]:
-    _snapshot, rows = await world.env.bot.tables.history(1, world.guild.id)
+async def log_of(world: Any, table: int = 1) -> list[Any]:
+    _snapshot, rows = await world.env.bot.tables.history(table, world.guild.id)
     return rows
 
 
@@ -90,6 +90,42 @@ async def test_the_computer_plays_its_turn_and_the_house_takes_its_winnings(simc
         (alice.id, {"kind": "call", "side": "heads"}),
         (COMPUTER, {"kind": "call", "side": "heads", "decided_with": 1}),
     ], "the computer's call is logged under its seat, with the draw its decision took"
+
+
+async def test_a_computer_that_reads_a_hidden_hand_moves_only_after_its_thinking_time(
+    simcord_env, dice, monkeypatch
+):
+    """Where the computer's decision reads its hidden hand, how long it took must not show:
+    it waits out the rest of the game's thinking time before its move lands, and only in
+    such a game."""
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    computers = simcord_env.bot.tables.computers
+    pauses: list[tuple[float, int]] = []
+
+    async def pause(seconds: float) -> None:
+        rows = await log_of(world, table=2)  # the only table that should pause
+        calls = [r for r in rows if json.loads(r.action_json)["kind"] == "call"]
+        pauses.append((seconds, len(calls)))
+
+    monkeypatch.setattr(computers, "pause", pause)
+    table = await lobby_with_computer(world)
+    answered(await alice.click(table, label="Start"))
+    dice.extend([2, 1, 1])
+    answered(await alice.click(world.channel.last_message, label="Heads"))
+    await computers.idle()
+    assert pauses == [], "a game without a hidden hand adds no wait"
+
+    monkeypatch.setitem(THINKING_SECONDS, "coinflip", 5.0)
+    table = await lobby_with_computer(world)
+    answered(await alice.click(table, label="Start"))
+    dice.extend([2, 1, 1])
+    answered(await alice.click(world.channel.last_message, label="Heads"))
+    await computers.idle()
+    ((seconds, moves_before),) = pauses
+    assert 4.0 < seconds <= 5.0, "the rest of its thinking time, after what deciding took"
+    assert moves_before == 1, "it waited before its move was applied (alice's call only)"
+    assert (await simcord_env.bot.tables.snapshot(2)).state.finished
 
 
 async def test_a_computers_draws_are_verified_with_the_table(simcord_env, monkeypatch):

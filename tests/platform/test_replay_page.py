@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot.fairness import FairDice
+from bot.players import THINKING_SECONDS
 from bot.replay import FORMAT, FORMAT_VERSION, data_of, page_html
 from cogs._ui.hub import TableHub
 from tests.cogs.test_hazard_simcord import call_main
@@ -277,6 +278,8 @@ async def test_the_card_games_page_shows_the_bots_tiles(simcord_env, monkeypatch
     from cogs._ui.replay import replay_page
 
     monkeypatch.setattr("bot.players.hachihachi.SAMPLES", 2)
+    # The page is the point here, not the computer's pace (tested with the computer seats).
+    monkeypatch.setitem(THINKING_SECONDS, "hachihachi", 0.0)
     world = await make_world(simcord_env, "alice")
     alice = world["alice"]
     service = simcord_env.bot.tables
