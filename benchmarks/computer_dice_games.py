@@ -27,7 +27,6 @@ Exit 0 with the report; 2 when the run is not valid (an engine refused a compute
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -37,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks._stats import percentile, wilson
 from bot.fairness import FairDice
 from bot.games import fortunes_winds as fw
 from bot.games import hazard, nihakyu
@@ -82,20 +82,6 @@ class Timings:
             raise
         self.act.append((time.perf_counter() - started) * 1e6)
         return state
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a share (draws count half)."""
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def seeded(label: str, index: int) -> FairDice:
@@ -211,12 +197,17 @@ def computers_move(
     return state
 
 
+def beside_a_member(game: str, tables: int) -> Iterator[tuple[FairDice, random.Random, list[int]]]:
+    """Each table's dice, the member's own generator, and its seats: two computers around
+    the member, or the member first beside one."""
+    for table in range(tables):
+        seats = [A, MEMBER, B] if table % 2 else [MEMBER, A]
+        yield seeded(game, table), random.Random(table), seats
+
+
 def hazard_tables(tables: int, timings: Timings) -> int:
     rounds = 0
-    for table in range(tables):
-        dice = seeded("hazard", table)
-        rng = random.Random(table)
-        seats = [A, MEMBER, B] if table % 2 else [MEMBER, A]
+    for dice, rng, seats in beside_a_member("hazard", tables):
         state = hazard.start(hazard.Rules(), seats, dice)
         for _ in range(300):
             state = computers_move(hazard_player.decide, hazard.act, state, seats, dice, timings)
@@ -235,10 +226,7 @@ def hazard_tables(tables: int, timings: Timings) -> int:
 
 def fortunes_tables(tables: int, timings: Timings) -> int:
     turns = 0
-    for table in range(tables):
-        dice = seeded("fortunes", table)
-        rng = random.Random(table)
-        seats = [A, MEMBER, B] if table % 2 else [MEMBER, A]
+    for dice, rng, seats in beside_a_member("fortunes", tables):
         state = fw.start(fw.Rules(), seats, dice)
         for _ in range(300):
             if state.finished:

@@ -25,7 +25,6 @@ computer at every seat; p50 and p99 in microseconds of CPU time.
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -34,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks._stats import mean_interval, percentile
 from bot.fairness import FairDice
 from bot.games import strength_duel as duel
 from bot.players import strength_duel as duel_player
@@ -68,17 +68,6 @@ OPPONENTS: dict[str, Bidder] = {
     "greedy": greedy_bid,
     "stalling": stalling_bid,
 }
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def interval(values: list[float]) -> tuple[float, float]:
-    """The mean and the half-width of its 95% interval."""
-    spread = statistics.stdev(values) if len(values) > 1 else 0.0
-    return statistics.fmean(values), 1.96 * spread / math.sqrt(len(values))
 
 
 def duel_games(
@@ -148,7 +137,7 @@ def main() -> None:
     met = True
     for name, opponent in OPPONENTS.items():
         results, rounds = duel_games(opponent, args.games, decide_us, act_us)
-        score, half_width = interval(results)
+        score, half_width = mean_interval(results)
         met = met and score + half_width >= value
         wins, draws = results.count(1.0), results.count(0.5)
         out(

@@ -37,9 +37,7 @@ decision was refused by the engine (the run is not valid).
 from __future__ import annotations
 
 import argparse
-import math
 import os
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -48,6 +46,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks._stats import mean_interval, percentile, wilson
 from bot.fairness import FairDice
 from bot.games import hachihachi as hh
 from bot.games.dice import Dice
@@ -95,26 +94,6 @@ def play_round(index: int, seed: int, mine: Decide, theirs: Decide, tally: Tally
         state, _ = hh.act(state, seat, action, dice)
         tally.act_ms.append((time.perf_counter() - started) * 1000)
     tally.nets.append(state.scores[COMPUTER])
-
-
-def wilson(wins: int, count: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a share."""
-    z = 1.96
-    share = wins / count
-    centre = (share + z * z / (2 * count)) / (1 + z * z / count)
-    half = z * math.sqrt(share * (1 - share) / count + z * z / (4 * count * count))
-    return centre - half / (1 + z * z / count), centre + half / (1 + z * z / count)
-
-
-def mean_interval(values: list[int]) -> tuple[float, float]:
-    """The mean and the half-width of its 95% normal interval."""
-    spread = statistics.stdev(values) if len(values) > 1 else 0.0
-    return statistics.fmean(values), 1.96 * spread / math.sqrt(len(values))
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def results(nets: list[int]) -> tuple[str, bool]:
