@@ -104,17 +104,11 @@ def dekiyaku_table(boar_deer_butterflies: bool) -> tuple[int, ...]:
     )
 
 
-def _mask_of(cards: Sequence[str]) -> int:
+def _mask_of(cards: Sequence[str], bits: Sequence[int] = BIT) -> int:
+    """The cards as a bit mask, each card's bit from ``bits`` (:data:`BIT`, :data:`YAKU_BIT`)."""
     mask = 0
     for card in cards:
-        mask |= BIT[INDEX[card]]
-    return mask
-
-
-def _yaku_mask_of(cards: Sequence[str]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= YAKU_BIT[INDEX[card]]
+        mask |= bits[INDEX[card]]
     return mask
 
 
@@ -194,7 +188,7 @@ def position_of(state: hh.State, seat: int) -> Position:
         field=field,
         masks=[_mask_of(pile) for pile in piles],
         points=[sum(POINTS[INDEX[card]] for card in pile) for pile in piles],
-        yaku_masks=[_yaku_mask_of(pile) for pile in piles],
+        yaku_masks=[_mask_of(pile, YAKU_BIT) for pile in piles],
         yaku=[state.yaku_kan.get(seat, 0), state.yaku_kan.get(other, 0)],
         first_sage=first_sage,
         drawn=None if state.drawn is None else INDEX[state.drawn],
