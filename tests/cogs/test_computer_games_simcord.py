@@ -5,6 +5,7 @@ restart while it is the computer's turn loses nothing."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.games import hachihachi as hh
@@ -12,9 +13,21 @@ from bot.players import COMPUTER_IDS
 from bot.players import strength_duel as duel_player
 from tests.cogs.test_hachihachi_simcord import Hands, leak_scan
 from tests.cogs.test_hachihachi_simcord import do as hachihachi_do
-from tests.support.sim import answered, make_world, refusal, the_bot, wallet
+from tests.support.sim import (
+    answered,
+    labels,
+    make_world,
+    message_text,
+    refusal,
+    the_bot,
+    visible_to,
+    wallet,
+)
 
 COMPUTER = COMPUTER_IDS[0]
+LEAK_NOISE = re.compile(r"<t:\d+:\w>|<@!?\d+>|`[0-9a-f]{16,}…?`|#\d+|table \d+", re.IGNORECASE)
+"""What differs between two servers' messages whatever the bids: times, mentions, digests,
+table numbers."""
 
 
 async def house(world: Any) -> int:
@@ -100,6 +113,33 @@ async def test_a_duel_against_the_computer_settles_with_the_house(simcord_env, d
     # The computer's bids are logged under its seat; /stats never counts it.
     stats = answered(await alice.slash(world.channel, "stats", game="strength_duel"))
     assert "played: **1**" in stats.response.embeds[0].fields[0].value
+
+
+async def test_what_a_member_sees_before_the_reveal_is_the_same_whatever_the_computer_bid(
+    simcord_env, dice
+):
+    """The computer bids as the round opens; until alice bids too, nothing she can see
+    (the table, her DMs, its buttons), nor any wallet or the house bank, depends on its
+    bid. Two servers, the computer's lowest bid in one and its highest in the other."""
+    seen: list[list[str]] = []
+    bids: list[int] = []
+    for roll in (1, duel_player.SAMPLE_SIDES):
+        world = await make_world(simcord_env, "alice")
+        alice = world["alice"]
+        answered(await alice.slash(world.channel, "wallet"))
+        dice.extend([roll])
+        me = the_bot(world)
+        answered(await alice.slash(world.channel, "duel challenge", member=me, stake=10))
+        table = (await world.env.bot.tables.snapshot(len(bids) + 1)).state
+        bids.append(table.bids[COMPUTER])
+        shown = [
+            LEAK_NOISE.sub("", message_text(m)) + " ".join(labels(m))
+            for m in visible_to(world, alice)
+        ]
+        shown.append(f"wallet {await wallet(world, alice)} house {await house(world)}")
+        seen.append(shown)
+    assert bids[0] != bids[1], "the two servers' computers bid differently"
+    assert seen[0] == seen[1]
 
 
 async def test_a_restart_while_the_computer_must_bid(simcord_env, bot_factory, dice, monkeypatch):
