@@ -1,5 +1,6 @@
-"""`python -m bot` runs Tanzaku; `--check` validates the setup; `--sync` publishes commands;
-`--migrate-sqlite-to URL` copies the SQLite database to an empty PostgreSQL one."""
+"""`python -m bot` runs Tanzaku; `--check` validates the setup (no token needed); `--sync`
+publishes the slash commands and exits; `--migrate-sqlite-to URL` copies the SQLite database
+to an empty PostgreSQL one."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ log = logging.getLogger("bot")
 STOPPED_CLEANLY = "stopped cleanly: database closed"
 
 
-NO_TOKEN_NEEDED = "not-needed-to-copy"
-"""The token of a command that never connects to Discord (the copy), when none is set."""
+NO_TOKEN_NEEDED = "not-needed-offline"
+"""The token of a command that never connects to Discord (the check, the copy), when none
+is set."""
 
 
 def _load_settings(*, need_token: bool = True) -> Settings | None:
@@ -37,9 +39,10 @@ def _load_settings(*, need_token: bool = True) -> Settings | None:
             missing = any(item["loc"] == ("token",) for item in error.errors())
             if need_token or not missing:
                 raise
-        # The copy never logs in, so asking for a token would only be in the way of an
-        # operator moving the data on a machine without one. Only a missing token is
-        # forgiven; every other setting is validated as usual (and reported from here).
+        # The check and the copy never log in, so asking for a token would only be in the
+        # way of an operator checking a set-up or moving the data on a machine without one.
+        # Only a missing token is forgiven; every other setting is validated as usual (and
+        # reported from here).
         return Settings(token=NO_TOKEN_NEEDED)
     except ValidationError as error:
         missing_token = any(item["loc"] == ("token",) for item in error.errors())
@@ -107,6 +110,8 @@ async def _check(settings: Settings) -> None:
         settings.database_label,
         version,
     )
+    if settings.token.get_secret_value() == NO_TOKEN_NEEDED:
+        log.warning("no TANZAKU_TOKEN set: `python -m bot` needs one to log in to Discord")
 
 
 class StopOnSignal:
@@ -163,8 +168,23 @@ async def serve(
     log.info(STOPPED_CLEANLY)
 
 
-async def _run(settings: Settings, *, sync: bool) -> None:
-    bot = create_bot(settings, sync_globally=sync)
+async def _publish(settings: Settings) -> None:
+    """Log in, publish the slash commands globally (setup_hook does, when asked to) and
+    close: the bot never connects to the gateway, so no table runs from this command."""
+    bot = create_bot(settings, sync_globally=True)
+    async with bot:
+        try:
+            await bot.login(settings.token.get_secret_value())
+        except discord.LoginFailure:
+            log.error("Discord refused the token: check TANZAKU_TOKEN")
+            raise SystemExit(1) from None
+        except DatabaseUnavailable as unavailable:
+            raise DatabaseProblem(_describe(unavailable.error)) from None
+    log.info("commands published; start the bot with `python -m bot`")
+
+
+async def _run(settings: Settings) -> None:
+    bot = create_bot(settings)
 
     async def connect() -> None:
         try:
@@ -210,7 +230,9 @@ def main(argv: list[str] | None = None) -> int:
         help="validate settings, migrate the database, prove it can be written, exit",
     )
     parser.add_argument(
-        "--sync", action="store_true", help="publish slash commands globally at start"
+        "--sync",
+        action="store_true",
+        help="publish the slash commands globally, exit (then run the bot without it)",
     )
     parser.add_argument(
         "--migrate-sqlite-to",
@@ -221,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     args = parser.parse_args(argv)
-    settings = _load_settings(need_token=args.migrate_sqlite_to is None)
+    settings = _load_settings(need_token=not (args.check or args.migrate_sqlite_to is not None))
     if settings is None:
         return 2
     setup_logging(settings.log_level)
@@ -235,8 +257,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.check:
             asyncio.run(_check(settings))
+        elif args.sync:
+            asyncio.run(_publish(settings))
         else:
-            asyncio.run(_run(settings, sync=args.sync))
+            asyncio.run(_run(settings))
     except DatabaseProblem as problem:
         sys.stderr.write(f"tanzaku: database {settings.database_label} unusable: {problem}\n")
         return 1

@@ -17,9 +17,21 @@ class Settings(BaseSettings):
         env_file=".env",
         env_file_encoding="utf-8",
         extra="ignore",
+        # `TANZAKU_TOKEN=` as .env.example leaves it is "not set", not an empty token:
+        # the operator gets the "what to set" line, and an empty setting never overrides a
+        # default (the Docker image's /data path, say).
+        env_ignore_empty=True,
     )
 
     token: SecretStr = Field(description="The Discord bot token (Developer Portal → Bot).")
+
+    @field_validator("token")
+    @classmethod
+    def _token_not_blank(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().strip():
+            raise ValueError("is empty")
+        return value
+
     database_path: Path = Field(
         default=Path("data/tanzaku.db"), description="SQLite file; created when missing."
     )

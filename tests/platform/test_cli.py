@@ -262,7 +262,7 @@ async def test_running_on_a_corrupt_database_is_one_clear_problem(
     database.write_bytes(b"not a database at all " * 100)
     settings = Settings(_env_file=None, token="x", database_path=database)
     with pytest.raises(cli.DatabaseProblem, match="not a database"):
-        await cli._run(settings, sync=False)
+        await cli._run(settings)
 
 
 async def test_running_against_a_postgres_server_that_refuses_is_one_clear_problem(
@@ -285,7 +285,7 @@ async def test_running_against_a_postgres_server_that_refuses_is_one_clear_probl
         _env_file=None, token="x", database_url="postgresql://tanzaku@127.0.0.1:1/tanzaku"
     )
     with pytest.raises(cli.DatabaseProblem, match=r"(?i)refused|connect"):
-        await cli._run(settings, sync=False)
+        await cli._run(settings)
 
 
 async def test_a_network_failure_before_the_database_opens_keeps_its_traceback(
@@ -302,4 +302,88 @@ async def test_a_network_failure_before_the_database_opens_keeps_its_traceback(
     monkeypatch.setattr(discord.Client, "login", login_that_cannot_reach_discord)
     settings = Settings(_env_file=None, token="x", database_path=tmp_path / "fine.db")
     with pytest.raises(ConnectionRefusedError):
-        await cli._run(settings, sync=False)
+        await cli._run(settings)
+
+
+def test_the_example_env_file_copied_as_is_says_what_to_set(workdir: Path) -> None:
+    """`cp .env.example .env` then `python -m bot`: its empty `TANZAKU_TOKEN=` is "not
+    set" (one line naming it), not an empty token that fails later with a traceback."""
+    shutil.copy(REPO / ".env.example", workdir / ".env")
+    result = run_bot(workdir)
+    assert result.returncode == 2
+    assert "TANZAKU_TOKEN" in one_line(result.stderr)
+
+
+def test_a_blank_token_is_not_a_token(workdir: Path) -> None:
+    result = run_bot(workdir, TANZAKU_TOKEN="   ")
+    assert result.returncode == 2
+    assert "TANZAKU_TOKEN" in one_line(result.stderr)
+
+
+def test_the_example_env_file_decides_nothing_the_defaults_or_the_image_decide() -> None:
+    """Every line of .env.example but the token is a comment: a value set there would
+    override the Docker image's (TANZAKU_DATABASE_PATH=/data/…) when run with --env-file."""
+    lines = (REPO / ".env.example").read_text(encoding="utf-8").splitlines()
+    settings = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    assert settings == ["TANZAKU_TOKEN="]
+
+
+def test_an_empty_setting_keeps_the_default(workdir: Path) -> None:
+    """An empty value is "not set": the default (or the image's value) stands."""
+    (workdir / ".env").write_text("TANZAKU_TOKEN=x\nTANZAKU_LOG_LEVEL=\n", encoding="utf-8")
+    (workdir / "data").mkdir()
+    result = run_bot(workdir, "--check", TANZAKU_DATABASE_PATH="")
+    assert result.returncode == 0, result.stderr
+    assert (workdir / "data" / "tanzaku.db").exists()  # the default path, not ""
+
+
+def test_check_needs_no_token(workdir: Path, tmp_path: Path) -> None:
+    """--check never contacts Discord: it checks the settings and the database without a
+    token, and says that the bot itself will need one."""
+    database = tmp_path / "db" / "t.db"
+    result = run_bot(workdir, "--check", TANZAKU_DATABASE_PATH=str(database))
+    assert result.returncode == 0, result.stderr
+    assert database.exists()
+    assert "TANZAKU_TOKEN" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_check_without_a_token_still_fails_on_a_bad_setting(workdir: Path) -> None:
+    result = run_bot(workdir, "--check", TANZAKU_LOG_LEVEL="LOUD")
+    assert result.returncode == 2
+    assert "TANZAKU_LOG_LEVEL" in one_line(result.stderr)
+
+
+async def test_sync_publishes_the_commands_and_exits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--sync` logs in, publishes the commands once and closes the bot: it never connects
+    to the gateway (the bot is started again without --sync). The log-in is faked."""
+    import discord
+    from discord import app_commands
+
+    from bot import __main__ as cli
+    from bot.config import Settings
+
+    published: list[object] = []
+    bots: list[discord.Client] = []
+
+    async def login_without_discord(self: discord.Client, token: str) -> None:
+        bots.append(self)
+        await self.setup_hook()
+
+    async def sync(
+        self: app_commands.CommandTree[discord.Client], **kwargs: object
+    ) -> list[object]:
+        published.append(kwargs.get("guild"))
+        return []
+
+    async def never_connect(self: discord.Client, **kwargs: object) -> None:
+        raise AssertionError("--sync connected to the gateway")
+
+    monkeypatch.setattr(discord.Client, "login", login_without_discord)
+    monkeypatch.setattr(discord.Client, "connect", never_connect)
+    monkeypatch.setattr(app_commands.CommandTree, "sync", sync)
+    settings = Settings(_env_file=None, token="x", database_path=tmp_path / "t.db")
+    await cli._publish(settings)
+    assert published == [None]  # once, globally
+    assert len(bots) == 1 and bots[0].is_closed()
