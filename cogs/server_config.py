@@ -192,12 +192,30 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
             )
         parsed = None if value.strip().lower() == "default" else declared.parse(value)
         check_deadline_default(declared.name, parsed)
+        current = await self.bot.tables.server_config(interaction.guild_id)
+        after = {**current.rule_defaults.get(game.value, {}), declared.name: parsed}
+        # A set the game's rules refuse together would refuse every table the server's
+        # members open (none of them can change a server option): refuse it here instead.
+        refused = options.server_check({k: v for k, v in after.items() if v is not None})
+        if refused is not None:
+            raise NotAllowed(f"{game.name} refuses that: {refused}. Nothing changed.")
         config = await self.bot.tables.configure_rule(
             interaction.guild_id, game.value, declared.name, parsed
         )
         shown = "the game's own default" if parsed is None else f"`{value.strip()}`"
+        switches = [s for s, names in options.server_while.items() if declared.name in names]
+        who = (
+            " Only moderators set it (it moves the house's edge): openers cannot choose it."
+            if declared.server
+            else f" An opener may choose their own, except while `{switches[0]}` is on here "
+            "(then every table takes this one)."
+            if switches
+            else " An opener may still choose their own."
+        )
         await self.show_to(
-            interaction, config, f"New {game.name} tables here get `{declared.name}` {shown}."
+            interaction,
+            config,
+            f"New {game.name} tables here get `{declared.name}` {shown}.{who}",
         )
 
     @app_commands.command(name="stakes", description="The stakes a game's tables may ask.")
