@@ -79,9 +79,7 @@ def description(message: Any) -> str:
 
 
 async def test_the_seeds_worked_example(simcord_env, dice):
-    world = await started(
-        simcord_env, "ginawa", "sanzo", "ujikeme", server={"house_guard": "off"}
-    )
+    world = await started(simcord_env, "ginawa", "sanzo", "ujikeme", server={"house_guard": "off"})
     ginawa, sanzo, ujikeme = (world[n] for n in ("ginawa", "sanzo", "ujikeme"))
     house_before = (await simcord_env.bot.economy.settings(world.guild.id)).house_balance
 
