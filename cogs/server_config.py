@@ -1,7 +1,8 @@
 """/config: a server's settings (Manage Server): which games may open tables, in which
 channels, the stakes each game's tables may ask, the server's defaults for each game's
-options, and the economy's settings (/config economy, the same as /economy config);
-/config show lists them all, defaults marked."""
+options (and the options only the server sets: those that move the house's edge), and the
+economy's settings (/config economy, the same as /economy config); /config show lists
+them all, defaults marked."""
 
 from __future__ import annotations
 
@@ -168,7 +169,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
     @app_commands.command(name="rule", description="A server default for a game's option.")
     @app_commands.describe(
         game="Which game",
-        option="The option's name, as the game's open command lists it (round_seconds, …)",
+        option="The option's name (round_seconds, house_guard, …; /rules lists who sets which)",
         value="Its value: on/off, a number or one of its choices; `default` for the game's own",
     )
     @app_commands.choices(game=GAME_CHOICES)

@@ -206,8 +206,12 @@ class Options:
 
     def server_set(self, values: Mapping[str, Any]) -> list[Option]:
         """The options only the server sets at a table with these values (in order)."""
-        locked = {name for switch, names in self.server_while.items() if values.get(switch)
-                  for name in names}  # fmt: skip
+        locked = {
+            name
+            for switch, names in self.server_while.items()
+            if values.get(switch)
+            for name in names
+        }
         return [o for o in self.options if o.server or o.name in locked]
 
     def slash_parameters(self) -> list[inspect.Parameter]:
