@@ -150,14 +150,19 @@ class FortunesUI(Game):
         return max(1, s.rules.min_stake - held), most
 
 
+# `server`: only the server's moderators set it (/config rule), never the opener. The
+# guard decides whether the table can beat the bank at all (off, a shooter and friends
+# farm it); "against" bets pay on a shooter who can refuse to keep (+42% for the bettor
+# unguarded), so taking them moves the bank's edge. `banker` stays the opener's: with a
+# player banker no house coin is in play (the computer never bets or banks there).
 OPTIONS = Options(
     fw.Rules,
     table("""
 min_stake     1..1_000_000      Smallest bet (default 1)
 max_stake     1..1_000_000_000  Largest bet (default 100)
 banker        house|player  default=house  Who banks: the house, or the richest player's wallet
-against_bets>allow_bet_against  bool  Take bets against the shooter (default on)
-house_guard   bool     Refuse bets that would let the table beat the house (default on)
+against_bets>allow_bet_against  bool  server  Take bets against the shooter (default on)
+house_guard   bool  server  Refuse bets that would let the table beat the house (default on)
 bet_seconds   0..600   Betting window before each turn, in seconds (default 30;
                        0: open until the first roll)
 roll_seconds  5..3600  Seconds the shooter has before the table rolls (default 60)

@@ -215,7 +215,12 @@ def rules_summary(rules: fw.Rules, currency: str) -> list[str]:
     return [
         f"Bets {rules.min_stake:,}–{rules.max_stake:,} {currency} · {bank} · {guard}",
         f"{against.capitalize()} · {window} · {rules.roll_seconds:,} s to roll.",
+        SERVER_SET,
     ]
+
+
+SERVER_SET = "The house guard and bets against are the server's (moderators: /config rule)."
+"""Who set the terms that move the bank's edge: never the table's opener."""
 
 
 GUARD_TEXT = (

@@ -125,19 +125,24 @@ class HazardUI(Game):
         return least, min(room, wallet)
 
 
+# `server`: only the server's moderators set it (/config rule), never the opener. The
+# "against" terms set the bank's edge on that bet; odds bets are paid at fair odds (edge 0),
+# so whether they are taken and how large they may be move the bank's edge per coin and
+# its exposure. The limits, clocks and seats are the opener's: every bet keeps the same
+# edge whatever they are, and the bank refuses a bet it could not pay out.
 OPTIONS = Options(
     hazard.Rules,
     table("""
 min_stake           1..1_000_000      Smallest bet (default 1)
 max_stake           1..1_000_000_000  Largest bet (default 1000)
-odds_bets           bool    Allow odds bets once a chance is set (default on)
-odds_max_multiple   0..10   Odds bets up to this many times the stake (default 1)
+odds_bets           bool  server  Allow odds bets once a chance is set (default on)
+odds_max_multiple   0..10  server  Odds bets up to this many times the stake (default 1)
 throw_seconds       15..3600  Seconds the caster has before the table throws (default 60)
 bet_seconds         0..600  Betting window after the main is called, in seconds
                             (default 20; 0: none)
-against_bar         bool    A first throw of 2 pushes 'against' bets (default on)
-against_commission  0..50   Percent kept from 'against' winnings (default 0; at least 5
-                            without the bar)
+against_bar         bool  server  A first throw of 2 pushes 'against' bets (default on)
+against_commission  0..50  server  Percent kept from 'against' winnings (default 0; at
+                            least 5 without the bar)
 absent_rounds>absent_rounds_to_lose_dice  0..10  Absent rounds in a row before the dice
                             pass (default 2; 0: never)
 seats>max_players   1..10   Most players at the table (default 10)

@@ -140,7 +140,12 @@ def rules_summary(rules: hazard.Rules, currency: str) -> list[str]:
         f"Bets {rules.min_stake:,}–{rules.max_stake:,} {currency} · {odds}",
         f"Against: {against_terms(rules)} · {window}.",
         f"The caster has {rules.throw_seconds:,} s to act before the table throws.",
+        SERVER_SET,
     ]
+
+
+SERVER_SET = "The odds bets and the against terms are the server's (moderators: /config rule)."
+"""Who set the terms that move the bank's edge: never the table's opener."""
 
 
 def odds_embed(main: int | None = None, rules: hazard.Rules | None = None) -> discord.Embed:

@@ -101,6 +101,17 @@ class NihakyuUI(Game):
         return rows
 
 
+# `server`: only the server's moderators set it (/config rule), never the opener. With
+# Dealer's Blood the house takes half a pot the Dealer outlasts: whether it plays is the
+# house's edge, and while it does, every option that changes how long the players last
+# against the Dealer moves that edge too (a Shadow Step loses 5, the Dealer's roll 10.5 on
+# average), so those are the server's then (server_while). Catching a natural 1 is a
+# sanction (ejection and forfeit), a moderator's word, and can leave the pot to the house.
+# The ante stays the opener's within /config stakes: it scales the pot, not any share.
+DEALER_SHAPED = (
+    "kage_endurance", "shadow_step", "shadow_step_uses", "shinobi_interference",
+    "sleight_bonus", "starting_stamina",
+)  # fmt: skip
 OPTIONS = Options(
     nihakyu.Rules,
     table("""
@@ -108,13 +119,15 @@ ante                   0..1_000_000_000 required  Coins each player puts in the 
 kage_endurance         bool  Variant: roll 2d20 and lose the lower, once, for a second ante
 shadow_step            bool  Variant: lose 5 instead of rolling
 shadow_step_uses       0..100  Shadow Steps allowed per player (default unlimited)
-dealers_blood          bool  Variant: a neutral Dealer the players must outlast
+dealers_blood          bool  server  Variant: a neutral Dealer the players must outlast
 shinobi_interference   bool  Variant: Sleight of Hand checks after the dice
 sleight_bonus          -10..10  Bonus to Sleight of Hand checks (default 0)
-caught_on_natural_one  bool  House rule: a natural 1 on a Sleight check is caught cheating
+caught_on_natural_one  bool  server  House rule: a natural 1 on a Sleight check is caught
+                             cheating
 starting_stamina       20..1000  House rule: Stamina at the start (default 200)
 round_seconds          10..3600  Seconds a round waits for choices (default 60)
 """),
+    server_while={"dealers_blood": DEALER_SHAPED},
 )
 
 

@@ -137,8 +137,14 @@ def rules_summary(rules: nihakyu.Rules) -> list[str]:
     if rules.shinobi_interference:
         caught = ", a natural 1 is caught cheating" if rules.caught_on_natural_one else ""
         variants.append(f"Shinobi Interference (Sleight {rules.sleight_bonus:+d}{caught})")
+    server_set = (
+        "Dealer's Blood, the variants, Stamina and the natural-1 rule"
+        if rules.dealers_blood
+        else "Dealer's Blood and the natural-1 rule"
+    )
     return [
         f"Everyone starts at **{rules.starting_stamina}** Stamina; "
         f"{rules.round_seconds} s a round.",
         f"Variants: {', '.join(variants) if variants else 'none'}",
+        f"{server_set} are the server's (moderators: /config rule).",
     ]

@@ -1,7 +1,8 @@
 """/config: a server's settings (Manage Server): which games may open tables, in which
 channels, the stakes each game's tables may ask, the server's defaults for each game's
-options, and the economy's settings (/config economy, the same as /economy config);
-/config show lists them all, defaults marked."""
+options (and the options only the server sets: those that move the house's edge), and the
+economy's settings (/config economy, the same as /economy config); /config show lists
+them all, defaults marked."""
 
 from __future__ import annotations
 
@@ -168,7 +169,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
     @app_commands.command(name="rule", description="A server default for a game's option.")
     @app_commands.describe(
         game="Which game",
-        option="The option's name, as the game's open command lists it (round_seconds, …)",
+        option="The option's name (round_seconds, house_guard, …; /rules lists who sets which)",
         value="Its value: on/off, a number or one of its choices; `default` for the game's own",
     )
     @app_commands.choices(game=GAME_CHOICES)
@@ -192,12 +193,30 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
             )
         parsed = None if value.strip().lower() == "default" else declared.parse(value)
         check_deadline_default(declared.name, parsed)
+        current = await self.bot.tables.server_config(interaction.guild_id)
+        after = {**current.rule_defaults.get(game.value, {}), declared.name: parsed}
+        # A set the game's rules refuse together would refuse every table the server's
+        # members open (none of them can change a server option): refuse it here instead.
+        refused = options.server_check({k: v for k, v in after.items() if v is not None})
+        if refused is not None:
+            raise NotAllowed(f"{game.name} refuses that: {refused}. Nothing changed.")
         config = await self.bot.tables.configure_rule(
             interaction.guild_id, game.value, declared.name, parsed
         )
         shown = "the game's own default" if parsed is None else f"`{value.strip()}`"
+        switches = [s for s, names in options.server_while.items() if declared.name in names]
+        who = (
+            " Only moderators set it (it moves the house's edge): openers cannot choose it."
+            if declared.server
+            else f" An opener may choose their own, except while `{switches[0]}` is on here "
+            "(then every table takes this one)."
+            if switches
+            else " An opener may still choose their own."
+        )
         await self.show_to(
-            interaction, config, f"New {game.name} tables here get `{declared.name}` {shown}."
+            interaction,
+            config,
+            f"New {game.name} tables here get `{declared.name}` {shown}.{who}",
         )
 
     @app_commands.command(name="stakes", description="The stakes a game's tables may ask.")

@@ -10,6 +10,13 @@ Discord allows 25 options a command. A game with more declares some options
 ``more``; ``more`` opens a form (one text field, a line ``name = value`` per option,
 prefilled with the preset's values) that the same declaration parses strictly. That
 scales to any number of options within Discord's limits (5 fields, 4,000 characters).
+
+An option that can move the house's edge or its exposure is declared ``server``: only the
+server's moderators set it (`/config rule`, Manage Server), never a table's opener. The
+open command does not offer it, the ``more`` form refuses it, a preset may not name it, and
+every table takes the server's value (else the game's default). ``server_while`` extends
+that to options that move the house's share only while a server option is on (Nihakyu's
+variants under Dealer's Blood, where the house takes half a pot the Dealer outlasts).
 """
 
 from __future__ import annotations
@@ -56,6 +63,9 @@ class Option:
     """False for an option that is not a rule (whom to challenge)."""
     inline: bool = True
     """False: set only by a preset or the ``more`` form (past Discord's 25 options)."""
+    server: bool = False
+    """Set only by the server's moderators (`/config rule`): it can move the house's edge
+    or exposure, so no table's opener chooses it (the open command does not offer it)."""
 
     @property
     def target(self) -> str:
@@ -108,7 +118,10 @@ def table(text: str) -> list[Option]:
     A type is ``bool``, ``text``, ``lo..hi`` (whole numbers), ``a|b|c`` (choices) or
     ``member`` (a member the command is about, not a rule);
     ``name>field`` names the Rules field it sets; ``required`` or ``default=…`` may
-    follow the type (otherwise the Rules model's default)."""
+    follow the type (otherwise the Rules model's default), and ``server`` marks an option
+    only the server's moderators set (it moves the house's edge)::
+
+        house_guard  bool  server  Refuse bets that would let the table beat the house"""
     entries: list[list[str]] = []
     for line in text.strip("\n").splitlines():
         if line[:1].isspace() and entries:
@@ -119,13 +132,19 @@ def table(text: str) -> list[Option]:
     for entry in entries:
         name, kind, *rest = " ".join(entry).split(maxsplit=2)
         tail = rest[0] if rest else ""
-        first, _, after = tail.partition(" ")
         default: Any = FROM_RULES
-        if first == "required" or first.startswith("default="):
-            default = REQUIRED if first == "required" else first.removeprefix("default=")
+        server = False
+        while True:
+            first, _, after = tail.partition(" ")
+            if first == "required" or first.startswith("default="):
+                default = REQUIRED if first == "required" else first.removeprefix("default=")
+            elif first == "server":
+                server = True
+            else:
+                break
             tail = after.strip()
         name, _, target = name.partition(">")
-        spec = Option(name, tail or name, field=target or None)
+        spec = Option(name, tail or name, field=target or None, server=server)
         if kind == "bool":
             spec = replace(spec, kind=bool)
         elif kind == "text":
@@ -155,11 +174,23 @@ class Options:
     """Rules the command always sets (not offered to members)."""
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """Named sets of option values; options typed explicitly override them."""
+    server_while: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    """A server option (on/off) → the options that are the server's too while it is on:
+    they move the house's share only then, so the opener keeps them otherwise."""
 
     def __post_init__(self) -> None:
         names = [option.name for option in self.options]
         if len(set(names)) != len(names):
             raise ValueError("an option is declared twice")
+        server = {option.name for option in self.options if option.server}
+        if any(not option.rule for option in self.options if option.server):
+            raise ValueError("a server option must be a rule")
+        for switch, locked in self.server_while.items():
+            if switch not in server or not set(locked) <= set(names):
+                raise ValueError(f"server_while: {switch} must be a server option")
+        may_not_preset = server | {n for locked in self.server_while.values() for n in locked}
+        if any(may_not_preset & set(preset) for preset in self.presets.values()):
+            raise ValueError("a preset may not set an option the server sets")
         if len(self.slash_parameters()) > MAX_SLASH_OPTIONS:
             raise ValueError("more than 25 slash options: mark some inline=False")
 
@@ -173,10 +204,20 @@ class Options:
         """Whether the command offers ``more`` (options past the inline ones)."""
         return any(not option.inline for option in self.options)
 
+    def server_set(self, values: Mapping[str, Any]) -> list[Option]:
+        """The options only the server sets at a table with these values (in order)."""
+        locked = {
+            name
+            for switch, names in self.server_while.items()
+            if values.get(switch)
+            for name in names
+        }
+        return [o for o in self.options if o.server or o.name in locked]
+
     def slash_parameters(self) -> list[inspect.Parameter]:
         params = []
         for option in self.options:
-            if not option.inline:
+            if not option.inline or option.server:
                 continue
             default = self.default(option)
             params.append(
@@ -208,7 +249,11 @@ class Options:
         return params
 
     def descriptions(self) -> dict[str, str]:
-        described = {option.name: option.description for option in self.options if option.inline}
+        described = {
+            option.name: option.description
+            for option in self.options
+            if option.inline and not option.server
+        }
         if self.presets:
             described["preset"] = "A ready set of options: " + ", ".join(self.presets)
         if self.extended:
@@ -219,12 +264,16 @@ class Options:
         self, given: Mapping[str, Any], server_defaults: Mapping[str, Any] | None = None
     ) -> Values:
         """Every option's value: typed, else the preset's, else the server's default
-        (`/config rule`), else the game's."""
+        (`/config rule`), else the game's. A server option is always the server's (else
+        the game's); an option typed that only the server may set at this table (see
+        ``server_while``) is refused, naming who sets it."""
         preset = self.presets.get(str(given.get("preset")), {})
         server = server_defaults or {}
         values: Values = {}
         for option in self.options:
-            if (
+            if option.server:
+                values[option.name] = server.get(option.name, self.default(option))
+            elif (
                 option.inline
                 and option.name in given
                 and given[option.name] != self.default(option)
@@ -236,7 +285,25 @@ class Options:
                 values[option.name] = server[option.name]
             else:
                 values[option.name] = given.get(option.name, self.default(option))
+        for option in self.server_set(values):
+            if option.server:
+                continue
+            if option.name in given and given[option.name] != self.default(option):
+                raise NotAllowed(self.server_refusal(option, values))
+            values[option.name] = server.get(option.name, self.default(option))
         return values
+
+    def server_refusal(self, option: Option, values: Mapping[str, Any]) -> str:
+        """Why the opener may not set ``option`` here (it moves the house's edge)."""
+        switches = [s for s, names in self.server_while.items() if option.name in names]
+        on = next((s for s in switches if values.get(s)), None)
+        why = (
+            f"On this server `{on}` is on (set by its moderators), so `{option.name}` is "
+            "theirs to set too: it moves the house's share."
+            if on is not None and not option.server
+            else f"`{option.name}` moves the house's edge: only the server's moderators set it."
+        )
+        return f"{why} Ask one to use `/config rule`. Nothing was opened."
 
     def option(self, name: str) -> Option | None:
         """A rule option by name (what `/config rule` may set a server default for)."""
@@ -265,10 +332,12 @@ class Options:
         return [f"Options: {' · '.join(shown)}"] if shown else []
 
     def form_text(self, values: Mapping[str, Any]) -> str:
-        """The ``more`` form's prefill: the options not offered inline, one a line."""
+        """The ``more`` form's prefill: the options not offered inline, one a line (never
+        one the server sets)."""
+        server = {option.name for option in self.server_set(values)}
         lines = []
         for option in self.options:
-            if option.inline or not option.rule:
+            if option.inline or not option.rule or option.name in server:
                 continue
             value = values.get(option.name)
             shown = ("on" if value else "off") if option.kind is bool else value
@@ -276,8 +345,10 @@ class Options:
         return "\n".join(lines)
 
     def parse_form(self, text: str, values: Mapping[str, Any]) -> Values:
-        """``values`` updated from the form: known names only, each value strictly."""
+        """``values`` updated from the form: known names only, each value strictly; an
+        option the server sets is refused (the form is the opener's, like the command)."""
         by_name = {option.name: option for option in self.options if option.rule}
+        server = {option.name for option in self.server_set(values)}
         updated = dict(values)
         for line in text.splitlines():
             if not line.strip():
@@ -286,8 +357,27 @@ class Options:
             option = by_name.get(name.strip())
             if not sep or option is None:
                 raise NotAllowed(f"“{line.strip()[:30]}” is not `option = value`.")
+            if option.name in server:
+                raise NotAllowed(self.server_refusal(option, values))
             updated[option.name] = option.parse(raw)
         return updated
+
+    def server_check(self, defaults: Mapping[str, Any]) -> str | None:
+        """Why the server options ``defaults`` would give no table can open (the Rules
+        model refuses them together: Hazard's bar off without a commission), else None."""
+        fields = self.rules_model.model_fields
+        chosen = {
+            option.target: defaults.get(option.name, self.default(option))
+            for option in self.server_set(defaults)
+            if option.target in fields
+        }
+        try:
+            self.rules_model.model_validate(chosen)
+        except ValueError as refused:
+            errors = getattr(refused, "errors", None)
+            reasons = [str(e.get("msg", "")) for e in errors()] if callable(errors) else []
+            return "; ".join(r.removeprefix("Value error, ") for r in reasons) or str(refused)
+        return None
 
     def command(
         self, name: str, description: str, handler: OpenHandler

@@ -58,9 +58,15 @@ async def state(world: Any) -> Any:
     return (await world.env.bot.tables.snapshot(1)).state
 
 
-async def started(env: Any, *names: str, **options: Any) -> Any:
+async def started(
+    env: Any, *names: str, server: dict[str, str] | None = None, **options: Any
+) -> Any:
+    """A running table; ``server``: options only a moderator sets (/config rule) first."""
     world = await make_world(env, *names)
     host = world[names[0]]
+    for option, value in (server or {}).items():
+        rule = dict(game="fortunes_winds", option=option, value=value)
+        answered(await world.moderator.slash(world.channel, "config rule", **rule))
     opened = answered(await host.slash(world.channel, "fortunes open", **options))
     for name in names[1:]:
         answered(await world[name].click(opened.response.message, label="Join"))
@@ -73,7 +79,7 @@ def description(message: Any) -> str:
 
 
 async def test_the_seeds_worked_example(simcord_env, dice):
-    world = await started(simcord_env, "ginawa", "sanzo", "ujikeme", house_guard=False)
+    world = await started(simcord_env, "ginawa", "sanzo", "ujikeme", server={"house_guard": "off"})
     ginawa, sanzo, ujikeme = (world[n] for n in ("ginawa", "sanzo", "ujikeme"))
     house_before = (await simcord_env.bot.economy.settings(world.guild.id)).house_balance
 
@@ -302,18 +308,25 @@ def test_the_rules_screen_promises_only_options_that_exist():
 
     text = (Path(__file__).resolve().parents[2] / "bot/rules_text/fortunes_winds.md").read_text()
     house = text.split("\n---\n")[-1]
-    promised = {
-        name
-        for line in house.splitlines()
-        if line.startswith("- `")
-        for name in re.findall(r"`([a-z_]+)`", line.split(" – ")[0])
-    }
+    # The opener's options, then (after this line) the ones only moderators set.
+    openers, _, servers = house.partition("**Set by the server's moderators**")
+
+    def listed(part: str) -> set[str]:
+        return {
+            name
+            for line in part.splitlines()
+            if line.startswith("- `")
+            for name in re.findall(r"`([a-z_]+)`", line.split(" – ")[0])
+        }
+
+    promised = listed(openers)
     offered = set(inspect.signature(FortunesCog.open.callback).parameters) - {
         "self",
         "interaction",
     }
     assert promised, "the House Options page lists the options"
     assert promised == offered, promised ^ offered
+    assert listed(servers) == {o.name for o in FortunesCog.options.options if o.server}
 
 
 async def test_fair_dice_turns_verify_and_every_payload_fits_discord(simcord_env):

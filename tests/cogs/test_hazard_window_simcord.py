@@ -134,16 +134,18 @@ async def test_no_cashing_out_with_a_bet_riding(simcord_env, dice):
 
 async def test_table_options_and_their_odds(simcord_env):
     world = await make_world(simcord_env, "alice")
-    alice = world["alice"]
-    assert "at least 5%" in refusal(
-        await alice.slash(world.channel, "hazard open", against_bar=False, against_commission=4)
-    )
+    alice, mod = world["alice"], world.moderator
+    # The "against" terms are the server's (they move the bank's edge): a moderator's.
+    rule = dict(game="hazard", option="against_commission")
+    answered(await mod.slash(world.channel, "config rule", **rule, value="4"))
+    bar_off = dict(game="hazard", option="against_bar", value="off")
+    assert "at least 5%" in refusal(await mod.slash(world.channel, "config rule", **bar_off))
+    answered(await mod.slash(world.channel, "config rule", **rule, value="5"))
+    answered(await mod.slash(world.channel, "config rule", **bar_off))
     opened = answered(
         await alice.slash(
             world.channel,
             "hazard open",
-            against_bar=False,
-            against_commission=5,
             bet_seconds=0,
             absent_rounds=0,
             seats=3,
@@ -165,16 +167,23 @@ async def test_table_options_and_their_odds(simcord_env):
 def test_the_rules_screen_promises_only_options_that_exist():
     text = (Path(__file__).resolve().parents[2] / "bot/rules_text/hazard.md").read_text()
     house = text.split("\n---\n")[-1]
-    promised = {
-        name
-        for line in house.splitlines()
-        if line.startswith("- `")
-        for name in re.findall(r"`([a-z_]+)`", line.split(" – ")[0])
-    }
+    # The opener's options, then (after this line) the ones only moderators set.
+    openers, _, servers = house.partition("**Set by the server's moderators**")
+
+    def listed(part: str) -> set[str]:
+        return {
+            name
+            for line in part.splitlines()
+            if line.startswith("- `")
+            for name in re.findall(r"`([a-z_]+)`", line.split(" – ")[0])
+        }
+
+    promised = listed(openers)
     offered = set(inspect.signature(HazardCog.open.callback).parameters) - {"self", "interaction"}
     assert promised, "the House Options page lists the options"
     assert promised <= offered, promised - offered
     assert offered <= promised, offered - promised
+    assert listed(servers) == {o.name for o in HazardCog.options.options if o.server}
 
 
 async def test_a_moderator_ending_the_table_mid_chance_pays_exact_values(simcord_env, dice):

@@ -114,6 +114,13 @@ def table_bytes(message) -> str:
     )
 
 
+async def server_rules(world, **values):
+    """Options only a moderator sets (/config rule), for the server's new tables."""
+    for option, value in values.items():
+        rule = dict(game="nihakyu", option=option, value=value)
+        answered(await world.moderator.slash(world.channel, "config rule", **rule))
+
+
 async def started(world, *names, **options):
     host, *others = (world[n] for n in names)
     table = answered(await host.slash(world.channel, "nihakyu open", **options)).response.message
@@ -276,10 +283,9 @@ async def test_natural_one_is_caught_only_with_the_house_option(simcord_env, dic
     assert (await simcord_env.bot.tables.snapshot(1)).state.eliminated == []
 
     channel = world.guild.create_text_channel("second")
+    await server_rules(world, caught_on_natural_one="on")  # a sanction: a moderator's rule
     table = answered(
-        await carol.slash(
-            channel, "nihakyu open", ante=10, shinobi_interference=True, caught_on_natural_one=True
-        )
+        await carol.slash(channel, "nihakyu open", ante=10, shinobi_interference=True)
     ).response.message
     answered(await dave.click(table, label="Join"))
     answered(await carol.click(table, label="Start"))
@@ -297,7 +303,9 @@ async def test_natural_one_is_caught_only_with_the_house_option(simcord_env, dic
 async def test_dealers_blood_ending_shows_shares_and_their_stamina(simcord_env, dice):
     world = await make_world(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
-    await started(world, "alice", "bob", ante=10, dealers_blood=True, starting_stamina=20)
+    # The house's share: the server's rule, and with it the Stamina the Dealer starts at.
+    await server_rules(world, dealers_blood="on", starting_stamina="20")
+    await started(world, "alice", "bob", ante=10)
     dice.extend([5, 1, 1])
     await choose(world, alice)
     await choose(world, bob)

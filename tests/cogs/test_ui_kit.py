@@ -277,21 +277,18 @@ def test_hazard_open_offers_the_same_parameters_as_before() -> None:
     from cogs.hazard import HazardCog
 
     params = {p.name: p for p in HazardCog.open.parameters}
+    # The odds and "against" terms move the bank's edge: the server's, not the opener's.
     assert list(params) == [
         "min_stake",
         "max_stake",
-        "odds_bets",
-        "odds_max_multiple",
         "throw_seconds",
         "bet_seconds",
-        "against_bar",
-        "against_commission",
         "absent_rounds",
         "seats",
     ]
     assert (params["min_stake"].min_value, params["min_stake"].max_value) == (1, 1_000_000)
     assert (params["throw_seconds"].min_value, params["throw_seconds"].max_value) == (15, 3600)
-    assert params["against_commission"].description.startswith("Percent kept")
+    assert params["bet_seconds"].description.startswith("Betting window")
     assert all(not p.required for p in params.values())
     assert all(len(p.description) <= 100 for p in params.values())
 

@@ -1,0 +1,339 @@
+"""No table option lets a member change the house's edge.
+
+Every Rules field of every game is classified below: the opener's (it moves no coin to or
+from the house on average), the server's (it can move the house's edge or exposure: only
+a moderator's `/config rule` sets it), the server's while Dealer's Blood is on (Nihakyu's
+variants, which then decide how long the players outlast the Dealer), or fixed (no one
+sets it). A new Rules field fails the first test until it is classified here; the open
+commands, the options form, `/config rule` and the rules pages are held to the table.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from bot.errors import NotAllowed, UserFacingError
+from bot.rules_text import GAMES, pages
+from cogs import fortunes_winds, hachihachi, hazard, nihakyu, strength_duel
+from cogs._ui.options import Options, table
+from tests.support.sim import answered, make_world, refusal
+
+OPENER = "opener"
+SERVER = "server"
+DEALER = "server while dealers_blood"
+FIXED = "fixed"
+
+CLASSIFIED: dict[str, dict[str, str]] = {
+    "hazard": {
+        # Every bet keeps its edge whatever the limits; the bank refuses a bet it could not
+        # pay out (bot/service/acting.py), and the clocks and seats pay nobody.
+        "min_stake": OPENER,
+        "max_stake": OPENER,
+        "throw_seconds": OPENER,
+        "bet_seconds": OPENER,
+        "absent_rounds_to_lose_dice": OPENER,
+        "max_players": OPENER,
+        # The "against" edge itself; fair odds bets (edge 0) dilute the bank's edge per
+        # coin and multiply its exposure.
+        "against_bar": SERVER,
+        "against_commission": SERVER,
+        "odds_bets": SERVER,
+        "odds_max_multiple": SERVER,
+        "idle_laps_to_close": FIXED,
+    },
+    "fortunes_winds": {
+        "min_stake": OPENER,
+        "max_stake": OPENER,
+        "bet_seconds": OPENER,
+        "roll_seconds": OPENER,
+        "max_players": OPENER,
+        # A player banker takes the house out of the table: no house coin is in play
+        # (the computer never bets or banks there: bot/players/fortunes_winds.py).
+        "player_banker": OPENER,
+        # Off, a shooter and friends farm the bank (1,000 -> 1,594 in two computer turns).
+        "house_guard": SERVER,
+        # Pays on a shooter who can refuse to keep: +42% for the bettor unguarded.
+        "allow_bet_against": SERVER,
+    },
+    "nihakyu": {
+        "ante": OPENER,  # scales the pot, within /config stakes; no share changes
+        "round_seconds": OPENER,  # the deadline plays a plain Roll, the game's own move
+        # The house takes half a pot the Dealer outlasts.
+        "dealers_blood": SERVER,
+        # A sanction (ejection, forfeit), and it can leave the pot to the house.
+        "caught_on_natural_one": SERVER,
+        "kage_endurance": DEALER,
+        "shadow_step": DEALER,
+        "shadow_step_uses": DEALER,
+        "shinobi_interference": DEALER,
+        "sleight_bonus": DEALER,
+        "starting_stamina": DEALER,
+        "sleight_seconds": FIXED,
+        "afk_rounds_to_forfeit": FIXED,
+        "max_players": FIXED,
+    },
+    "strength_duel": {
+        # The stake goes player to player; against the computer the house stakes it at
+        # an edge of exactly 0 (the equilibrium), within /config stakes.
+        "stake": OPENER,
+        "mode": OPENER,  # the house stakes only in the two-player duel (bot/players)
+        "round_seconds": OPENER,  # a missed bid is 0, a move the equilibrium answers
+        # The game the house's equilibrium is solved for: never an opener's.
+        "max_rounds": SERVER,
+        "afk_rounds_to_forfeit": SERVER,
+    },
+    "hachihachi": {
+        # Every payment goes player to player; the computer plays for no coins.
+        "seated_players": OPENER,
+        "rounds": OPENER,
+        "points_per_kan": OPENER,
+        "mizuten": OPENER,
+        "teyaku_claims": OPENER,
+        "field_multiplier_mode": OPENER,
+        "rain_man_phoenix_make_large_field": OPENER,
+        "extend_game_for_carryover": OPENER,
+        "boar_deer_butterflies": OPENER,
+        "diving_eligibility": OPENER,
+        "escape_excludes_one_bright": OPENER,
+        "dropout_penalties": OPENER,
+        "forced_out_compensation": OPENER,
+        "must_two_play": OPENER,
+        "shuffle_draw_after_dropouts": OPENER,
+        "first_dealer": OPENER,
+        "stake_per_kan": OPENER,
+        "turn_seconds": OPENER,
+        "afk_rounds_to_forfeit": OPENER,
+    },
+}
+
+OPTIONS: dict[str, Options] = {
+    "hazard": hazard.OPTIONS,
+    "fortunes_winds": fortunes_winds.OPTIONS,
+    "nihakyu": nihakyu.OPTIONS,
+    "strength_duel": strength_duel.OPTIONS,
+    "hachihachi": hachihachi.OPTIONS,
+}
+FIELD_OF = {("fortunes_winds", "banker"): "player_banker"}
+"""Options whose value the cog turns into a Rules field of another name."""
+COMMANDS = {
+    "hazard": "hazard open",
+    "fortunes_winds": "fortunes open",
+    "nihakyu": "nihakyu open",
+    "strength_duel": "duel challenge",
+    "hachihachi": "hanafuda open",
+}
+
+
+def setting(game: str, field: str) -> list[Any]:
+    """The rule options that set ``field`` of ``game``'s Rules."""
+    return [
+        option
+        for option in OPTIONS[game].options
+        if option.rule and FIELD_OF.get((game, option.name), option.target) == field
+    ]
+
+
+def test_every_rules_field_of_every_game_is_classified() -> None:
+    assert set(CLASSIFIED) == set(GAMES) == set(OPTIONS)
+    for game, options in OPTIONS.items():
+        fields = set(options.rules_model.model_fields)
+        missing = fields - set(CLASSIFIED[game])
+        assert not missing, f"{game}: classify {sorted(missing)} (opener, server or fixed)"
+        assert not set(CLASSIFIED[game]) - fields, f"{game}: stale classification"
+        for option in options.options:
+            if option.rule:
+                assert FIELD_OF.get((game, option.name), option.target) in fields, option
+
+
+@pytest.mark.parametrize("game", sorted(CLASSIFIED))
+def test_each_option_is_set_by_whom_it_is_classified(game: str) -> None:
+    options = OPTIONS[game]
+    dealer_shaped = set(options.server_while.get("dealers_blood", ()))
+    for field, whose in CLASSIFIED[game].items():
+        setters = setting(game, field)
+        where = f"{game}.{field} is {whose}"
+        if whose == OPENER:
+            assert setters and not any(o.server or o.name in dealer_shaped for o in setters), where
+        elif whose == SERVER:
+            assert all(o.server for o in setters), where  # or no option at all
+        elif whose == DEALER:
+            assert setters and all(not o.server and o.name in dealer_shaped for o in setters)
+        else:
+            assert not setters, where
+    server = {o.name for o in options.options if o.server}
+    params = {p.name for p in options.slash_parameters()}
+    assert not server & params, f"{game}'s open command offers {server & params}"
+
+
+async def nothing_opened(env: Any) -> None:
+    with pytest.raises(UserFacingError):
+        await env.bot.tables.snapshot(1)
+
+
+async def open_options(env: Any, game: str) -> set[str]:
+    """The option names of the game's open command as Discord has it (synced)."""
+    group, sub = COMMANDS[game].split()
+    synced = await env.bot.tree.fetch_commands()
+    command = next(c for c in synced if c.name == group)
+    return {o.name for o in next(o for o in command.options if o.name == sub).options}
+
+
+@pytest.mark.parametrize("game", sorted(CLASSIFIED))
+async def test_no_open_command_offers_an_option_that_moves_the_house_edge(simcord_env, game):
+    await make_world(simcord_env, "alice")  # the bot is up and its commands synced
+    offered = await open_options(simcord_env, game)
+    for option in OPTIONS[game].options:
+        field = FIELD_OF.get((game, option.name), option.target)
+        whose = CLASSIFIED[game].get(field)
+        if option.rule and whose in (SERVER, FIXED):
+            assert option.name not in offered, f"{COMMANDS[game]} offers {option.name}"
+        elif option.rule:
+            assert option.name in offered or not option.inline, option.name
+
+
+SERVER_CASES = [
+    # game, what the member must type to open, the option, a value that is not the
+    # default, the Rules field and the value the table then has.
+    ("hazard", {}, "odds_bets", "off", "odds_bets", False),
+    ("hazard", {}, "against_commission", "10", "against_commission", 10),
+    ("fortunes_winds", {}, "house_guard", "off", "house_guard", False),
+    ("fortunes_winds", {}, "against_bets", "off", "allow_bet_against", False),
+    ("nihakyu", {"ante": 10}, "dealers_blood", "on", "dealers_blood", True),
+    ("nihakyu", {"ante": 10}, "caught_on_natural_one", "on", "caught_on_natural_one", True),
+]
+
+
+@pytest.mark.parametrize(("game", "needed", "option", "value", "field", "expected"), SERVER_CASES)
+async def test_a_member_cannot_set_it_a_moderator_can_and_new_tables_take_it(
+    simcord_env, game, needed, option, value, field, expected
+):
+    world = await make_world(simcord_env, "alice")
+    alice, mod = world["alice"], world.moderator
+    command = COMMANDS[game]
+
+    # The member's command has no such option: Discord (SimCord) refuses to send it, and
+    # nothing opens.
+    assert option not in await open_options(simcord_env, game)
+    with pytest.raises(Exception, match=option):
+        await alice.slash(world.channel, command, **needed, **{option: value == "on"})
+    await nothing_opened(simcord_env)
+
+    # A member given the /config command by a server's override is still refused.
+    synced = await simcord_env.bot.tree.fetch_commands()
+    config = next(c for c in synced if c.name == "config")
+    world.guild.set_command_permissions(config, {alice: True})
+    rule = dict(game=game, option=option, value=value)
+    assert "Manage Server" in refusal(await alice.slash(world.channel, "config rule", **rule))
+    assert (await simcord_env.bot.tables.server_config(world.guild.id)).rule_defaults == {}
+
+    # The moderator's rule: said to be the moderators' alone, and every new table has it.
+    note = answered(await mod.slash(world.channel, "config rule", **rule), ephemeral=True)
+    assert "Only moderators set it" in note.response.content
+    answered(await alice.slash(world.channel, command, **needed), ephemeral=False)
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    assert getattr(snapshot.rules, field) == expected
+
+
+async def test_dealers_blood_makes_the_variants_the_servers_too(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    alice, mod = world["alice"], world.moderator
+    # Without Dealer's Blood the variants are the opener's.
+    answered(await alice.slash(world.channel, "nihakyu open", ante=10, shadow_step=True))
+    assert (await simcord_env.bot.tables.snapshot(1)).rules.shadow_step
+
+    on = dict(game="nihakyu", option="dealers_blood", value="on")
+    answered(await mod.slash(world.channel, "config rule", **on))
+    other = world.guild.create_text_channel("second")
+    for typed in ({"shadow_step": True}, {"starting_stamina": 20}, {"sleight_bonus": 10}):
+        text = refusal(await alice.slash(other, "nihakyu open", ante=10, **typed))
+        (name,) = typed
+        assert f"`{name}`" in text and "/config rule" in text and "Nothing was opened" in text
+        with pytest.raises(UserFacingError):
+            await simcord_env.bot.tables.snapshot(2)  # only the first table exists
+
+    stamina = dict(game="nihakyu", option="starting_stamina", value="30")
+    note = answered(await mod.slash(world.channel, "config rule", **stamina)).response.content
+    assert "except while `dealers_blood` is on here" in note
+    answered(await alice.slash(other, "nihakyu open", ante=10), ephemeral=False)
+    rules = (await simcord_env.bot.tables.snapshot(2)).rules
+    assert (rules.dealers_blood, rules.starting_stamina, rules.shadow_step) == (True, 30, False)
+
+
+async def test_a_server_set_no_table_could_open_with_is_refused(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    mod = world.moderator
+    bar_off = dict(game="hazard", option="against_bar", value="off")
+    text = refusal(await mod.slash(world.channel, "config rule", **bar_off))
+    assert "at least 5%" in text and "Nothing changed" in text
+    assert (await simcord_env.bot.tables.server_config(world.guild.id)).rule_defaults == {}
+
+
+# -- the options form (past Discord's 25 options) is the opener's too ---------------------
+
+
+class FormRules(BaseModel):
+    stake: int = 1
+    rake: int = 0
+    bonus: int = 0
+    lucky: bool = False
+
+
+def form_options() -> Options:
+    declared = table("""
+stake  1..100  Coins
+rake   0..10  server  The house's cut
+bonus  0..10  A bonus the players pay each other
+lucky  bool   server  A switch the house's share depends on
+""")
+    # Everything past `stake` goes to the form, as past Discord's 25 options.
+    return Options(
+        FormRules,
+        [declared[0], *(replace(option, inline=False) for option in declared[1:])],
+        server_while={"lucky": ("bonus",)},
+    )
+
+
+def test_the_form_neither_shows_nor_takes_a_server_option() -> None:
+    options = form_options()
+    values = options.values({"stake": 5}, {"rake": 3})
+    assert values["rake"] == 3, "the server's value"
+    assert "rake" not in options.form_text(values) and "bonus = 0" in options.form_text(values)
+    with pytest.raises(NotAllowed, match="only the server's moderators set it"):
+        options.parse_form("rake = 0", values)
+    assert options.parse_form("bonus = 4", values)["bonus"] == 4
+    # With `lucky` on (the server's), `bonus` is the server's too: not shown, not taken.
+    locked = options.values({"stake": 5}, {"lucky": True, "bonus": 2})
+    assert locked["bonus"] == 2 and "bonus" not in options.form_text(locked)
+    with pytest.raises(NotAllowed, match="`lucky` is on"):
+        options.parse_form("bonus = 4", locked)
+
+
+def test_a_preset_may_not_set_a_server_option() -> None:
+    with pytest.raises(ValueError, match="preset"):
+        Options(FormRules, table("rake  0..10  server  The cut"), presets={"x": {"rake": 1}})
+
+
+# -- the rules pages say who sets which option -------------------------------------------
+
+
+@pytest.mark.parametrize("game", sorted(CLASSIFIED))
+def test_the_rules_pages_name_every_option_the_server_sets(game: str) -> None:
+    text = "\n".join(body for _title, body in pages(game))
+    head = "**Set by the server's moderators**"
+    assert head in text, f"{game}'s rules say who sets what"
+    after = text.split(head, 1)[1]
+    listed = set()
+    for line in after.splitlines()[1:]:
+        if not line.startswith("- `"):
+            break
+        listed.add(re.match(r"- `([a-z_]+)`", line).group(1))  # type: ignore[union-attr]
+    options = OPTIONS[game]
+    assert listed == {o.name for o in options.options if o.server}
+    for names in options.server_while.values():
+        for name in names:
+            assert f"`{name}`" in after, f"{game}'s rules name {name} as the server's too"
