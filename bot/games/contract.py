@@ -132,6 +132,11 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
         """The most the bank could pay out, net, on the bets now open."""
         return 0
 
+    def stake_range(self, rules: RulesT) -> tuple[int, int]:
+        """The least and the most one stake at such a table can be, as a server's
+        `/config stakes` limits it: by default the seat's hold; a betting game's bets."""
+        return (self.hold(rules), self.hold(rules))
+
     def pending_charge(self, state: StateT, player: int) -> int:
         """Coins ``player``'s unrevealed choice will take at the reveal."""
         return 0

@@ -1352,6 +1352,10 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
         """Coins held in escrow on taking a seat: none, since money goes down as bets."""
         return 0
 
+    def stake_range(self, rules: Rules) -> tuple[int, int]:
+        """The table's bet limits: a seat holds nothing, every coin goes down as a bet."""
+        return (rules.min_stake, rules.max_stake)
+
     def deadline_seconds(self, state: State) -> int | None:
         """Seconds until the table acts: the betting window's length while it is open, else
         the time the caster has before the table throws for them."""

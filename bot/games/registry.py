@@ -59,6 +59,10 @@ class GameSpec(Generic[RulesT, StateT, ActionT, EventT]):
         return self.engine.hold
 
     @property
+    def stake_range(self) -> Callable[[RulesT], tuple[int, int]]:
+        return self.engine.stake_range
+
+    @property
     def deadline_seconds(self) -> Callable[[StateT], int | None]:
         return self.engine.deadline_seconds
 

@@ -37,8 +37,12 @@ class ServerConfig:
             rule_defaults=json.loads(rows.get(RULE_DEFAULTS, "{}")),
         )
 
-    def check_open(self, game: str, title: str, channel_id: int, stake: int) -> None:
-        """Refuse a table this server's settings do not allow, saying what they allow."""
+    def check_open(
+        self, game: str, title: str, channel_id: int, least: int, most: int | None = None
+    ) -> None:
+        """Refuse a table this server's settings do not allow, saying what they allow.
+        ``least``..``most``: the stakes the table may take (one number: its seat's stake;
+        a betting game: its bet limits, which must lie inside the server's)."""
         if game in self.disabled_games:
             raise NotAllowed(f"{title} is switched off on this server (by its moderators).")
         if self.table_channels and channel_id not in self.table_channels:
@@ -47,6 +51,12 @@ class ServerConfig:
         limits = self.stake_limits.get(game)
         if limits is not None:
             low, high = limits
-            if stake < low or (high is not None and stake > high):
+            most = least if most is None else most
+            if least < low or (high is not None and most > high):
                 span = f"{low:,} to {high:,}" if high is not None else f"at least {low:,}"
-                raise NotAllowed(f"{title} tables here take a stake of {span}, not {stake:,}.")
+                if least == most:
+                    raise NotAllowed(f"{title} tables here take a stake of {span}, not {least:,}.")
+                raise NotAllowed(
+                    f"{title} tables here take bets of {span}, not {least:,} to {most:,}:"
+                    " choose min_stake and max_stake within that."
+                )

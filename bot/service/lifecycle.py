@@ -90,7 +90,7 @@ class Lifecycle:
         now = steps.clock()
         await steps.economy.terms(tx, guild_id)
         config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
-        config.check_open(game, spec.title, channel_id, spec.hold(rules))
+        config.check_open(game, spec.title, channel_id, *spec.stake_range(rules))
         existing = await tq.open_table_in_channel(tx, channel_id, game)
         if existing is not None:
             raise TableAlreadyOpen(existing, spec.title)

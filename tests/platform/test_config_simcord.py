@@ -241,3 +241,21 @@ async def test_the_economy_settings_round_trip_through_config(simcord_env):
     bad = refusal(await mod.slash(world.channel, "config economy", emoji="not an emoji"))
     assert "nothing" in bad.lower()
     assert (await settings(world))["Economy (/config economy)"] == economy
+
+
+async def test_stake_limits_apply_to_a_betting_games_bet_limits(simcord_env):
+    """Hazard and Fortunes and Winds hold nothing on a seat: the server's stakes bound
+    their tables' bet limits (before, every such table was refused as "not 0")."""
+    world = await make_world(simcord_env, "alice")
+    alice, mod = world["alice"], world.moderator
+    for game in ("hazard", "fortunes_winds"):
+        answered(await mod.slash(world.channel, "config stakes", game=game, lowest=10, highest=500))
+    wide = refusal(await alice.slash(world.channel, "hazard open", min_stake=5, max_stake=500))
+    assert "take bets of 10 to 500, not 5 to 500" in wide
+    high = refusal(await alice.slash(world.channel, "fortunes open", min_stake=10, max_stake=501))
+    assert "take bets of 10 to 500, not 10 to 501" in high
+    opened = await alice.slash(world.channel, "hazard open", min_stake=10, max_stake=500)
+    answered(opened, ephemeral=False)
+    other = world.guild.create_text_channel("fortunes-here")
+    opened = await alice.slash(other, "fortunes open", min_stake=10, max_stake=500)
+    answered(opened, ephemeral=False)

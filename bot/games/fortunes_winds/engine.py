@@ -713,6 +713,10 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
         """Coins held on taking a seat: none, money goes down as bets."""
         return 0
 
+    def stake_range(self, rules: Rules) -> tuple[int, int]:
+        """The table's bet limits: a seat holds nothing, every coin goes down as a bet."""
+        return (rules.min_stake, rules.max_stake)
+
     def deadline_seconds(self, state: State) -> int | None:
         """The betting window while it is open, else the shooter's time to act."""
         if state.finished:
