@@ -355,36 +355,38 @@ async def test_the_command_tree_fits_discord(simcord_env):
 async def test_the_betting_window_and_a_winner_going_again(simcord_env, dice):
     world = await started(simcord_env, "alice", "bob", "carol", bet_seconds=30, roll_seconds=60)
     alice, bob, carol = world["alice"], world["bob"], world["carol"]
-    await simcord_env.advance_time(61)  # alice never bet: bets go back, the dice pass
-    assert (await state(world)).shooter == bob.id
-    assert "the shooter was idle" in description(await table_message(world))
-    # Bob's bet opens the window: he cannot roll until alice and carol bet or are ready.
-    answered(await bet(world, bob, "shooter", 4))
-    assert "still open" in refusal(await click(world, bob, "Roll"))
+    # Alice's bet opens the window: she cannot roll until bob and carol bet or are ready.
+    answered(await bet(world, alice, "shooter", 4))
+    assert "still open" in refusal(await click(world, alice, "Roll"))
     assert "Ready" in labels(await table_message(world))
-    answered(await bet(world, alice, "daikoku", 2))
-    assert "still open" in refusal(await click(world, bob, "Roll"))
-    assert "not the shooter" in refusal(await click(world, bob, "Ready"))
+    answered(await bet(world, bob, "daikoku", 2))
+    assert "still open" in refusal(await click(world, alice, "Roll"))
+    assert "not the shooter" in refusal(await click(world, alice, "Ready"))
     answered(await click(world, carol, "Ready"))
     message = await table_message(world)
     assert "is ready" in description(message) and "Bets are closed" in description(message)
     assert "closed" in refusal(await bet(world, carol, "tea", 2))
     assert "Ride" not in labels(message) and "Ready" not in labels(message)
     dice.extend([EARTH, WATER, FIRE, AIR, FORTUNES])  # Seven Thunders on roll 1
-    answered(await click(world, bob, "Roll"))
+    answered(await click(world, alice, "Roll"))
     assert "Roll" not in labels(await table_message(world)), "won: go again or pass"
-    answered(await click(world, bob, "New turn"))
+    answered(await click(world, alice, "New turn"))
     now = await state(world)
-    assert now.shooter == bob.id and fw.betting_open(now)
-    assert await wallet(world, bob) == 1008 and await wallet(world, alice) == 1003
-    # The next turn nobody else moves: the window's time closes it, then bob rolls.
-    answered(await bet(world, bob, "shooter", 1))
-    assert "still open" in refusal(await click(world, bob, "Roll"))
+    assert now.shooter == alice.id and fw.betting_open(now)
+    assert await wallet(world, alice) == 1008 and await wallet(world, bob) == 1003
+    # The next turn nobody else moves: the window's time closes it, then alice rolls.
+    answered(await bet(world, alice, "shooter", 1))
+    assert "still open" in refusal(await click(world, alice, "Roll"))
     await simcord_env.advance_time(31)
     assert "Time is up" in description(await table_message(world))
     dice.extend([EARTH, WATER, FIRE, AIR, FORTUNES])
-    answered(await click(world, bob, "Roll"))
-    assert await wallet(world, bob) == 1010
+    answered(await click(world, alice, "Roll"))
+    assert await wallet(world, alice) == 1010
+    answered(await click(world, alice, "Pass the dice"))
+    # Bob never bets: after his time to act, bets go back and the dice pass.
+    await simcord_env.advance_time(61)
+    assert (await state(world)).shooter == carol.id
+    assert "the shooter was idle" in description(await table_message(world))
 
 
 async def test_a_moderator_ending_a_turn_in_play_settles_bets_at_their_value(simcord_env, dice):
