@@ -9,6 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.games import fortunes_winds as fw
 from bot.games.common import HOUSE, Deadline
@@ -385,3 +387,42 @@ def test_the_worked_example_plays_with_the_window() -> None:
 def test_ready_parses_back_from_its_log() -> None:
     assert fw.parse_action({"kind": "ready"}) == Ready()
     assert fw.parse_event({"kind": "player_ready", "player": 5}) == fw.PlayerReady(player=5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(MIN_STAKES),
+    st.lists(
+        st.tuples(
+            st.sampled_from([MEMBER, FRIEND, THIRD]),
+            st.sampled_from(["ride", "daikoku", "against", "tea", "hungry"]),
+            st.integers(1, 40),
+        ),
+        max_size=8,
+    ),
+)
+def test_whatever_the_members_bet_on_the_computers_turn_they_cannot_beat_the_house(
+    min_stake: int, attempts: list[tuple[int, str, int]]
+) -> None:
+    """Any sequence of bets, in any amounts: what the engine takes keeps the members' exact
+    value under the computer's keeping <= 0 (the computer's own bet not counted)."""
+    state = fw.start(
+        Rules(min_stake=min_stake, max_stake=40 * min_stake, bet_seconds=0, house_seats=[COMPUTER]),
+        [COMPUTER, MEMBER, FRIEND, THIRD],
+        ScriptedDice(),
+    )
+    state = bet(state, COMPUTER, "shooter", min_stake)
+    for player, kind, units in attempts:
+        amount = units * min_stake * fw.whole_pays_step(kind)  # type: ignore[arg-type]
+        try:
+            state, _ = fw.act(state, player, Bet(kind=kind, amount=amount), ScriptedDice())  # type: ignore[arg-type]
+        except IllegalMove:
+            continue
+        members = [
+            (kind_, n)
+            for p, held in state.bets.items()
+            if p != COMPUTER
+            for kind_, n in held.items()
+        ]
+        assert value_under_best_keep(members) <= 0
+        assert fw.joint_ev(state) == value_under_best_keep(members)
