@@ -36,7 +36,11 @@ ODDS_GOAL_MS = 100.0
 SIDE_KINDS: list[fw.BetKind] = ["ride", "daikoku", "against", "tea", "hungry"]
 # Actions are immutable: built once, as a table's parsed clicks would be.
 SHOOTER_BETS = [fw.Bet(kind="shooter", amount=amount) for amount in range(1, 6)]
-SIDE_BETS = [fw.Bet(kind=kind, amount=amount) for kind in SIDE_KINDS for amount in range(1, 6)]
+SIDE_BETS = [
+    fw.Bet(kind=kind, amount=amount * fw.whole_pays_step(kind))  # whole pays: Belly 2s, Against 3s
+    for kind in SIDE_KINDS
+    for amount in range(1, 6)
+]
 ROLL, NEW_TURN, PASS = fw.Roll(), fw.NewTurn(), fw.PassDice()
 KEEPS = {
     tuple(dice): fw.SetAside(dice=list(dice))  # type: ignore[arg-type]

@@ -50,6 +50,7 @@ CONTROLS: tuple[Control, ...] = (
     Control("pass", "Pass the dice", row=0, shown=lambda s: s.roll_number == 0,
             live=fw.can_pass_dice),
     Control("keep", "Best keep", row=0, emoji="💡", shown=keeping),
+    Control("ready", "Ready", row=0, style="success", emoji="✋", shown=lambda s: s.window_open),
     *(Control("bet", words.BET_BUTTONS[k], k, row=2 + (i == 5), shown=bet_shown(k))
       for i, k in enumerate(fw.BET_KINDS)),
     Control("join", "Join", row=4, style="success", lobby=True),
@@ -68,11 +69,13 @@ class FortunesUI(Game):
         self.bets = AmountPicker(
             self, kinds=words.BET_LABELS, room=self.bet_room, notes=words.BET_NOTES,
             action=lambda kind, amount: fw.Bet.model_validate({"kind": kind, "amount": amount}),
+            step=lambda kind: fw.whole_pays_step(kind),  # type: ignore[arg-type]
         )  # fmt: skip
         return {
             "roll": fixed(fw.Roll),
             "newturn": fixed(fw.NewTurn),
             "pass": fixed(fw.PassDice),
+            "ready": fixed(fw.Ready),
             "die": self.toggle,
             "again": self.roll_again,
             "keep": self.best_keep,
@@ -139,15 +142,18 @@ class FortunesUI(Game):
         return words.result_line(list(outcome.events), outcome.snapshot)
 
     async def bet_room(self, interaction: Any, snapshot: Snapshot, kind: str) -> tuple[int, int]:
-        """(the least, the most) the member may add on ``kind`` now: the limits, the wallet
-        (half of it with a Lord Moon stake) and the house guard. The engine decides."""
+        """(the least, the most) the member may add on ``kind`` now, in the kind's whole-pays
+        multiples: the limits, the wallet (half of it with a Lord Moon stake) and the guard
+        (exact: it takes every multiple up to its limit). The engine decides."""
         s, user = snapshot.game, interaction.user.id
         held = s.bets.get(user, {}).get(kind, 0)  # type: ignore[call-overload]
         wallet = (await self.hub.bot.economy.balance(snapshot.row.guild_id, user)).balance
         most = min(s.rules.max_stake - held, wallet // 2 if kind in ("shooter", "ride") else wallet)
         if s.rules.guarded and kind != "shooter" and user in s.seats:
             most = min(most, fw.guard_limit(s, user, kind))  # type: ignore[arg-type]
-        return max(1, s.rules.min_stake - held), most
+        step = fw.whole_pays_step(kind)  # type: ignore[arg-type]
+        least = max(1, s.rules.min_stake - held)
+        return -(-least // step) * step, most - most % step
 
 
 # `server`: only the server's moderators set it (/config rule), never the opener. The

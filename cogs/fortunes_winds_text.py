@@ -36,10 +36,10 @@ LORD_MOON = "The same amount again goes down for Lord Moon (lost only on Moon)."
 BET_NOTES: dict[str, str] = {
     "shooter": f"Wins at the combination's pays, double on roll 1. {LORD_MOON}",
     "ride": f"Settles exactly as the shooter's bet. {LORD_MOON}",
-    "daikoku": "Pays 3 for 2 if the shooter wins; **fractions are rounded down (the bank "
-    "keeps them)**: bet in multiples of 2.",
-    "against": "Pays 2 for 3 if the shooter loses; **fractions are rounded down (the bank "
-    "keeps them)**: bet in multiples of 3 (a bet of 1 wins nothing).",
+    "daikoku": "Bet 2 to win 3 if the shooter wins: **bet in multiples of 2**, so every "
+    "win is whole coins.",
+    "against": "Bet 3 to win 2 if the shooter loses: **bet in multiples of 3**, so every "
+    "win is whole coins.",
     "tea": "Even money: the shooter makes all three rolls.",
     "hungry": "Even money: the shooter makes only one or two rolls; a push on Fortunes and "
     "Winds on roll 1 or 2.",
@@ -127,6 +127,7 @@ def turn_ended(event: fw.TurnEnded, snapshot: Snapshot) -> str:
 SENTENCES = Sentences(
     {
         fw.BetPlaced: placed,
+        fw.PlayerReady: "{player:@} is ready.",
         fw.BettingClosed: lambda e, s: (
             "Time is up: **bets are closed**." if e.by_deadline else "**Bets are closed.**"
         ),
@@ -181,11 +182,26 @@ def result_line(events: list[object], snapshot: Snapshot) -> str | None:
 
 
 def clock_line(state: fw.State, due: str) -> str:
+    if state.window_open:
+        waiting = fw.waiting_on(state)
+        names = ", ".join(render.mention(p) for p in waiting)
+        verb = "has" if len(waiting) == 1 else "have"
+        return (
+            f"⏳ **Bets are open** — they close {due}, or as soon as {names} {verb} "
+            "bet or pressed **Ready**; then the shooter rolls."
+        )
     if fw.betting_open(state):
-        then = "or" if state.rules.bet_seconds else "; the table rolls for the shooter"
-        unbet = not state.bets.get(state.shooter, {}).get("shooter") and fw.can_pass_dice(state)
-        dice = " (no shooter's bet by then: bets go back, the dice pass)" if unbet else ""
-        return f"⏳ **Bets are open** until the shooter's first roll {then} {due}{dice}."
+        if not state.bets.get(state.shooter, {}).get("shooter"):
+            dice = (
+                " (no shooter's bet by then: bets go back, the dice pass)"
+                if fw.can_pass_dice(state)
+                else ""
+            )
+            return f"⏳ **Bets are open**; the shooter bets by {due}{dice}."
+        return (
+            "⏳ **Bets are open** until the shooter's first roll; the table rolls for the "
+            f"shooter {due}."
+        )
     if state.phase == "won":
         return f"The shooter goes again or passes the dice; the table goes again {due}."
     if state.roll_number == 0:
@@ -199,16 +215,11 @@ def percent(value: Fraction, places: int = 2) -> str:
 
 def rules_summary(rules: fw.Rules, currency: str) -> list[str]:
     bank = "the richest player banks" if rules.player_banker else "the house banks"
-    guard = (
-        "house guard on"
-        if rules.guarded
-        else "house guard off"
-        if not rules.player_banker
-        else "the banker covers what they can"
-    )
+    guard = "house guard on" if rules.guarded else "house guard off"
     against = "bets against the shooter taken" if rules.allow_bet_against else "no bets against"
     window = (
-        f"bets open {rules.bet_seconds:,} s before each turn"
+        f"after the shooter's bet, bets stay open up to {rules.bet_seconds:,} s until "
+        "everyone has bet or pressed Ready"
         if rules.bet_seconds
         else "bets open until the first roll"
     )
@@ -225,9 +236,11 @@ SERVER_SET = "The house guard and bets against are the server's (moderators: /co
 
 GUARD_TEXT = (
     "**House guard.** Every side bet pays on something the shooter steers by keeping, so "
-    "friends at a house-banked table could farm it. With the guard on, a bet is taken only "
-    "if all the table's bets together, the shooter keeping to serve them all, still expect "
-    "to lose; a refused bet is told the most the bank would take."
+    "friends at a table could farm the bank (the house or a player banker). With the guard "
+    "on, a bet is taken only if all the members' bets together, the shooter keeping to "
+    "serve them all, still expect to lose; on the computer's turn it keeps by the best "
+    "keep, and its own bet is the house's. A refused bet is told the most the bank would "
+    "take."
 )
 
 

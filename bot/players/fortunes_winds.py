@@ -11,12 +11,13 @@ table's deadline. It never rides or makes a side bet, and it never banks (a play
 banker is a member: the table service gives a computer seat no wallet to be the richest
 with).
 
-Before its first roll it lets the betting window run its course (the engine has no
-"ready" to wait for), so the members can ride or bet on its turn; with no window it
-rolls at once. Between rolls it sets aside exactly :func:`~bot.games.fortunes_winds.best_keep`
-(the keeping that maximises the shooter's expected value, Lord Moon included; from the
-position that keep leads to, the best further keep is none), then rolls. After a winning
-turn it passes the dice, so the members shoot; alone, it starts a new turn.
+Before its first roll it lets the betting window run its course (until every member has
+bet or said Ready, or its time is up), so the members can ride or bet on its turn; with
+no window it rolls at once. Between rolls it sets aside exactly
+:func:`~bot.games.fortunes_winds.best_keep` (the keeping that maximises the shooter's
+expected value, Lord Moon included; from the position that keep leads to, the best
+further keep is none), then rolls. After a winning turn it passes the dice, so the
+members shoot; alone, it starts a new turn.
 
 Randomness: none; ``dice`` is not used. Everything it reads is public.
 """
@@ -43,7 +44,7 @@ def decide(state: fw.State, seat: int, dice: Dice) -> fw.Action | None:
             if house_banks(state):
                 return fw.Bet(kind="shooter", amount=state.rules.min_stake)
             return fw.PassDice() if fw.can_pass_dice(state) else None
-        if fw.betting_open(state) and state.rules.bet_seconds > 0:
+        if state.window_open:
             return None  # the window is open for the members' bets on this turn
         return fw.Roll()
     keep = fw.best_keep(state)

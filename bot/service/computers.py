@@ -45,6 +45,17 @@ ComputerAct = Callable[[int, int, BaseModel, int, Sequence[Draw]], Awaitable[Out
 EndUnattended = Callable[[int], Awaitable[Outcome | None]]
 
 
+def with_house_seats(rules: BaseModel, players: Sequence[int]) -> BaseModel:
+    """The rules a table starts with: a game whose rules take ``house_seats`` (Fortunes and
+    Winds) learns which seats are computers, whose stakes are the house's own coins. The
+    start and its replay (/verify) both pass through here, so they agree."""
+    if "house_seats" not in type(rules).model_fields:
+        return rules
+    return rules.model_copy(
+        update={"house_seats": [player for player in players if is_computer(player)]}
+    )
+
+
 def wants_computer(snapshot: TableSnapshot[Any, Any]) -> bool:
     """A running game with a computer seat."""
     return (

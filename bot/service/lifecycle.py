@@ -18,6 +18,7 @@ from bot.games.registry import AnySpec
 from bot.players import COMPUTER_IDS, computer_refusal, is_computer
 from bot.safe_log import log_failure
 from bot.service.acting import Play
+from bot.service.computers import with_house_seats
 from bot.service.config import ServerConfig
 from bot.service.snapshots import Outcome, OutcomeKind
 from bot.service.steps import Steps, require_lobby
@@ -271,7 +272,7 @@ class Lifecycle:
             balances.update({player: poorest - 1 for player in players if is_computer(player)})
             players = spec.engine.seat_order(rules, players, balances)
         dice = RecordingDice(steps.dice_factory(row))
-        state = spec.start(rules, players, dice)
+        state = spec.start(with_house_seats(rules, players), players, dice)
         seq = row.version + 1
         await steps.log(
             tx, row.id, seq, user_id, {"kind": LogKind.START, "players": players}, dice.draws, []

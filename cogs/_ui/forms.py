@@ -39,10 +39,19 @@ Room = Callable[
 
 
 def quick_amounts(
-    least: int, most: int, presets: Sequence[int] = QUICK_AMOUNTS, *, count: int = 3
+    least: int,
+    most: int,
+    presets: Sequence[int] = QUICK_AMOUNTS,
+    *,
+    count: int = 3,
+    step: int = 1,
 ) -> list[tuple[int, bool]]:
     """The first ``count`` presets at or above ``least`` (led by ``least`` itself when it
-    is above the smallest preset), each with whether it fits under ``most``."""
+    is above the smallest preset), each with whether it fits under ``most``. With a
+    ``step``, amounts must be its multiples: each preset is rounded down to one (at least
+    one step), and ``least`` is taken as one already."""
+    if step > 1:
+        presets = [max(step, amount - amount % step) for amount in presets]
     amounts = {amount for amount in presets if amount >= least}
     if presets and least > min(presets):
         amounts.add(least)
@@ -106,6 +115,7 @@ class AmountPicker:
         noun: str = "Bet",
         placed: str = "Your bet is on: {amount} {kind}.",
         notes: Mapping[str, str] | None = None,
+        step: Callable[[str], int] | None = None,
     ) -> None:
         self.game = game
         self.kinds = kinds
@@ -118,6 +128,8 @@ class AmountPicker:
         self.placed = placed
         self.notes = dict(notes or {})
         """Kind → what the member should know before placing it (how it pays, rounding)."""
+        self.step = step or (lambda kind: 1)
+        """Kind → the multiple its amounts come in (``room`` gives its bounds in them)."""
 
     def verbs(self) -> VerbTable:
         return {self.open_verb: self.open, self.quick_verb: self.quick, self.form_verb: self.form}
@@ -149,7 +161,7 @@ class AmountPicker:
                 disabled=not fits,
                 row=0,
             )
-            for amount, fits in quick_amounts(least, most, self.presets)
+            for amount, fits in quick_amounts(least, most, self.presets, step=self.step(kind))
         ]
         items.append(
             button(

@@ -61,7 +61,9 @@ async def state(world: Any) -> Any:
 async def started(
     env: Any, *names: str, server: dict[str, str] | None = None, **options: Any
 ) -> Any:
-    """A running table; ``server``: options only a moderator sets (/config rule) first."""
+    """A running table, with no betting window unless asked (the window has its tests);
+    ``server``: options only a moderator sets (/config rule) first."""
+    options.setdefault("bet_seconds", 0)
     world = await make_world(env, *names)
     host = world[names[0]]
     for option, value in (server or {}).items():
@@ -79,7 +81,10 @@ def description(message: Any) -> str:
 
 
 async def test_the_seeds_worked_example(simcord_env, dice):
-    world = await started(simcord_env, "ginawa", "sanzo", "ujikeme", server={"house_guard": "off"})
+    # Every member bets each turn: the betting window closes at once, the shooter rolls.
+    world = await started(
+        simcord_env, "ginawa", "sanzo", "ujikeme", server={"house_guard": "off"}, bet_seconds=30
+    )
     ginawa, sanzo, ujikeme = (world[n] for n in ("ginawa", "sanzo", "ujikeme"))
     house_before = (await simcord_env.bot.economy.settings(world.guild.id)).house_balance
 
@@ -89,7 +94,7 @@ async def test_the_seeds_worked_example(simcord_env, dice):
     assert "no shooter's bet" not in description(await table_message(world))
     await bet_by_form(world, sanzo, "Ride", 1)
     picker = answered(await click(world, ujikeme, "Against"), ephemeral=True)
-    assert "rounded down" in picker.response.content, "the bet screen says so first"
+    assert "multiples of 3" in picker.response.content, "the bet screen says so first"
     shown = answered(await ujikeme.click(picker.response.message, label="Other amount…"))
     answered(await ujikeme.submit_modal(shown, {"amount": "3"}))
     seats = (await table_message(world)).embeds[0].fields[0].value
@@ -361,24 +366,40 @@ async def test_the_command_tree_fits_discord(simcord_env):
 
 
 async def test_the_betting_window_and_a_winner_going_again(simcord_env, dice):
-    world = await started(simcord_env, "alice", "bob", bet_seconds=30, roll_seconds=60)
-    alice, bob = world["alice"], world["bob"]
-    await simcord_env.advance_time(31)  # alice never bet: bets go back, the dice pass
-    assert (await state(world)).shooter == bob.id
-    assert "the shooter was idle" in description(await table_message(world))
-    answered(await bet(world, bob, "shooter", 4))
-    answered(await bet(world, alice, "daikoku", 2))
+    world = await started(simcord_env, "alice", "bob", "carol", bet_seconds=30, roll_seconds=60)
+    alice, bob, carol = world["alice"], world["bob"], world["carol"]
+    # Alice's bet opens the window: she cannot roll until bob and carol bet or are ready.
+    answered(await bet(world, alice, "shooter", 4))
+    assert "still open" in refusal(await click(world, alice, "Roll"))
+    assert "Ready" in labels(await table_message(world))
+    answered(await bet(world, bob, "daikoku", 2))
+    assert "still open" in refusal(await click(world, alice, "Roll"))
+    assert "not the shooter" in refusal(await click(world, alice, "Ready"))
+    answered(await click(world, carol, "Ready"))
+    message = await table_message(world)
+    assert "is ready" in description(message) and "Bets are closed" in description(message)
+    assert "closed" in refusal(await bet(world, carol, "tea", 2))
+    assert "Ride" not in labels(message) and "Ready" not in labels(message)
+    dice.extend([EARTH, WATER, FIRE, AIR, FORTUNES])  # Seven Thunders on roll 1
+    answered(await click(world, alice, "Roll"))
+    assert "Roll" not in labels(await table_message(world)), "won: go again or pass"
+    answered(await click(world, alice, "New turn"))
+    now = await state(world)
+    assert now.shooter == alice.id and fw.betting_open(now)
+    assert await wallet(world, alice) == 1008 and await wallet(world, bob) == 1003
+    # The next turn nobody else moves: the window's time closes it, then alice rolls.
+    answered(await bet(world, alice, "shooter", 1))
+    assert "still open" in refusal(await click(world, alice, "Roll"))
     await simcord_env.advance_time(31)
     assert "Time is up" in description(await table_message(world))
-    assert "closed" in refusal(await bet(world, alice, "tea", 2))
-    assert "Ride" not in labels(await table_message(world))
-    dice.extend([EARTH, WATER, FIRE, AIR, FORTUNES])  # Seven Thunders on roll 1
-    answered(await click(world, bob, "Roll"))
-    assert "Roll" not in labels(await table_message(world)), "won: go again or pass"
-    answered(await click(world, bob, "New turn"))
-    now = await state(world)
-    assert now.shooter == bob.id and fw.betting_open(now)
-    assert await wallet(world, bob) == 1008 and await wallet(world, alice) == 1003
+    dice.extend([EARTH, WATER, FIRE, AIR, FORTUNES])
+    answered(await click(world, alice, "Roll"))
+    assert await wallet(world, alice) == 1010
+    answered(await click(world, alice, "Pass the dice"))
+    # Bob never bets: after his time to act, bets go back and the dice pass.
+    await simcord_env.advance_time(61)
+    assert (await state(world)).shooter == carol.id
+    assert "the shooter was idle" in description(await table_message(world))
 
 
 async def test_a_moderator_ending_a_turn_in_play_settles_bets_at_their_value(simcord_env, dice):

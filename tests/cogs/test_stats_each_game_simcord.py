@@ -116,7 +116,7 @@ async def test_fortunes_and_winds_rolled_in_stats_and_on_the_boards(simcord_env,
     world = await started(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
     answered(await alice.slash(world.channel, "fortunes bet", kind="shooter", amount=5))
-    answered(await bob.slash(world.channel, "fortunes bet", kind="against", amount=5))
+    answered(await bob.slash(world.channel, "fortunes bet", kind="against", amount=6))
     # North, East, West and South with Fortunes on the black die.
     dice.extend([4, 4, 4, 4, FORTUNES])
     answered(await fw_click(world, alice, "Roll"))

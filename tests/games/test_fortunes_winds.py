@@ -59,7 +59,9 @@ NOTHING = (BLANK, BLANK, BLANK, BLANK, VOID)
 
 
 def table(players: Sequence[int] = (A, B, C), **rules: Any) -> State:
+    """An unguarded table with no betting window (both have tests of their own)."""
     rules.setdefault("house_guard", False)
+    rules.setdefault("bet_seconds", 0)
     return fw.start(Rules(**rules), list(players), ScriptedDice())
 
 
@@ -289,10 +291,10 @@ def test_the_shooter_must_bet_before_rolling() -> None:
     ("kind", "amount", "won_turn", "net"),
     [
         ("daikoku", 2, True, 3),
-        ("daikoku", 3, True, 4),  # 4.5 rounds down: the bank keeps the half
+        ("daikoku", 4, True, 6),  # whole pays: Belly in 2s, Against in 3s
         ("daikoku", 2, False, -2),
         ("against", 3, False, 2),
-        ("against", 4, False, 2),  # 2.67 rounds down
+        ("against", 6, False, 4),
         ("against", 3, True, -3),
         ("tea", 2, True, -2),  # a win on roll 1: no third roll
         ("hungry", 2, True, 2),
@@ -408,12 +410,14 @@ def test_the_guard_takes_what_keeps_the_players_at_or_below_zero() -> None:
     state = fw.start(Rules(), [A, B, C], ScriptedDice())
     state = bet(state, A, "shooter", 10)
     state = bet(state, B, "ride", 10)
-    state = bet(state, C, "daikoku", 5)
+    state = bet(state, C, "daikoku", 6)
     assert fw.joint_ev(state) <= 0
 
 
-def test_the_guard_is_off_with_a_player_banker() -> None:
-    state = fw.start(Rules(player_banker=True), [A, B, C], ScriptedDice())
+def test_a_player_banker_table_with_the_guard_off_is_unguarded() -> None:
+    # The guard protects a player banker too (test_fortunes_winds_house.py); off, a
+    # moderator's choice, the banker covers whatever their wallet covers.
+    state = fw.start(Rules(player_banker=True, house_guard=False), [A, B, C], ScriptedDice())
     state = bet(state, B, "shooter", 1)
     state = bet(state, C, "hungry", 5)
     assert fw.joint_ev(state) > 0
@@ -531,10 +535,10 @@ def test_only_the_table_calls_time() -> None:
 
 def test_abort_before_the_first_roll_returns_every_bet() -> None:
     state = bet(table(), A, "shooter", 2)
-    state = bet(state, B, "daikoku", 3)
+    state = bet(state, B, "daikoku", 4)
     state, events = step(state, None, Abort())
     assert state.finished
-    assert {(e.player, e.amount) for e in of(events, "bet_returned")} == {(A, 2), (B, 3)}
+    assert {(e.player, e.amount) for e in of(events, "bet_returned")} == {(A, 2), (B, 4)}
     assert state.stakes == {A: 0, B: 0, C: 0}
     assert state.payouts == {HOUSE: 0, A: 0, B: 0, C: 0}
     assert fw.deadline_seconds(state) is None
@@ -616,7 +620,7 @@ def test_a_player_banker_needs_a_shooter() -> None:
 
 
 def test_the_banker_leaving_closes_the_table_between_bets() -> None:
-    state = fw.start(Rules(player_banker=True), [A, B, C], ScriptedDice())
+    state = fw.start(Rules(player_banker=True, house_guard=False), [A, B, C], ScriptedDice())
     state = bet(state, C, "tea", 1)
     illegal(state, A, Leave(), "bets that are riding")
     state, _ = step(state, B, PassDice())
@@ -717,7 +721,7 @@ def test_legal_actions_are_exactly_what_the_checks_allow() -> None:
     [
         (1, [("hungry", 1)]),
         (5, [("daikoku", 2), ("tea", 1)]),
-        (10, [("against", 4)]),
+        (10, [("against", 6)]),
         (3, [("ride", 3), ("tea", 2)]),
         (7, []),
     ],
@@ -726,20 +730,21 @@ def test_legal_actions_are_exactly_what_the_checks_allow() -> None:
 def test_the_guards_limit_is_every_amount_up_to_it(
     shooter: int, others: list[tuple[str, int]], kind: str
 ) -> None:
-    state = fw.start(Rules(max_stake=1000), [A, B, C], ScriptedDice())
+    state = fw.start(Rules(max_stake=1000, bet_seconds=0), [A, B, C], ScriptedDice())
     state = bet(state, A, "shooter", shooter)
     for held, amount in others:
         state = bet(state, B, held, amount)
     if kind in {"against", "daikoku"} and any(h in {"against", "daikoku"} for h, _ in others):
         return  # B cannot back both sides; C's own bet is what is checked below
+    step_ = fw.whole_pays_step(kind)  # type: ignore[arg-type]
     limit = fw.guard_limit(state, C, kind)  # type: ignore[arg-type]
-    for amount in range(1, min(limit, 40) + 1):
+    for amount in range(step_, min(limit, 40) + 1, step_):
         assert fw.joint_ev(state, Bet(kind=kind, amount=amount), C) <= 0, amount  # type: ignore[arg-type]
-    assert fw.joint_ev(state, Bet(kind=kind, amount=limit + 1), C) > 0  # type: ignore[arg-type]
+    assert fw.joint_ev(state, Bet(kind=kind, amount=limit + step_), C) > 0  # type: ignore[arg-type]
     if limit:
         bet(state, C, kind, limit)
     if limit < 1000:
-        message = illegal(state, C, Bet(kind=kind, amount=limit + 1), "house guard")  # type: ignore[arg-type]
+        message = illegal(state, C, Bet(kind=kind, amount=limit + step_), "house guard")  # type: ignore[arg-type]
         assert (f"at most {limit} coin" in message) if limit else ("takes no more" in message)
 
 
@@ -751,7 +756,9 @@ def test_with_the_guard_on_the_worked_examples_first_two_turns_are_taken() -> No
     state = bet(state, SANZO, "ride", 1)
     state = bet(state, UJIKEME, "against", 3)
     assert fw.joint_ev(state) < 0
-    state = State.model_validate({**state.model_dump(), "shooter": SANZO, "bets": {}})
+    state = State.model_validate(
+        {**state.model_dump(), "shooter": SANZO, "bets": {}, "bets_closed": False}
+    )
     state = State.model_validate(
         {**state.model_dump(), "stakes": {GINAWA: 0, SANZO: 0, UJIKEME: 0}}
     )

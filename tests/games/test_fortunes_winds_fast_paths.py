@@ -101,23 +101,24 @@ def test_the_guards_bet_list_is_the_plain_one(
 
 @pytest.mark.parametrize("kind", ["daikoku", "against"])
 def test_the_cached_guard_limit_tells_players_with_different_bets_apart(kind: str) -> None:
-    # B already holds a coin on ``kind``, C nothing: one table of bets, two limits (B's
-    # top-up is rounded as one bet with that coin, C's as a bet of its own).
-    state = fw.start(Rules(max_stake=1000), [A, B, C], ScriptedDice())
+    # B already holds a step on ``kind``, C nothing: one table of bets, two questions (B's
+    # top-up, C's own bet). With whole pays both add the same to the members' value, so
+    # the limits agree whichever is asked first, and each is every multiple up to it.
+    step = fw.whole_pays_step(kind)  # type: ignore[arg-type]
+    state = fw.start(Rules(max_stake=1000, bet_seconds=0), [A, B, C], ScriptedDice())
     state, _ = fw.act(state, A, Bet(kind="shooter", amount=3), ScriptedDice())
-    state, _ = fw.act(state, B, Bet(kind=kind, amount=1), ScriptedDice())
+    state, _ = fw.act(state, B, Bet(kind=kind, amount=step), ScriptedDice())  # type: ignore[arg-type]
     fresh = {}
     for player in (B, C):
         keeping._guard_limit.cache_clear()
         fresh[player] = fw.guard_limit(state, player, kind)  # type: ignore[arg-type]
-    # From the cache, asked in the other order: the same limits, and they differ.
     keeping._guard_limit.cache_clear()
     cached = {player: fw.guard_limit(state, player, kind) for player in (C, B)}  # type: ignore[arg-type]
     assert cached == fresh
-    assert cached[B] < cached[C]
+    assert cached[B] == cached[C]
     for player, limit in cached.items():
-        for amount in range(1, limit + 1):
-            fw.act(state, player, Bet(kind=kind, amount=amount), ScriptedDice())
+        for amount in range(step, limit + 1, step):
+            fw.act(state, player, Bet(kind=kind, amount=amount), ScriptedDice())  # type: ignore[arg-type]
 
 
 def test_a_white_faces_class_by_table_is_the_plain_one() -> None:
@@ -207,22 +208,22 @@ def test_each_way_the_guard_decides_agrees_with_the_dynamic_programme(
     assert keeping._beats_the_bank(bet_list) == (joint > 0)
 
 
-def test_the_guards_named_limit_is_the_first_amount_it_refuses_less_one() -> None:
-    """Rounding lets more through past the unrounded limit; the refusal names every
-    amount the guard takes one after another, not a cautious estimate."""
+def test_the_guards_named_limit_is_the_first_multiple_it_refuses_less_one() -> None:
+    """With whole pays the guard takes every multiple up to the named limit and none past
+    it: the limit named is exact, not a cautious estimate."""
     from bot.games import fortunes_winds as fw
     from bot.games.dice import ScriptedDice
     from bot.games.errors import IllegalMove
 
     state = fw.start(fw.Rules(bet_seconds=0, max_stake=10_000), [1, 2, 3], ScriptedDice())
     state, _ = fw.act(state, 1, fw.Bet(kind="shooter", amount=3), ScriptedDice())
-    state, _ = fw.act(state, 2, fw.Bet(kind="daikoku", amount=1), ScriptedDice())
+    state, _ = fw.act(state, 2, fw.Bet(kind="daikoku", amount=2), ScriptedDice())
     limit = fw.guard_limit(state, 3, "daikoku")
-    for amount in range(1, limit + 1):
+    for amount in range(2, limit + 1, 2):
         fw.act(state, 3, fw.Bet(kind="daikoku", amount=amount), ScriptedDice())
     try:
-        fw.act(state, 3, fw.Bet(kind="daikoku", amount=limit + 1), ScriptedDice())
+        fw.act(state, 3, fw.Bet(kind="daikoku", amount=limit + 2), ScriptedDice())
     except IllegalMove as refused:
         assert f"{limit}" in str(refused)
     else:
-        raise AssertionError(f"{limit + 1} was taken: the named limit {limit} is too low")
+        raise AssertionError(f"{limit + 2} was taken: the named limit {limit} is too low")

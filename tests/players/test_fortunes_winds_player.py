@@ -36,10 +36,17 @@ def test_the_shooter_bets_the_minimum_lets_the_window_run_then_rolls() -> None:
     assert player.decide(state, MEMBER, NO_DICE) is None
     state, _ = fw.act(state, COMPUTER, first, NO_DICE)
     assert player.decide(state, COMPUTER, NO_DICE) is None, "the members may still bet"
-    state, _ = fw.act(state, MEMBER, fw.Bet(kind="ride", amount=4), NO_DICE)
-    assert player.decide(state, COMPUTER, NO_DICE) is None
     state, _ = fw.act(state, None, Deadline(), NO_DICE)
     assert state.bets_closed
+    assert player.decide(state, COMPUTER, NO_DICE) == fw.Roll()
+
+
+def test_the_window_ends_once_every_member_bet_or_is_ready() -> None:
+    state = start([COMPUTER, MEMBER, 6006], min_stake=3, house_seats=[COMPUTER])
+    state, _ = fw.act(state, COMPUTER, player.decide(state, COMPUTER, NO_DICE), NO_DICE)
+    state, _ = fw.act(state, MEMBER, fw.Bet(kind="ride", amount=4), NO_DICE)
+    assert player.decide(state, COMPUTER, NO_DICE) is None, "6006 may still bet"
+    state, _ = fw.act(state, 6006, fw.Ready(), NO_DICE)
     assert player.decide(state, COMPUTER, NO_DICE) == fw.Roll()
 
 

@@ -9,8 +9,11 @@ or, with ``player_banker``, a seated player's wallet.
 The authority is ``shared/rules/fortunes-and-winds.md``. Rulings of ours (also for the
 player rules, ``bot/rules_text/fortunes_winds.md``):
 
-- Phases. ``betting``: bets are open until the shooter's first roll, or until the betting
-  window (``bet_seconds``) runs out, after which the shooter has ``roll_seconds`` to roll.
+- Phases. ``betting``: bets are open until the shooter's first roll. Once the shooter's
+  bet is down, a betting window (``bet_seconds`` > 0, and a seated member besides the
+  shooter, a player banker and the house seats) stays open until every such member has
+  bet this turn or said :class:`Ready`, or its time runs out; the shooter cannot roll
+  before, and no bets are taken after it (the shooter then has ``roll_seconds``).
   ``rolling``: after roll 1 or 2 of a turn still in play, the shooter sets dice aside
   (any number of :class:`SetAside` actions, at most three white dice over the turn) and
   rolls again. ``won``: the shooter just won; :class:`NewTurn` (betting opens again with
@@ -21,25 +24,30 @@ player rules, ``bot/rules_text/fortunes_winds.md``):
   already held tops it up; each kind's total is within ``min_stake``..``max_stake`` (the
   Lord Moon stake is on top). A player may not hold both Daikoku and "against", nor both
   Tea and Hungry Moon. The shooter makes no other bet; a player banker makes none.
-- Whole coins: Daikoku wins ``amount * 3 // 2``, "against" ``amount * 2 // 3`` (the bank
-  keeps the fraction).
-- ``house_guard`` (with the house as bank): a bet is accepted only if the players' joint
-  expected value — every open bet of the turn, the shooter keeping to maximise their sum,
-  whole-coin rounding included — stays <= 0 (:func:`joint_ev`); the refusal names the
-  most the bank would take on that bet (:func:`guard_limit`).
-- Deadlines: a betting window's end closes betting (or, if the shooter has not bet, the
-  turn cannot be played: bets go back and the dice pass, ``absent``); an idle shooter's
-  roll is made for them with the best keep (:func:`best_keep`); a turn in which the
-  deadline rolled for the shooter is idle, and after two idle turns in a row the dice
-  pass. A winner who does not choose starts a new turn (idle).
+- Whole pays: a Daikoku bet is staked in multiples of 2 (wins ``amount * 3 // 2``), an
+  "against" bet in multiples of 3 (wins ``amount * 2 // 3``), so no win is rounded; any
+  other amount is refused naming the nearest allowed (:func:`whole_pays_step`).
+- ``house_guard`` (for any bank, the house or a player banker): a bet is accepted only if
+  the members' joint expected value — every open bet of the turn but the house seats'
+  (``house_seats``: computer seats, whose stakes are the house's own coins) — stays <= 0
+  (:func:`joint_ev`): a member shooting keeps to maximise that sum, a house seat by
+  :func:`best_keep`. The refusal names the most the bank would take on that bet
+  (:func:`guard_limit`; with whole pays every multiple up to it is taken, none above).
+  ``start`` refuses a house seat at a house-banked table whose guard is off.
+- Deadlines: the betting window's end closes betting; otherwise the shooter has
+  ``roll_seconds``: a shooter who has not bet by then cannot play the turn (bets go back
+  and the dice pass, ``absent``); an idle shooter's roll is made for them with the best
+  keep (:func:`best_keep`); a turn in which the deadline rolled for the shooter is idle,
+  and after two idle turns in a row the dice pass. A winner who does not choose starts a
+  new turn (idle).
 - ``player_banker``: the richest seated player banks. The engine cannot read wallets, so
   the table service asks :meth:`FortunesWindsEngine.seat_order` with every player's
   balance at the start, which seats the richest first; the first seat banks. The banker
   never shoots or bets; the dice go round the other seats. The banker's most possible
   loss on the open bets is kept as the banker's own ``stakes`` entry
   (:func:`banker_exposure`), so the table service's wallet check (escrow equals the sum
-  of stakes) refuses, before the roll, a bet the banker's wallet cannot cover. The house
-  guard does not apply (the banker covers what they choose to).
+  of stakes) refuses, before the roll, a bet the banker's wallet cannot cover. The guard
+  protects the banker's wallet as it protects the house.
 - :class:`Abort`: settled turns stand; before the turn's first roll every open bet goes
   back; in a turn in play each bet is settled at its exact expected value under the
   shooter's best keeping from that moment, rounded down for the player.
@@ -88,6 +96,8 @@ from bot.games.fortunes_winds.keeping import (
     guard_limit,
     joint_ev,
     keep_advice,
+    waiting_on,
+    whole_pays_step,
 )
 from bot.games.fortunes_winds.models import (
     ACTIONS,
@@ -113,6 +123,8 @@ from bot.games.fortunes_winds.models import (
     PassDice,
     PassReason,
     Phase,
+    PlayerReady,
+    Ready,
     Roll,
     Rolled,
     Rules,
@@ -191,6 +203,8 @@ __all__ = [
     "PassDice",
     "PassReason",
     "Phase",
+    "PlayerReady",
+    "Ready",
     "Result",
     "Roll",
     "Rolled",
@@ -224,4 +238,6 @@ __all__ = [
     "stake_of",
     "start",
     "turn_odds",
+    "waiting_on",
+    "whole_pays_step",
 ]

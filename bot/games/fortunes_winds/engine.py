@@ -18,12 +18,15 @@ from bot.games.fortunes_winds.keeping import (
     _guard_refuses,
     _keeping_now,
     _max_payout,
+    _window_members,
     banker_exposure,
     best_keep,
     betting_open,
     can_pass_dice,
     eligible_shooters,
     guard_limit,
+    waiting_on,
+    whole_pays_step,
 )
 from bot.games.fortunes_winds.models import (
     _TAGGED_ACTIONS,
@@ -48,6 +51,8 @@ from bot.games.fortunes_winds.models import (
     NewTurnStarted,
     PassDice,
     PassReason,
+    PlayerReady,
+    Ready,
     Roll,
     Rolled,
     Rules,
@@ -67,6 +72,7 @@ from bot.games.fortunes_winds.odds import (
     COMBINATIONS,
     FACES,
     WHITE_DICE,
+    BetKind,
     DieName,
     Result,
     WhiteDie,
@@ -129,6 +135,9 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
         raise IllegalMove("The shooter may not make side bets or ride — bet as the shooter.")
     if bet.kind == "against" and not rules.allow_bet_against:
         raise IllegalMove("This house takes no bets against the shooter.")
+    if player in state.ready:
+        raise IllegalMove("You said you're ready — no more bets from you this turn.")
+    _check_whole_pays(bet)
     held = state.bets.get(player, {})
     other = _OPPOSITE.get(bet.kind)
     if other is not None and held.get(other, 0):  # type: ignore[call-overload]
@@ -143,19 +152,50 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
             f"The table maximum is {_coins(rules.max_stake)} per bet; this would make {total}."
         )
     # A shooter's bet or a ride loses on average under every keeping (shooter_ev() < 0),
-    # so it can only lower the players' joint value, which every bet accepted this turn
-    # kept <= 0: only the side bets need the dynamic programme.
-    if bet.kind not in _LORD_MOON_KINDS and rules.guarded and _guard_refuses(state, bet, player):
+    # so it can only lower the members' joint value, which every bet accepted this turn
+    # kept <= 0: only the side bets need the dynamic programme. A house seat's own bet is
+    # the house's coins against the house: nothing to guard.
+    if (
+        bet.kind not in _LORD_MOON_KINDS
+        and rules.guarded
+        and player not in rules.house_seats
+        and _guard_refuses(state, bet, player)
+    ):
         limit = guard_limit(state, player, bet.kind)
+        held_now = held.get(bet.kind, 0)
+        # Name only what can be placed: a limit under the table minimum takes nothing.
+        limit = min(limit, rules.max_stake - held_now)
+        placeable = limit > 0 and held_now + limit >= rules.min_stake
         more = (
             f"The bank would take at most {_coins(limit)} more on it now."
-            if limit
+            if placeable
             else "The bank takes no more on it this turn."
         )
         raise IllegalMove(
             f"The house guard refuses {_BET_NAMES[bet.kind]} of {_coins(bet.amount)}: with "
             f"it the table's bets together would beat the bank on average. {more}"
         )
+
+
+_WHOLE_PAYS_WORDS: dict[str, str] = {
+    "daikoku": "Daikoku's Belly is bet in multiples of 2 (bet 2 to win 3)",
+    "against": "A bet against the shooter is in multiples of 3 (bet 3 to win 2)",
+}
+
+
+def _check_whole_pays(bet: Bet) -> None:
+    """Whole pays, no rounding: an amount off the kind's multiple is refused, naming the
+    nearest amounts allowed."""
+    step = whole_pays_step(bet.kind)
+    if bet.amount % step == 0:
+        return
+    below = bet.amount - bet.amount % step
+    above = below + step
+    nearest = f"{below:,} or {above:,}" if below else f"{above:,}"
+    raise IllegalMove(
+        f"{_WHOLE_PAYS_WORDS[bet.kind]}, so every win is whole coins: "
+        f"bet {nearest}, not {bet.amount:,}."
+    )
 
 
 def _check_roll(state: State, player: int, action: Roll) -> None:
@@ -165,6 +205,22 @@ def _check_roll(state: State, player: int, action: Roll) -> None:
         raise IllegalMove("Your turn is won — start a new turn or pass the dice.")
     if state.roll_number == 0 and not state.bets.get(player, {}).get("shooter"):
         raise IllegalMove("Place your bet (and the same again for Lord Moon) before rolling.")
+    if state.window_open:
+        raise IllegalMove(
+            "Bets are still open — you can roll once everyone has bet or is ready, "
+            "or when the countdown ends."
+        )
+
+
+def _check_ready(state: State, player: int, action: Ready) -> None:
+    if player == state.shooter:
+        raise IllegalMove("The betting window waits for the other players, not the shooter.")
+    if player == state.banker:
+        raise IllegalMove("The banker covers the bets and makes none.")
+    if not state.window_open:
+        raise IllegalMove("No betting window is open right now.")
+    if player in state.ready:
+        raise IllegalMove("You already said you're ready.")
 
 
 def _check_set_aside(state: State, player: int, action: SetAside) -> None:
@@ -252,7 +308,7 @@ def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
     if s.banker is not None:
         stakes[s.banker] = _max_payout(bets)
     put(s, bets=bets, stakes=stakes)
-    return [
+    events: list[Event] = [
         build(
             BetPlaced,
             player=player,
@@ -262,6 +318,22 @@ def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
             lord_moon=total if bet.kind in _LORD_MOON_KINDS else 0,
         )
     ]
+    # The shooter's bet is down: the others get their window on this turn (none for a
+    # table alone with its shooter, or with only computers besides).
+    if (
+        bet.kind == "shooter"
+        and not s.window_open
+        and s.rules.bet_seconds > 0
+        and _window_members(s)
+    ):
+        put(s, window_open=True, ply=s.ply + 1)
+    events.extend(_close_window_if_done(s))
+    return events
+
+
+def _apply_ready(s: State, player: int, action: Ready, dice: Dice) -> list[Event]:
+    put(s, ready=[*s.ready, player])
+    return [PlayerReady(player=player), *_close_window_if_done(s)]
 
 
 def _apply_roll(s: State, player: int, action: Roll, dice: Dice) -> list[Event]:
@@ -319,6 +391,7 @@ def _apply_leave(s: State, player: int, action: Leave, dice: Dice) -> list[Event
         events.extend(_return_bets(s))
         successor = _next_shooter(s, player)
     s.seats = [p for p in s.seats if p != player]
+    s.ready = [p for p in s.ready if p != player]
     s.ply += 1
     events.append(Left(player=player, net=s.payouts.get(player, 0)))
     if not eligible_shooters(s):
@@ -327,6 +400,9 @@ def _apply_leave(s: State, player: int, action: Leave, dice: Dice) -> list[Event
     elif was_shooter:
         _new_shooter(s, successor if successor != player else eligible_shooters(s)[0])
         events.append(DicePassed(from_player=player, to_player=s.shooter, reason="left"))
+    else:
+        # The window may have been waiting only for the member who left.
+        events.extend(_close_window_if_done(s))
     return events
 
 
@@ -346,10 +422,9 @@ def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) 
                 _open_turn(s)
                 s.ply += 1
             return events
-        if not s.bets_closed and s.rules.bet_seconds > 0:
-            s.bets_closed = True
-            s.ply += 1
-            return [BettingClosed(by_deadline=True)]
+        if s.window_open:
+            # The window's time is up; the shooter was not waited for: no idleness.
+            return [_close_window(s, by_deadline=True)]
         s.deadline_acted = True
         return _roll(s, dice, by_deadline=True)
     # rolling: keep as the best keeping would, then roll.
@@ -378,6 +453,7 @@ def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> lis
     else:
         events.extend(_value_bets(s))
     s.finished = True
+    s.window_open = False
     s.phase = "betting"
     s.roll_number = 0
     s.ply += 1
@@ -392,6 +468,7 @@ _RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         SetAside: _player_move(_check_set_aside, _apply_set_aside),
         NewTurn: _player_move(_check_new_turn, _apply_new_turn),
         PassDice: _player_move(_check_pass, _apply_pass),
+        Ready: _player_move(_check_ready, _apply_ready),
         Join: Move(_check_join, _apply_join),
         Leave: _player_move(_check_leave, _apply_leave),
         Deadline: Move(only_the_table, _apply_deadline),
@@ -577,7 +654,7 @@ _KIND_ORDER: dict[str, int] = {kind: index for index, kind in enumerate(BET_KIND
 
 
 def _open_turn(s: State, *, keep_idle: bool = False) -> None:
-    """Betting opens for a new turn of the current shooter."""
+    """Betting opens for a new turn of the current shooter (no window until their bet)."""
     deadline_acted = s.deadline_acted if keep_idle else False
     put(
         s,
@@ -585,8 +662,21 @@ def _open_turn(s: State, *, keep_idle: bool = False) -> None:
         roll_number=0,
         set_aside=[],
         bets_closed=False,
+        window_open=False,
+        ready=[],
         deadline_acted=deadline_acted,
     )
+
+
+def _close_window(s: State, *, by_deadline: bool) -> BettingClosed:
+    put(s, window_open=False, bets_closed=True, ply=s.ply + 1)
+    return build(BettingClosed, by_deadline=by_deadline)
+
+
+def _close_window_if_done(s: State) -> list[Event]:
+    if s.window_open and not waiting_on(s):
+        return [_close_window(s, by_deadline=False)]
+    return []
 
 
 def _new_shooter(s: State, shooter: int) -> None:
@@ -603,6 +693,7 @@ def _pass_dice(s: State, reason: PassReason) -> DicePassed:
 
 def _close(s: State, reason: Literal["empty", "banker_left"]) -> list[Event]:
     s.finished = True
+    s.window_open = False
     s.phase = "betting"
     s.roll_number = 0
     s.ply += 1
@@ -688,6 +779,14 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
             raise IllegalMove("Each player can take only one seat.")
         if HOUSE in players:
             raise IllegalMove("That player id is reserved for the bank.")
+        house_seated = any(player in rules.house_seats for player in players)
+        if house_seated and not rules.player_banker and not rules.house_guard:
+            # Its stakes are the house's: an unguarded table would let members farm the
+            # house bank through it (the rules file, turn 3).
+            raise IllegalMove(
+                "The computer never sits at a house-banked table whose house guard is "
+                "off. Remove the computer, or play with the guard on."
+            )
         banker = players[0] if rules.player_banker else None
         shooter = players[1] if rules.player_banker else players[0]
         return State(
@@ -718,10 +817,11 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
         return (rules.min_stake, rules.max_stake)
 
     def deadline_seconds(self, state: State) -> int | None:
-        """The betting window while it is open, else the shooter's time to act."""
+        """The betting window while it is open, else the shooter's time to act (to bet,
+        to roll, to choose after a win)."""
         if state.finished:
             return None
-        if betting_open(state) and state.rules.bet_seconds > 0:
+        if state.window_open:
             return state.rules.bet_seconds
         return state.rules.roll_seconds
 
@@ -731,7 +831,8 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
             Roll(),
             NewTurn(),
             PassDice(),
-            *(Bet(kind=kind, amount=state.rules.min_stake) for kind in BET_KINDS),
+            Ready(),
+            *(Bet(kind=kind, amount=_least_bet(state.rules.min_stake, kind)) for kind in BET_KINDS),
         ]
         if _keeping_now(state):
             free = [die for die in WHITE_DICE if die not in state.set_aside]
@@ -747,6 +848,12 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
         if state.banker is not None:
             return 0
         return banker_exposure(state)
+
+
+def _least_bet(min_stake: int, kind: BetKind) -> int:
+    """The table minimum rounded up to the kind's whole-pays multiple."""
+    step = whole_pays_step(kind)
+    return -(-min_stake // step) * step
 
 
 def _subsets(items: Sequence[WhiteDie], size: int) -> Iterable[list[WhiteDie]]:

@@ -30,7 +30,6 @@ from bot.games.fortunes_winds.odds import (
     _denominator,
     _distribution,
     _dot,
-    _exact_payoff,
     _face_class,
     _fractions,
     _value,
@@ -81,12 +80,25 @@ def banker_exposure(state: State) -> int:
     return _max_payout(state.bets)
 
 
+def _house_shoots(state: State) -> bool:
+    """Whether a house seat (a computer) holds the dice: nobody at the table chooses the
+    keeping, the computer keeps by :func:`best_keep` (the best for the shooter's bet)."""
+    return state.shooter in state.rules.house_seats
+
+
 def _bet_list(
     state: State, extra: Bet | None, player: int | None
 ) -> tuple[tuple[BetKind, int], ...]:
-    """Every open bet (kind, amount), plus ``extra`` topping up ``player``'s, in a
-    canonical order: the joint value depends on nothing else."""
-    listed = [kind_amount for held in state.bets.values() for kind_amount in held.items()]
+    """Every open bet (kind, amount) of the members (a house seat's stakes are the house's
+    own coins: they add no slack), plus ``extra`` topping up ``player``'s, in a canonical
+    order: the joint value depends on nothing else."""
+    house = state.rules.house_seats
+    listed = [
+        kind_amount
+        for bettor, held in state.bets.items()
+        if bettor not in house
+        for kind_amount in held.items()
+    ]
     if extra is not None:
         assert player is not None
         # The topped-up bet replaces the player's bet of that kind in the list (cheaper
@@ -107,6 +119,11 @@ def _joint_value(bet_list: tuple[tuple[BetKind, int], ...]) -> int:
     return _value(_START, _sum_payoffs(bet_list))
 
 
+def _value_under_shooters_keep(bet_list: tuple[tuple[BetKind, int], ...]) -> int:
+    """The bets' value over 6**15 with the shooter keeping for the shooter's bet alone."""
+    return _dot(_distribution(_START, _SHOOTER_OBJECTIVE), _sum_payoffs(bet_list))
+
+
 def _sum_payoffs(bet_list: Iterable[tuple[BetKind, int]]) -> tuple[int, ...]:
     payoffs = [bet_payoff(kind, amount) for kind, amount in bet_list if amount]
     if not payoffs:
@@ -115,27 +132,36 @@ def _sum_payoffs(bet_list: Iterable[tuple[BetKind, int]]) -> tuple[int, ...]:
 
 
 def joint_ev(state: State, extra: Bet | None = None, player: int | None = None) -> Fraction:
-    """The players' joint expected net on the open bets of the turn (plus ``extra`` by
-    ``player``), the shooter keeping to maximise the sum; whole-coin rounding included.
-    Before the first roll only (the guard's question)."""
-    return Fraction(_joint_value(_bet_list(state, extra, player)), _denominator(0))
+    """The members' joint expected net on the open bets of the turn (plus ``extra`` by
+    ``player``): a member shooting keeps to maximise the sum, a house seat by
+    :func:`best_keep`. Before the first roll only (the guard's question)."""
+    bet_list = _bet_list(state, extra, player)
+    if _house_shoots(state):
+        return Fraction(_value_under_shooters_keep(bet_list), _denominator(0))
+    return Fraction(_joint_value(bet_list), _denominator(0))
 
 
 def _guard_refuses(state: State, extra: Bet, player: int) -> bool:
-    return _beats_the_bank(_bet_list(state, extra, player))
+    return _refuses(_bet_list(state, extra, player), _house_shoots(state))
+
+
+def _refuses(bet_list: tuple[tuple[BetKind, int], ...], house_shoots: bool) -> bool:
+    if house_shoots:
+        return _value_under_shooters_keep(bet_list) > 0
+    return _beats_the_bank(bet_list)
 
 
 @lru_cache(maxsize=4096)
 def _beats_the_bank(bet_list: tuple[tuple[BetKind, int], ...]) -> bool:
-    """Whether the players' joint value on these bets is above 0 (the guard refuses).
+    """Whether the members' joint value on these bets, under their best joint keeping, is
+    above 0 (the guard refuses).
 
     Two bounds settle about half of the new tables of bets without the dynamic
     programme (each is exact, over the same denominator): one fixed keeping, the
     shooter's own best, is worth at most as much as the best keeping for the sum, and
     the best keeping for a sum is worth at most the sum of each bet's own best keeping.
     """
-    objective = _sum_payoffs(bet_list)
-    if _dot(_distribution(_START, _SHOOTER_OBJECTIVE), objective) > 0:
+    if _value_under_shooters_keep(bet_list) > 0:
         return True
     if sum(_value_alone(kind, amount) for kind, amount in bet_list) <= 0:
         return False
@@ -149,69 +175,74 @@ def _value_alone(kind: BetKind, amount: int) -> int:
 
 
 def guard_limit(state: State, player: int, kind: BetKind) -> int:
-    """The most ``player`` may add on ``kind`` now with the house guard satisfied: every
-    amount from 1 up to it is accepted (0: none). Ignores the table's limits."""
+    """The most ``player`` may add on ``kind`` now with the guard satisfied: every amount
+    from 0 up to it in the kind's multiples (:func:`whole_pays_step`) is accepted, and
+    none above it (0: none). Ignores the table's limits."""
     held = state.bets.get(player)
     before = held.get(kind, 0) if held is not None else 0
-    return _guard_limit(_bet_list(state, None, None), kind, before)
+    return _guard_limit(_bet_list(state, None, None), kind, before, _house_shoots(state))
 
 
 @lru_cache(maxsize=4096)
-def _guard_limit(base: tuple[tuple[BetKind, int], ...], kind: BetKind, before: int) -> int:
-    """:func:`guard_limit` for the open bets ``base``, of which the player's bet on
-    ``kind`` is ``before`` (0: none). Cached: every refusal names the limit, and the same
-    few tables of bets come round again and again."""
+def _guard_limit(
+    base: tuple[tuple[BetKind, int], ...], kind: BetKind, before: int, house_shoots: bool
+) -> int:
+    """:func:`guard_limit` for the members' open bets ``base``, of which the player's bet
+    on ``kind`` is ``before`` (0: none). Cached: every refusal and every amount picker
+    names the limit, and the same few tables of bets come round again and again."""
     others = list(base)
     if (kind, before) in others:
         others.remove((kind, before))
+    step = whole_pays_step(kind)
 
-    def exact_fits(amount: int) -> bool:
-        return _exact_joint_value(base, kind, amount) <= 0
+    def fits(steps: int) -> bool:
+        bet_list = tuple(sorted([*others, (kind, before + steps * step)]))
+        return not _refuses(bet_list, house_shoots)
 
-    def rounded_fits(amount: int) -> bool:
-        return not _beats_the_bank(tuple(sorted([*others, (kind, before + amount)])))
-
-    # With the pays unrounded the players' joint value is convex in the amount (the
-    # maximum, over keepings, of functions linear in it), so the amounts it accepts run
-    # from 0 up to a bound found by bisection; rounding down only helps the bank, so the
-    # guard accepts every one of them too.
+    # With whole pays every bet's payoff is linear in the steps added, so the members'
+    # value is convex in them (a fixed keeping's value is linear; the best keeping's is a
+    # maximum of linear functions), and it is <= 0 at 0 steps (every bet was taken so):
+    # the steps it accepts run from 0 up to a bound, found by doubling then bisection.
+    most = _MOST // step
     low, high = 0, 1
-    while high <= _MOST and exact_fits(high):
+    while high <= most and fits(high):
         low, high = high, high * 2
-    high = min(high, _MOST + 1)
+    high = min(high, most + 1)
     while high - low > 1:
         middle = (low + high) // 2
-        if exact_fits(middle):
+        if fits(middle):
             low = middle
         else:
             high = middle
-    # Whole-coin rounding may let more through, one after another, until the first amount
-    # it refuses (past that, only some amounts pass: Daikoku's odd amounts round down).
-    for _ in range(_ROUNDING_STEPS):
-        if low >= _MOST or not rounded_fits(low + 1):
-            break
-        low += 1
-    return low
+    return low * step
 
 
 _MOST = 10**9
 """No bet is larger (far past any table's maximum)."""
-_ROUNDING_STEPS = 2_000
-"""A bound on the walk past the unrounded limit. The rounding's help to the bank is at
-most a coin per bet while the players' value grows with every coin added, so the walk
-ends long before (a dozen steps was too few: Daikoku 1 at a table named 43, took 49)."""
 
 
-@lru_cache(maxsize=1024)
-def _exact_joint_value(base: tuple[tuple[BetKind, int], ...], kind: BetKind, amount: int) -> int:
-    """The joint value of ``base`` plus ``amount`` on ``kind`` with the pays unrounded
-    (Daikoku 3/2, "against" 2/3), times 6, over 6**15."""
-    payoffs = [
-        tuple(n * per_coin for per_coin in _exact_payoff(k))
-        for k, n in (*base, (kind, amount))
-        if n
-    ]
-    return _value(_START, tuple(map(sum, zip(*payoffs, strict=True))))
+def whole_pays_step(kind: BetKind) -> int:
+    """The multiple a bet of ``kind`` is staked in, so that every win is whole coins:
+    Daikoku's Belly (bet 2 to win 3) in 2s, Against (bet 3 to win 2) in 3s, else 1."""
+    return _WHOLE_PAYS_STEP.get(kind, 1)
+
+
+_WHOLE_PAYS_STEP: dict[str, int] = {"daikoku": 2, "against": 3}
+
+
+def waiting_on(state: State) -> list[int]:
+    """The members the open betting window still waits for (seat order): everyone seated
+    but the shooter, a player banker and the house seats, who has neither bet this turn
+    nor said Ready."""
+    if not state.window_open:
+        return []
+    return [p for p in _window_members(state) if p not in state.ready and not state.bets.get(p)]
+
+
+def _window_members(state: State) -> list[int]:
+    """The seated members a betting window is for."""
+    skip = {state.shooter, state.banker, *state.rules.house_seats}
+    return [p for p in state.seats if p not in skip]
 
 
 # -------------------------------------------------------------------- the keeping

@@ -36,14 +36,21 @@ class Rules(BaseModel):
     allow_bet_against: bool = True
     """Bets against the shooter are taken (many houses refuse them)."""
     house_guard: bool = True
-    """With the house as bank: refuse bets that give the players together an edge."""
+    """Refuse bets that give the players together an edge over the bank (the house or a
+    player banker)."""
     min_stake: int = Field(default=1, ge=1)
     max_stake: int = Field(default=100, ge=1)
     bet_seconds: int = Field(default=30, ge=0, le=3600)
-    """The betting window before each turn; 0: bets are open until the first roll."""
+    """The betting window after the shooter's bet, closed early once every other seated
+    member has bet or said :class:`Ready`; 0: no window, bets are open until the first
+    roll."""
     roll_seconds: int = Field(default=60, ge=5, le=3600)
     """How long the shooter has to roll (and to choose after a win)."""
     max_players: int = Field(default=8, ge=2, le=25)
+    house_seats: list[int] = Field(default_factory=list)
+    """Seated players whose stakes are the house's own coins (the computer seats; the table
+    service sets them when the table starts): the guard counts only the other seats'
+    bets, and judges a house seat's turn under its own keeping (:func:`best_keep`)."""
 
     @model_validator(mode="after")
     def _limits_are_ordered(self) -> Rules:
@@ -53,8 +60,9 @@ class Rules(BaseModel):
 
     @property
     def guarded(self) -> bool:
-        """Whether the house guard applies (it never does with a player banker)."""
-        return self.house_guard and not self.player_banker
+        """Whether the guard applies: it protects a player banker as it protects the house
+        (the rules file, turn 3)."""
+        return self.house_guard
 
 
 # ------------------------------------------------------------------------- actions
@@ -85,6 +93,14 @@ class SetAside(BaseModel):
     dice: list[WhiteDie]
 
 
+class Ready(BaseModel):
+    """A seated member other than the shooter is done betting: the betting window need not
+    wait for them (no more bets from them this turn)."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["ready"] = "ready"
+
+
 class NewTurn(BaseModel):
     """A winning shooter starts a new turn."""
 
@@ -99,7 +115,9 @@ class PassDice(BaseModel):
     kind: Literal["pass_dice"] = "pass_dice"
 
 
-Action: TypeAlias = Bet | Roll | SetAside | NewTurn | PassDice | Join | Leave | Deadline | Abort
+Action: TypeAlias = (
+    Bet | Roll | SetAside | NewTurn | PassDice | Ready | Join | Leave | Deadline | Abort
+)
 """Everything ``act`` accepts (the shared :class:`Deadline` and :class:`Abort` included)."""
 
 ACTIONS: tuple[type[BaseModel], ...] = get_args(Action)
@@ -153,8 +171,16 @@ class BetPlaced(BaseModel):
     lord_moon: int = 0
 
 
+class PlayerReady(BaseModel):
+    """A member said :class:`Ready`: no more bets from them this turn."""
+
+    kind: Literal["player_ready"] = "player_ready"
+    player: int
+
+
 class BettingClosed(BaseModel):
-    """No more bets this turn: the first roll, or the betting window's end."""
+    """No more bets this turn: the first roll, or the betting window's end (everyone
+    waited for bet or said Ready; ``by_deadline``: its time ran out)."""
 
     kind: Literal["betting_closed"] = "betting_closed"
     by_deadline: bool = False
@@ -263,6 +289,7 @@ class Aborted(BaseModel):
 
 Event = Annotated[
     BetPlaced
+    | PlayerReady
     | BettingClosed
     | DiceSetAside
     | Rolled
@@ -309,6 +336,10 @@ class State(BaseModel):
     bets: dict[int, dict[BetKind, int]] = Field(default_factory=dict)
     bets_closed: bool = False
     """The betting window has closed before the first roll."""
+    window_open: bool = False
+    """The betting window after the shooter's bet is open: the shooter cannot roll."""
+    ready: list[int] = Field(default_factory=list)
+    """Members who said :class:`Ready` this turn (no more bets from them)."""
     turn: int = 1
     stakes: dict[int, int]
     payouts: dict[int, int]
