@@ -59,6 +59,8 @@ CLASSIFIED: dict[str, dict[str, str]] = {
         "house_guard": SERVER,
         # Pays on a shooter who can refuse to keep: +42% for the bettor unguarded.
         "allow_bet_against": SERVER,
+        # Set by the table service from the computer seats, never an option.
+        "house_seats": FIXED,
     },
     "nihakyu": {
         "ante": OPENER,  # scales the pot, within /config stakes; no share changes
