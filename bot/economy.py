@@ -369,6 +369,16 @@ class Economy:
             terms = await self.terms(tx, guild_id)
             raise LossLimitReached(limit, lost, amount, resets_at, terms.currency_name)
 
+    async def may_stake(self, tx: Transaction, guild_id: int, user_id: int, amount: int) -> bool:
+        """Whether the member may stake `amount` now (:meth:`check_stake` passes), asked
+        about someone who is not the one acting (a would-be banker): their reason stays
+        theirs, so the caller words its own refusal."""
+        try:
+            await self.check_stake(tx, guild_id, user_id, amount)
+        except (SelfExcluded, LossLimitReached):
+            return False
+        return True
+
     async def loss_limit_status(self, guild_id: int, user_id: int) -> tuple[int, int] | None:
         """The member's daily loss limit and what they have lost at the tables today."""
         async with self._db.reading() as tx:
