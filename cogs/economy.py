@@ -305,7 +305,7 @@ class EconomyCog(commands.Cog, name="Economy"):
                     interaction,
                     f"Your wallet holds **{render.coins(balance.balance, balance.currency)}**. "
                     f"Daily loss limit: {render.coins(limit, balance.currency)}; lost at the "
-                    f"tables today: {render.coins(max(lost, 0), balance.currency)}.",
+                    f"tables or given away today: {render.coins(max(lost, 0), balance.currency)}.",
                 )
                 return
         else:
