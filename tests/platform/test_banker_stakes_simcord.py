@@ -151,3 +151,18 @@ async def test_a_banker_who_excludes_themself_mid_game_covers_no_more_bets(simco
     assert "banker" in text and "cannot cover" in text and "exclu" not in text.lower()
     assert await wallet_of(world, bank) == covering
     assert (await state(world)).bets == {alice.id: {"shooter": 10}}
+
+
+async def test_a_computer_never_banks_in_a_barred_members_place(simcord_env):
+    world = await make_world(simcord_env, "bob")
+    bob = world["bob"]
+    opened = answered(await bob.slash(world.channel, "fortunes open", **BANKER_OPTIONS))
+    answered(await bob.click(opened.response.message, label="Add computer"))
+    await limit(world, bob, 0)
+    house = (await simcord_env.bot.economy.settings(world.guild.id)).house_balance
+
+    text = refusal(await bob.click(world.channel.last_message, label="Start"))
+    assert "Nobody seated here can bank" in text and "Nothing was changed" in text
+    snapshot = await simcord_env.bot.tables.snapshot(1)
+    assert snapshot.row.status == "lobby" and snapshot.state is None
+    assert (await simcord_env.bot.economy.settings(world.guild.id)).house_balance == house
