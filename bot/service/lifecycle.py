@@ -259,13 +259,14 @@ class Lifecycle:
         if not fewest <= len(players) <= most:
             need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
             raise NotAllowed(f"{spec.title} needs {need} players; {len(players)} seated so far.")
-        may_bank: set[int] = set()
         if spec.engine.seats_by_wallet:
-            players, may_bank = await self._by_wallet(tx, row, spec, rules, players)
+            players = await self._by_wallet(tx, row, spec, rules, players)
         dice = RecordingDice(steps.dice_factory(row))
         state = spec.start(rules, players, dice)
         banker = getattr(state, "banker", None)  # a player banker, if the game has one
-        if banker is not None and banker not in may_bank:
+        if banker is not None and (
+            is_computer(banker) or not await steps.economy.may_stake(tx, row.guild_id, banker, 1)
+        ):
             # Whose exclusion or limit it is stays theirs: the refusal names nobody.
             raise NotAllowed(
                 "Nobody seated here can bank this table: the banker stakes their own coins "
@@ -284,13 +285,13 @@ class Lifecycle:
 
     async def _by_wallet(
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, rules: Any, players: list[int]
-    ) -> tuple[list[int], set[int]]:
+    ) -> list[int]:
         """The seat order a game that seats by wallet starts with (a richest-player
-        banker), and the members who may bank. Banking is staking: a member who excluded
-        themself, or whose loss limit leaves no room, ranks below every member who may
-        stake, and a computer below them all, so it never banks from the house's coins.
-        The richest member who may stake banks; the caller refuses the start if the
-        engine still seats someone else at the bank (no member may)."""
+        banker). Banking is staking: a member who excluded themself, or whose loss limit
+        leaves no room, ranks below every member who may stake, and a computer below them
+        all, so it never banks from the house's coins. The richest member who may stake
+        banks; the caller refuses the start if the engine still seats someone else at the
+        bank (no member may)."""
         economy = self._steps.economy
         balances: dict[int, int] = {}
         may_bank: set[int] = set()
@@ -304,7 +305,7 @@ class Lifecycle:
         barred = floor - 1
         balances.update({player: barred for player in balances if player not in may_bank})
         balances.update({player: barred - 1 for player in players if is_computer(player)})
-        return spec.engine.seat_order(rules, players, balances), may_bank
+        return spec.engine.seat_order(rules, players, balances)
 
     async def cancel(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
         """End a table early.
