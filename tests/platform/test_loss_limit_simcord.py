@@ -124,3 +124,36 @@ async def test_a_gift_spends_the_givers_limit_as_a_stake_does(simcord_env):
     )
     shown = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
     assert "lost at the tables or given away today: 45 ryō" in shown.response.content
+
+
+async def test_gifts_given_are_counted_by_giver_day_and_server_on_both_backends(database_url):
+    from bot.storage import money as mq
+    from bot.storage import open_database
+
+    db = await open_database(database_url)
+
+    async def gift(guild: int, source: str, target: str, amount: int, at: float) -> None:
+        await mq.insert_ledger(
+            tx,
+            guild_id=guild,
+            at=at,
+            kind="give",
+            source=source,
+            target=target,
+            amount=amount,
+            table_id=None,
+            action_seq=None,
+            memo="",
+        )
+
+    try:
+        async with db.transaction() as tx:
+            await gift(1, "wallet:5", "wallet:6", 30, 1000.0)
+            await gift(1, "wallet:5", "wallet:6", 7, 999.0)  # before the moment asked
+            await gift(1, "wallet:6", "wallet:5", 500, 1001.0)  # received: no room
+            await gift(2, "wallet:5", "wallet:6", 40, 1002.0)  # another server
+            assert await mq.gifts_given_since(tx, 1, "wallet:5", 1000.0) == 30
+            assert await mq.gifts_given_since(tx, 1, "wallet:6", 1000.0) == 500
+            assert await mq.gifts_given_since(tx, 3, "wallet:5", 0.0) == 0
+    finally:
+        await db.close()
