@@ -355,28 +355,49 @@ class Economy:
                 f"too little for the computer to stake {amount:,}. Nothing changed."
             )
 
-    async def check_stake(self, tx: Transaction, guild_id: int, user_id: int, amount: int) -> None:
-        """Refuse a stake of `amount` from a member who excluded themself, or whose losses
-        at the tables today would pass their daily loss limit."""
+    async def check_stake(
+        self, tx: Transaction, guild_id: int, user_id: int, amount: int, *, what: str = "stake"
+    ) -> None:
+        """Refuse a stake of `amount` (or a gift: `what`) from a member who excluded
+        themself, or whose losses today would pass their daily loss limit."""
         until, limit = await mq.stake_bars(tx, guild_id, user_id)
         if until is not None and until > self._clock():
             raise SelfExcluded(until)
         if limit is None:
             return
         day_start, resets_at = utc_day(self._clock())
-        lost = await mq.table_outflow_since(tx, guild_id, wallet_account(user_id), day_start)
+        lost = await self._lost_since(tx, guild_id, user_id, day_start)
         if lost + amount > limit:
             terms = await self.terms(tx, guild_id)
-            raise LossLimitReached(limit, lost, amount, resets_at, terms.currency_name)
+            raise LossLimitReached(limit, lost, amount, resets_at, terms.currency_name, what=what)
+
+    async def _lost_since(self, tx: Transaction, guild_id: int, user_id: int, since: float) -> int:
+        """What a loss limit counts: the member's net loss at the tables, and what they gave
+        away. A gift is the way round a limit (to a friend, or an account of one's own, who
+        stakes it), so it spends the limit as a stake does; a gift received adds no room."""
+        account = wallet_account(user_id)
+        lost = await mq.table_outflow_since(tx, guild_id, account, since)
+        return lost + await mq.gifts_given_since(tx, guild_id, account, since)
+
+    async def may_stake(self, tx: Transaction, guild_id: int, user_id: int, amount: int) -> bool:
+        """Whether the member may stake `amount` now (:meth:`check_stake` passes), asked
+        about someone who is not the one acting (a would-be banker): their reason stays
+        theirs, so the caller words its own refusal."""
+        try:
+            await self.check_stake(tx, guild_id, user_id, amount)
+        except (SelfExcluded, LossLimitReached):
+            return False
+        return True
 
     async def loss_limit_status(self, guild_id: int, user_id: int) -> tuple[int, int] | None:
-        """The member's daily loss limit and what they have lost at the tables today."""
+        """The member's daily loss limit and what it counts as lost today (at the tables,
+        and given away)."""
         async with self._db.reading() as tx:
             limit = await mq.loss_limit(tx, guild_id, user_id)
             if limit is None:
                 return None
             day_start, _ = utc_day(self._clock())
-            lost = await mq.table_outflow_since(tx, guild_id, wallet_account(user_id), day_start)
+            lost = await self._lost_since(tx, guild_id, user_id, day_start)
         return limit, lost
 
     async def set_loss_limit(self, guild_id: int, user_id: int | None, daily_limit: int) -> None:
@@ -434,7 +455,8 @@ class Economy:
         if giver == receiver:
             raise UserFacingError("You cannot give coins to yourself.")
         async with self._db.transaction() as tx:
-            await self.check_not_excluded(tx, guild_id, giver)
+            # A gift is a stake by proxy: self-exclusion refuses it, a loss limit counts it.
+            await self.check_stake(tx, guild_id, giver, amount, what="gift")
             terms = await self.terms(tx, guild_id)
             if await mq.wallet(tx, guild_id, receiver) is None:
                 # A wallet is made, with its welcome coins, by its owner's own first

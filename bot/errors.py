@@ -67,10 +67,19 @@ class SelfExcluded(UserFacingError):
 class LossLimitReached(UserFacingError):
     """A stake that would take the member's losses today past their daily loss limit."""
 
-    def __init__(self, limit: int, lost: int, stake: int, resets_at: float, currency: str) -> None:
+    def __init__(
+        self,
+        limit: int,
+        lost: int,
+        stake: int,
+        resets_at: float,
+        currency: str,
+        *,
+        what: str = "stake",
+    ) -> None:
         moment = int(resets_at)
         super().__init__(
-            f"That stake of {stake:,} {currency} would take your losses today to "
+            f"That {what} of {stake:,} {currency} would take your losses today to "
             f"{lost + stake:,} {currency}, past this server's daily loss limit of "
             f"{limit:,} {currency}. It starts again at <t:{moment}:t> (<t:{moment}:R>)."
         )

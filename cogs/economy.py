@@ -305,7 +305,7 @@ class EconomyCog(commands.Cog, name="Economy"):
                     interaction,
                     f"Your wallet holds **{render.coins(balance.balance, balance.currency)}**. "
                     f"Daily loss limit: {render.coins(limit, balance.currency)}; lost at the "
-                    f"tables today: {render.coins(max(lost, 0), balance.currency)}.",
+                    f"tables or given away today: {render.coins(max(lost, 0), balance.currency)}.",
                 )
                 return
         else:
@@ -461,7 +461,8 @@ class EconomyCog(commands.Cog, name="Economy"):
         await send_ephemeral(
             interaction,
             f"{whom} may now lose at most **{render.coins(amount, currency)}** at the tables "
-            "in a day (from midnight UTC); a stake past it is refused."
+            "in a day (from midnight UTC), coins they give away counting as lost; a stake or "
+            "gift past it is refused."
             + ("" if member is None else " This replaces the server's limit for them."),
         )
 

@@ -132,6 +132,10 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
         """The most the bank could pay out, net, on the bets now open."""
         return 0
 
+    def player_banker(self, state: StateT) -> int | None:
+        """The member who banks from their own wallet, if the game has one now."""
+        return None
+
     def stake_range(self, rules: RulesT) -> tuple[int, int]:
         """The least and the most one stake at such a table can be, as a server's
         `/config stakes` limits it: by default the seat's hold; a betting game's bets."""

@@ -167,10 +167,7 @@ class Play:
         dice = RecordingDice(self._steps.dice_factory(row))
         retake(dice, decided_with)
         new_state, events = spec.act(state, user_id, action, dice)
-        if user_id is not None and not is_computer(user_id):
-            staked = stake_increase(spec, state, new_state, user_id)
-            if staked > 0:
-                await self._steps.economy.check_stake(tx, row.guild_id, user_id, staked)
+        await self._check_stakes(tx, row, spec, state, new_state, user_id)
         seq = row.version + 1
         logged = action.model_dump(mode="json")
         if decided_with:
@@ -273,6 +270,35 @@ class Play:
             await tq.bump_stat(tx, row.guild_id, user_id, spec.name, stat, delta)
 
     # -- what the money could not honour later -------------------------------------------
+
+    async def _check_stakes(
+        self,
+        tx: Transaction,
+        row: tq.TableRow,
+        spec: AnySpec,
+        before: Any,
+        after: Any,
+        user_id: int | None,
+    ) -> None:
+        """Every coin of a member's that an action puts at stake is a stake of theirs,
+        whoever acts: the actor's own bet or raise, and another member's stake the action
+        raises (a player banker's cover growing with a bet on their bank). The actor is
+        told why their own is refused; another's exclusion or loss limit is theirs, so a
+        bet they cannot take is refused without saying why."""
+        economy = self._steps.economy
+        if user_id is not None and not is_computer(user_id):
+            staked = stake_increase(spec, before, after, user_id)
+            if staked > 0:
+                await economy.check_stake(tx, row.guild_id, user_id, staked)
+        for player in after.stakes:
+            if player == user_id or is_computer(player):
+                continue
+            staked = stake_increase(spec, before, after, player)
+            if staked > 0 and not await economy.may_stake(tx, row.guild_id, player, staked):
+                raise NotAllowed(
+                    f"The banker <@{player}> cannot cover that bet now. Bet less, or wait "
+                    "for the bets on the table to settle. Nothing was changed."
+                )
 
     async def _check_charge(
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, after: Any, user_id: int | None

@@ -261,18 +261,20 @@ class Lifecycle:
             need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
             raise NotAllowed(f"{spec.title} needs {need} players; {len(players)} seated so far.")
         if spec.engine.seats_by_wallet:
-            balances = {
-                player: (await steps.economy.ensure_wallet(tx, row.guild_id, player)).balance
-                for player in players
-                if not is_computer(player)
-            }
-            # A computer has no wallet of its own: it ranks below every member, so it never
-            # banks from the house's coins.
-            poorest = min(balances.values(), default=0)
-            balances.update({player: poorest - 1 for player in players if is_computer(player)})
-            players = spec.engine.seat_order(rules, players, balances)
+            players = await self._by_wallet(tx, row, spec, rules, players)
         dice = RecordingDice(steps.dice_factory(row))
         state = spec.start(with_house_seats(rules, players), players, dice)
+        banker = spec.engine.player_banker(state)
+        if banker is not None and (
+            is_computer(banker) or not await steps.economy.may_stake(tx, row.guild_id, banker, 1)
+        ):
+            # Whose exclusion or limit it is stays theirs: the refusal names nobody.
+            raise NotAllowed(
+                "Nobody seated here can bank this table: the banker stakes their own coins "
+                "on every bet, and no member at this table may stake now. Wait for another "
+                "member to join, or open the table with the house as banker. Nothing was "
+                "changed."
+            )
         seq = row.version + 1
         await steps.log(
             tx, row.id, seq, user_id, {"kind": LogKind.START, "players": players}, dice.draws, []
@@ -281,6 +283,30 @@ class Lifecycle:
         snapshot = await steps.snapshot(tx, row)
         steps.sync_scheduler(snapshot)
         return Outcome(snapshot, kind="started", actor=user_id)
+
+    async def _by_wallet(
+        self, tx: Transaction, row: tq.TableRow, spec: AnySpec, rules: Any, players: list[int]
+    ) -> list[int]:
+        """The seat order a game that seats by wallet starts with (a richest-player
+        banker). Banking is staking: a member who excluded themself, or whose loss limit
+        leaves no room, ranks below every member who may stake, and a computer below them
+        all, so it never banks from the house's coins. The richest member who may stake
+        banks; the caller refuses the start if the engine still seats someone else at the
+        bank (no member may)."""
+        economy = self._steps.economy
+        balances: dict[int, int] = {}
+        may_bank: set[int] = set()
+        for player in players:
+            if is_computer(player):
+                continue
+            balances[player] = (await economy.ensure_wallet(tx, row.guild_id, player)).balance
+            if await economy.may_stake(tx, row.guild_id, player, 1):
+                may_bank.add(player)
+        floor = min(balances.values(), default=0)
+        barred = floor - 1
+        balances.update({player: barred for player in balances if player not in may_bank})
+        balances.update({player: barred - 1 for player in players if is_computer(player)})
+        return spec.engine.seat_order(rules, players, balances)
 
     async def cancel(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
         """End a table early.

@@ -330,6 +330,17 @@ async def table_outflow_since(tx: Transaction, guild_id: int, account: str, sinc
     return int(row[0]) if row else 0
 
 
+async def gifts_given_since(tx: Transaction, guild_id: int, account: str, since: float) -> int:
+    """Coins an account gave away (``/give``) since a moment; gifts it received do not
+    count against them."""
+    row = await tx.fetchone(
+        "SELECT COALESCE(SUM(amount), 0) FROM ledger"
+        " WHERE guild_id = ? AND kind = 'give' AND source = ? AND at >= ?",
+        (guild_id, account, since),
+    )
+    return int(row[0]) if row else 0
+
+
 async def stake_bars(
     tx: Transaction, guild_id: int, user_id: int
 ) -> tuple[float | None, int | None]:

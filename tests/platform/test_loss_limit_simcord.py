@@ -36,7 +36,10 @@ async def test_a_server_limit_refuses_the_stake_past_it_until_midnight(simcord_e
     _, second = await open_in(world, alice, "second")
     assert "past this server's daily loss limit" in refusal(second)
     shown = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
-    assert "Daily loss limit: 25 ryō; lost at the tables today: 25 ryō" in shown.response.content
+    assert (
+        "Daily loss limit: 25 ryō; lost at the tables or given away today: 25 ryō"
+        in shown.response.content
+    )
     # Bob staked 10: he is well inside the same limit.
     answered(await bob.click(channel.last_message, label="Raise 5"), ephemeral=False)
 
@@ -46,7 +49,7 @@ async def test_a_server_limit_refuses_the_stake_past_it_until_midnight(simcord_e
     answered(next_day, ephemeral=False)
     # Whatever the deadlines did overnight, today counts only today's stake.
     today = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
-    assert "lost at the tables today: 10 ryō" in today.response.content
+    assert "lost at the tables or given away today: 10 ryō" in today.response.content
 
 
 async def test_a_members_own_limit_replaces_the_servers(simcord_env):
@@ -96,5 +99,61 @@ async def test_the_bars_on_a_stake_are_read_in_one_statement_on_both_backends(da
             assert await mq.stake_bars(tx, 2, 5) == (None, None), "another server's are not hers"
             assert await mq.clear_loss_limit(tx, 1, 5)
             assert await mq.stake_bars(tx, 1, 5) == (1234.5, 300)
+    finally:
+        await db.close()
+
+
+async def test_a_gift_spends_the_givers_limit_as_a_stake_does(simcord_env):
+    # A gift is the way round a limit (to a friend, or an account of one's own, who stakes
+    # it): what a member gives today counts as lost, and a gift to them adds no room.
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob, mod = world["alice"], world["bob"], world.moderator
+    answered(await bob.slash(world.channel, "wallet"))
+    set_alice = await mod.slash(world.channel, "economy loss-limit set", amount=50, member=alice)
+    answered(set_alice)
+    before = (await wallet_of(world, alice), await wallet_of(world, bob))
+
+    text = refusal(await alice.slash(world.channel, "give", member=bob, amount=60))
+    assert "gift of 60 ryō would take your losses today to 60 ryō" in text
+    assert "daily loss limit of 50 ryō" in text
+    assert (await wallet_of(world, alice), await wallet_of(world, bob)) == before
+    answered(await alice.slash(world.channel, "give", member=bob, amount=45), ephemeral=False)
+    answered(await bob.slash(world.channel, "give", member=alice, amount=500), ephemeral=False)
+    assert "would take your losses today to 55 ryō" in refusal(
+        (await open_in(world, alice, "after-the-gift"))[1]
+    )
+    shown = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
+    assert "lost at the tables or given away today: 45 ryō" in shown.response.content
+
+
+async def test_gifts_given_are_counted_by_giver_day_and_server_on_both_backends(database_url):
+    from bot.storage import money as mq
+    from bot.storage import open_database
+
+    db = await open_database(database_url)
+
+    async def gift(guild: int, source: str, target: str, amount: int, at: float) -> None:
+        await mq.insert_ledger(
+            tx,
+            guild_id=guild,
+            at=at,
+            kind="give",
+            source=source,
+            target=target,
+            amount=amount,
+            table_id=None,
+            action_seq=None,
+            memo="",
+        )
+
+    try:
+        async with db.transaction() as tx:
+            await gift(1, "wallet:5", "wallet:6", 30, 1000.0)
+            await gift(1, "wallet:5", "wallet:6", 7, 999.0)  # before the moment asked
+            await gift(1, "wallet:6", "wallet:5", 500, 1001.0)  # received: no room
+            await gift(2, "wallet:5", "wallet:6", 40, 1002.0)  # another server
+            assert await mq.gifts_given_since(tx, 1, "wallet:5", 1000.0) == 30
+            assert await mq.gifts_given_since(tx, 1, "wallet:6", 1000.0) == 500
+            assert await mq.gifts_given_since(tx, 3, "wallet:5", 0.0) == 0
     finally:
         await db.close()

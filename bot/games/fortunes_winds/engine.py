@@ -812,6 +812,10 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
         """Coins held on taking a seat: none, money goes down as bets."""
         return 0
 
+    def player_banker(self, state: State) -> int | None:
+        """The richest eligible member banks with the player_banker rule; else the house."""
+        return state.banker
+
     def stake_range(self, rules: Rules) -> tuple[int, int]:
         """The table's bet limits: a seat holds nothing, every coin goes down as a bet."""
         return (rules.min_stake, rules.max_stake)
