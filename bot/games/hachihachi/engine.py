@@ -3,8 +3,8 @@ and :data:`ENGINE`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, ClassVar, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -347,6 +347,13 @@ class HachihachiEngine(Engine[Rules, State, Action, Event]):
 
     name = "hachihachi"
     permissions = PERMISSIONS
+    secret_choices: ClassVar[Mapping[str, str]] = {"claim_teyaku": "claim"}
+
+    def reveals(self, event: Mapping[str, Any]) -> Mapping[str, Collection[int] | None]:
+        """A claim is announced as it is made; a decline (or "nothing to claim") never is."""
+        if event.get("kind") == "teyaku_claimed":
+            return {"claim": {int(event["player"])}}
+        return {}
 
     def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
         """Seat the players in the order given, draw the first dealer (§4, or seat 0 with
