@@ -232,7 +232,8 @@ class HachiHachiUI(Game):
                         cards.append(("card", f"{label} …", card_arg(card), style))
                     else:
                         cards.append(("play", label, card_arg(card, options[0].capture), style))
-            hand = state.hands.get(player, [])
+            # A claim names the teyaku of the hand as dealt (claim_hands, while open).
+            hand = state.claim_hands.get(player, state.hands.get(player, []))
             pending = state.to_claim.get(player, [])
             for action in legal:
                 spec = decision(action, hand, pending)
