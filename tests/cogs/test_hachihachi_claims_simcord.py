@@ -127,12 +127,19 @@ async def test_a_declined_teyaku_looks_like_no_teyaku_to_the_table_and_to_bob(si
     before = {table.number: await views(world, table) for table in (holding, plain)}
     assert before[1] == before[2]
 
+    def edits() -> list[str]:
+        return [r.path for r in simcord_env.http_requests if r.method == "PATCH"]
+
     mine = await holding.open_hand(alice)
     assert "Don't claim Triplet" in labels(mine) and "Claim Triplet" in labels(mine)
+    edited = len(edits())
     answered(await alice.click(mine, label="Don't claim Triplet"))
+    assert edits()[edited:] == [], "a decline edited a message"
     mine = await plain.open_hand(alice)
     assert "Nothing to claim" in labels(mine) and not any("Triplet" in x for x in labels(mine))
+    edited = len(edits())
     answered(await alice.click(mine, label="Nothing to claim"))
+    assert edits()[edited:] == [], "a step with nothing to claim edited a message"
     after = {table.number: await views(world, table) for table in (holding, plain)}
     assert after[1] == after[2], "the table or Bob can tell a declined teyaku from none"
     assert after == before, "a claim step changed what the table or Bob sees"
