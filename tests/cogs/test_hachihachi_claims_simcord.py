@@ -9,6 +9,7 @@ table) must see exactly the same at both."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from bot.games import hachihachi as hh
 from bot.games.dice import ScriptedDice
 from bot.games.hachihachi import models as hm
+from bot.games.hachihachi.cards import CARDS
 from cogs import hachihachi as cog
 from tests.cogs.test_hachihachi_simcord import (
     ALICE_TRIPLET,
@@ -25,7 +27,15 @@ from tests.cogs.test_hachihachi_simcord import (
     deal,
     forged,
 )
-from tests.support.sim import answered, components, labels, make_world, message_text, refusal
+from tests.support.sim import (
+    answered,
+    components,
+    labels,
+    make_world,
+    message_text,
+    refusal,
+    visible_to,
+)
 
 ASIDE = ["chrysanthemum-chaff-2", "maple-chaff-2"]
 """Two draw-pile cards that take the place of two Pine cards in Alice's plain hand."""
@@ -144,6 +154,12 @@ async def test_a_declined_teyaku_looks_like_no_teyaku_to_the_table_and_to_bob(si
     assert after[1] == after[2], "the table or Bob can tell a declined teyaku from none"
     assert after == before, "a claim step changed what the table or Bob sees"
     assert (await holding.state()).claims[alice.id] == []
+    # Nor does Bob's /history of either table show a step (or a number) for it.
+    logs = []
+    for table in (holding, plain):
+        shown = answered(await bob.slash(table.channel, "history", table=table.number))
+        logs.append(TABLE_NUMBER.sub("#N", shown.response.embeds[0].description))
+    assert logs[0] == logs[1] and "claim" not in logs[0], logs[0]
 
     # Alice's first card: the draw waits for Bob's step, at both tables alike.
     for table in (holding, plain):
@@ -165,8 +181,20 @@ async def test_a_declined_teyaku_looks_like_no_teyaku_to_the_table_and_to_bob(si
         s = await table.state()
         assert not s.claims_open and s.claims == {alice.id: [], bob.id: []}
         assert len(s.draw_pile) == 13
-        for text in (message_text(m) for m in table.channel.history(viewer=bob)):
-            assert "Triplet" not in text and "declin" not in text.lower()
+    leak_scan(world, bob, {*ALICE_TRIPLET, *ALICE_PLAIN} - {"peony-animal"})
+
+
+def leak_scan(world: Any, viewer: Any, hidden: set[str]) -> None:
+    """Nothing ``viewer`` can see (every channel, their DMs, their own private answers)
+    names a hidden card (its id, or its name where no other card shares it), a teyaku of
+    Alice's, or a decline."""
+    names = Counter(card.name for card in CARDS.values())
+    blob = "\n".join(seen(message) for message in visible_to(world, viewer))
+    for card in hidden:
+        assert card not in blob, f"{card} is visible to {viewer}"
+        if names[CARDS[card].name] == 1:
+            assert CARDS[card].name not in blob, f"{CARDS[card].name} is visible to {viewer}"
+    assert "Triplet" not in blob and "declin" not in blob.lower() and "Don't claim" not in blob
 
 
 async def test_a_claim_after_the_dealers_first_draw_is_refused(simcord_env):
