@@ -27,6 +27,7 @@ from tests.cogs.test_hachihachi_simcord import (
     deal,
     forged,
 )
+from tests.platform.test_replay_page import attachment_text
 from tests.support.sim import (
     answered,
     components,
@@ -217,3 +218,13 @@ async def test_a_claim_after_the_dealers_first_draw_is_refused(simcord_env):
     refused = refusal(await forged(alice, mine, f"tz:1:{s.ply}:claim:{arg}"))
     assert "closed when the dealer drew" in refused
     assert (await holding.state()) == s, "the refusal changed nothing"
+    # Once a moderator has ended the match, Bob's "nothing to claim" is still nowhere: not
+    # in /history, not on the replay page /verify attaches.
+    answered(await world.moderator.slash(holding.channel, "cancel", table=1))
+    assert not (await world.env.bot.tables.snapshot(1)).row.live
+    shown = answered(await alice.slash(holding.channel, "history", table=1))
+    history = "\n".join(embed.description for embed in shown.response.embeds if embed.description)
+    assert "play(card=" in history and "claim_teyaku" not in history, history
+    verified = answered(await alice.slash(holding.channel, "verify", table=1))
+    page = attachment_text(world, verified.response.attachments[0])
+    assert "claim_teyaku" not in page and "play(card=" in page
