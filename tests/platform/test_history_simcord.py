@@ -104,3 +104,40 @@ async def test_a_bid_a_moderators_end_left_unrevealed_shows_nowhere(simcord_env)
         "bid(amount=1, tag_out=False)",
         "bid(amount=0, tag_out=False)",
     ]
+
+
+def test_the_public_log_lists_a_revealed_choice_where_it_was_first_seen() -> None:
+    """A bid changed before the reveal is listed once, where the table first said "has
+    bid", with the amount the reveal showed; a bid pending at a moderator's end never."""
+    import json
+
+    from bot.games import strength_duel
+    from bot.games.registry import GameSpec
+    from bot.service.verify import public_log
+    from bot.storage.table_queries import LogRow
+
+    alice, bob = 11, 22
+
+    def row(seq: int, actor: int | None, action: dict, *events: dict) -> LogRow:
+        return LogRow(seq, actor, json.dumps(action), "[]", json.dumps(list(events)), seq)
+
+    def bid(player: int) -> dict:
+        return {"kind": "player_bid", "player": player, "round": 1}
+
+    rows = [
+        row(1, alice, {"kind": "__start__", "players": [alice, bob]}),
+        row(2, alice, {"kind": "bid", "amount": 3}, bid(alice)),
+        row(3, alice, {"kind": "bid", "amount": 5}, bid(alice)),
+        row(
+            4,
+            bob,
+            {"kind": "bid", "amount": 2},
+            bid(bob),
+            {"kind": "round_revealed", "bids": {str(alice): 5, str(bob): 2}},
+        ),
+        row(5, alice, {"kind": "bid", "amount": 4}, bid(alice)),
+        row(6, 99, {"kind": "abort"}, {"kind": "aborted"}),
+    ]
+    spec = GameSpec.from_module(strength_duel, title="Strength Duel")
+    listed = [(step.row.seq, step.action.get("amount")) for step in public_log(spec, rows)]
+    assert listed == [(1, None), (2, 5), (4, 2), (6, None)]
