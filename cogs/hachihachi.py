@@ -232,7 +232,8 @@ class HachiHachiUI(Game):
                         cards.append(("card", f"{label} …", card_arg(card), style))
                     else:
                         cards.append(("play", label, card_arg(card, options[0].capture), style))
-            hand = state.hands.get(player, [])
+            # A claim names the teyaku of the hand as dealt (claim_hands, while open).
+            hand = state.claim_hands.get(player, state.hands.get(player, []))
             pending = state.to_claim.get(player, [])
             for action in legal:
                 spec = decision(action, hand, pending)
@@ -281,7 +282,7 @@ rounds         1..48    Rounds in the match (default 12)
 seats>seated_players  2..4  Players at the table (default 2; two play each round)
 points_per_kan  10|12   default=10  Points in a kan (default 10)
 mizuten        bool     The dealer may play blind (default on)
-teyaku_claims  auto|manual  default=auto  Claim teyaku for players, or ask them
+teyaku_claims  auto|manual  default=auto  Claim teyaku for players, or give each a private step
 field_mode>field_multiplier_mode  carry_over|stack  default=carry_over  Large Fields
                carried over (x2), or stacked (x1-x8)
 rain_man_phoenix>rain_man_phoenix_make_large_field  bool  The Rain Man and the Phoenix make

@@ -148,7 +148,7 @@ def yaku_embed() -> discord.Embed:
 PHASE_WAIT = {
     "mizuten": "decides on **mizuten** (playing blind) before seeing their hand",
     "participate": "says whether they **play or drop**",
-    "claim": "claims or declines their **teyaku**",
+    "claim": "draws once the teyaku claim steps are taken",
     "play": "plays a card",
     "capture_drawn": "picks what the drawn card takes",
     "call": "calls **sage** (play on) or **shoubu** (end the round)",
@@ -166,6 +166,13 @@ def field_text(state: hh.State) -> str:
 def waiting_line(state: hh.State) -> str | None:
     if state.finished or state.turn is None:
         return None
+    if state.phase == "claim":
+        # Never who is still to take their step (``turn`` names one): that would tell who
+        # is still thinking it over.
+        return (
+            f"{TURN} {render.mention(state.acting_dealer)}'s first draw waits for the "
+            f"**teyaku claim steps** — each player's in their **{MY_HAND}**."
+        )
     what = PHASE_WAIT.get(state.phase, "decides")
     if state.phase == "capture_drawn" and state.drawn is not None:
         what = f"picks what the drawn **{card_name(state.drawn)}** takes"
@@ -212,6 +219,11 @@ def status_lines(snapshot: Snapshot) -> list[str]:
                 f"{render.mention(player)} claimed **{claim.name}** ({kan(claim.kan)}), "
                 f"showing {cards_inline(claim.revealed)}."
             )
+    if state.claims_open:
+        lines.append(
+            f"**Teyaku claims are open** until the dealer's first draw: every player claims, "
+            f"or not, privately in their **{MY_HAND}**."
+        )
     waiting = waiting_line(state)
     if waiting:
         lines.append(waiting)
@@ -222,6 +234,11 @@ def deadline_line(snapshot: Snapshot) -> str | None:
     state, due = snapshot.game, snapshot.deadline
     if due is None or state.turn is None:
         return None
+    if state.phase == "claim":
+        return (
+            f"⏳ Claim steps close {render.timestamp(due.due_at)}; then the draw happens "
+            "(a teyaku not claimed by then is void)."
+        )
     return (
         f"⏳ {render.mention(state.turn)} has until {render.timestamp(due.due_at)}; "
         "then the table decides for them."
@@ -250,7 +267,7 @@ def seat_lines(snapshot: Snapshot) -> list[str]:
         marks = ""
         if player == state.dealer:
             marks += DEALER
-        if player == state.turn and not state.finished:
+        if player == state.turn and not state.finished and state.phase != "claim":
             marks += TURN
         who = f"{marks} {render.mention(player)}".strip()
         parts = []
@@ -532,7 +549,10 @@ def hand_embed(snapshot: Snapshot, player: int, *, blind: bool, note: str | None
     else:
         lines.append(f"**Your hand** ({len(hand)}):")
         lines.append(cards_by_month(hand))
-        if state.phase in ("mizuten", "participate", "claim") and (found := teyaku_of(hand)):
+        early = state.claims_open or state.phase in ("mizuten", "participate")
+        # While claims are open, the teyaku of the hand as dealt (the dealer may have
+        # played a card of it since).
+        if early and (found := teyaku_of(state.claim_hands.get(player, hand))):
             lines.append(f"Teyaku in this hand: {found}.")
     lines.append("")
     lines.append(f"**Field** ({len(state.field)}) · {field_text(state)}:")
@@ -560,15 +580,33 @@ def ask_text(state: hh.State, player: int, legal: Sequence[object]) -> str | Non
     if not legal:
         if state.turn is None:
             return None
+        if state.phase == "claim":
+            return "The dealer's first draw waits for the teyaku claim steps."
         return f"Waiting for {render.mention(state.turn)}."
-    return {
-        "mizuten": "**Mizuten?** Decide before you look at your hand.",
-        "participate": "**Play or drop?**",
-        "claim": "**Your teyaku:** claim or decline.",
-        "play": "**Your turn:** play a card.",
-        "capture_drawn": "**The drawn card matches two:** pick the one it takes.",
-        "call": "**New dekiyaku:** sage (play on) or shoubu (end the round and score it)?",
-    }.get(state.phase, "Your decision.")
+    asks = []
+    steps = [action for action in legal if isinstance(action, hh.ClaimTeyaku)]
+    if steps:
+        if any(step.claim for step in steps):
+            asks.append(
+                "**Your claim step:** claim your teyaku (its cards are shown to all), or "
+                "not: not claiming is never announced."
+            )
+        else:
+            asks.append("**Your claim step:** your hand holds no teyaku — nothing to claim.")
+        asks.append("Claims close at the dealer's first draw.")
+        if len(steps) == len(legal):
+            return " ".join(asks)
+    return (
+        " ".join(asks)
+        + ("\n" if asks else "")
+        + {
+            "mizuten": "**Mizuten?** Decide before you look at your hand.",
+            "participate": "**Play or drop?**",
+            "play": "**Your turn:** play a card.",
+            "capture_drawn": "**The drawn card matches two:** pick the one it takes.",
+            "call": "**New dekiyaku:** sage (play on) or shoubu (end the round and score it)?",
+        }.get(state.phase, "Your decision.")
+    )
 
 
 def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str], pending: Sequence[str]) -> str:
@@ -576,9 +614,11 @@ def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str], pending: Sequence[s
     groups = teyaku_in(hand)
     asked = [action.group] if action.group is not None else list(pending)
     names = [t.name for g in asked if (t := groups.get(g)) is not None]
+    if not pending and not action.claim:
+        return "Nothing to claim"
     what = " and ".join(names) or "every teyaku"
     if not action.claim:
-        return f"Decline {what}"
+        return f"Don't claim {what}"
     month = f" ({MONTHS[action.month].name})" if action.month in MONTHS else ""
     return f"Claim {what}{month}"
 

@@ -17,6 +17,7 @@ from bot.app import TanzakuBot
 from bot.errors import UserFacingError
 from bot.records import records_by_game, running_net
 from bot.service import LogKind
+from bot.service.verify import public_log
 from bot.storage.table_queries import LiveTable
 from cogs._ui import render
 from cogs._ui.hub import TableHub, actor_of, is_moderator, send_ephemeral
@@ -29,7 +30,6 @@ HISTORY_LINES = 25
 TABLE_ID_MAX = 2**53
 """Table ids are SQLite rowids; past 2^53 a number no longer survives JSON in clients."""
 TableId = app_commands.Range[int, 1, TABLE_ID_MAX]
-SECRET_WHILE_LIVE = "(a private choice — shown when the table ends)"
 
 
 def describe_logged(data: dict[str, Any]) -> str:
@@ -176,23 +176,26 @@ async def history_page(
     bot: TanzakuBot, guild_id: int, table: int, page: int | None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """One page of a table's log, `HISTORY_LINES` steps a page (the last page when `page`
-    is None). Read afresh at every page: a live table shows only its public steps, an
-    ended one everything, with its fairness seed."""
+    is None). Read afresh at every page: only the steps anyone may see (a secret choice
+    once revealed, never one replaced or never revealed: :func:`public_log`), numbered in
+    that list (the log's own numbers would show where a hidden step was); an ended
+    table's with its fairness seed."""
     snapshot, rows = await bot.tables.history(table, guild_id)
     live = snapshot.row.live
-    pages = max(1, math.ceil(len(rows) / HISTORY_LINES))
+    steps = public_log(snapshot.spec, rows)
+    pages = max(1, math.ceil(len(steps) / HISTORY_LINES))
     page = pages - 1 if page is None else min(max(page, 0), pages - 1)
     lines = []
-    for row in rows[page * HISTORY_LINES : (page + 1) * HISTORY_LINES]:
+    first_shown = page * HISTORY_LINES
+    for number, step in enumerate(
+        steps[first_shown : first_shown + HISTORY_LINES], start=first_shown + 1
+    ):
+        row = step.row
         who = render.mention(row.actor_id) if row.actor_id else "the table"
-        data = json.loads(row.action_json)
-        # While a table runs, a player's action may be a secret (a bid, a choice); only
-        # its public consequences are listed until the end.
-        secret = live and not LogKind.is_table_step(data.get("kind"))
-        what = SECRET_WHILE_LIVE if secret and row.actor_id else describe_logged(data)
         events = [str(event.get("kind")) for event in json.loads(row.events_json)]
         tail = f" → {', '.join(events)}" if events else ""
-        lines.append(f"`{row.seq:>3}` {render.timestamp(row.at, 'T')} {who}: {what}{tail}")
+        what = describe_logged(step.action)
+        lines.append(f"`{number:>3}` {render.timestamp(row.at, 'T')} {who}: {what}{tail}")
     if not live and snapshot.row.seed_hex:
         # The seed is public once the table has ended (/verify re-derives every roll).
         lines.append(f"Fairness seed: `{snapshot.row.seed_hex}`")
@@ -203,8 +206,8 @@ async def history_page(
     )
     if pages == 1:
         return embed, None
-    first, last = page * HISTORY_LINES + 1, min((page + 1) * HISTORY_LINES, len(rows))
-    embed.set_footer(text=f"Steps {first}–{last} of {len(rows)} · page {page + 1} of {pages}")
+    first, last = page * HISTORY_LINES + 1, min((page + 1) * HISTORY_LINES, len(steps))
+    embed.set_footer(text=f"Steps {first}–{last} of {len(steps)} · page {page + 1} of {pages}")
     view = discord.ui.View(timeout=None)
     view.add_item(HistoryButton(table, max(page - 1, 0), "◀ Older", disabled=page == 0))
     view.add_item(HistoryButton(table, page + 1, "Newer ▶", disabled=page == pages - 1))

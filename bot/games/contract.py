@@ -14,7 +14,7 @@ cogs get checked states and actions without casts.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
@@ -64,6 +64,12 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
     """Whether :meth:`seat_order` needs the players' wallets (a richest-player banker)."""
     permissions: ClassVar[Mapping[type[BaseModel], Permission]] = {}
     """Who may send an action, where it is not a seated player (the default)."""
+    secret_choices: ClassVar[Mapping[str, str]] = {}
+    """A member's secret actions: logged ``kind`` → the choice it makes (a round's bid, a
+    forbidden number). A member's later action of the same choice replaces the earlier one
+    unseen. /history, /verify and the replay page show such an action only once
+    :meth:`reveals` said its choice was revealed, and never one that was replaced or
+    never revealed (a bid pending when a moderator ended the game)."""
 
     def __init__(
         self,
@@ -149,6 +155,12 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
         """At a reveal ``player`` cannot pay: the table's action that changes their choice
         to one they can pay, or ``None``."""
         return None
+
+    def reveals(self, event: Mapping[str, Any]) -> Mapping[str, Collection[int] | None]:
+        """The secret choices a public event (as logged, plain JSON) reveals: choice (a
+        value of :attr:`secret_choices`) → the players whose current choice it shows
+        (``None``: every player's)."""
+        return {}
 
     def honours_at_end(
         self, state: StateT, events: Sequence[Mapping[str, Any]]

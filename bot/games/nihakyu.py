@@ -77,7 +77,8 @@ events, and every state and action from outside, are validated as usual.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NamedTuple, get_args
+from collections.abc import Collection, Mapping
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -1039,6 +1040,24 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
     name = "nihakyu"
     charges_at_reveal = True
     permissions = PERMISSIONS
+    secret_choices: ClassVar[Mapping[str, str]] = {
+        "roll": "choice",
+        "shadow_step": "choice",
+        "kage_endurance": "choice",
+        "sleight": "sleight",
+        "skip_sleight": "sleight",
+    }
+
+    def reveals(self, event: Mapping[str, Any]) -> Mapping[str, Collection[int] | None]:
+        """A round's reveal shows the choices it settled (one voided by an ejection or a
+        moderator's end never shows); the round's Stamina changes end the Sleight window,
+        whose every attempt was shown (a skip is the absence of one)."""
+        kind = event.get("kind")
+        if kind == "round_revealed":
+            return {"choice": {int(player) for player in event.get("choices", {})}}
+        if kind == "round_resolved":
+            return {"sleight": None}
+        return {}
 
     def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
         """Seat ``players`` in the given order and take each one's ante into the pot.

@@ -49,8 +49,8 @@ still holds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal, get_args
+from collections.abc import Collection, Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -721,6 +721,17 @@ class StrengthDuel(Engine[Rules, State, Action, Event]):
     joins a running game."""
 
     name = "strength_duel"
+    secret_choices: ClassVar[Mapping[str, str]] = {"bid": "bid", "forbid": "forbid"}
+
+    def reveals(self, event: Mapping[str, Any]) -> Mapping[str, Collection[int] | None]:
+        """A round's reveal shows the bids it settled (a bid pending when a moderator ends
+        the game is never shown); the end shows every forbidden number."""
+        kind = event.get("kind")
+        if kind == "round_revealed":
+            return {"bid": {int(player) for player in event.get("bids", {})}}
+        if kind in ("game_over", "aborted"):
+            return {"forbid": None}
+        return {}
 
     def honours_at_end(
         self, state: State, events: Sequence[Mapping[str, Any]]

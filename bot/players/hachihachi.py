@@ -554,6 +554,11 @@ def decide(
     moves = hh.legal_actions(state, seat)
     if not moves:
         return None
+    steps = [m for m in moves if isinstance(m, hh.ClaimTeyaku)]
+    if steps:
+        # The claim step first, whatever the hand holds: claim every teyaku at once, or
+        # "nothing to claim" (the step, and so its timing, is the same either way).
+        return next((m for m in steps if m.claim and m.group is None and m.month is None), steps[0])
     if len(moves) == 1:
         return moves[0]
     phase = state.phase
@@ -563,7 +568,6 @@ def decide(
     if phase == "participate":
         return _participate(state, seat, moves)
     if phase not in SEARCHED:
-        # Claims: claim every teyaku (the first legal action claims them all).
         return moves[0]
     budget = SAMPLES if samples is None else samples
     # Nothing of the search is logged: its rollouts count the moves the hidden hand allows.
@@ -589,6 +593,9 @@ def greedy_decide(state: hh.State, seat: int, dice: Dice) -> hh.Action | None:
     moves = hh.legal_actions(state, seat)
     if not moves:
         return None
+    steps = [m for m in moves if isinstance(m, hh.ClaimTeyaku)]
+    if steps:
+        return next((m for m in steps if m.claim and m.group is None and m.month is None), steps[0])
     if state.phase == "participate":
         return next(m for m in moves if isinstance(m, hh.Participate) and m.play)
     if state.phase == "call":

@@ -1,6 +1,7 @@
 """``/verify``: re-derive a finished table's every roll from its revealed seed, then
-replay its action log through the engine and compare with the stored result. Pure: the
-facade reads the table and its log, this module only computes."""
+replay its action log through the engine and compare with the stored result; and
+:func:`public_log`, the log as /history, /verify and the replay page may show it. Pure:
+the facade reads the table and its log, this module only computes."""
 
 from __future__ import annotations
 
@@ -17,6 +18,57 @@ from bot.games.registry import AnySpec, GameRegistry
 from bot.service.computers import with_house_seats
 from bot.service.terms import DECIDED_WITH, LogKind
 from bot.storage import table_queries as tq
+
+
+@dataclass(frozen=True)
+class PublicStep:
+    """A logged step as anyone may see it: listed at ``row`` (its place and time), saying
+    ``action`` (for a secret choice, the one its member was finally revealed to make)."""
+
+    row: tq.LogRow
+    action: dict[str, Any]
+    index: int
+    """The listed row's place in the whole log."""
+
+
+def public_log(spec: AnySpec, log_rows: list[tq.LogRow]) -> list[PublicStep]:
+    """The steps anyone may see, in order: every step but a member's secret choices
+    (the engine's ``secret_choices``) not revealed, or replaced before their reveal.
+
+    Nothing listed depends on a secret: a replaced choice (a changed bid) is not listed,
+    nor is a choice never revealed (a bid pending when a moderator ended the game, a
+    declined teyaku), so neither that nor when a member chose again shows. A revealed
+    choice is listed where its member was first seen to choose (the table said "has
+    chosen" then) with what the reveal showed, or at its own step when that step revealed
+    it (a round's last bid). Nothing of the hidden steps is listed, their public events
+    included: what those showed, the table's later steps show again."""
+    engine = spec.engine
+    secret = engine.secret_choices
+    listed: dict[int, int] = {}  # listed row → the row whose action it shows
+    pending: dict[tuple[int, str], list[int]] = {}  # (member, choice) → their rows so far
+    for index, log_row in enumerate(log_rows):
+        kind = str(json.loads(log_row.action_json).get("kind"))
+        choice = secret.get(kind) if log_row.actor_id is not None else None
+        if choice is None or log_row.actor_id is None:
+            listed[index] = index
+        else:
+            pending.setdefault((log_row.actor_id, choice), []).append(index)
+        for event in json.loads(log_row.events_json):
+            for revealed, players in engine.reveals(event).items():
+                for key in [
+                    key
+                    for key in pending
+                    if key[1] == revealed and (players is None or key[0] in players)
+                ]:
+                    chain = pending.pop(key)
+                    final = chain[-1]
+                    listed[final if final == index else chain[0]] = final
+    steps = []
+    for index, source in sorted(listed.items()):
+        action = json.loads(log_rows[source].action_json)
+        action.pop(DECIDED_WITH, None)
+        steps.append(PublicStep(log_rows[index], action, index))
+    return steps
 
 
 @dataclass(frozen=True)
@@ -54,7 +106,15 @@ def verify_table(
     if not matched:
         return report(False, checked, 0, f"outcome #{checked + 1} differs from the seed")
     spec = registry.get(row.game)
-    state, replayed = replay(spec, row, log_rows, FairDice(seed))
+    state, _ = replay(spec, row, log_rows, FairDice(seed))
+    # The whole log replays here; the count says only what anyone may see (a replaced or
+    # never revealed secret choice is not counted: the number would tell of it).
+    replayed = sum(
+        1
+        for step in public_log(spec, log_rows)
+        if not LogKind.is_table_step(step.action.get("kind"))
+        or step.action.get("kind") == LogKind.START
+    )
     if row.state_json is not None and state is not None:
         try:
             stored = spec.state_model.model_validate_json(row.state_json)

@@ -66,6 +66,9 @@ class _Kept:
     """The answer's message (``None``: not known yet, the interaction's own answer)."""
     original: bool
     """Whether the answer is the interaction's own response (else one of its follow-ups)."""
+    shown: str = ""
+    """The fingerprint of what the answer shows: a refresh that would change nothing is
+    not made (an edit is itself a sign: a member's secret step must not edit another's)."""
 
     async def edit(self, **kwargs: Any) -> None:
         if self.original:
@@ -107,6 +110,7 @@ class HandKeeper:
         edit it again.
         """
         kept = self._kept.get(table, {}).get(player)
+        shown = payload.fingerprint()
         done = interaction.response.is_done()
         message = interaction.message
         if (
@@ -120,16 +124,16 @@ class HandKeeper:
                 await interaction.edit_original_response(**kwargs)
             else:
                 await interaction.response.edit_message(**kwargs)
-            entry = _Kept(interaction, self.clock(), payload.picture_key, message.id, True)
+            entry = _Kept(interaction, self.clock(), payload.picture_key, message.id, True, shown)
         elif not done:
             sent = await interaction.response.send_message(**payload.send_kwargs(), ephemeral=True)
             message_id = getattr(sent, "message_id", None)
-            entry = _Kept(interaction, self.clock(), payload.picture_key, message_id, True)
+            entry = _Kept(interaction, self.clock(), payload.picture_key, message_id, True, shown)
         else:
             followup = await interaction.followup.send(
                 **payload.send_kwargs(), ephemeral=True, wait=True
             )
-            entry = _Kept(interaction, self.clock(), payload.picture_key, followup.id, False)
+            entry = _Kept(interaction, self.clock(), payload.picture_key, followup.id, False, shown)
         if keep:
             self._kept.setdefault(table, {})[player] = entry
         else:
@@ -193,6 +197,9 @@ class HandKeeper:
             payload = draw(player)
             if payload is None:
                 continue
+            shown = payload.fingerprint()
+            if shown == kept.shown:
+                continue
             try:
                 await kept.edit(**payload.edit_kwargs(kept.picture))
             except discord.HTTPException as error:
@@ -202,6 +209,7 @@ class HandKeeper:
                 self._drop(table, player, kept)
                 continue
             kept.picture = payload.picture_key
+            kept.shown = shown
             self.edits += 1
 
     def forget(self, table: int) -> None:

@@ -19,8 +19,8 @@ from bot.fairness import FairDice
 from bot.players import is_computer
 from bot.replay import MAX_BYTES, page_html
 from bot.service import TableSnapshot
-from bot.service.terms import DECIDED_WITH, LogKind
-from bot.service.verify import ReplayedStep, replay_steps
+from bot.service.terms import LogKind
+from bot.service.verify import ReplayedStep, public_log, replay_steps
 from bot.storage.table_queries import TableStatus
 from cogs._ui import render
 
@@ -148,15 +148,24 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
     steps: list[dict[str, Any]] = []
     seen_cards: set[str] = set()
     last = len(rows) - 1
-    for index, (log_row, step) in enumerate(zip(rows, replayed, strict=True)):
-        action = json.loads(log_row.action_json)
-        action.pop(DECIDED_WITH, None)
+    # Only the steps anyone may see (public_log): a secret choice replaced or never
+    # revealed is not on the page, nor is its step's number. The draws of a hidden step
+    # (a computer's decision) go with the next listed step, so every roll still follows
+    # the one before it from the seed; after the last listed step they are left out.
+    done = 0
+    for number, public in enumerate(public_log(spec, rows), start=1):
+        index, log_row, step = public.index, public.row, replayed[public.index]
+        draws = [
+            draw for earlier in rows[done : index + 1] for draw in json.loads(earlier.draws_json)
+        ]
+        done = index + 1
+        action = public.action
         entry: dict[str, Any] = {
-            "seq": log_row.seq,
+            "seq": number,
             "at": log_row.at,
             "actor": names(log_row.actor_id) if log_row.actor_id else "the table",
             "said": said(action),
-            "draws": json.loads(log_row.draws_json),
+            "draws": draws,
         }
         if step is None:
             entry["shown"] = "This step does not replay from the seed."

@@ -256,12 +256,15 @@ async def play_out(world: Any, hands: Hands, *, scan: bool = False, limit: int =
 
 
 async def only_the_decider_has_buttons(world: Any, hands: Hands) -> None:
-    """Every kept hand answer is current, and only the player who must decide has buttons."""
+    """Every kept hand answer is current, and only a player who must decide has buttons:
+    the turn's, and while manual claims are open whoever has a claim step untaken."""
     s = await state(world)
     for member_id, message_id in hands.ids.items():
         member = next(m for m in world.members.values() if m.id == member_id)
         shown = labels(current(world, member, message_id))
-        if s.finished or member_id != s.turn:
+        stepping = s.claims_open and member_id in s.to_claim
+        turn = member_id == s.turn and s.phase != "claim"
+        if s.finished or not (turn or stepping):
             assert not shown, f"{member_id} has buttons at another's decision: {shown}"
         else:
             assert shown, "the player who must decide has their buttons"
@@ -597,7 +600,8 @@ def test_custom_id_arguments_are_indices_and_read_strictly() -> None:
 
     hand = ["pine-bright", "pine-chaff-1", "pine-chaff-2", "plum-chaff-1", "cherry-chaff-1"]
     hand += ["willow-animal", "paulownia-chaff"]  # W10: Triplet and One Bright
-    assert words.claim_label(everything, hand, ["A", "B"]) == "Decline Triplet and One Bright"
+    assert words.claim_label(everything, hand, ["A", "B"]) == "Don't claim Triplet and One Bright"
+    assert words.claim_label(everything, hand[1:], []) == "Nothing to claim"
     assert words.claim_label(action, hand, []) == "Claim Triplet (Cherry)"
     assert words.claim_label(hm.ClaimTeyaku(claim=True), [], ["A"]) == "Claim every teyaku"
     for bad in ("yC0", "x", "yA²"):
@@ -668,19 +672,20 @@ REST = [c for c in DECK if c not in {*ALICE_TRIPLET, *BOB_NOTHING, *FIELD_QUIET}
 
 
 @shuffles([deal(ALICE_TRIPLET, BOB_NOTHING, FIELD_QUIET, REST)])
-async def test_manual_claims_ask_only_the_claimant_and_show_the_revealed_cards(simcord_env):
+async def test_manual_claims_ask_everyone_and_a_claim_shows_the_revealed_cards(simcord_env):
     world = await started(
         simcord_env, "alice", "bob", teyaku_claims="manual", mizuten=False, rounds=1
     )
     alice, bob = world["alice"], world["bob"]
     s = await state(world)
-    assert s.phase == "claim" and s.turn == alice.id
+    assert s.phase == "play" and s.turn == alice.id and s.claims_open
     hands = Hands(world)
     mine = await hands.open(alice)
     assert "Teyaku in this hand: Triplet (2 kan)" in message_text(mine)
     claim = next(label for label in labels(mine) if label.startswith("Claim Triplet"))
-    assert any(label.startswith("Decline") for label in labels(mine))
-    await hands.open(bob)
+    assert any(label.startswith("Don't claim") for label in labels(mine))
+    # Bob holds no teyaku, and has his claim step all the same.
+    assert labels(await hands.open(bob)) == ["Nothing to claim"]
     await only_the_decider_has_buttons(world, hands)
     leak_scan(world, s)
     answered(await alice.click(mine, label=claim))

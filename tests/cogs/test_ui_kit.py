@@ -528,22 +528,28 @@ async def test_kept_hands_are_refreshed_until_their_token_runs_out() -> None:
     for player, interaction in ((1, alice), (2, bob), (3, gone)):
         await keeper.show(interaction, 7, player, Payload(discord.Embed(), picture=picture("a")))
 
+    turn = [0]
+
     def draw(player: int) -> Any:
         return (
             None
             if player == 2
-            else Payload(discord.Embed(title=f"p{player}"), picture=picture("b"))
+            else Payload(discord.Embed(title=f"p{player}.{turn[0]}"), picture=picture("b"))
         )
 
     await keeper.refresh(7, draw)
-    assert [e["embed"].title for e in alice.edits] == ["p1"] and alice.edits[0]["attachments"]
+    assert [e["embed"].title for e in alice.edits] == ["p1.0"] and alice.edits[0]["attachments"]
     assert bob.edits == [], "None leaves the answer as it is"
     assert sorted(keeper.holders(7)) == [1, 2], "an answer that cannot be edited is forgotten"
     await keeper.refresh(7, draw, skip=[1])
     assert len(alice.edits) == 1
     await keeper.refresh(7, draw)
+    assert len(alice.edits) == 1, "an edit that would change nothing is not made"
+    turn[0] = 1
+    await keeper.refresh(7, draw)
     assert "attachments" not in alice.edits[1], "the picture is already there"
     clock[0] = TOKEN_SECONDS + 1
+    turn[0] = 2
     await keeper.refresh(7, draw)
     assert len(alice.edits) == 2 and keeper.holders(7) == [], "expired tokens are not used"
     keeper.forget(7)

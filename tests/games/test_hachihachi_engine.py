@@ -463,30 +463,94 @@ def test_auto_claims_reveal_the_cards_and_name_the_lowest_triplet() -> None:
     assert claim.revealed == ["pine-bright", "pine-chaff-1", "pine-chaff-2"]
 
 
-def test_manual_claims_dealer_first_per_group_and_a_named_triplet() -> None:
-    a_hand = ["pine-bright", "pine-chaff-1", "pine-chaff-2", "maple-chaff-1", "maple-chaff-2",
+A_TRIPLETS = ["pine-bright", "pine-chaff-1", "pine-chaff-2", "maple-chaff-1", "maple-chaff-2",
               "maple-ribbon", "willow-chaff"]  # fmt: skip
-    b_hand = ["pine-ribbon", "willow-ribbon", "cherry-chaff-1", "peony-chaff-2",
-              "susuki-chaff-1", "chrysanthemum-chaff-1", "paulownia-chaff"]  # fmt: skip
-    state, _ = begin((A, B), deal_order([b_hand, a_hand]), teyaku_claims="manual")
-    assert state.phase == "claim" and state.turn == A
+B_ONE_RIBBON = ["pine-ribbon", "willow-ribbon", "cherry-chaff-1", "peony-chaff-2",
+                "susuki-chaff-1", "chrysanthemum-chaff-1", "paulownia-chaff"]  # fmt: skip
+NO_TEYAKU = ["cherry-bright", "plum-animal", "peony-animal", "susuki-animal",
+             "chrysanthemum-animal", "maple-animal", "pine-ribbon"]  # fmt: skip
+
+
+def silently(state: hh.State, player: int, action: Any) -> hh.State:
+    """A claim step nobody else sees: no event, and the ply (every button) unchanged."""
+    before = state.model_dump_json()
+    new, events = hh.act(state, player, action, ScriptedDice())
+    assert state.model_dump_json() == before, "act mutated its input"
+    assert events == [] and new.ply == state.ply
+    return new
+
+
+def test_manual_claims_give_every_player_a_step_and_the_dealer_plays_at_once() -> None:
+    state, _ = begin((A, B), deal_order([B_ONE_RIBBON, A_TRIPLETS]), teyaku_claims="manual")
+    assert state.phase == "play" and state.turn == A and state.claims_open
     assert state.to_claim == {A: ["A"], B: ["B"]}
-    moves = hh.legal_actions(state, A)
-    assert moves[0] == hh.ClaimTeyaku(claim=True)
-    assert hh.ClaimTeyaku(claim=True, month=10) in moves
+    dealer = hh.legal_actions(state, A)
+    assert isinstance(dealer[0], hh.Play), "the deadline's default is the turn's card"
+    assert hh.ClaimTeyaku(claim=True, month=10) in dealer
+    assert hh.legal_actions(state, B) == [hh.ClaimTeyaku(claim=False), hh.ClaimTeyaku(claim=True)]
     refused(state, A, hh.ClaimTeyaku(claim=True, month=3), "triplet in your hand")
     refused(state, A, hh.ClaimTeyaku(claim=True, group="B"), "no Group B")
-    refused(state, B, hh.ClaimTeyaku(claim=True), "isn't your turn")
-    refused(state, A, hh.Play(card=a_hand[0]), "can't play a card now")
+    refused(state, OUTSIDER, hh.ClaimTeyaku(claim=False), "aren't seated")
+    # Not a turn: B claims while the dealer is still to play.
+    state, events = step(state, B, hh.ClaimTeyaku(claim=True))
+    assert kinds(events) == ["teyaku_claimed"] and events[0].claim.name == "One Ribbon"
+    refused(state, B, hh.ClaimTeyaku(claim=False), "already taken your claim step")
     state, events = step(state, A, hh.ClaimTeyaku(claim=True, month=10))
     claim = events[0].claim
     assert claim.month == 10
     assert claim.revealed == ["maple-ribbon", "maple-chaff-1", "maple-chaff-2"]
-    assert state.turn == B
-    state, events = step(state, B, hh.ClaimTeyaku(claim=False))
-    assert kinds(events) == ["teyaku_declined"]
-    assert state.claims == {A: [claim], B: []}
-    assert state.phase == "play" and state.turn == A
+    assert state.to_claim == {} and state.claims_open and state.turn == A
+
+
+def test_a_hand_without_teyaku_gets_the_same_step_with_nothing_to_claim() -> None:
+    state, _ = begin((A, B), deal_order([NO_TEYAKU, A_TRIPLETS]), teyaku_claims="manual")
+    assert state.to_claim == {A: ["A"], B: []}
+    assert hh.legal_actions(state, B) == [hh.ClaimTeyaku(claim=False)]
+    refused(state, B, hh.ClaimTeyaku(claim=True), "nothing to claim")
+    nothing = silently(state, B, hh.ClaimTeyaku(claim=False))
+    declined = silently(state, A, hh.ClaimTeyaku(claim=False))
+    # A decline and "nothing to claim" alike: no event, nothing public changes.
+    assert nothing.claims == {A: [], B: []} and declined.claims == {A: [], B: []}
+    assert nothing.to_claim == {A: ["A"]} and declined.to_claim == {B: []}
+
+
+def test_the_dealers_first_draw_waits_for_the_claim_steps_then_closes_them() -> None:
+    state, _ = begin((A, B), deal_order([B_ONE_RIBBON, A_TRIPLETS]), teyaku_claims="manual")
+    pile = len(state.draw_pile)
+    state, events = step(state, A, hh.Play(card="willow-chaff"))
+    assert kinds(events) == ["card_played"] and events[0].source == "hand"
+    assert state.phase == "claim" and len(state.draw_pile) == pile, "the draw waits"
+    refused(state, A, hh.Play(card="pine-bright"), "waits for the teyaku claims")
+    assert hh.legal_actions(state, A)[0] == hh.ClaimTeyaku(claim=False)
+    state = silently(state, A, hh.ClaimTeyaku(claim=False))
+    assert hh.legal_actions(state, A) == [] and state.phase == "claim"
+    # The last step (here a claim) lets the draw happen; claims close with it.
+    state, events = step(state, B, hh.ClaimTeyaku(claim=True))
+    assert kinds(events)[0] == "teyaku_claimed" and len(state.draw_pile) == pile - 1
+    assert kinds(events)[1] in ("card_played", "drawn_awaits"), "the dealer's draw"
+    assert not state.claims_open and state.to_claim == {}
+    assert state.claims[A] == [] and [c.name for c in state.claims[B]] == ["One Ribbon"]
+
+
+def test_a_claim_after_the_dealers_first_draw_is_refused() -> None:
+    state, _ = begin((A, B), deal_order([B_ONE_RIBBON, A_TRIPLETS]), teyaku_claims="manual")
+    state = silently(state, A, hh.ClaimTeyaku(claim=False))
+    state = silently(state, B, hh.ClaimTeyaku(claim=False))
+    pile = len(state.draw_pile)
+    state, _ = step(state, A, hh.Play(card="willow-chaff"))
+    assert len(state.draw_pile) == pile - 1 and not state.claims_open
+    refused(state, B, hh.ClaimTeyaku(claim=True), "closed when the dealer drew")
+    refused(state, A, hh.ClaimTeyaku(claim=False), "closed when the dealer drew")
+
+
+def test_a_deadline_at_the_waiting_draw_claims_nothing_and_draws() -> None:
+    state, _ = begin((A, B), deal_order([B_ONE_RIBBON, A_TRIPLETS]), teyaku_claims="manual")
+    state, _ = step(state, A, hh.Play(card="willow-chaff"))
+    pile = len(state.draw_pile)
+    state, events = step(state, None, Deadline())
+    assert "teyaku_claimed" not in kinds(events) and len(state.draw_pile) == pile - 1
+    assert state.claims == {A: [], B: []} and not state.claims_open
+    assert state.idle.get(A, 0) == 0 and state.idle.get(B, 0) == 0, "not claiming is no idling"
 
 
 def test_manual_claims_one_group_at_a_time() -> None:
@@ -501,7 +565,7 @@ def test_manual_claims_one_group_at_a_time() -> None:
     ]  # fmt: skip  (W10: Triplet + One Bright)
     state, _ = begin((A, B), deal_order([[], hand]), teyaku_claims="manual")
     assert state.to_claim[A] == ["A", "B"]
-    state, _ = step(state, A, hh.ClaimTeyaku(claim=False, group="B"))
+    state = silently(state, A, hh.ClaimTeyaku(claim=False, group="B"))
     assert state.turn == A and state.to_claim[A] == ["A"]
     state, _ = step(state, A, hh.ClaimTeyaku(claim=True, group="A"))
     assert [c.name for c in state.claims[A]] == ["Triplet"]
@@ -886,7 +950,9 @@ def test_random_playouts_keep_the_contract(seats: int, seed: int) -> None:
             continue
         assert player is None or action in moves
         assert state.model_dump_json() == before
-        assert new.ply > state.ply
+        # Only a silent claim step (a decline, "nothing to claim") leaves the ply as it was.
+        silent = isinstance(action, hh.ClaimTeyaku) and not events
+        assert new.ply > state.ply or (silent and new.ply == state.ply)
         assert sum(new.payouts.values()) == 0 and HOUSE not in new.stakes
         assert all(stake >= 0 for stake in new.stakes.values())
         assert hh.State.model_validate_json(new.model_dump_json()) == new

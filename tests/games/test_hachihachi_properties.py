@@ -7,6 +7,7 @@ legal moves for 2, 3 and 4 seats with every house option of §17 drawn at random
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -79,16 +80,24 @@ class Playout:
         assert not state.finished
         turn = state.turn
         assert turn is not None
-        moves = hh.legal_actions(state, turn)
-        assert moves, f"nothing to do in {state.phase}"
-        for other in self.players:
+        movers = {p: hh.legal_actions(state, p) for p in self.players}
+        movers = {p: moves for p, moves in movers.items() if moves}
+        assert turn in movers or state.phase == "claim", f"nothing to do in {state.phase}"
+        assert movers, "the draw waits for no claim step"
+        for other, moves in movers.items():
             if other != turn:
-                assert hh.legal_actions(state, other) == []
+                # Besides the turn, only a claim step, while claims are open.
+                assert state.claims_open and all(isinstance(m, hh.ClaimTeyaku) for m in moves)
         if self.rng.random() < self.deadlines:
-            new, events = hh.act(state, None, Deadline(), self.dice)
+            action: Any = Deadline()
+            new, events = hh.act(state, None, action, self.dice)
         else:
-            new, events = hh.act(state, turn, self.rng.choice(moves), self.dice)
-        assert new.ply > state.ply
+            player = self.rng.choice(sorted(movers))
+            action = self.rng.choice(movers[player])
+            new, events = hh.act(state, player, action, self.dice)
+        # Only a silent claim step (a decline, "nothing to claim") leaves the ply alone.
+        silent = isinstance(action, hh.ClaimTeyaku) and not events
+        assert new.ply > state.ply or (silent and new.ply == state.ply)
         for event in events:
             assert hh.parse_event(event.model_dump(mode="json")) == event
             if event.kind == "round_scored":

@@ -178,6 +178,10 @@ def test_the_lean_round_plays_and_scores_as_the_engine(rules: hh.Rules) -> None:
     for state in positions(rules, 16, seed=9):
         if state.phase != "play" or len(state.hands[state.active[0]]) != 7 or checked >= 12:
             continue
+        for player in list(state.to_claim):
+            # The lean round knows no claim step (the computer takes it first): every
+            # step is taken, claiming nothing, so the draw never waits.
+            state, _ = hh.act(state, player, hh.ClaimTeyaku(claim=False), ScriptedDice())
         checked += 1
         seat = state.active[0]
         other = hp.other_active(state, seat)
@@ -247,7 +251,15 @@ def test_every_decision_is_legal_and_only_the_turns(rules: hh.Rules) -> None:
         assert action in hh.legal_actions(state, seat), (state.phase, action)
         for other in state.seats:
             if other != seat:
-                assert hp.decide(state, other, ScriptedDice(), samples=2) is None
+                # Besides the turn, only an untaken claim step (manual claims, open until
+                # the dealer's first draw), taken at once whatever the hand holds.
+                step = hp.decide(state, other, ScriptedDice(), samples=2)
+                if state.claims_open and other in state.to_claim:
+                    assert isinstance(step, hh.ClaimTeyaku) and step in hh.legal_actions(
+                        state, other
+                    )
+                else:
+                    assert step is None
     assert {"play", "mizuten"} <= phases
 
 

@@ -18,16 +18,25 @@ sources' gaps); the player rules are ``bot/rules_text/hachihachi.md``. Rulings o
   seat after the dealer before that shuffle.
 - Phases (``phase``, ``turn`` is who decides): ``mizuten`` (the dealer, before seeing the
   hand; skipped when the option is off), ``participate`` (3–4 seated, dealer first; a
-  mizuten dealer's "play" is announced for them), ``claim`` (manual claims only: each
-  active player with a teyaku, the acting dealer first — the rules' window "until the
-  dealer draws" — answers per group or for both; with two triplets a month may be
-  named), ``play``, ``capture_drawn`` (the face-up drawn card, ``drawn``, matches two
-  field cards), ``call`` (sage or shoubu after a turn raised the player's dekiyaku
-  total), ``over``. Auto claims happen at the line-up, a triplet month the lowest.
+  mizuten dealer's "play" is announced for them), ``play``, ``claim`` (manual claims
+  only: the acting dealer's first draw waits for claim steps still untaken; ``turn``
+  then names one of those players, a secret the table does not show), ``capture_drawn``
+  (the face-up drawn card, ``drawn``, matches two field cards), ``call`` (sage or shoubu
+  after a turn raised the player's dekiyaku total), ``over``. Auto claims happen at the
+  line-up, a triplet month the lowest.
+- Manual claims (turn 3 ruling, §9): from the line-up until the acting dealer's first
+  draw (``claims_open``) every active player has one private claim step, nobody's turn,
+  teyaku or not (``to_claim``: the groups, empty for "nothing to claim"): ``ClaimTeyaku``
+  per group or for all, naming a triplet's month when there are two, on the hand as
+  dealt (``claim_hands``). A claim is announced; a decline makes no event and leaves
+  ``ply`` alone, so nothing anyone else sees changes. The dealer's first turn starts at
+  once; its draw waits (phase ``claim``) for the steps still untaken, and closes claims.
 - A Play's ``capture`` is required exactly when two field cards match; with one or three
   it may be omitted or name one of them (all are taken anyway).
 - Deadlines: the decision in wait is played as the FIRST of ``legal_actions``: mizuten
-  no; drop; claim (as auto); a turn plays the hand's first card with its first capture
+  no; drop; a claim step claims nothing (legal_actions lists it after the turn's own
+  moves; at the waiting draw the deadline closes every untaken step at once, counting no
+  one idle); a turn plays the hand's first card with its first capture
   (cancel is never first); the drawn card takes the first match in field order; call:
   shoubu. Each counts as idle for its player (any own action resets the count);
   ``afk_rounds_to_forfeit`` in a row forfeit: the rest of the round in play is played at
@@ -53,8 +62,8 @@ sources' gaps); the player rules are ``bot/rules_text/hachihachi.md``. Rulings o
   played out at once by the table's defaults for everyone and scored as played (voiding
   it would let a moderator undo a seated friend's loss on the cards), then the match
   ends (``MatchOver.reason == "aborted"``); stakes 0.
-- ``ply`` moves by one on every accepted action (a forfeiter's auto-played decisions
-  happen inside the action that made them due).
+- ``ply`` moves by one on every accepted action but a silent claim step (a forfeiter's
+  auto-played decisions happen inside the action that made them due).
 
 The package: ``cards`` (the deck), ``yaku`` (the scoring helpers), ``models`` (rules,
 actions, events, state), ``round`` (the deal to the round's end), ``match`` (a round's

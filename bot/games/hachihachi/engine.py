@@ -3,8 +3,8 @@ and :data:`ENGINE`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, ClassVar, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -50,7 +50,7 @@ registry says so for every game)."""
 _WAITING: dict[str, str] = {
     "mizuten": "The dealer is deciding on mizuten first.",
     "participate": "Players are still choosing to play or drop.",
-    "claim": "Teyaku claims come first.",
+    "claim": "The dealer's first draw waits for the teyaku claims.",
     "play": "A card from the hand is played now.",
     "capture_drawn": "The drawn card's capture is being chosen.",
     "call": "Sage or shoubu is being called.",
@@ -82,12 +82,25 @@ def _check_participate(s: State, player: int, action: Participate) -> None:
 
 
 def _check_claim(s: State, player: int, action: ClaimTeyaku) -> None:
-    _need_turn(s, player, "claim", "claim teyaku")
-    groups = s.to_claim.get(player, [])
+    """A claim step is nobody's turn: any active player who has not taken theirs may,
+    from the line-up until the dealer's first draw."""
+    if s.active and player not in s.active:
+        raise IllegalMove("You sat this round out: you play again next round.")
+    if not s.claims_open:
+        if s.rules.teyaku_claims == "auto":
+            raise IllegalMove("Teyaku are claimed for everyone at this table.")
+        if s.phase in ("mizuten", "participate"):
+            raise IllegalMove(f"Teyaku claims open after the line-up. {_WAITING[s.phase]}")
+        raise IllegalMove("Teyaku claims closed when the dealer drew their first card.")
+    if player not in s.to_claim:
+        raise IllegalMove("You have already taken your claim step this round.")
+    groups = s.to_claim[player]
+    if action.claim and not groups:
+        raise IllegalMove("Your hand holds no teyaku: there is nothing to claim.")
     if action.group is not None and action.group not in groups:
         raise IllegalMove(f"You have no Group {action.group} teyaku left to claim or decline.")
     if action.month is not None:
-        found = group_a(s.hands[player])
+        found = group_a(s.claim_hands[player])
         months = found.triplet_months if found else ()
         if not action.claim or (action.group or "A") != "A" or "A" not in groups:
             raise IllegalMove("A month is named only when claiming a Group A triplet.")
@@ -185,6 +198,14 @@ def _autoplay(s: State, dice: Dice, events: list[Event]) -> None:
             return
         player = s.turn
         assert player is not None
+        if s.phase == "claim":
+            if not s.aborted:
+                return  # a claim step is never the table's before the deadline
+            more, end = rnd.close_claims(s)
+            if end is not None:
+                more.extend(match.end_round(s, end, dice))
+            events.extend(more)
+            continue
         events.extend(_decide(s, player, _default(s, player), dice, True))
     raise AssertionError("a forfeiter's round did not end")  # pragma: no cover
 
@@ -201,7 +222,10 @@ def _player_move(check: Callable[[State, int, _A], None]) -> Move[State, _A, Eve
     def apply(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
         assert player is not None
         events = _decide(s, player, action, dice, False)
-        changes: dict[str, Any] = {"ply": s.ply + 1}
+        # A claim step nobody else sees (a decline, "nothing to claim") leaves the ply,
+        # and so every button anyone holds, as it was: it must change nothing visible.
+        silent = isinstance(action, ClaimTeyaku) and not events
+        changes: dict[str, Any] = {} if silent else {"ply": s.ply + 1}
         if s.idle.get(player):
             changes["idle"] = {**s.idle, player: 0}
         put(s, **changes)
@@ -214,6 +238,15 @@ def _player_move(check: Callable[[State, int, _A], None]) -> Move[State, _A, Eve
 def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) -> list[Event]:
     """The decision in wait is played as its default (the first legal action) and counts
     as idle for its player; enough in a row forfeit (the round is played out at once)."""
+    if s.phase == "claim":
+        # The dealer's first draw waited for claim steps: untaken, they claim nothing
+        # (silent, so no one's idleness either), and the draw happens.
+        closed, end = rnd.close_claims(s)
+        if end is not None:
+            closed.extend(match.end_round(s, end, dice))
+        put(s, ply=s.ply + 1)
+        _autoplay(s, dice, closed)
+        return closed
     who = s.turn
     assert who is not None
     idle = s.idle.get(who, 0) + 1
@@ -284,8 +317,17 @@ def _play(card: str, capture: str | None) -> Play:
 
 
 def _moves(s: State, player: int) -> list[Any]:
-    if s.finished or s.turn != player:
+    if s.finished:
         return []
+    # A claim step is nobody's turn; it comes after a turn's own moves (the deadline's
+    # default is the turn's, and an untaken step claims nothing).
+    steps = _claim_moves(s, player) if s.claims_open and player in s.to_claim else []
+    if s.turn != player or s.phase == "claim":
+        return steps
+    return [*_turn_moves(s, player), *steps]
+
+
+def _turn_moves(s: State, player: int) -> list[Any]:
     phase = s.phase
     if phase == "play":
         field = s.field
@@ -311,15 +353,16 @@ def _moves(s: State, player: int) -> list[Any]:
         return [_NO_MIZUTEN, _MIZUTEN]
     if phase == "participate":
         return [_DROP, _PLAY]
-    if phase == "claim":
-        return _claim_moves(s, player)
     return []
 
 
 def _claim_moves(s: State, player: int) -> list[Any]:
+    """A claim step: declining (or "nothing to claim") first, then each claim."""
     groups = s.to_claim.get(player, [])
-    moves: list[Any] = [build(ClaimTeyaku, claim=True), build(ClaimTeyaku, claim=False)]
-    found = group_a(s.hands[player]) if "A" in groups else None
+    if not groups:
+        return [build(ClaimTeyaku, claim=False)]
+    moves: list[Any] = [build(ClaimTeyaku, claim=False), build(ClaimTeyaku, claim=True)]
+    found = group_a(s.claim_hands[player]) if "A" in groups else None
     months = found.triplet_months if found is not None and len(found.triplet_months) > 1 else ()
     moves.extend(build(ClaimTeyaku, claim=True, month=month) for month in months)
     if len(groups) > 1:
@@ -347,6 +390,13 @@ class HachihachiEngine(Engine[Rules, State, Action, Event]):
 
     name = "hachihachi"
     permissions = PERMISSIONS
+    secret_choices: ClassVar[Mapping[str, str]] = {"claim_teyaku": "claim"}
+
+    def reveals(self, event: Mapping[str, Any]) -> Mapping[str, Collection[int] | None]:
+        """A claim is announced as it is made; a decline (or "nothing to claim") never is."""
+        if event.get("kind") == "teyaku_claimed":
+            return {"claim": {int(event["player"])}}
+        return {}
 
     def start(self, rules: Rules, players: list[int], dice: Dice) -> State:
         """Seat the players in the order given, draw the first dealer (§4, or seat 0 with

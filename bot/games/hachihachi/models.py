@@ -140,7 +140,8 @@ Phase: TypeAlias = Literal[
     "mizuten", "participate", "claim", "play", "capture_drawn", "call", "over"
 ]
 """Whose decision the table waits for: the dealer's mizuten, play-or-drop (3–4 seated),
-manual teyaku claims, a turn's hand card, the drawn card's capture when two match,
+``claim`` (manual claims: the dealer's first draw waits for untaken claim steps), a turn's
+hand card, the drawn card's capture when two match,
 sage-or-shoubu after a new dekiyaku; ``over`` once the match is finished."""
 
 EndedBy: TypeAlias = Literal["exhaustion", "shoubu", "cancel", "one_player", "void"]
@@ -277,6 +278,9 @@ class TeyakuClaimed(BaseModel):
 
 
 class TeyakuDeclined(BaseModel):
+    """No longer made (a decline is never announced, turn 3 ruling); kept so that the
+    logs of earlier tables still read."""
+
     kind: Literal["teyaku_declined"] = "teyaku_declined"
     player: int
     group: Literal["A", "B"]
@@ -424,7 +428,14 @@ class State(BaseModel):
     """The part of ``pot`` from deals abandoned before this one; its payers drop free in
     this deal (one penalty a counted round)."""
     to_claim: dict[int, list[Literal["A", "B"]]] = Field(default_factory=dict)
-    """Manual claims: the groups each active player has still to claim or decline."""
+    """Manual claims: each active player who has not taken their claim step yet → the
+    groups of their hand's teyaku still to claim or decline (empty: nothing to claim).
+    Secret: it tells who holds a teyaku."""
+    claims_open: bool = False
+    """Manual claims: from the line-up until the dealer's first draw."""
+    claim_hands: dict[int, list[str]] = Field(default_factory=dict)
+    """Manual claims, while open: each active player's 7-card hand at the line-up, whose
+    teyaku a claim names (the dealer may have played a card of it since). Secret."""
     claims: dict[int, list[Claim]] = Field(default_factory=dict)
     sage_calls: list[int] = Field(default_factory=list)
     """Who called sage this round, in order (a player once per call)."""

@@ -27,7 +27,6 @@ from bot.games.hachihachi.models import (
     PaulowniaPair,
     State,
     TeyakuClaimed,
-    TeyakuDeclined,
 )
 from bot.games.hachihachi.yaku import (
     Teyaku,
@@ -182,6 +181,8 @@ _FRESH_ROUND: dict[str, object] = {
     "forced_out": [],
     "compensation": {},
     "to_claim": {},
+    "claims_open": False,
+    "claim_hands": {},
     "claims": {},
     "sage_calls": [],
     "yaku_kan": {},
@@ -324,7 +325,10 @@ def _line_up(s: State, active: list[int], forced_out: list[int], dice: Dice) -> 
 
 
 def begin_claims(s: State) -> list[Event]:
-    """Teyaku claims (§9): at once with ``auto``; else a phase, the acting dealer first."""
+    """Teyaku claims (§9): at once with ``auto``. With ``manual`` every active player gets
+    the same private claim step, a teyaku in the hand or not (turn 3 ruling), and the
+    acting dealer's first turn begins at once: a step may be taken until the dealer's
+    first draw, which waits for the steps still untaken (:func:`play_card`)."""
     events: list[Event] = []
     if s.rules.teyaku_claims == "auto":
         claims: dict[int, list[Claim]] = {}
@@ -337,13 +341,17 @@ def begin_claims(s: State) -> list[Event]:
         put(s, claims=claims)
         _begin_play(s)
         return events
-    to_claim: dict[int, list[Literal["A", "B"]]] = {}
-    for player in s.active:
-        groups: list[Literal["A", "B"]] = [found.group for found in _teyaku_of(s.hands[player])]
-        if groups:
-            to_claim[player] = groups
-    put(s, to_claim=to_claim, claims={player: [] for player in s.active})
-    _next_claimer(s)
+    to_claim: dict[int, list[Literal["A", "B"]]] = {
+        player: [found.group for found in _teyaku_of(s.hands[player])] for player in s.active
+    }
+    put(
+        s,
+        to_claim=to_claim,
+        claims={player: [] for player in s.active},
+        claims_open=True,
+        claim_hands={player: list(s.hands[player]) for player in s.active},
+    )
+    _begin_play(s)
     return events
 
 
@@ -378,24 +386,23 @@ def claim(
     month: int | None,
     by_deadline: bool,
 ) -> Outcome:
-    """A manual claim or decline of one group (``None``: every undecided group)."""
+    """A player's claim step: claim or decline one group (``None``: every undecided
+    group; with no teyaku, "nothing to claim"). Only a claim is announced: a decline
+    changes nothing anyone else sees (no event), unless it was the last step the
+    dealer's first draw waited for, which then happens."""
     groups = s.to_claim[player]
     deciding = list(groups) if group is None else [group]
-    hand = s.hands[player]
+    hand = s.claim_hands[player]
     made = list(s.claims.get(player, []))
     events: list[Event] = []
-    for decided in deciding:
-        if claim:
+    if claim:
+        for decided in deciding:
             found = group_a(hand) if decided == "A" else group_b(hand)
             assert found is not None
             record = _claim_of(found, month if decided == "A" else None, hand)
             made.append(record)
             events.append(
                 build(TeyakuClaimed, player=player, claim=record, by_deadline=by_deadline)
-            )
-        else:
-            events.append(
-                build(TeyakuDeclined, player=player, group=decided, by_deadline=by_deadline)
             )
     left = [other for other in groups if other not in deciding]
     to_claim = {**s.to_claim}
@@ -404,16 +411,24 @@ def claim(
     else:
         del to_claim[player]
     put(s, to_claim=to_claim, claims={**s.claims, player: made})
-    _next_claimer(s)
+    if s.phase == "claim":
+        if not to_claim:
+            return _first_draw(s, events)
+        _next_to_claim(s)
     return events, None
 
 
-def _next_claimer(s: State) -> None:
-    for player in s.active:
-        if player in s.to_claim:
-            put(s, phase="claim", turn=player)
-            return
-    _begin_play(s)
+def close_claims(s: State) -> Outcome:
+    """The dealer's first draw waited for claim steps the deadline (or a moderator's end)
+    found untaken: they claim nothing (unclaimed teyaku are void, §9.2; not claiming is
+    silent), and the draw happens."""
+    return _first_draw(s, [])
+
+
+def _first_draw(s: State, events: list[Event]) -> Outcome:
+    assert s.phase == "claim"
+    put(s, phase="play", turn=s.acting_dealer)
+    return _draw(s, s.acting_dealer, events)
 
 
 def _begin_play(s: State) -> None:
@@ -433,35 +448,42 @@ def _begin_play(s: State) -> None:
 
 def play_card(s: State, player: int, card: str, capture: str | None, by_deadline: bool) -> Outcome:
     """A turn's hand play (§11.3 step 2), then its draw (step 3) unless the drawn card
-    waits for a capture choice, then the dekiyaku check."""
-    hands = s.hands
-    hand = [other for other in hands[player] if other != card]
+    waits for a capture choice, then the dekiyaku check. With manual claims open (the
+    dealer's first turn), the draw waits for every claim step still untaken (phase
+    ``claim``); claims close with it."""
+    hand = [other for other in s.hands[player] if other != card]
     field, pile, taken = _resolve(s.field, s.piles[player], card, capture)
     events: list[Event] = [_played(player, card, "hand", taken, by_deadline)]
+    put(s, hands={**s.hands, player: hand}, field=field, piles={**s.piles, player: pile})
+    if s.claims_open and s.to_claim:
+        put(s, phase="claim")
+        _next_to_claim(s)
+        return events, None
+    return _draw(s, player, events)
+
+
+def _next_to_claim(s: State) -> None:
+    """While the draw waits, ``turn`` names a player whose claim step is untaken, so
+    whoever drives the table by its turn finds a decision. Secret (it tells who is still
+    thinking it over): the table shows only that the draw waits."""
+    put(s, turn=next(player for player in s.active if player in s.to_claim))
+
+
+def _draw(s: State, player: int, events: list[Event]) -> Outcome:
+    """The turn's draw (§11.3 step 3); the first one closes manual claims."""
+    if s.claims_open:
+        put(s, claims_open=False, to_claim={}, claim_hands={})
+    field, pile = s.field, s.piles[player]
     draw_pile = s.draw_pile
     top = draw_pile[0]
     choices = matches(field, top)
     if len(choices) == 2:
-        put(
-            s,
-            hands={**hands, player: hand},
-            field=field,
-            piles={**s.piles, player: pile},
-            draw_pile=draw_pile[1:],
-            drawn=top,
-            phase="capture_drawn",
-        )
+        put(s, draw_pile=draw_pile[1:], drawn=top, phase="capture_drawn")
         events.append(build(DrawnAwaits, player=player, card=top, choices=choices))
         return events, None
     field, pile, taken = _resolve(field, pile, top, None)
     events.append(_played(player, top, "draw", taken, False))
-    put(
-        s,
-        hands={**hands, player: hand},
-        field=field,
-        piles={**s.piles, player: pile},
-        draw_pile=draw_pile[1:],
-    )
+    put(s, field=field, piles={**s.piles, player: pile}, draw_pile=draw_pile[1:])
     return _turn_end(s, player, events)
 
 
