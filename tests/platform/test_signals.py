@@ -204,15 +204,16 @@ async def test_two_processes_firing_one_deadline_at_once_apply_it_once(postgres_
         clock.advance(LOBBY_SECONDS + 1)
         first.tables.scheduler.start()
         second.tables.scheduler.start()
+
+        async def all_expired() -> bool:
+            return all([await expiries(first.db, table) for table in tables])
+
         # Which process applies a deadline, and whether the other still tries it (or hears
         # of it first and drops its timer, or finds the table held and looks again later)
         # is a race: only the result is certain. So wait until every table has expired
         # and neither process holds a timer for any of them, then count. A process that
         # found a table held looks again BUSY_RETRY_SECONDS later (on this fake clock:
         # once it is moved on), and that second look is a no-op.
-        async def all_expired() -> bool:
-            return all([await expiries(first.db, table) for table in tables])
-
         await eventually_stored(all_expired, "every deadline fired")
         clock.advance(BUSY_RETRY_SECONDS + 1)
         first.tables.scheduler.start()
