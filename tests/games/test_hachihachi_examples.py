@@ -328,3 +328,27 @@ def test_w24_cancel() -> None:
     state, events = step(state, A, hh.Shoubu())
     result = scored(events)
     assert result.winner == A and result.net == {A: 100, B: -100}
+
+
+# ------------------------------------------------------ honours of the big dekiyaku
+
+FIVE_BRIGHTS = [card for card in hh.DECK if card.endswith("-bright")]
+SEVEN_RIBBONS = [card for card in hh.DECK if card.endswith("-ribbon")]
+
+
+def test_five_brights_and_seven_ribbons_are_honours_of_who_scored_them() -> None:
+    """At exhaustion both scorers' big dekiyaku are honours; on a shoubu only the caller's
+    (the other pile is not paid for)."""
+    assert len(FIVE_BRIGHTS) == 5 and len(SEVEN_RIBBONS) == 7
+    state = position({A: FIVE_BRIGHTS, B: SEVEN_RIBBONS}, active=[A, B])
+    result, honours = hh.score_round(state, "exhaustion", None)
+    assert result.case == "D"
+    assert [(h.player, h.name) for h in honours] == [(A, "Five Brights"), (B, "Seven Ribbons")]
+    _, honours = hh.score_round(state, "shoubu", B)
+    assert [(h.player, h.name) for h in honours] == [(B, "Seven Ribbons")]
+
+    # The match books them: the round's end carries them as honour events.
+    s = evolve(state)
+    events = match.end_round(s, End("exhaustion"), ScriptedDice())
+    booked = [(e.player, e.name) for e in events if e.kind == "honour"]
+    assert booked == [(A, "Five Brights"), (B, "Seven Ribbons")]

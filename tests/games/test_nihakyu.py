@@ -90,8 +90,15 @@ def step(
 
 def refused(state: N.State, player: int | None, action: BaseModel, match: str = "") -> str:
     """Assert that the action is refused with a reason and changes nothing."""
+    snapshot = state.model_copy(deep=True)
+    before = state.model_dump_json()
+    dice = ScriptedDice([10] * 20)
     with pytest.raises(IllegalMove, match=match) as caught:
-        step(state, player, action, ScriptedDice([10] * 20))
+        step(state, player, action, dice)
+    assert str(caught.value).strip(), "a refusal must say why"
+    assert state == snapshot, "a refused action changed the state"
+    assert state.model_dump_json() == before, "a refused action changed the state"
+    assert dice.remaining == 20, "a refused action rolled"
     return str(caught.value)
 
 

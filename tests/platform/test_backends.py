@@ -22,7 +22,7 @@ from bot.service.terms import TableAlreadyOpen
 from bot.storage import Database, SqliteDatabase, database_for_url, open_database, sqlite_url
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
-from bot.storage.base import migrations
+from bot.storage.base import Transaction, migrations
 from bot.storage.postgres import PostgresDatabase, translate
 from tests.platform._helpers import FakeClock, coinflip_registry
 from tests.support import coinflip
@@ -292,6 +292,14 @@ async def test_joins_from_two_processes_never_overfill_or_double_charge(
     await money_balances(second._db)
 
 
+async def blocking_someone(tx: Transaction) -> bool:
+    """Whether another session waits for a lock this transaction's session holds."""
+    row = await tx.fetchone(
+        "SELECT COUNT(*) FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+    )
+    return row is not None and int(row[0]) > 0
+
+
 async def test_the_table_lock_holds_a_second_connection_until_the_first_commits(
     postgres_dsn: str,
 ) -> None:
@@ -318,7 +326,12 @@ async def test_the_table_lock_holds_a_second_connection_until_the_first_commits(
             async with first.transaction() as tx:
                 await tq.lock_table(tx, table_id)
                 holding.set()
-                await asyncio.sleep(0.2)  # the second process arrives meanwhile
+                # Commit only once the second process is queued behind this lock, as
+                # PostgreSQL itself reports it (not after some time that may not suffice).
+                give_up = asyncio.get_running_loop().time() + 10.0
+                while not await blocking_someone(tx):
+                    assert asyncio.get_running_loop().time() < give_up, "second never came"
+                    await asyncio.sleep(0.01)
                 await mq.add_to_escrow(tx, table_id, 7)
                 order.append("first commits")
 

@@ -6,10 +6,13 @@ takes the computer's stake back to the house."""
 
 from __future__ import annotations
 
+import itertools
 import json
+from types import SimpleNamespace
 from typing import Any
 
 from bot.players import COMPUTER_IDS, THINKING_SECONDS
+from bot.service import computers as computers_module
 from tests.support.sim import answered, button_of, labels, make_world, refusal, wallet
 
 COMPUTER = COMPUTER_IDS[0]
@@ -117,13 +120,17 @@ async def test_a_computer_that_reads_a_hidden_hand_moves_only_after_its_thinking
     assert pauses == [], "a game without a hidden hand adds no wait"
 
     monkeypatch.setitem(THINKING_SECONDS, "coinflip", 5.0)
+    # Deciding "takes" 0.25 s on a clock the test drives: the wait is then exactly the
+    # rest, whatever the machine's load (a real clock made this a timed assertion).
+    ticks = itertools.count(100.0, 0.25)  # each reading a quarter second later
+    monkeypatch.setattr(computers_module, "time", SimpleNamespace(monotonic=lambda: next(ticks)))
     table = await lobby_with_computer(world)
     answered(await alice.click(table, label="Start"))
     dice.extend([2, 1, 1])
     answered(await alice.click(world.channel.last_message, label="Heads"))
     await computers.idle()
     ((seconds, moves_before),) = pauses
-    assert 4.0 < seconds <= 5.0, "the rest of its thinking time, after what deciding took"
+    assert seconds == 4.75, "the rest of its thinking time, after what deciding took"
     assert moves_before == 1, "it waited before its move was applied (alice's call only)"
     assert (await simcord_env.bot.tables.snapshot(2)).state.finished
 

@@ -78,6 +78,42 @@ async def test_stake_limits_and_bad_values(simcord_env):
     assert "Strength Duel: any stake *(default)*" in (await settings(world))["Stakes"]
 
 
+async def test_a_stake_exactly_at_a_limit_is_taken_one_past_it_refused(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob", "carol")
+    alice, bob, carol, mod = world["alice"], world["bob"], world["carol"], world.moderator
+    answered(await bob.slash(world.channel, "wallet"))
+    answered(await carol.slash(world.channel, "wallet"))
+    answered(
+        await mod.slash(
+            world.channel, "config stakes", game="strength_duel", lowest=20, highest=100
+        )
+    )
+    for outside in (19, 101):
+        text = refusal(
+            await alice.slash(world.channel, "duel challenge", member=bob, stake=outside)
+        )
+        assert f"take a stake of 20 to 100, not {outside}" in text
+    answered(
+        await alice.slash(world.channel, "duel challenge", member=bob, stake=100), ephemeral=False
+    )
+    other = world.guild.create_text_channel("elsewhere")  # one open table a channel
+    answered(await carol.slash(other, "duel challenge", member=alice, stake=20), ephemeral=False)
+
+
+def test_the_stake_check_takes_both_limits_and_refuses_one_past() -> None:
+    import pytest
+
+    from bot.errors import NotAllowed
+    from bot.service.config import ServerConfig
+
+    config = ServerConfig(stake_limits={"hazard": (20, 100), "nihakyu": (5, None)})
+    for game, stake in (("hazard", 20), ("hazard", 100), ("nihakyu", 5), ("nihakyu", 10**9)):
+        config.check_open(game, "Game", channel_id=1, stake=stake)
+    for game, stake in (("hazard", 19), ("hazard", 101), ("nihakyu", 4)):
+        with pytest.raises(NotAllowed, match=f"not {stake:,}"):
+            config.check_open(game, "Game", channel_id=1, stake=stake)
+
+
 async def test_only_a_moderator_changes_settings(simcord_env):
     world = await make_world(simcord_env, "alice")
     alice = world["alice"]

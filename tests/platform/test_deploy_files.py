@@ -1,16 +1,19 @@
 """docker-compose.yml and .env.example name what the bot reads: two shard processes of
 one count on the compose file's PostgreSQL, health checks on both sides, and every
-setting documented. Docker is not run here; the YAML is parsed when PyYAML is installed,
-and its shape checked from the text either way (PyYAML is no dependency of the project)."""
+setting documented. Docker is not run here; the YAML is parsed by a small reader of the
+subset it uses (PyYAML is no dependency of the project) and its shape checked from the
+text too."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.config import Settings
+from tests.support import compose_yaml
 
 REPO = Path(__file__).resolve().parents[2]
 COMPOSE = REPO / "docker-compose.yml"
@@ -52,21 +55,45 @@ def test_two_shards_of_one_count_on_the_compose_postgres() -> None:
     assert "TANZAKU_DATABASE_URL: sqlite:////data/tanzaku.db" in migrate
 
 
-def test_the_compose_file_parses_when_pyyaml_is_there() -> None:
-    """The same facts through a YAML parser, anchors merged (only where PyYAML exists:
-    the project does not depend on it; the text test above always runs)."""
-    if importlib.util.find_spec("yaml") is None:
-        return
-    yaml = importlib.import_module("yaml")
-    data: dict[str, Any] = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+def test_the_compose_file_parses_with_its_anchors_merged() -> None:
+    """The same facts through a YAML reader, anchors merged (tests/support/compose_yaml.py,
+    which reads the subset the file uses and fails on anything else: PyYAML is no
+    dependency of the project)."""
+    data: dict[str, Any] = compose_yaml.load(COMPOSE.read_text(encoding="utf-8"))
     services = data["services"]
     for shard, name in enumerate(SHARDS):
         service = services[name]
         assert service["environment"]["TANZAKU_SHARD_IDS"] == str(shard)
         assert service["environment"]["TANZAKU_SHARD_COUNT"] == "2"
         assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
-        assert service["healthcheck"]["test"][-1] == "--check"
+        assert service["healthcheck"]["test"] == ["CMD", "python", "-m", "bot", "--check"]
+        assert service["env_file"] == ".env" and service["restart"] == "unless-stopped"
+    assert services["migrate"]["profiles"] == ["migrate"]
+    assert services["migrate"]["restart"] == "no"
     assert "tanzaku-pgdata" in data["volumes"]
+
+
+def test_the_compose_reader_agrees_with_pyyaml() -> None:
+    """Where PyYAML happens to be installed, it reads the file as the small reader does."""
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed (no dependency)")
+    text = COMPOSE.read_text(encoding="utf-8")
+    assert compose_yaml.load(text) == yaml.safe_load(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a:\n  - b: 1\n",  # a mapping in a sequence
+        "a: {b: 1}\n",  # a flow mapping
+        "a: yes\n",  # a plain boolean
+        "a: 1 # note\n",  # a trailing comment
+        "a:\n    b: 1\n  c: 2\n",  # indented back to no level
+        "a: *nowhere\n",
+    ],
+)
+def test_the_compose_reader_refuses_what_it_does_not_read(text: str) -> None:
+    with pytest.raises(compose_yaml.Unsupported):
+        compose_yaml.load(text)
 
 
 def test_the_compose_settings_are_the_bots() -> None:

@@ -118,7 +118,8 @@ async def test_a_writer_that_gives_up_waiting_does_not_strand_the_group(
     first = asyncio.create_task(slow_first())
     await holder_inside.wait()
     waiting = asyncio.create_task(add(db, "never"))
-    await asyncio.sleep(0.01)  # queued behind the first unit
+    await asyncio.sleep(0)  # one turn: the new task runs up to the write lock
+    assert db._writers_waiting == 1, "queued behind the first unit"
     release.set()
     await asyncio.sleep(0)  # the first unit ends and sees a writer waiting: group kept open
     waiting.cancel()

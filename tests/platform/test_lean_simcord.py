@@ -532,9 +532,9 @@ async def test_a_click_answered_while_a_refresh_is_in_flight_is_not_overwritten(
     assert reads == [0], "the refresh read the table before the click"
     dice.extend([2])  # alice calls heads, lands tails: bob to call, ply 1
     clicking = asyncio.create_task(alice.click(table, label="Heads"))
-    for _ in range(100):
-        if (await simcord_env.bot.tables.snapshot(1)).ply == 1:
-            break
+    give_up = asyncio.get_running_loop().time() + 10.0
+    while (await simcord_env.bot.tables.snapshot(1)).ply != 1:  # the click's action is saved
+        assert asyncio.get_running_loop().time() < give_up, "the click was never applied"
         await asyncio.sleep(0.01)
     gate.set()
     answered(await clicking)

@@ -138,7 +138,12 @@ async def test_notify_wakes_another_connection_only_on_commit(postgres_dsn: str)
         # ...one sent with a committed write arrives, after the commit.
         async with writer.transaction():
             await writer.execute("SELECT pg_notify('tanzaku_deadlines', '42')")
-            await asyncio.sleep(0.05)
+            # A marker committed by a third connection after that notify: the listener
+            # receives its notices in order, so once the marker is in, an uncommitted '42'
+            # delivered early would be too.
+            async with connected(postgres_dsn) as marker:
+                await marker.execute("NOTIFY tanzaku_deadlines, 'marker'")
+            assert await asyncio.wait_for(heard.get(), WAIT) == "marker"
             assert heard.empty()
         assert await asyncio.wait_for(heard.get(), WAIT) == "42"
         await writer.execute("NOTIFY tanzaku_deadlines, '43'")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
 import pytest
@@ -89,6 +89,16 @@ async def eventually(check: Callable[[], bool], what: str, within: float = 5.0) 
         await asyncio.sleep(0.01)
 
 
+async def eventually_stored(check: Callable[[], Awaitable[bool]], what: str) -> None:
+    """`eventually` for what the database holds: poll the state itself, never a counter of
+    attempts (a scheduler counts a deadline before the deadline is applied)."""
+    give_up = asyncio.get_running_loop().time() + 10.0
+    while not await check():
+        if asyncio.get_running_loop().time() > give_up:
+            raise AssertionError(f"never happened: {what}")
+        await asyncio.sleep(0.01)
+
+
 async def open_lobby(process: Process) -> int:
     opened = await process.tables.open(
         guild_id=GUILD,
@@ -148,19 +158,26 @@ async def test_a_dead_processs_deadline_is_fired_by_another_after_the_takeover_d
 ) -> None:
     owner, other, clock = pair
     table = await open_lobby(owner)
+    due = clock.now + LOBBY_SECONDS
     await eventually(lambda: other.tables.scheduler.due_at(table) is not None, "heard of it")
     await stop_process(owner)  # the process running the server dies
 
     clock.advance(LOBBY_SECONDS + 1)
     other.tables.scheduler.start()  # the fake clock jumped: look at the timers again
-    await asyncio.sleep(0.05)
-    assert await expiries(other.db, table) == 0, "not before the takeover delay"
+    # Not before the takeover delay: the other process armed it a takeover late, and that
+    # time has not come (so its timer cannot have fired: nothing to wait for).
+    assert other.tables.scheduler.due_at(table) == due + TAKEOVER > clock.now
+    assert await expiries(other.db, table) == 0
 
     clock.advance(TAKEOVER)
     other.tables.scheduler.start()
-    await eventually(lambda: other.tables.scheduler.fired == 1, "the other fired it")
+
+    async def expired() -> bool:
+        return not (await other.tables.snapshot(table)).row.live
+
+    await eventually_stored(expired, "the other expired the lobby")
     snapshot = await other.tables.snapshot(table)
-    assert snapshot.row.status == "cancelled" and not snapshot.row.live
+    assert snapshot.row.status == "cancelled"
     assert await expiries(other.db, table) == 1
     await check_platform_invariants(other.db, other.tables.registry)
 
@@ -187,16 +204,17 @@ async def test_two_processes_firing_one_deadline_at_once_apply_it_once(postgres_
         clock.advance(LOBBY_SECONDS + 1)
         first.tables.scheduler.start()
         second.tables.scheduler.start()
+
+        async def all_expired() -> bool:
+            return all([await expiries(first.db, table) for table in tables])
+
         # Which process applies a deadline, and whether the other still tries it (or hears
         # of it first and drops its timer, or finds the table held and looks again later)
         # is a race: only the result is certain. So wait until every table has expired
         # and neither process holds a timer for any of them, then count. A process that
         # found a table held looks again BUSY_RETRY_SECONDS later (on this fake clock:
         # once it is moved on), and that second look is a no-op.
-        give_up = asyncio.get_running_loop().time() + 10
-        while not all([await expiries(first.db, table) for table in tables]):
-            assert asyncio.get_running_loop().time() < give_up, "a deadline never fired"
-            await asyncio.sleep(0.02)
+        await eventually_stored(all_expired, "every deadline fired")
         clock.advance(BUSY_RETRY_SECONDS + 1)
         first.tables.scheduler.start()
         second.tables.scheduler.start()

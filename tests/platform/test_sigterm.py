@@ -1,5 +1,6 @@
 """`docker stop` sends SIGTERM: the bot must finish the action in flight, close the database
-and exit 0 within a few seconds (Docker kills it 10 s after the signal).
+and exit 0 (Docker kills it 10 s after the signal; how long the stop takes is measured by
+benchmarks/sigterm_stop.py, not asserted here: a loaded machine would fail a timed test).
 
 A child process (sigterm_child.py) runs the real bot on SimCord, through the same
 `serve` and signal handling as `python -m bot`; the test signals it from outside.
@@ -14,13 +15,14 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from bot.__main__ import STOPPED_CLEANLY
 
 REPO = Path(__file__).resolve().parents[2]
-STOP_WITHIN_SECONDS = 5.0
+STOP_GIVE_UP_SECONDS = 30
+"""Not a goal (benchmarks/sigterm_stop.py has it): only how long a test waits for a hung
+child before it fails."""
 
 
 def start_child(path: Path, *flags: str) -> subprocess.Popen[str]:
@@ -46,22 +48,20 @@ def wait_for_line(child: subprocess.Popen[str], expected: str) -> None:
         raise AssertionError(f"expected {expected!r} from the child, got {line!r}\n{stderr}")
 
 
-def stop(child: subprocess.Popen[str]) -> tuple[str, str, float]:
-    """SIGTERM; returns (stdout, stderr, seconds until the child exited)."""
-    sent = time.monotonic()
+def stop(child: subprocess.Popen[str]) -> tuple[str, str]:
+    """SIGTERM; returns (stdout, stderr) once the child exited."""
     child.send_signal(signal.SIGTERM)
     try:
-        stdout, stderr = child.communicate(timeout=30)
+        stdout, stderr = child.communicate(timeout=STOP_GIVE_UP_SECONDS)
     except subprocess.TimeoutExpired:
         child.kill()
         stdout, stderr = child.communicate(timeout=10)
-        raise AssertionError(f"SIGTERM did not stop the bot within 30 s\n{stderr}") from None
-    return stdout, stderr, time.monotonic() - sent
+        raise AssertionError(f"SIGTERM did not stop the bot at all\n{stderr}") from None
+    return stdout, stderr
 
 
-def assert_closed_cleanly(path: Path, stderr: str, seconds: float, returncode: int) -> None:
+def assert_closed_cleanly(path: Path, stderr: str, returncode: int) -> None:
     assert returncode == 0, stderr
-    assert seconds < STOP_WITHIN_SECONDS, f"stopping took {seconds:.1f} s\n{stderr}"
     assert STOPPED_CLEANLY in stderr, stderr
     assert "Traceback" not in stderr, stderr
     # The last connection closed cleanly: SQLite folded the WAL back and removed it.
@@ -91,12 +91,12 @@ def test_sigterm_stops_the_bot_and_closes_the_database(tmp_path: Path) -> None:
     child = start_child(path)
     try:
         wait_for_line(child, "ready")
-        stdout, stderr, seconds = stop(child)
+        stdout, stderr = stop(child)
     finally:
         if child.poll() is None:
             child.kill()
             child.communicate(timeout=10)
-    assert_closed_cleanly(path, stderr, seconds, child.returncode)
+    assert_closed_cleanly(path, stderr, child.returncode)
     assert stdout.splitlines()[-1:] == ["exit"], stdout
     assert sorted(stakes(path).values()) == [10, 10]  # the live table is stored as it was
 
@@ -108,11 +108,11 @@ def test_sigterm_lets_the_click_in_flight_finish(tmp_path: Path) -> None:
     child = start_child(path, "--in-flight")
     try:
         wait_for_line(child, "in-flight")
-        stdout, stderr, seconds = stop(child)
+        stdout, stderr = stop(child)
     finally:
         if child.poll() is None:
             child.kill()
             child.communicate(timeout=10)
-    assert_closed_cleanly(path, stderr, seconds, child.returncode)
+    assert_closed_cleanly(path, stderr, child.returncode)
     assert stdout.splitlines()[-2:] == ["click acknowledged=True", "exit"], stdout
     assert sorted(stakes(path).values()) == [10, 15]  # bob's "Raise 5" was saved

@@ -412,7 +412,9 @@ def test_the_bot_opens_its_database_in_the_configured_mode(
     assert bot.db.synchronous == mode
 
 
-async def test_switching_to_wal_waits_out_another_process(tmp_path: Path) -> None:
+async def test_switching_to_wal_waits_out_another_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two processes starting on a new file: the one that finds it locked while switching
     to WAL tries again instead of failing at once (and without blocking the loop)."""
     from bot.storage.database import _run, _switch_to_wal
@@ -422,13 +424,25 @@ async def test_switching_to_wal_waits_out_another_process(tmp_path: Path) -> Non
     holder.execute("CREATE TABLE x (a)")
     holder.execute("BEGIN EXCLUSIVE")
     connection = sqlite3.connect(path, isolation_level=None)
+    refused = asyncio.Event()
+
+    def noting_refusals(on: sqlite3.Connection, sql: str) -> list[Any]:
+        try:
+            return _run(on, sql)
+        except sqlite3.OperationalError:
+            refused.set()
+            raise
+
+    monkeypatch.setattr(database_module, "_run", noting_refusals)
     try:
         _run(connection, "PRAGMA busy_timeout=0")
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             _run(connection, "PRAGMA journal_mode=WAL")
 
         async def release_soon() -> None:
-            await asyncio.sleep(0.3)
+            # The other process lets go only after the switch was refused once: the
+            # switch must have waited (on the loop, since this task ran) and tried again.
+            await refused.wait()
             holder.execute("COMMIT")
 
         releasing = asyncio.create_task(release_soon())
@@ -453,20 +467,21 @@ async def test_a_write_waits_for_another_process_without_blocking_the_loop(
 ) -> None:
     holder = sqlite3.connect(db.path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process is writing
-    ticks = 0
+    ten_ticks = asyncio.Event()
 
     async def ticking() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
+        """Another task on the loop, running while the write waits."""
+        for _ in range(10):
             await asyncio.sleep(0.005)
+        ten_ticks.set()
 
+    writing = asyncio.create_task(_write(db, 5))
     ticker = asyncio.create_task(ticking())
     try:
-        writing = asyncio.create_task(_write(db, 5))
-        await asyncio.sleep(0.2)
-        assert not writing.done(), "the write went ahead of the other process's lock"
-        assert ticks >= 10, f"the loop was blocked while waiting ({ticks} ticks)"
+        # A write blocking the loop until it gives up would be done (failed) before the
+        # other task got its ten turns; one waiting on the loop is still waiting.
+        await ten_ticks.wait()
+        assert not writing.done(), "the write did not wait on the loop for the lock"
         holder.execute("COMMIT")
         await asyncio.wait_for(writing, 2)
     finally:
