@@ -1,8 +1,7 @@
 """docker-compose.yml and .env.example name what the bot reads: two shard processes of
 one count on the compose file's PostgreSQL, health checks on both sides, and every
-setting documented. Docker is not run here; the YAML is parsed by a small reader of the
-subset it uses (PyYAML is no dependency of the project) and its shape checked from the
-text too."""
+setting documented. Docker is not run here; the YAML is parsed with PyYAML (a dev
+dependency) and its shape checked from the text too."""
 
 from __future__ import annotations
 
@@ -10,10 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
+import yaml
 
 from bot.config import Settings
-from tests.support import compose_yaml
 
 REPO = Path(__file__).resolve().parents[2]
 COMPOSE = REPO / "docker-compose.yml"
@@ -56,10 +54,8 @@ def test_two_shards_of_one_count_on_the_compose_postgres() -> None:
 
 
 def test_the_compose_file_parses_with_its_anchors_merged() -> None:
-    """The same facts through a YAML reader, anchors merged (tests/support/compose_yaml.py,
-    which reads the subset the file uses and fails on anything else: PyYAML is no
-    dependency of the project)."""
-    data: dict[str, Any] = compose_yaml.load(COMPOSE.read_text(encoding="utf-8"))
+    """The same facts through a YAML reader, anchors merged."""
+    data: dict[str, Any] = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
     services = data["services"]
     for shard, name in enumerate(SHARDS):
         service = services[name]
@@ -71,29 +67,6 @@ def test_the_compose_file_parses_with_its_anchors_merged() -> None:
     assert services["migrate"]["profiles"] == ["migrate"]
     assert services["migrate"]["restart"] == "no"
     assert "tanzaku-pgdata" in data["volumes"]
-
-
-def test_the_compose_reader_agrees_with_pyyaml() -> None:
-    """Where PyYAML happens to be installed, it reads the file as the small reader does."""
-    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed (no dependency)")
-    text = COMPOSE.read_text(encoding="utf-8")
-    assert compose_yaml.load(text) == yaml.safe_load(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "a:\n  - b: 1\n",  # a mapping in a sequence
-        "a: {b: 1}\n",  # a flow mapping
-        "a: yes\n",  # a plain boolean
-        "a: 1 # note\n",  # a trailing comment
-        "a:\n    b: 1\n  c: 2\n",  # indented back to no level
-        "a: *nowhere\n",
-    ],
-)
-def test_the_compose_reader_refuses_what_it_does_not_read(text: str) -> None:
-    with pytest.raises(compose_yaml.Unsupported):
-        compose_yaml.load(text)
 
 
 def test_the_compose_settings_are_the_bots() -> None:
