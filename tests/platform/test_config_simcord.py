@@ -108,10 +108,10 @@ def test_the_stake_check_takes_both_limits_and_refuses_one_past() -> None:
 
     config = ServerConfig(stake_limits={"hazard": (20, 100), "nihakyu": (5, None)})
     for game, stake in (("hazard", 20), ("hazard", 100), ("nihakyu", 5), ("nihakyu", 10**9)):
-        config.check_open(game, "Game", channel_id=1, stake=stake)
+        config.check_open(game, "Game", 1, stake)
     for game, stake in (("hazard", 19), ("hazard", 101), ("nihakyu", 4)):
         with pytest.raises(NotAllowed, match=f"not {stake:,}"):
-            config.check_open(game, "Game", channel_id=1, stake=stake)
+            config.check_open(game, "Game", 1, stake)
 
 
 async def test_only_a_moderator_changes_settings(simcord_env):

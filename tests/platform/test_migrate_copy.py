@@ -419,7 +419,7 @@ def test_without_a_token_the_command_still_names_a_bad_setting(tmp_path: Path) -
 def test_other_commands_still_need_the_token(tmp_path: Path) -> None:
     workdir = tmp_path / "run"
     workdir.mkdir()
-    result = run_bot(workdir, "--check", TANZAKU_DATABASE_PATH=str(tmp_path / "t.db"))
+    result = run_bot(workdir, TANZAKU_DATABASE_PATH=str(tmp_path / "t.db"))
     assert result.returncode == 2
     assert "TANZAKU_TOKEN" in one_line(result.stderr)
 

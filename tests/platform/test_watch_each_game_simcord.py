@@ -113,7 +113,7 @@ async def test_fortunes_and_winds(simcord_env, dice):
     answered(await bob.click(lobby, label="Join"))
     answered(await alice.click(lobby, label="Start"))
     answered(await alice.slash(world.channel, "fortunes bet", kind="shooter", amount=5))
-    answered(await bob.slash(world.channel, "fortunes bet", kind="against", amount=5))
+    answered(await bob.slash(world.channel, "fortunes bet", kind="against", amount=6))
     dice.extend([4, 4, 4, 4, FORTUNES])  # Fortunes and Winds rolled: the shooter wins
     answered(await fw_click(world, alice, "Roll"))
     for member in (bob, alice):
