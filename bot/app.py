@@ -177,6 +177,7 @@ class TanzakuBot(commands.Bot):
                 "discord-ui-dynamic-item",
                 "discord-ui-modal-dispatch",
                 "CommandTree-invoker",
+                "discord.py: on_interaction",  # a click or a table form (TableHub)
                 "tanzaku-computer-",  # a computer's move (bot/service/computers.py)
             )
             loop = asyncio.get_running_loop()

@@ -1,8 +1,10 @@
 """Where a click becomes an action and an outcome becomes a message.
 
 Every Tanzaku component is a :class:`TableComponent` (one `DynamicItem` for the custom-id
-grammar in :mod:`cogs._ui.custom_ids`), so buttons on any message — even one sent before
-a restart — route here. Lobby verbs are handled for every game alike; game verbs go to
+grammar in :mod:`cogs._ui.custom_ids`), and every click on one, and every form opened from
+one, is answered by :meth:`TableHub.on_interaction` from its custom id alone: on any
+message — one sent before a restart, one edited since the member saw it — and after any
+restart or form timeout. Lobby verbs are handled for every game alike; game verbs go to
 the game's :class:`GameUI`, which its cog registers.
 """
 
@@ -205,11 +207,18 @@ class TableView(discord.ui.View):
 
 class TableModal(discord.ui.Modal):
     """Every form a table shows. What was typed may be a secret (a bid): a failure is
-    logged without it, and the member is told whether anything was saved."""
+    logged without it, and the member is told whether anything was saved.
+
+    A form whose custom id is a table component's (a bid or amount form: the id of the
+    button that opened it) is answered by :meth:`TableHub.on_interaction` from that id,
+    like a click, so it still works after a restart or its timeout, when discord.py has
+    forgotten this object; here it does nothing."""
 
     table_id: int = 0
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        if ComponentId.parse(self.custom_id) is not None:
+            return
         saved_before = saved_writes.get()
         try:
             with acknowledge_if_slow(interaction):
@@ -253,19 +262,11 @@ class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMP
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})
-        parsed = ComponentId.parse(str(data.get("custom_id", "")))
-        if parsed is None:
-            return
-        raw_values: Any = data.get("values") or []
-        values = [str(value) for value in raw_values]
-        try:
-            await TableHub.of(interaction.client).dispatch(interaction, parsed, values)
-        except Exception as error:
-            # Never let the library log this item: its label may be a bid.
-            log_failure(
-                log, "a %r click at table %s failed", parsed.verb, parsed.table, error=error
-            )
+        """Nothing: :meth:`TableHub.on_interaction` answers every click on a table
+        component. discord.py calls this only when the clicked id is still on the message
+        as the interaction carries it, and drops the click silently when an edit (another
+        player's move, a deadline, a computer) removed it meanwhile — so it cannot be the
+        one place a click is answered, and answering here too would answer twice."""
 
 
 class GameUI:
@@ -667,6 +668,34 @@ class TableHub:
             await send_ephemeral(interaction, text)
         except discord.HTTPException as error:
             log.warning("could not answer an interaction: HTTP %s", error.status)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every click on a table component and every form opened from one (its custom
+        id is the opening button's), answered from the custom id alone.
+
+        discord.py dispatches ``on_interaction`` exactly once for each interaction, so
+        this is the one place they are answered: whether or not the clicked id is still
+        on the message (a click made as an edit replaced the buttons gets the stale
+        answer, or its action when its ply is still the table's), and whether or not the
+        form object is still in memory (after a restart or its timeout)."""
+        if interaction.type == discord.InteractionType.component:
+            kind = "click"
+        elif interaction.type == discord.InteractionType.modal_submit:
+            kind = "form"
+        else:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        cid = ComponentId.parse(str(data.get("custom_id", "")))
+        if cid is None:
+            return
+        raw_values: Any = data.get("values") or []
+        values = [str(value) for value in raw_values]
+        try:
+            await self.dispatch(interaction, cid, values)
+        except Exception as error:
+            # Never let the library log this interaction: a button's label, a form's
+            # value may be a bid.
+            log_failure(log, "a %r %s at table %s failed", cid.verb, kind, cid.table, error=error)
 
     async def dispatch(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
