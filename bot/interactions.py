@@ -53,8 +53,73 @@ async def _defer(interaction: discord.Interaction[Any]) -> None:
         else:
             await interaction.response.defer(thinking=True, ephemeral=True)
     except (discord.InteractionResponded, discord.HTTPException):
-        # Answered in the meantime, or Discord refused: the answer path copes with both.
+        # Answered in the meantime (the answer was already on its way when the timer
+        # fired: 40060), or Discord refused: the answer path copes with both.
         log.debug("a slow interaction could not be deferred")
+
+
+ALREADY_ACKNOWLEDGED = 40060
+UNKNOWN_INTERACTION = 10062
+UNKNOWN_MESSAGE = 10008
+ROUTINE_CODES = frozenset({ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION, UNKNOWN_MESSAGE})
+"""Discord refusals that are part of its ordinary life, not a fault of the bot: an
+interaction past its 3 s or 15 min, answered by the deferral timer first, a message
+deleted meanwhile. Logged at WARNING in one line (:func:`is_routine`)."""
+
+
+def is_routine(error: BaseException) -> bool:
+    """A routine Discord failure: one of :data:`ROUTINE_CODES`, or Discord's own server
+    error (5xx), which a retry or the next edit repairs."""
+    if not isinstance(error, discord.HTTPException):
+        return False
+    return error.code in ROUTINE_CODES or error.status >= 500
+
+
+def describe(error: discord.HTTPException) -> str:
+    """One line for the log: the status and Discord's code, never the request (its URL
+    holds the interaction's token) nor the text (it can quote what was sent)."""
+    return f"HTTP {error.status} (code {error.code})"
+
+
+async def respond(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """Send the answer: the interaction's response, or a followup once it is taken.
+
+    The deferral timer may have answered while this answer was on its way (it saw
+    nothing sent yet): Discord then refuses this one as already acknowledged (40060),
+    and it goes as the followup that completes the deferral instead — not lost, and not
+    reported as a failure of the command."""
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+        return
+    try:
+        await interaction.response.send_message(**kwargs)
+    except discord.InteractionResponded:
+        await interaction.followup.send(**kwargs)
+    except discord.HTTPException as error:
+        if error.code != ALREADY_ACKNOWLEDGED:
+            raise
+        log.info("an answer raced its deferral; sent as a followup")
+        await interaction.followup.send(**kwargs)
+
+
+async def answer_saved(
+    interaction: discord.Interaction[Any], went_through: str, **kwargs: Any
+) -> bool:
+    """Answer an action that is already saved; ``True`` if the answer was delivered.
+
+    If Discord refuses it, the member is told ``went_through`` privately (again through
+    the response if it was never taken, else by a followup) — never "nothing was
+    changed", which would have them do it a second time."""
+    try:
+        await respond(interaction, **kwargs)
+        return True
+    except discord.HTTPException as error:
+        log.warning("the answer to a saved action failed: %s", describe(error))
+    try:
+        await respond(interaction, content=went_through, ephemeral=True)
+    except discord.HTTPException as error:
+        log.warning("could not say a saved action went through: %s", describe(error))
+    return False
 
 
 class GuardedTree(app_commands.CommandTree[Any]):

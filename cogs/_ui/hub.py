@@ -30,7 +30,7 @@ from pydantic import BaseModel
 from bot import rules_text
 from bot.errors import NotAllowed, StaleAction, UserFacingError
 from bot.games.registry import GameSpec
-from bot.interactions import acknowledge_if_slow
+from bot.interactions import acknowledge_if_slow, describe, is_routine, respond
 from bot.players import is_computer, strategy
 from bot.safe_log import log_failure
 from bot.service import (
@@ -58,6 +58,10 @@ WATCH_ROW = 4
 RULES_TABLE = 0
 """Rules pages use table id 0 in the custom-id grammar: no real table has it."""
 APOLOGY = "Something went wrong on our side; nothing was changed. Please try again."
+ANSWER_REFUSED = (
+    "Discord did not take my answer, so I cannot say whether that went through. Please "
+    "check before trying again."
+)
 SAVED_BUT_NOT_SHOWN = (
     "Your action was saved, but Discord did not take the update of the table message. "
     "I will refresh it; nothing needs doing again."
@@ -226,9 +230,10 @@ class TableModal(discord.ui.Modal):
         except UserFacingError as error:
             await send_ephemeral(interaction, str(error))
         except Exception as error:
-            log_failure(log, "a form at table %s failed", self.table_id, error=error)
+            log_click_failure("a form at table %s failed", self.table_id, error=error)
             hub = TableHub.of(interaction.client)
-            await hub.apologise(interaction, self.table_id, saved_writes.get() > saved_before)
+            saved = saved_writes.get() > saved_before
+            await hub.apologise(interaction, self.table_id, saved, error=error)
 
     async def submit(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError
@@ -237,6 +242,17 @@ class TableModal(discord.ui.Modal):
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
         log_failure(log, "a form at table %s failed", self.table_id, error=error)
+
+
+def log_click_failure(message: str, *args: object, error: BaseException) -> None:
+    """A click's or a form's failure: a routine one of Discord's (the interaction expired,
+    was answered already, its message was deleted) in one WARNING line; anything else at
+    ERROR with its frames, never its text (a form's value may be a bid)."""
+    if is_routine(error):
+        assert isinstance(error, discord.HTTPException)
+        log.warning(message + ": Discord refused: %s", *args, describe(error))
+    else:
+        log_failure(log, message, *args, error=error)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -667,7 +683,7 @@ class TableHub:
         try:
             await send_ephemeral(interaction, text)
         except discord.HTTPException as error:
-            log.warning("could not answer an interaction: HTTP %s", error.status)
+            log.warning("could not answer an interaction: %s", describe(error))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every click on a table component and every form opened from one (its custom
@@ -695,7 +711,7 @@ class TableHub:
         except Exception as error:
             # Never let the library log this interaction: a button's label, a form's
             # value may be a bid.
-            log_failure(log, "a %r %s at table %s failed", cid.verb, kind, cid.table, error=error)
+            log_click_failure("a %r %s at table %s failed", cid.verb, kind, cid.table, error=error)
 
     async def dispatch(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
@@ -710,8 +726,9 @@ class TableHub:
             await self.refuse(interaction, error)
         except Exception as error:
             # Table and verb only: a component's argument may be a secret (a bid).
-            log_failure(log, "a %r click at table %s failed", cid.verb, cid.table, error=error)
-            await self.apologise(interaction, cid.table, saved_writes.get() > saved_before)
+            log_click_failure("a %r click at table %s failed", cid.verb, cid.table, error=error)
+            saved = saved_writes.get() > saved_before
+            await self.apologise(interaction, cid.table, saved, error=error)
         try:
             await self.deliver_notice(interaction, cid.table)
         except Exception as error:
@@ -934,12 +951,22 @@ class TableHub:
         await self.refuse(interaction, error)
 
     async def apologise(
-        self, interaction: discord.Interaction[Any], table_id: int, saved: bool
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        saved: bool,
+        *,
+        error: BaseException | None = None,
     ) -> None:
-        """After an unexpected failure: "nothing was changed" only if nothing was."""
+        """After an unexpected failure: "nothing was changed" only if nothing was. A
+        failure of Discord itself (it refused something the click sent) cannot tell
+        whether the handler had already done its work, so it never says nothing was."""
         if saved:
             self.schedule_refresh(table_id, force=True)
             await self._tell(interaction, SAVED_BUT_NOT_SHOWN)
+        elif isinstance(error, discord.HTTPException):
+            self.schedule_refresh(table_id, force=True)
+            await self._tell(interaction, ANSWER_REFUSED)
         else:
             await self._tell(interaction, APOLOGY)
 
@@ -1109,7 +1136,4 @@ async def send_ephemeral(
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
+    await respond(interaction, **kwargs)
