@@ -17,6 +17,7 @@ from bot.config import Settings
 from bot.economy import Economy
 from bot.games.registry import GameRegistry
 from bot.interactions import GuardedTree
+from bot.safe_log import redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
 from bot.storage import DATABASE_ERRORS, database_for_url
 
@@ -89,6 +90,8 @@ class TanzakuBot(commands.Bot):
                 guild=True, dm_channel=False, private_channel=False
             ),
         )
+        # Whoever configured logging (or not), no record carries an interaction token.
+        redact_tokens_in_logs()
         self.settings = settings
         self.clock = clock
         self.db = database_for_url(settings.database_url, synchronous=settings.database_synchronous)
