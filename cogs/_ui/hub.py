@@ -206,7 +206,7 @@ class TableView(discord.ui.View):
     ) -> None:
         cid = ComponentId.parse(str(getattr(item, "custom_id", "") or ""))
         where = (cid.verb, cid.table) if cid is not None else ("?", "?")
-        log_failure(log, "a %r component at table %s failed", *where, error=error)
+        log_click_failure("a %r component at table %s failed", *where, error=error)
 
 
 class TableModal(discord.ui.Modal):
@@ -241,7 +241,7 @@ class TableModal(discord.ui.Modal):
     async def on_error(  # type: ignore[override]  # Modal's own signature
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
-        log_failure(log, "a form at table %s failed", self.table_id, error=error)
+        log_click_failure("a form at table %s failed", self.table_id, error=error)
 
 
 def log_click_failure(message: str, *args: object, error: BaseException) -> None:
@@ -732,7 +732,7 @@ class TableHub:
         try:
             await self.deliver_notice(interaction, cid.table)
         except Exception as error:
-            log_failure(log, "could not deliver a notice at table %s", cid.table, error=error)
+            log_click_failure("could not deliver a notice at table %s", cid.table, error=error)
 
     async def _route(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
