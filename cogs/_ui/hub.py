@@ -30,7 +30,13 @@ from pydantic import BaseModel
 from bot import rules_text
 from bot.errors import NotAllowed, StaleAction, UserFacingError
 from bot.games.registry import GameSpec
-from bot.interactions import acknowledge_if_slow, describe, is_routine, respond
+from bot.interactions import (
+    ALREADY_ACKNOWLEDGED,
+    acknowledge_if_slow,
+    describe,
+    is_routine,
+    respond,
+)
 from bot.players import is_computer, strategy
 from bot.safe_log import log_failure
 from bot.service import (
@@ -854,10 +860,11 @@ class TableHub:
                     # edits once more with the table as it then is.
                     self._dirty.add(snapshot.id)
             except discord.HTTPException as error:
-                log.warning(
-                    "table %s: answering a click failed: HTTP %s", snapshot.id, error.status
-                )
-                shown = False
+                log.warning("table %s: answering a click failed: %s", snapshot.id, describe(error))
+                # Answered already (the deferral timer got there first): the click is
+                # acknowledged and the refresh below shows the table, nothing went wrong
+                # for the member. Anything else: they are told their action stands.
+                shown = error.code == ALREADY_ACKNOWLEDGED
                 self.schedule_refresh(snapshot.id, force=True)
         else:
             self.schedule_refresh(snapshot.id)
