@@ -108,3 +108,20 @@ async def test_a_bid_form_from_a_round_gone_by_gets_the_stale_answer(simcord_env
     assert STALE in refusal(await alice.user.submit_modal(shown, {"amount": "23"}))
     after = await simcord_env.bot.tables.snapshot(1)
     assert after.row.version == before.row.version and after.state.bids == {}
+
+
+async def test_a_hazard_amount_form_submitted_after_a_restart_places_the_bet(
+    simcord_env, bot_factory
+):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    table = answered(await alice.slash(world.channel, "hazard open", max_stake=500))
+    answered(await bob.click(table.response.message, label="Join"))
+    answered(await alice.click(table.response.message, label="Start"))
+    picker = answered(await bob.click(world.channel.last_message, label="Bet with"))
+    shown = answered(await bob.click(picker.response.message, label="Other amount…"))
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(bot_factory())
+    answered(await bob.submit_modal(shown, {"amount": "100"}))
+    state = (await simcord_env.bot.tables.snapshot(1)).state
+    assert state.bets[bob.id] == {"with": 100}
