@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -128,3 +128,51 @@ class GuardedTree(app_commands.CommandTree[Any]):
     async def _call(self, interaction: discord.Interaction[Any]) -> None:
         with acknowledge_if_slow(interaction):
             await super()._call(interaction)
+
+
+def _still_on(message: discord.Message, component_type: int, custom_id: str) -> bool:
+    """Whether discord.py will dispatch this click to its DynamicItem: it looks for the
+    clicked id among the components of the message *as the interaction carries it*
+    (``ViewStore.schedule_dynamic_item_call``), and does the same test here."""
+    view_type = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    view = view_type.from_message(message, timeout=None)
+    return any(
+        item.type.value == component_type and getattr(item, "custom_id", None) == custom_id
+        for item in view.walk_children()
+    )
+
+
+async def answer_dropped_click(
+    interaction: discord.Interaction[Any],
+    factories: Iterable[type[discord.ui.DynamicItem[Any]]],
+) -> None:
+    """A click on a `DynamicItem` whose id an edit took off the message meanwhile (a page
+    turned by a double click, a table moved on) is dropped by discord.py without a word,
+    and Discord shows "This interaction failed". Such a click is given here to its item,
+    built from the custom id alone — the same item discord.py would have called, so the
+    click is answered once, by its own code.
+
+    Items that are answered by a listener of their own whatever the message holds (the
+    table components: ``answered_by_listener``) are left to it."""
+    if interaction.type != discord.InteractionType.component or interaction.message is None:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    component_type = int(data.get("component_type", 0))
+    if _still_on(interaction.message, component_type, custom_id):
+        return
+    for factory in factories:
+        if getattr(factory, "answered_by_listener", False):
+            continue
+        match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is None:
+            continue
+        base: discord.ui.Item[Any]
+        if component_type == discord.ComponentType.button.value:
+            base = discord.ui.Button(custom_id=custom_id)
+        else:
+            base = discord.ui.Select(custom_id=custom_id)
+        item = await factory.from_custom_id(interaction, base, match)
+        if await item.interaction_check(interaction):
+            await item.callback(interaction)
+        return

@@ -271,6 +271,9 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
 class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
     """Any button or select of a Tanzaku table; its custom id says everything needed."""
 
+    answered_by_listener: ClassVar[bool] = True
+    """Every click is answered by :meth:`TableHub.on_interaction`, not :meth:`callback`."""
+
     def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__(item)
 

@@ -125,3 +125,16 @@ async def test_a_hazard_amount_form_submitted_after_a_restart_places_the_bet(
     answered(await bob.submit_modal(shown, {"amount": "100"}))
     state = (await simcord_env.bot.tables.snapshot(1)).state
     assert state.bets[bob.id] == {"with": 100}
+
+
+async def test_a_page_button_an_edit_removed_still_turns_the_page(simcord_env):
+    """Not only table buttons: a /leaderboard page button clicked twice fast (the first
+    click's edit replaced it) is answered by its own code, once."""
+    world = await make_world(simcord_env, "alice", "bob")
+    alice = world["alice"]
+    answered(await alice.slash(world.channel, "wallet"))
+    board = answered(await alice.slash(world.channel, "leaderboard")).response.message
+    gone = f"tz-board:{alice.id}:coins:all:0"  # not on this one-page board
+    result = await click_id(alice, board, gone)
+    answered(result)
+    assert "Leaderboard" in (result.response.embeds[0].title or "")
