@@ -159,14 +159,14 @@ async def answer_dropped_click(
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     component_type = int(data.get("component_type", 0))
-    if _still_on(interaction.message, component_type, custom_id):
-        return
     for factory in factories:
         if getattr(factory, "answered_by_listener", False):
             continue
         match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is None:
             continue
+        if _still_on(interaction.message, component_type, custom_id):
+            return  # discord.py calls the item itself
         base: discord.ui.Item[Any]
         if component_type == discord.ComponentType.button.value:
             base = discord.ui.Button(custom_id=custom_id)
