@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from bot.app import DatabaseUnavailable, TanzakuBot, create_bot
 from bot.config import Settings, database_label
+from bot.safe_log import redact_tokens_in_logs
 from bot.storage import DATABASE_ERRORS, SqliteDatabase, database_for_url
 from bot.storage.copy import CopyProblem, copy_sqlite_to_postgres
 from bot.storage.database import quiet_driver_loggers
@@ -65,10 +66,13 @@ def setup_logging(level: str) -> None:
     # At DEBUG the database driver logs every statement with its parameters (fairness
     # seeds included), discord.py's HTTP client every request body (private answers, a
     # bid in a DM) and its gateway every event received (a bid button's custom id, a bid
-    # typed in a form). Those stay quiet whatever the level.
+    # typed in a form), and its webhook client every interaction answer's URL (the
+    # interaction's token: 15 minutes of answering as the bot). Those stay quiet whatever
+    # the level; the token is also redacted from anything they log above it.
     quiet_driver_loggers()
-    for name in ("discord.http", "discord.gateway"):
+    for name in ("discord.http", "discord.gateway", "discord.webhook"):
         logging.getLogger(name).setLevel(max(logging.INFO, logging.getLogger().level))
+    redact_tokens_in_logs()
 
 
 class DatabaseProblem(Exception):

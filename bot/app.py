@@ -16,7 +16,8 @@ from bot.clock import Clock, discord_clock
 from bot.config import Settings
 from bot.economy import Economy
 from bot.games.registry import GameRegistry
-from bot.interactions import GuardedTree
+from bot.interactions import GuardedTree, answer_dropped_click, describe, is_routine
+from bot.safe_log import log_failure, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
 from bot.storage import DATABASE_ERRORS, database_for_url
 
@@ -89,6 +90,8 @@ class TanzakuBot(commands.Bot):
                 guild=True, dm_channel=False, private_channel=False
             ),
         )
+        # Whoever configured logging (or not), no record carries an interaction token.
+        redact_tokens_in_logs()
         self.settings = settings
         self.clock = clock
         self.db = database_for_url(settings.database_url, synchronous=settings.database_synchronous)
@@ -105,6 +108,7 @@ class TanzakuBot(commands.Bot):
             takeover_seconds=settings.deadline_takeover_seconds,
         )
         self.background_tasks: set[asyncio.Task[Any]] = set()
+        self.dynamic_item_types: list[type[discord.ui.DynamicItem[Any]]] = []
         self._extensions = tuple(extensions)
         self._sync_globally = sync_globally
         self.rearmed_deadlines = 0
@@ -140,6 +144,20 @@ class TanzakuBot(commands.Bot):
         # What exists now lives as long as the bot: keep it out of every later full
         # collection, whose pauses would otherwise land inside clicks.
         gc.freeze()
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        super().add_dynamic_items(*items)
+        self.dynamic_item_types.extend(items)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        # Every click gets an answer, also one on a button an edit just removed.
+        try:
+            await answer_dropped_click(interaction, self.dynamic_item_types)
+        except Exception as error:
+            if isinstance(error, discord.HTTPException) and is_routine(error):
+                log.warning("a click on a removed component: Discord refused: %s", describe(error))
+            else:
+                log_failure(log, "a click on a removed component failed", error=error)
 
     async def on_ready(self) -> None:
         # The gateway has now filled discord.py's caches (every guild, channel and role):
@@ -177,6 +195,7 @@ class TanzakuBot(commands.Bot):
                 "discord-ui-dynamic-item",
                 "discord-ui-modal-dispatch",
                 "CommandTree-invoker",
+                "discord.py: on_interaction",  # a click or a table form (TableHub)
                 "tanzaku-computer-",  # a computer's move (bot/service/computers.py)
             )
             loop = asyncio.get_running_loop()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -53,8 +53,73 @@ async def _defer(interaction: discord.Interaction[Any]) -> None:
         else:
             await interaction.response.defer(thinking=True, ephemeral=True)
     except (discord.InteractionResponded, discord.HTTPException):
-        # Answered in the meantime, or Discord refused: the answer path copes with both.
+        # Answered in the meantime (the answer was already on its way when the timer
+        # fired: 40060), or Discord refused: the answer path copes with both.
         log.debug("a slow interaction could not be deferred")
+
+
+ALREADY_ACKNOWLEDGED = 40060
+UNKNOWN_INTERACTION = 10062
+UNKNOWN_MESSAGE = 10008
+ROUTINE_CODES = frozenset({ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION, UNKNOWN_MESSAGE})
+"""Discord refusals that are part of its ordinary life, not a fault of the bot: an
+interaction past its 3 s or 15 min, answered by the deferral timer first, a message
+deleted meanwhile. Logged at WARNING in one line (:func:`is_routine`)."""
+
+
+def is_routine(error: BaseException) -> bool:
+    """A routine Discord failure: one of :data:`ROUTINE_CODES`, or Discord's own server
+    error (5xx), which a retry or the next edit repairs."""
+    if not isinstance(error, discord.HTTPException):
+        return False
+    return error.code in ROUTINE_CODES or error.status >= 500
+
+
+def describe(error: discord.HTTPException) -> str:
+    """One line for the log: the status and Discord's code, never the request (its URL
+    holds the interaction's token) nor the text (it can quote what was sent)."""
+    return f"HTTP {error.status} (code {error.code})"
+
+
+async def respond(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """Send the answer: the interaction's response, or a followup once it is taken.
+
+    The deferral timer may have answered while this answer was on its way (it saw
+    nothing sent yet): Discord then refuses this one as already acknowledged (40060),
+    and it goes as the followup that completes the deferral instead — not lost, and not
+    reported as a failure of the command."""
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+        return
+    try:
+        await interaction.response.send_message(**kwargs)
+    except discord.InteractionResponded:
+        await interaction.followup.send(**kwargs)
+    except discord.HTTPException as error:
+        if error.code != ALREADY_ACKNOWLEDGED:
+            raise
+        log.info("an answer raced its deferral; sent as a followup")
+        await interaction.followup.send(**kwargs)
+
+
+async def answer_saved(
+    interaction: discord.Interaction[Any], went_through: str, **kwargs: Any
+) -> bool:
+    """Answer an action that is already saved; ``True`` if the answer was delivered.
+
+    If Discord refuses it, the member is told ``went_through`` privately (again through
+    the response if it was never taken, else by a followup) — never "nothing was
+    changed", which would have them do it a second time."""
+    try:
+        await respond(interaction, **kwargs)
+        return True
+    except discord.HTTPException as error:
+        log.warning("the answer to a saved action failed: %s", describe(error))
+    try:
+        await respond(interaction, content=went_through, ephemeral=True)
+    except discord.HTTPException as error:
+        log.warning("could not say a saved action went through: %s", describe(error))
+    return False
 
 
 class GuardedTree(app_commands.CommandTree[Any]):
@@ -63,3 +128,51 @@ class GuardedTree(app_commands.CommandTree[Any]):
     async def _call(self, interaction: discord.Interaction[Any]) -> None:
         with acknowledge_if_slow(interaction):
             await super()._call(interaction)
+
+
+def _still_on(message: discord.Message, component_type: int, custom_id: str) -> bool:
+    """Whether discord.py will dispatch this click to its DynamicItem: it looks for the
+    clicked id among the components of the message *as the interaction carries it*
+    (``ViewStore.schedule_dynamic_item_call``), and does the same test here."""
+    view_type = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    view = view_type.from_message(message, timeout=None)
+    return any(
+        item.type.value == component_type and getattr(item, "custom_id", None) == custom_id
+        for item in view.walk_children()
+    )
+
+
+async def answer_dropped_click(
+    interaction: discord.Interaction[Any],
+    factories: Iterable[type[discord.ui.DynamicItem[Any]]],
+) -> None:
+    """A click on a `DynamicItem` whose id an edit took off the message meanwhile (a page
+    turned by a double click, a table moved on) is dropped by discord.py without a word,
+    and Discord shows "This interaction failed". Such a click is given here to its item,
+    built from the custom id alone — the same item discord.py would have called, so the
+    click is answered once, by its own code.
+
+    Items that are answered by a listener of their own whatever the message holds (the
+    table components: ``answered_by_listener``) are left to it."""
+    if interaction.type != discord.InteractionType.component or interaction.message is None:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    component_type = int(data.get("component_type", 0))
+    for factory in factories:
+        if getattr(factory, "answered_by_listener", False):
+            continue
+        match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is None:
+            continue
+        if _still_on(interaction.message, component_type, custom_id):
+            return  # discord.py calls the item itself
+        base: discord.ui.Item[Any]
+        if component_type == discord.ComponentType.button.value:
+            base = discord.ui.Button(custom_id=custom_id)
+        else:
+            base = discord.ui.Select(custom_id=custom_id)
+        item = await factory.from_custom_id(interaction, base, match)
+        if await item.interaction_check(interaction):
+            await item.callback(interaction)
+        return

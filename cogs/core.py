@@ -9,8 +9,10 @@ from cogs._ui.hub import TableComponent, TableHub
 
 
 async def setup(bot: TanzakuBot) -> None:
-    TableHub.of(bot)
-    # One DynamicItem routes every Tanzaku button, including those on messages sent
-    # before a restart.
+    hub = TableHub.of(bot)
+    # The hub answers every Tanzaku click and form from its custom id, including those on
+    # messages sent before a restart or edited since (TableHub.on_interaction); the
+    # DynamicItem only draws the components.
     bot.add_dynamic_items(TableComponent)
+    bot.add_listener(hub.on_interaction, "on_interaction")
     bot.tree.error(on_app_command_error)

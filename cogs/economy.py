@@ -15,9 +15,12 @@ from discord.ext import commands
 from bot.app import TanzakuBot
 from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Audit, Economy
 from bot.errors import UserFacingError
+from bot.interactions import answer_saved
 from bot.rules_text import GAMES
+from bot.service.terms import count_saved_write
 from bot.storage.money import LedgerRow
 from cogs._ui import render
+from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
 from cogs._ui.hub import send_ephemeral
 from cogs._ui.options import GAME_CHOICES
 
@@ -326,10 +329,14 @@ class EconomyCog(commands.Cog, name="Economy"):
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         claim = await self.economy.daily(interaction.guild_id, interaction.user.id)
-        await send_ephemeral(
+        # Saved: whatever fails from here, the error handler must not say otherwise.
+        count_saved_write()
+        await answer_saved(
             interaction,
-            f"You claimed **{render.coins(claim.amount, claim.currency)}**; your wallet now "
-            f"holds {render.coins(claim.balance, claim.currency)}.",
+            DAILY_WENT_THROUGH,
+            content=f"You claimed **{render.coins(claim.amount, claim.currency)}**; your "
+            f"wallet now holds {render.coins(claim.balance, claim.currency)}.",
+            ephemeral=True,
         )
 
     @app_commands.command(name="give", description="Give coins from your wallet to a member.")
@@ -346,8 +353,12 @@ class EconomyCog(commands.Cog, name="Economy"):
         after = await self.economy.give(
             interaction.guild_id, interaction.user.id, member.id, amount
         )
-        await interaction.response.send_message(
-            f"{interaction.user.mention} gave {member.mention} "
+        # Saved: whatever fails from here, the error handler must not say otherwise.
+        count_saved_write()
+        await answer_saved(
+            interaction,
+            GIFT_WENT_THROUGH,
+            content=f"{interaction.user.mention} gave {member.mention} "
             f"**{render.coins(amount, after.currency)}**.",
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -19,7 +19,7 @@ from bot.games import strength_duel as duel
 from bot.service import TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.forms import AmountModal, quick_amounts
+from cogs._ui.forms import quick_amounts, typed_amount
 from cogs._ui.game import Game, GameCog
 from cogs._ui.hub import button, install_game, view_of
 from cogs._ui.options import Options, Values, table
@@ -147,22 +147,18 @@ class DuelUI(Game):
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
     ) -> None:
         tag_out = cid.verb == "bidt"
-
-        async def then(submitted: discord.Interaction[Any], amount: int) -> None:
-            bid = duel.Bid(amount=amount, tag_out=tag_out)
-            await self.act(submitted, cid.table, bid, ply=cid.ply)
-
-        title = "Bid and tag out" if tag_out else "Your secret bid"
-        form = AmountModal(
-            cid.table,
-            then,
-            title=title,
+        amount = await typed_amount(
+            interaction,
+            cid,
+            title="Bid and tag out" if tag_out else "Your secret bid",
             label="Strength to spend",
             placeholder="A whole number",
             max_length=4,
             what="a whole number from 0 up to your strength",
         )
-        await interaction.response.send_modal(form)
+        if amount is not None:
+            bid = duel.Bid(amount=amount, tag_out=tag_out)
+            await self.act(interaction, cid.table, bid, ply=cid.ply)
 
 
 OPTIONS = Options(

@@ -1,4 +1,9 @@
-"""The one place an application command's error becomes an answer to the member."""
+"""The one place an application command's error becomes an answer to the member.
+
+Telling the truth after a failure: "nothing was changed" only when nothing was. A
+command that saved something (a table action, a gift, a daily claim: counted in
+:data:`saved_writes`) and then failed says that it went through; a failure of Discord
+itself to take the answer says so, since the command's work may well be done."""
 
 from __future__ import annotations
 
@@ -9,11 +14,34 @@ import discord
 from discord import app_commands
 
 from bot.games.errors import UserFacingError
+from bot.interactions import describe, is_routine
 from bot.safe_log import log_failure
 from bot.service import saved_writes
-from cogs._ui.hub import APOLOGY, SAVED_BUT_NOT_SHOWN, send_ephemeral
+from cogs._ui.hub import ANSWER_REFUSED, APOLOGY, send_ephemeral
 
 log = logging.getLogger(__name__)
+
+GIFT_WENT_THROUGH = (
+    "Your gift went through, but the answer failed. Nothing needs doing again: /wallet shows it."
+)
+DAILY_WENT_THROUGH = (
+    "Your daily coins were paid, but the answer failed. Nothing needs doing again: /wallet "
+    "shows them."
+)
+WENT_THROUGH = "What you asked went through, but the answer failed. Nothing needs doing again."
+SAVED_BY_COMMAND = {"give": GIFT_WENT_THROUGH, "daily": DAILY_WENT_THROUGH}
+"""A command's own words for "it went through, but the answer failed"."""
+
+
+def failure_text(command: str, error: BaseException, saved: bool) -> str:
+    """What a member is told after `command` failed with `error` (not their mistake)."""
+    if saved:
+        return SAVED_BY_COMMAND.get(command, WENT_THROUGH)
+    if isinstance(error, discord.HTTPException):
+        # Discord refused something the command sent: the command's own writes may have
+        # been made before (not every store write is counted), so never "nothing".
+        return ANSWER_REFUSED
+    return APOLOGY
 
 
 async def on_app_command_error(
@@ -32,11 +60,16 @@ async def on_app_command_error(
         text = f"I could not read `{error.value}` as the option expects."
     else:
         command = interaction.command.qualified_name if interaction.command else "?"
-        # The options a member typed may be secret: the failure is logged without them.
-        log_failure(log, "command /%s failed", command, error=original)
+        if isinstance(original, discord.HTTPException) and is_routine(original):
+            # Discord's ordinary life (an expired interaction, a deleted message): one
+            # line, no traceback.
+            log.warning("command /%s: Discord refused: %s", command, describe(original))
+        else:
+            # The options a member typed may be secret: the failure is logged without them.
+            log_failure(log, "command /%s failed", command, error=original)
         # Each command runs in a task of its own, so any write counted here was its own.
-        text = SAVED_BUT_NOT_SHOWN if saved_writes.get() else APOLOGY
+        text = failure_text(command, original, saved_writes.get() > 0)
     try:
         await send_ephemeral(interaction, text)
-    except discord.HTTPException:
-        log.warning("could not deliver an error message", exc_info=True)
+    except discord.HTTPException as failure:
+        log.warning("could not deliver an error message: %s", describe(failure))

@@ -68,36 +68,80 @@ def parse_quick(arg: str | None) -> tuple[str, int | None]:
     return kind, int(amount)
 
 
+AMOUNT_FIELD = "amount"
+
+
 class AmountModal(TableModal):
-    """The typed amount: one field (custom id ``amount``), parsed strictly."""
+    """The typed amount: one field (custom id ``amount``).
+
+    The form's own custom id is the id of the button that opened it, so its submission is
+    routed like a click on that button (:meth:`TableHub.on_interaction`) and read by
+    :func:`typed_amount` from the id and the field alone: nothing of it is kept in memory,
+    and a form submitted after a restart or past this object's timeout is still answered
+    — applied if its ply is still the table's, else refused as stale."""
 
     def __init__(
         self,
-        table: int,
-        then: Callable[[discord.Interaction[Any], int], Awaitable[None]],
+        cid: ComponentId,
         *,
         title: str,
         label: str = "Amount",
         placeholder: str = "Whole coins",
         max_length: int = 16,
-        what: str = "a whole number of coins",
     ) -> None:
-        super().__init__(title=title, timeout=300)
-        self.table_id = table
-        self.then = then
-        self.what = what
+        super().__init__(title=title, timeout=300, custom_id=str(cid))
+        self.table_id = cid.table
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
             label=label,
             placeholder=placeholder,
             min_length=1,
             max_length=max_length,
-            custom_id="amount",
+            custom_id=AMOUNT_FIELD,
         )
         self.add_item(self.amount)
 
-    async def submit(self, interaction: discord.Interaction[Any]) -> None:
-        # Strict: str.isdigit() would let "²" through, and int() would then fail.
-        await self.then(interaction, parse_amount(self.amount.value, what=self.what))
+
+def submitted(interaction: discord.Interaction[Any], field: str) -> str | None:
+    """The text typed in a form's ``field``, or ``None`` when the interaction is not a
+    form's submission (it is the click that opens the form)."""
+    if interaction.type != discord.InteractionType.modal_submit:
+        return None
+    data: dict[str, Any] = dict(interaction.data or {})
+    rows: list[Any] = list(data.get("components") or [])
+    while rows:
+        node = rows.pop()
+        if not isinstance(node, dict):
+            continue
+        if node.get("custom_id") == field and "value" in node:
+            return str(node.get("value") or "")
+        rows.extend(node.get("components") or [])
+        if isinstance(node.get("component"), dict):
+            rows.append(node["component"])  # a field inside a label
+    return ""
+
+
+async def typed_amount(
+    interaction: discord.Interaction[Any],
+    cid: ComponentId,
+    *,
+    title: str,
+    label: str = "Amount",
+    placeholder: str = "Whole coins",
+    max_length: int = 16,
+    what: str = "a whole number of coins",
+) -> int | None:
+    """A verb whose button opens an amount form: on the click, show the form and return
+    ``None``; on the form's submission (routed to the same verb), the amount typed.
+
+    Strict: ``str.isdigit()`` would let "²" through, and ``int()`` would then fail."""
+    text = submitted(interaction, AMOUNT_FIELD)
+    if text is None:
+        form = AmountModal(
+            cid, title=title, label=label, placeholder=placeholder, max_length=max_length
+        )
+        await interaction.response.send_modal(form)
+        return None
+    return parse_amount(text, what=what)
 
 
 class AmountPicker:
@@ -193,22 +237,30 @@ class AmountPicker:
     async def form(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
     ) -> None:
+        """The "Other amount…" button opens the form; its submission places the amount at
+        the ply the button was drawn at (a form left from an earlier moment, or submitted
+        after a restart into another round, bets nothing)."""
         kind = self.kind_of(cid.arg)
-
-        async def then(submitted: discord.Interaction[Any], amount: int) -> None:
-            await self.place(submitted, cid.table, kind, amount)
-
         title = f"{self.noun}: {self.kinds[kind]}"
-        await interaction.response.send_modal(AmountModal(cid.table, then, title=title))
+        amount = await typed_amount(interaction, cid, title=title)
+        if amount is not None:
+            await self.place(interaction, cid.table, kind, amount, ply=cid.ply)
 
     async def place(
-        self, interaction: discord.Interaction[Any], table: int, kind: str, amount: int
+        self,
+        interaction: discord.Interaction[Any],
+        table: int,
+        kind: str,
+        amount: int,
+        *,
+        ply: int | None = None,
     ) -> None:
-        """A typed amount (the form, a command): not tied to a ply."""
+        """A typed amount: from the form (at its button's ply) or a command (any ply)."""
         await self.game.act(
             interaction,
             table,
             self.action(kind, amount),
+            ply=ply,
             confirm=lambda outcome: self.confirmation(amount, kind, outcome),
         )
 

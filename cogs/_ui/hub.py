@@ -1,8 +1,10 @@
 """Where a click becomes an action and an outcome becomes a message.
 
 Every Tanzaku component is a :class:`TableComponent` (one `DynamicItem` for the custom-id
-grammar in :mod:`cogs._ui.custom_ids`), so buttons on any message — even one sent before
-a restart — route here. Lobby verbs are handled for every game alike; game verbs go to
+grammar in :mod:`cogs._ui.custom_ids`), and every click on one, and every form opened from
+one, is answered by :meth:`TableHub.on_interaction` from its custom id alone: on any
+message — one sent before a restart, one edited since the member saw it — and after any
+restart or form timeout. Lobby verbs are handled for every game alike; game verbs go to
 the game's :class:`GameUI`, which its cog registers.
 """
 
@@ -28,7 +30,13 @@ from pydantic import BaseModel
 from bot import rules_text
 from bot.errors import NotAllowed, StaleAction, UserFacingError
 from bot.games.registry import GameSpec
-from bot.interactions import acknowledge_if_slow
+from bot.interactions import (
+    ALREADY_ACKNOWLEDGED,
+    acknowledge_if_slow,
+    describe,
+    is_routine,
+    respond,
+)
 from bot.players import is_computer, strategy
 from bot.safe_log import log_failure
 from bot.service import (
@@ -56,6 +64,10 @@ WATCH_ROW = 4
 RULES_TABLE = 0
 """Rules pages use table id 0 in the custom-id grammar: no real table has it."""
 APOLOGY = "Something went wrong on our side; nothing was changed. Please try again."
+ANSWER_REFUSED = (
+    "Discord did not take my answer, so I cannot say whether that went through. Please "
+    "check before trying again."
+)
 SAVED_BUT_NOT_SHOWN = (
     "Your action was saved, but Discord did not take the update of the table message. "
     "I will refresh it; nothing needs doing again."
@@ -200,16 +212,23 @@ class TableView(discord.ui.View):
     ) -> None:
         cid = ComponentId.parse(str(getattr(item, "custom_id", "") or ""))
         where = (cid.verb, cid.table) if cid is not None else ("?", "?")
-        log_failure(log, "a %r component at table %s failed", *where, error=error)
+        log_click_failure("a %r component at table %s failed", *where, error=error)
 
 
 class TableModal(discord.ui.Modal):
     """Every form a table shows. What was typed may be a secret (a bid): a failure is
-    logged without it, and the member is told whether anything was saved."""
+    logged without it, and the member is told whether anything was saved.
+
+    A form whose custom id is a table component's (a bid or amount form: the id of the
+    button that opened it) is answered by :meth:`TableHub.on_interaction` from that id,
+    like a click, so it still works after a restart or its timeout, when discord.py has
+    forgotten this object; here it does nothing."""
 
     table_id: int = 0
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        if ComponentId.parse(self.custom_id) is not None:
+            return
         saved_before = saved_writes.get()
         try:
             with acknowledge_if_slow(interaction):
@@ -217,9 +236,10 @@ class TableModal(discord.ui.Modal):
         except UserFacingError as error:
             await send_ephemeral(interaction, str(error))
         except Exception as error:
-            log_failure(log, "a form at table %s failed", self.table_id, error=error)
+            log_click_failure("a form at table %s failed", self.table_id, error=error)
             hub = TableHub.of(interaction.client)
-            await hub.apologise(interaction, self.table_id, saved_writes.get() > saved_before)
+            saved = saved_writes.get() > saved_before
+            await hub.apologise(interaction, self.table_id, saved, error=error)
 
     async def submit(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError
@@ -227,7 +247,18 @@ class TableModal(discord.ui.Modal):
     async def on_error(  # type: ignore[override]  # Modal's own signature
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
-        log_failure(log, "a form at table %s failed", self.table_id, error=error)
+        log_click_failure("a form at table %s failed", self.table_id, error=error)
+
+
+def log_click_failure(message: str, *args: object, error: BaseException) -> None:
+    """A click's or a form's failure: a routine one of Discord's (the interaction expired,
+    was answered already, its message was deleted) in one WARNING line; anything else at
+    ERROR with its frames, never its text (a form's value may be a bid)."""
+    if is_routine(error):
+        assert isinstance(error, discord.HTTPException)
+        log.warning(message + ": Discord refused: %s", *args, describe(error))
+    else:
+        log_failure(log, message, *args, error=error)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
@@ -239,6 +270,9 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
 
 class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
     """Any button or select of a Tanzaku table; its custom id says everything needed."""
+
+    answered_by_listener: ClassVar[bool] = True
+    """Every click is answered by :meth:`TableHub.on_interaction`, not :meth:`callback`."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__(item)
@@ -253,19 +287,11 @@ class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMP
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
-        data: dict[str, Any] = dict(interaction.data or {})
-        parsed = ComponentId.parse(str(data.get("custom_id", "")))
-        if parsed is None:
-            return
-        raw_values: Any = data.get("values") or []
-        values = [str(value) for value in raw_values]
-        try:
-            await TableHub.of(interaction.client).dispatch(interaction, parsed, values)
-        except Exception as error:
-            # Never let the library log this item: its label may be a bid.
-            log_failure(
-                log, "a %r click at table %s failed", parsed.verb, parsed.table, error=error
-            )
+        """Nothing: :meth:`TableHub.on_interaction` answers every click on a table
+        component. discord.py calls this only when the clicked id is still on the message
+        as the interaction carries it, and drops the click silently when an edit (another
+        player's move, a deadline, a computer) removed it meanwhile — so it cannot be the
+        one place a click is answered, and answering here too would answer twice."""
 
 
 class GameUI:
@@ -666,7 +692,35 @@ class TableHub:
         try:
             await send_ephemeral(interaction, text)
         except discord.HTTPException as error:
-            log.warning("could not answer an interaction: HTTP %s", error.status)
+            log.warning("could not answer an interaction: %s", describe(error))
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every click on a table component and every form opened from one (its custom
+        id is the opening button's), answered from the custom id alone.
+
+        discord.py dispatches ``on_interaction`` exactly once for each interaction, so
+        this is the one place they are answered: whether or not the clicked id is still
+        on the message (a click made as an edit replaced the buttons gets the stale
+        answer, or its action when its ply is still the table's), and whether or not the
+        form object is still in memory (after a restart or its timeout)."""
+        if interaction.type == discord.InteractionType.component:
+            kind = "click"
+        elif interaction.type == discord.InteractionType.modal_submit:
+            kind = "form"
+        else:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        cid = ComponentId.parse(str(data.get("custom_id", "")))
+        if cid is None:
+            return
+        raw_values: Any = data.get("values") or []
+        values = [str(value) for value in raw_values]
+        try:
+            await self.dispatch(interaction, cid, values)
+        except Exception as error:
+            # Never let the library log this interaction: a button's label, a form's
+            # value may be a bid.
+            log_click_failure("a %r %s at table %s failed", cid.verb, kind, cid.table, error=error)
 
     async def dispatch(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
@@ -681,12 +735,13 @@ class TableHub:
             await self.refuse(interaction, error)
         except Exception as error:
             # Table and verb only: a component's argument may be a secret (a bid).
-            log_failure(log, "a %r click at table %s failed", cid.verb, cid.table, error=error)
-            await self.apologise(interaction, cid.table, saved_writes.get() > saved_before)
+            log_click_failure("a %r click at table %s failed", cid.verb, cid.table, error=error)
+            saved = saved_writes.get() > saved_before
+            await self.apologise(interaction, cid.table, saved, error=error)
         try:
             await self.deliver_notice(interaction, cid.table)
         except Exception as error:
-            log_failure(log, "could not deliver a notice at table %s", cid.table, error=error)
+            log_click_failure("could not deliver a notice at table %s", cid.table, error=error)
 
     async def _route(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
@@ -808,10 +863,11 @@ class TableHub:
                     # edits once more with the table as it then is.
                     self._dirty.add(snapshot.id)
             except discord.HTTPException as error:
-                log.warning(
-                    "table %s: answering a click failed: HTTP %s", snapshot.id, error.status
-                )
-                shown = False
+                log.warning("table %s: answering a click failed: %s", snapshot.id, describe(error))
+                # Answered already (the deferral timer got there first): the click is
+                # acknowledged and the refresh below shows the table, nothing went wrong
+                # for the member. Anything else: they are told their action stands.
+                shown = error.code == ALREADY_ACKNOWLEDGED
                 self.schedule_refresh(snapshot.id, force=True)
         else:
             self.schedule_refresh(snapshot.id)
@@ -905,12 +961,22 @@ class TableHub:
         await self.refuse(interaction, error)
 
     async def apologise(
-        self, interaction: discord.Interaction[Any], table_id: int, saved: bool
+        self,
+        interaction: discord.Interaction[Any],
+        table_id: int,
+        saved: bool,
+        *,
+        error: BaseException | None = None,
     ) -> None:
-        """After an unexpected failure: "nothing was changed" only if nothing was."""
+        """After an unexpected failure: "nothing was changed" only if nothing was. A
+        failure of Discord itself (it refused something the click sent) cannot tell
+        whether the handler had already done its work, so it never says nothing was."""
         if saved:
             self.schedule_refresh(table_id, force=True)
             await self._tell(interaction, SAVED_BUT_NOT_SHOWN)
+        elif isinstance(error, discord.HTTPException):
+            self.schedule_refresh(table_id, force=True)
+            await self._tell(interaction, ANSWER_REFUSED)
         else:
             await self._tell(interaction, APOLOGY)
 
@@ -1080,7 +1146,4 @@ async def send_ephemeral(
         kwargs["embed"] = embed
     if view is not None:
         kwargs["view"] = view
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
+    await respond(interaction, **kwargs)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
+from discord.webhook.async_ import AsyncWebhookAdapter
+from simcord.http import FakeWebhookAdapter
 
 from bot.__main__ import setup_logging
 from bot.games.hachihachi.cards import CARDS
@@ -35,7 +37,7 @@ BUTTON_BID = 13
 def debug_logging() -> Iterator[None]:
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
-    touched = ("aiosqlite", "discord.http", "discord.gateway")
+    touched = ("aiosqlite", "discord.http", "discord.gateway", "discord.webhook")
     levels = {name: logging.getLogger(name).level for name in touched}
     setup_logging("DEBUG")
     yield
@@ -146,3 +148,78 @@ async def test_a_hachihachi_round_at_debug_logs_no_hidden_card_and_no_seed(
     final = await play_to_end(world, Hands(world), deadlines=1, each=scan)
     assert final.finished and steps >= 4
     assert "rendered" in caplog.text, "the scan read the game's own debug lines"
+
+
+class _Answered:
+    """What Discord says to an interaction answer: 204, nothing more."""
+
+    status = 204
+    headers: ClassVar[dict[str, str]] = {}
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return ""
+
+    async def __aenter__(self) -> _Answered:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _Session:
+    def request(self, method: str, url: str, **kwargs: Any) -> _Answered:
+        return _Answered()
+
+
+@pytest.fixture
+def webhook_client_as_in_production(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SimCord answers interactions without discord.py's webhook HTTP client, which is
+    what logs each request's URL (the interaction's token in it): every answer and
+    followup also goes through that client's real `request`, against a session that
+    answers 204, so the bot's interactions log what they log in production."""
+    simulated = FakeWebhookAdapter.request
+
+    async def request(self: Any, route: Any, session: Any, **kwargs: Any) -> Any:
+        await AsyncWebhookAdapter().request(route, _Session())  # type: ignore[arg-type]
+        return await simulated(self, route, session, **kwargs)
+
+    monkeypatch.setattr(FakeWebhookAdapter, "request", request)
+
+
+def interaction_tokens(env: Any) -> set[str]:
+    """The token of every interaction the bot answered (its answer's or followup's URL)."""
+    tokens = set()
+    for request in env.http_requests:
+        parts = request.path.split("/")
+        for marker in ("interactions", "webhooks"):
+            if marker in parts and len(parts) > parts.index(marker) + 2:
+                tokens.add(parts[parts.index(marker) + 2])
+    return tokens
+
+
+@pytest.mark.parametrize("every_discord_logger_at_debug", [False, True])
+async def test_clicks_at_debug_log_no_interaction_token(
+    simcord_env,
+    caplog,
+    debug_logging,
+    webhook_client_as_in_production,
+    every_discord_logger_at_debug,
+):
+    """At LOG_LEVEL=DEBUG as `python -m bot` sets it up; and with discord.py's own loggers
+    forced to DEBUG too (quieting alone is not relied on: the token is redacted)."""
+    caplog.set_level(logging.DEBUG)
+    if every_discord_logger_at_debug:
+        for name in ("discord.webhook", "discord.http", "discord.gateway"):
+            caplog.set_level(logging.DEBUG, logger=name)
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    opened = answered(await alice.slash(world.channel, "coinflip open", stake=10))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await bob.click(opened.response.message, label="Rules"), ephemeral=True)
+    tokens = interaction_tokens(simcord_env)
+    assert len(tokens) >= 3
+    records = [f"{record.name} {record.getMessage()}" for record in caplog.records]
+    if every_discord_logger_at_debug:
+        assert any("/interactions/" in line for line in records), "the client logged"
+    leaks = [line for line in records for token in tokens if token in line]
+    assert leaks == []

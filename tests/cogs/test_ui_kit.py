@@ -17,7 +17,7 @@ from bot.games import strength_duel as duel
 from cogs._ui import render, verbs
 from cogs._ui.controls import Control, Menu, draw
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.forms import AmountModal, parse_quick, quick_amounts
+from cogs._ui.forms import AmountModal, parse_quick, quick_amounts, submitted, typed_amount
 from cogs._ui.frame import Frame, Sentences, frame_of
 from cogs._ui.options import REQUIRED, Option, Options, table
 
@@ -208,21 +208,37 @@ def test_a_quick_amount_is_read_strictly() -> None:
             parse_quick(bad)
 
 
+def submission(cid: ComponentId, typed: str) -> Any:
+    """An amount form's submission as Discord sends it (the form's id is its button's)."""
+    field = {"type": 4, "custom_id": "amount", "value": typed}
+    return SimpleNamespace(
+        type=discord.InteractionType.modal_submit,
+        data={"custom_id": str(cid), "components": [{"type": 1, "components": [field]}]},
+    )
+
+
 @pytest.mark.parametrize("typed", ["1²", "ten", "-3", "1.5", ""])
 async def test_the_amount_form_refuses_bad_input_before_acting(typed: str) -> None:
-    acted: list[int] = []
-
-    async def then(interaction: Any, amount: int) -> None:
-        acted.append(amount)
-
-    form = AmountModal(1, then, title="Bet", what="a bet")
-    form.amount._value = typed  # what Discord's submission sets
+    cid = ComponentId(1, 4, "betform", "with")
     with pytest.raises(NotAllowed, match="is not a bet"):
-        await form.submit(SimpleNamespace())  # type: ignore[arg-type]
-    assert acted == []
-    form.amount._value = "1,000"
-    await form.submit(SimpleNamespace())  # type: ignore[arg-type]
-    assert acted == [1000]
+        await typed_amount(submission(cid, typed), cid, title="Bet", what="a bet")
+    assert await typed_amount(submission(cid, "1,000"), cid, title="Bet", what="a bet") == 1000
+
+
+async def test_the_amount_forms_button_shows_the_form_under_its_own_id() -> None:
+    cid = ComponentId(1, 4, "betform", "with")
+    shown: list[discord.ui.Modal] = []
+
+    async def send_modal(form: discord.ui.Modal) -> None:
+        shown.append(form)
+
+    click = SimpleNamespace(
+        type=discord.InteractionType.component, response=SimpleNamespace(send_modal=send_modal)
+    )
+    assert await typed_amount(click, cid, title="Bet") is None  # type: ignore[arg-type]
+    (form,) = shown
+    assert isinstance(form, AmountModal) and form.custom_id == "tz:1:4:betform:with"
+    assert submitted(click, "amount") is None  # type: ignore[arg-type]
 
 
 # -- controls --------------------------------------------------------------------------------

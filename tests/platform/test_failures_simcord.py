@@ -6,7 +6,9 @@ import asyncio
 import logging
 
 import pytest
+from discord.webhook.async_ import AsyncWebhookAdapter
 
+from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
 from cogs._ui.hub import APOLOGY, SAVED_BUT_NOT_SHOWN
 from tests.support.sim import answered, make_world, message_text, refusal, visible_to
 
@@ -175,3 +177,59 @@ async def test_a_failure_after_saving_says_the_action_stands(simcord_env, dice):
     assert SAVED_BUT_NOT_SHOWN in refusal(result)
     assert APOLOGY not in refusal(result)
     assert (await simcord_env.bot.tables.snapshot(1)).ply == 1, "the action stands"
+
+
+async def test_a_gift_whose_answer_discord_refuses_once_says_it_went_through(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    answered(await bob.slash(world.channel, "wallet"))
+    answered(await alice.slash(world.channel, "wallet"))
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
+    result = answered(await alice.slash(world.channel, "give", member=bob, amount=50))
+    said = everything_said(world, alice) + refusal(result)
+    assert GIFT_WENT_THROUGH in said
+    assert "nothing was changed" not in said.lower()
+    assert await balance(world, alice) == 950, "the coins moved once"
+    assert await balance(world, bob) == 1050
+
+
+async def test_a_daily_claim_whose_answer_discord_refuses_once_says_it_was_paid(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    answered(await alice.slash(world.channel, "wallet"))
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
+    result = answered(await alice.slash(world.channel, "daily"))
+    assert DAILY_WENT_THROUGH in refusal(result)
+    paid = await balance(world, alice)
+    assert paid > 1000
+    # Following the advice would be refused (claimed already), not paid twice.
+    answered(await alice.slash(world.channel, "daily"))
+    assert await balance(world, alice) == paid
+
+
+async def test_an_answer_on_its_way_as_the_deferral_fires_is_not_lost(simcord_env, monkeypatch):
+    """The 2 s deferral timer fires while the command's own answer is on its way: Discord
+    takes the deferral first and refuses the answer as already acknowledged (40060)."""
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    answered(await bob.slash(world.channel, "wallet"))
+    answered(await alice.slash(world.channel, "wallet"))
+    original = AsyncWebhookAdapter.create_interaction_response
+
+    async def slow_answers(self, interaction_id, token, *, params, **kwargs):
+        if params.payload.get("type") == 4:  # an answer with a message, not a deferral
+            await asyncio.sleep(2.5)  # a slow trip to Discord
+        return await original(self, interaction_id, token, params=params, **kwargs)
+
+    monkeypatch.setattr(AsyncWebhookAdapter, "create_interaction_response", slow_answers)
+    result = answered(await alice.slash(world.channel, "give", member=bob, amount=50))
+    types = [
+        r.json["type"]
+        for r in simcord_env.http_requests
+        if r.method == "POST" and r.path.endswith("/callback")
+    ]
+    assert types[-2:] == [5, 4], "the deferral landed first, then the answer was refused"
+    said = "\n".join(m.content or "" for m in [result.response, *result.followups] if m)
+    assert f"gave {bob.mention}" in said, "the answer came as the deferral's followup"
+    assert "nothing was changed" not in said.lower()
+    assert await balance(world, alice) == 950 and await balance(world, bob) == 1050
