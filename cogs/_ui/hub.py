@@ -226,6 +226,12 @@ class TableModal(discord.ui.Modal):
 
     table_id: int = 0
 
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        # discord.py found this form alive (not timed out, shown by this process): the
+        # hub's listener, which sees every submission, leaves it to this object.
+        interaction.extras[FORM_ALIVE] = True
+        return True
+
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         if ComponentId.parse(self.custom_id) is not None:
             return
@@ -248,6 +254,17 @@ class TableModal(discord.ui.Modal):
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
         log_click_failure("a form at table %s failed", self.table_id, error=error)
+
+
+FORM_ALIVE = "tanzaku_form_alive"
+"""Marks, in ``Interaction.extras``, a submission that a live form object took; one
+submitted after a restart or past its timeout (discord.py dropped the object, and with it
+what the command had chosen) is told so by the hub instead of going unanswered."""
+
+FORM_EXPIRED = (
+    "That form has expired (it was open too long, or the bot restarted since it was shown)."
+    " Nothing was changed: run the command again."
+)
 
 
 def log_click_failure(message: str, *args: object, error: BaseException) -> None:
@@ -710,8 +727,14 @@ class TableHub:
         else:
             return
         data: dict[str, Any] = dict(interaction.data or {})
-        cid = ComponentId.parse(str(data.get("custom_id", "")))
+        custom_id = str(data.get("custom_id", ""))
+        cid = ComponentId.parse(custom_id)
         if cid is None:
+            if kind == "form":
+                # discord.py scheduled the live form's own task first: let it claim.
+                await asyncio.sleep(0)
+                if not interaction.extras.get(FORM_ALIVE):
+                    await self._answer_expired_form(interaction)
             return
         raw_values: Any = data.get("values") or []
         values = [str(value) for value in raw_values]
@@ -721,6 +744,12 @@ class TableHub:
             # Never let the library log this interaction: a button's label, a form's
             # value may be a bid.
             log_click_failure("a %r %s at table %s failed", cid.verb, kind, cid.table, error=error)
+
+    async def _answer_expired_form(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await send_ephemeral(interaction, FORM_EXPIRED)
+        except Exception as error:
+            log_click_failure("an expired form could not be answered", error=error)
 
     async def dispatch(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
