@@ -39,16 +39,24 @@ Decide = Callable[[Any, int, Dice], Any]
 """``decide(state, seat, dice)``: the computer's action now, or ``None``."""
 
 
-HouseStakes = Callable[[Any], bool]
-"""Given a table's rules: whether the house bank may stake coins for the computer there."""
+HouseRefusal = Callable[[Any], str | None]
+"""Given a table's rules: why the house bank may not stake coins for the computer there,
+or ``None`` when it may."""
 
-HOUSE_STAKED_GAMES: dict[str, HouseStakes] = {
-    "strength_duel": lambda rules: getattr(rules, "mode", None) == "duel"
-}
-"""Where the house bank may stake coins for the computer: the games (and modes) whose
+
+def _duel_refusal(rules: Any) -> str | None:
+    from bot.players.strength_duel import house_refusal  # its table loads on first use
+
+    return house_refusal(rules)
+
+
+HOUSE_STAKED_GAMES: dict[str, HouseRefusal] = {"strength_duel": _duel_refusal}
+"""Where the house bank may stake coins for the computer: the games (and exact rules) whose
 computer is proven to leave the house an edge of at least 0 whatever a player does. The
 two-player Strength Duel's computer plays the exact equilibrium, which wins exactly half
-from the equal start against best play (bot/players/strength_duel.py proves it to 1e-9)."""
+from the equal start against best play (bot/players/strength_duel.py proves it to 1e-9),
+and only in the game that was solved: every option that changes play at its solved value
+(``strength_duel.house_refusal``; a short round limit alone gives a member up to 54.6%)."""
 
 
 def is_computer(user_id: int) -> bool:
@@ -67,9 +75,15 @@ def computer_refusal(game: str, title: str, rules: Any, hold: int) -> str | None
         return f"{title} has no computer player."
     if hold <= 0:
         return None
-    house_stakes = HOUSE_STAKED_GAMES.get(game)
-    if house_stakes is not None and house_stakes(rules):
-        return None
+    house_refusal = HOUSE_STAKED_GAMES.get(game)
+    if house_refusal is not None:
+        why = house_refusal(rules)
+        if why is None:
+            return None
+        return (
+            f"{why} Open a table without a stake to play the computer for no coins. "
+            "Nothing changed."
+        )
     return (
         f"The computer plays {title} here for no coins: the house bank stakes coins only "
         "where the computer's play is proven never to lose on average (the two-player "
@@ -81,11 +95,15 @@ def computer_refusal(game: str, title: str, rules: Any, hold: int) -> str | None
 _REGISTERED: dict[str, Decide] = {}
 
 
-def register(game: str, decide: Decide, *, house_stakes: HouseStakes | None = None) -> None:
-    """A computer player for a game not shipped in this package (a test's own game)."""
+def register(
+    game: str, decide: Decide, *, house_stakes: Callable[[Any], bool] | None = None
+) -> None:
+    """A computer player for a game not shipped in this package (a test's own game);
+    ``house_stakes(rules)``: whether the house bank may stake for it there."""
     _REGISTERED[game] = decide
     if house_stakes is not None:
-        HOUSE_STAKED_GAMES[game] = house_stakes
+        stakes = house_stakes
+        HOUSE_STAKED_GAMES[game] = lambda rules: None if stakes(rules) else "Not proven."
 
 
 def strategy(game: str) -> Decide | None:
