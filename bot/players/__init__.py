@@ -24,16 +24,29 @@ COMPUTER_IDS: tuple[int, ...] = (1, 2, 3)
 
 SEARCHING_GAMES = frozenset({"hachihachi", "nihakyu"})
 """Games whose computer may think for milliseconds or more (Hachi-hachi's search, up to a
-few hundred; Nihakyu's dynamic programme, tens at the largest Stamina): the table service
+few hundred; Nihakyu's dynamic programme, hundreds at the largest Stamina): the service
 runs those decisions in a worker thread, so the event loop never waits on them. The
 others answer in microseconds."""
 
-THINKING_SECONDS: dict[str, float] = {"hachihachi": 0.4}
-"""The least time from the start of a computer's decision to its move, in games whose
-decision reads the computer's hidden hand. A search takes longer the more moves that hand
-allows (Hachi-hachi: a card matching two field cards is two moves), so without a floor
-the moment its move lands would tell the table about its hand. Above the search's
-budget (300 ms), and a natural pause for the players."""
+THINKING_SECONDS: dict[str, float] = {"hachihachi": 1.0, "nihakyu": 0.5}
+"""The moment, from the start of a computer's decision, at which its move lands, in games
+whose decision reads what the table may not see (Hachi-hachi: its hand; Nihakyu: its
+secret choice is made, so its moment must not tell it). Without it the time a decision
+took would show: Hachi-hachi's search took longer the more moves the hand allowed.
+
+Hachi-hachi's search does a fixed work whatever the hand (``hachihachi.SAMPLES``
+rollouts over half as many worlds, in every searched phase); its slowest decision
+measured was 398 ms over 4 518 decisions on this 2-core machine at load 4
+(``benchmarks/hachihachi_computer.py``), 40% of the moment. Nihakyu's programme reads
+only what is public (Stamina, who stands, which variants each has used, revealed with
+each round's dice): milliseconds at the default Stamina (``benchmarks/
+computer_dice_games.py``); computed cold at the largest Stamina (1 000) with limited
+Shadow Steps, up to 0.44 s (3 each, four seated) and 0.92 s (8 each, eight seated).
+
+A decision that still takes longer (a machine slowed by other work, or such a Nihakyu
+table) lands at the next whole multiple of the moment after it began
+(:func:`bot.service.computers.landing_wait`): its work does not depend on what is hidden,
+so neither does that. The table service waits out the rest; also a natural pause."""
 
 Decide = Callable[[Any, int, Dice], Any]
 """``decide(state, seat, dice)``: the computer's action now, or ``None``."""
