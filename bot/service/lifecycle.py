@@ -72,9 +72,9 @@ async def _check_computer_tables(tx: Transaction, guild_id: int, host_id: int) -
     if len(hosted) >= MAX_COMPUTER_TABLES:
         listed = ", ".join(f"#{table}" for table in hosted)
         raise NotAllowed(
-            f"You already host {len(hosted)} tables with the computer ({listed}), the most "
-            f"one member may host at once. Finish one of those games, or remove the "
-            "computer from one of those lobbies, first. Nothing changed."
+            f"You already host {len(hosted)} tables with the computer ({listed}); one "
+            f"member may host at most {MAX_COMPUTER_TABLES} at once. Finish one of those "
+            "games, or remove the computer from one of those lobbies, first. Nothing changed."
         )
 
 

@@ -311,6 +311,7 @@ async def test_a_member_hosts_at_most_three_tables_with_the_computer(simcord_env
 
     text = refusal(await alice.click(fourth, label="Add computer"))
     assert "already host 3 tables with the computer (#1, #2, #3)" in text, text
+    assert "at most 3 at once" in text
     assert "Nothing changed" in text
     duel = await alice.slash(rooms[3], "duel challenge", member=the_bot(world), stake=10)
     assert "already host 3 tables with the computer" in refusal(duel)
