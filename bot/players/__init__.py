@@ -28,11 +28,13 @@ few hundred; Nihakyu's dynamic programme, hundreds at the largest Stamina): the 
 runs those decisions in a worker thread, so the event loop never waits on them. The
 others answer in microseconds."""
 
-THINKING_SECONDS: dict[str, float] = {"hachihachi": 1.0, "nihakyu": 0.5}
+THINKING_SECONDS: dict[str, float] = {"hachihachi": 1.0, "nihakyu": 0.5, "strength_duel": 0.2}
 """The moment, from the start of a computer's decision, at which its move lands, in games
-whose decision reads what the table may not see (Hachi-hachi: its hand; Nihakyu: its
-secret choice is made, so its moment must not tell it). Without it the time a decision
-took would show: Hachi-hachi's search took longer the more moves the hand allowed.
+whose decision reads what the table may not see or makes a secret choice (Hachi-hachi:
+its hand; Nihakyu: its choice for the round; the Strength Duel: its bid and forbidden
+number), so its moment must not tell it. Without it the time a decision took would show:
+Hachi-hachi's search took longer the more moves the hand allowed; a duel bid is drawn in
+microseconds, but how far the draw walks its mix depends on the bid.
 
 Hachi-hachi's search does a fixed work whatever the hand (``hachihachi.SAMPLES``
 rollouts over half as many worlds, in every searched phase); its slowest decision
@@ -41,7 +43,8 @@ measured was 398 ms over 4 518 decisions on this 2-core machine at load 4
 only what is public (Stamina, who stands, which variants each has used, revealed with
 each round's dice): milliseconds at the default Stamina (``benchmarks/
 computer_dice_games.py``); computed cold at the largest Stamina (1 000) with limited
-Shadow Steps, up to 0.44 s (3 each, four seated) and 0.92 s (8 each, eight seated).
+Shadow Steps, up to 0.44 s (3 each, four seated) and 0.92 s (8 each, eight seated). A
+duel decision takes microseconds (``benchmarks/computer_duel.py``).
 
 A decision that still takes longer (a machine slowed by other work, or such a Nihakyu
 table) lands at the next whole multiple of the moment after it began

@@ -12,7 +12,7 @@ import pytest
 
 import bot.players as players_module
 from bot.games import hachihachi as hh
-from bot.games import nihakyu
+from bot.games import nihakyu, strength_duel
 from bot.players import COMPUTER_IDS, THINKING_SECONDS, strategy
 from bot.players import strength_duel as duel_player
 from tests.cogs.test_hachihachi_simcord import Hands, leak_scan
@@ -314,7 +314,11 @@ async def test_hachihachi_a_match_against_the_computer_with_a_restart(
     assert "🤖 Computer" in table_text(await table_message(world))
 
 
-LEGAL = {"hachihachi": hh.legal_actions, "nihakyu": nihakyu.legal_actions}
+LEGAL = {
+    "hachihachi": hh.legal_actions,
+    "nihakyu": nihakyu.legal_actions,
+    "strength_duel": strength_duel.legal_actions,
+}
 
 # -- when a computer's move lands -----------------------------------------------------------------
 
@@ -324,15 +328,17 @@ LEGAL = {"hachihachi": hh.legal_actions, "nihakyu": nihakyu.legal_actions}
     [
         ("hachihachi", {"stake_per_kan": 0, "rounds": 1}),
         ("nihakyu", {"ante": 0, "starting_stamina": 80, "shadow_step": True}),
+        ("strength_duel", {"stake": 0}),
     ],
 )
 async def test_a_computers_move_lands_at_a_fixed_moment_whatever_it_decided(
     simcord_env, monkeypatch, game, options
 ):
-    """Where the computer's decision reads what is hidden (Hachi-hachi's hand, Nihakyu's
-    secret choice), how long it took must not show: on a virtual clock each decision takes
-    a time picked by what it decided, and every move lands exactly THINKING_SECONDS after
-    its decision began, or at the next multiple for one that took longer."""
+    """Where the computer's decision reads what is hidden (Hachi-hachi's hand) or makes a
+    secret choice (Nihakyu's, the duel's bid), how long it took must not show: on a
+    virtual clock each decision takes a time picked by what it decided, and every move
+    lands exactly THINKING_SECONDS after its decision began, or at the next multiple for
+    one that took longer."""
     from bot.service import Actor
 
     monkeypatch.setattr("bot.players.hachihachi.SAMPLES", 2)
@@ -366,10 +372,15 @@ async def test_a_computers_move_lands_at_a_fixed_moment_whatever_it_decided(
     monkeypatch.setattr(service.computers, "pause", pause)
     world = await make_world(simcord_env, "alice")
     alice = world["alice"]
-    command = "hanafuda open" if game == "hachihachi" else "nihakyu open"
-    opened = answered(await alice.slash(world.channel, command, **options))
-    answered(await alice.click(opened.response.message, label="Add computer"))
-    answered(await alice.click(world.channel.last_message, label="Start"))
+    if game == "strength_duel":
+        answered(
+            await alice.slash(world.channel, "duel challenge", member=the_bot(world), **options)
+        )
+    else:
+        command = "hanafuda open" if game == "hachihachi" else "nihakyu open"
+        opened = answered(await alice.slash(world.channel, command, **options))
+        answered(await alice.click(opened.response.message, label="Add computer"))
+        answered(await alice.click(world.channel.last_message, label="Start"))
     await service.computers.idle()
     for _ in range(200):
         current = (await service.snapshot(1)).state
