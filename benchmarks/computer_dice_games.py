@@ -8,6 +8,11 @@ settings that make its dynamic programme work hardest (limited Shadow Steps, Sta
 (every variant on, ante 0); Hazard and Fortunes and Winds with computers beside a member
 who makes a random legal move (or lets the deadline act).
 
+Landing moment (issue 24): the table service lands each Nihakyu move of the computer a
+fixed ``THINKING_SECONDS["nihakyu"]`` after its decision began (the next multiple if it
+took longer). Printed per Nihakyu setting: p99.9 and the slowest decision as a share of
+that moment, and how many decisions took longer.
+
 Strength: Nihakyu's DP computer over ``--games`` seeded two-player games (Stamina
 ``--stamina``, Shadow Step, Kage's Endurance and Sleight of Hand on, ante 0, seats
 alternating) against an always-Roll player and against a uniform random legal player,
@@ -42,7 +47,7 @@ from bot.games import fortunes_winds as fw
 from bot.games import hazard, nihakyu
 from bot.games.common import Deadline, Leave
 from bot.games.errors import IllegalMove
-from bot.players import COMPUTER_IDS
+from bot.players import COMPUTER_IDS, THINKING_SECONDS
 from bot.players import fortunes_winds as fw_player
 from bot.players import hazard as hazard_player
 from bot.players import nihakyu as nihakyu_player
@@ -244,16 +249,25 @@ def fortunes_tables(tables: int, timings: Timings) -> int:
 # -- the report --------------------------------------------------------------------------------
 
 
-def timing_line(name: str, timings: Timings, goal: bool = True) -> str:
+def timing_line(name: str, timings: Timings, goal: bool = True, landing: float = 0.0) -> str:
     p50, p99 = percentile(timings.decide, 0.5), percentile(timings.decide, 0.99)
     verdict = ""
     if goal:
         verdict = "; p99 < 10 ms: " + ("MET" if p99 < BUDGET_MS * 1000 else "NOT MET")
-    return (
+    line = (
         f"  {name}: {len(timings.decide)} decisions p50 {p50:,.1f} µs, p99 {p99:,.1f} µs, "
         f"max {max(timings.decide):,.1f} µs; engine act p50 {percentile(timings.act, 0.5):,.1f}"
         f" µs, p99 {percentile(timings.act, 0.99):,.1f} µs{verdict}\n"
     )
+    if landing > 0:
+        moment = landing * 1e6
+        over = sum(took > moment for took in timings.decide)
+        line += (
+            f"    beside the landing moment ({landing * 1000:.0f} ms): p99.9 "
+            f"{percentile(timings.decide, 0.999) / moment:.1%}, max "
+            f"{max(timings.decide) / moment:.1%} of it; {over} took longer\n"
+        )
+    return line
 
 
 def main() -> int:
@@ -306,7 +320,8 @@ def main() -> int:
             for table in range(tables):
                 dice = seeded(name, table)
                 nihakyu_table(nihakyu.Rules(**rules), seats, dice, timings)
-            out(timing_line(f"{name} ({tables} games)", timings, goal))
+            landing = THINKING_SECONDS["nihakyu"]
+            out(timing_line(f"{name} ({tables} games)", timings, goal, landing))
         timings = Timings()
         rounds = hazard_tables(args.tables, timings)
         out(timing_line(f"Hazard, beside a random member ({rounds} rounds)", timings))

@@ -26,11 +26,19 @@ same run, the engine's own ``act`` on the same rounds (every action of both play
 The goal is judged on the searched decisions' p99 and max. The load average at the start
 is printed: the machine is shared, and wall-clock time counts other processes.
 
+Landing moment (issue 24): the table service lands every move of the computer a fixed
+``THINKING_SECONDS["hachihachi"]`` after its decision began, so that when it lands says
+nothing of the hand; that holds while no decision takes longer (one that does lands at
+the next multiple). Printed: the distribution of every decision's time beside that
+moment, the slowest as a share of it, how many overran, and the searched decisions' time
+by their number of candidates (the work is the same whatever that number). Goal: none
+overran and the slowest is at most half the moment (a margin of 2 for a busier machine).
+
     python benchmarks/hachihachi_computer.py [--rounds 1000] [--budget N] [--seed 0]
                                             [--opponent random|greedy|both]
 
-``--budget`` is the worlds a searched decision samples (``bot.players.hachihachi.SAMPLES``
-by default); every candidate is played out once in each. Exits 2 when a computer's
+``--budget`` is the rollouts a searched decision plays in all
+(``bot.players.hachihachi.SAMPLES`` by default), over half as many worlds. Exits 2 when a computer's
 decision was refused by the engine (the run is not valid).
 """
 
@@ -51,6 +59,7 @@ from bot.fairness import FairDice
 from bot.games import hachihachi as hh
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
+from bot.players import THINKING_SECONDS
 from bot.players import hachihachi as hp
 
 COMPUTER, OTHER = 1, 2
@@ -64,6 +73,7 @@ Decide = Callable[[hh.State, int, Dice], hh.Action | None]
 class Tally:
     nets: list[int] = field(default_factory=list)
     searched_ms: list[float] = field(default_factory=list)
+    by_candidates: dict[int, list[float]] = field(default_factory=dict)
     all_ms: list[float] = field(default_factory=list)
     act_ms: list[float] = field(default_factory=list)
 
@@ -80,13 +90,15 @@ def play_round(index: int, seed: int, mine: Decide, theirs: Decide, tally: Tally
         seat = state.turn
         assert seat is not None
         if seat == COMPUTER:
-            searched = state.phase in hp.SEARCHED and len(hh.legal_actions(state, seat)) > 1
+            candidates = len(hh.legal_actions(state, seat))
+            searched = state.phase in hp.SEARCHED
             started = time.perf_counter()
             action = mine(state, seat, dice)
             took = (time.perf_counter() - started) * 1000
             tally.all_ms.append(took)
             if searched:
                 tally.searched_ms.append(took)
+                tally.by_candidates.setdefault(candidates, []).append(took)
         else:
             action = theirs(state, seat, dice)
         assert action is not None, "the seat in turn always has a decision"
@@ -119,7 +131,7 @@ def timing(values: list[float]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=1000, help="seeded rounds per opponent")
-    parser.add_argument("--budget", type=int, default=hp.SAMPLES, help="worlds a decision")
+    parser.add_argument("--budget", type=int, default=hp.SAMPLES, help="rollouts a decision")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--opponent", choices=["random", "greedy", "both"], default="both")
     args = parser.parse_args()
@@ -137,7 +149,7 @@ def main() -> int:
     load = os.getloadavg()[0]
     out(
         f"Nuki Hachi-hachi computer: {args.rounds} seeded rounds per opponent (seed "
-        f"{args.seed}), {budget} worlds a decision; load average {load:.2f} at the start\n"
+        f"{args.seed}), {budget} rollouts a decision; load average {load:.2f} at the start\n"
     )
     search = Tally()
     started = time.perf_counter()
@@ -154,6 +166,8 @@ def main() -> int:
                 f"    baseline, greedy in its seat on the same deals: {base_line}\n"
             )
             search.searched_ms += mine.searched_ms
+            for count, times in mine.by_candidates.items():
+                search.by_candidates.setdefault(count, []).extend(times)
             search.all_ms += mine.all_ms
             search.act_ms += mine.act_ms + baseline.act_ms
     except IllegalMove as refused:
@@ -169,7 +183,31 @@ def main() -> int:
         f"{timing(search.act_ms)}\n"
         f"  wall time {time.perf_counter() - started:.0f} s\n"
     )
+    out(landing_report(search, os.getloadavg()[0]))
     return 0
+
+
+def landing_report(search: Tally, load: float) -> str:
+    moment_ms = THINKING_SECONDS["hachihachi"] * 1000
+    times = search.all_ms
+    over = sum(took > moment_ms for took in times)
+    slowest = max(times)
+    met = over == 0 and slowest <= moment_ms / 2
+    lines = [
+        f"  landing moment {moment_ms:.0f} ms after a decision began; every decision "
+        f"({len(times)}): p50 {percentile(times, 0.5):.0f} / p90 {percentile(times, 0.9):.0f}"
+        f" / p99 {percentile(times, 0.99):.0f} / p99.9 {percentile(times, 0.999):.0f} / "
+        f"max {slowest:.0f} ms = {slowest / moment_ms:.0%} of the moment; {over} overran "
+        f"(landed at the next multiple); load average {load:.2f} at the end — goal "
+        f"(none overran, slowest ≤ half): {'MET' if met else 'NOT MET'}\n",
+        "  searched decisions by candidates (the same work): "
+        + ", ".join(
+            f"{count}: n {len(found)} p50 {percentile(found, 0.5):.0f} max {max(found):.0f}"
+            for count, found in sorted(search.by_candidates.items())
+        )
+        + " ms\n",
+    ]
+    return "".join(lines)
 
 
 if __name__ == "__main__":

@@ -24,31 +24,55 @@ COMPUTER_IDS: tuple[int, ...] = (1, 2, 3)
 
 SEARCHING_GAMES = frozenset({"hachihachi", "nihakyu"})
 """Games whose computer may think for milliseconds or more (Hachi-hachi's search, up to a
-few hundred; Nihakyu's dynamic programme, tens at the largest Stamina): the table service
+few hundred; Nihakyu's dynamic programme, hundreds at the largest Stamina): the service
 runs those decisions in a worker thread, so the event loop never waits on them. The
 others answer in microseconds."""
 
-THINKING_SECONDS: dict[str, float] = {"hachihachi": 0.4}
-"""The least time from the start of a computer's decision to its move, in games whose
-decision reads the computer's hidden hand. A search takes longer the more moves that hand
-allows (Hachi-hachi: a card matching two field cards is two moves), so without a floor
-the moment its move lands would tell the table about its hand. Above the search's
-budget (300 ms), and a natural pause for the players."""
+THINKING_SECONDS: dict[str, float] = {"hachihachi": 1.0, "nihakyu": 0.5, "strength_duel": 0.2}
+"""The moment, from the start of a computer's decision, at which its move lands, in games
+whose decision reads what the table may not see or makes a secret choice (Hachi-hachi:
+its hand; Nihakyu: its choice for the round; the Strength Duel: its bid and forbidden
+number), so its moment must not tell it. Without it the time a decision took would show:
+Hachi-hachi's search took longer the more moves the hand allowed; a duel bid is drawn in
+microseconds, but how far the draw walks its mix depends on the bid.
+
+Hachi-hachi's search does a fixed work whatever the hand (``hachihachi.SAMPLES``
+rollouts over half as many worlds, in every searched phase); its slowest decision
+measured was 398 ms over 4 518 decisions on this 2-core machine at load 4
+(``benchmarks/hachihachi_computer.py``), 40% of the moment. Nihakyu's programme reads
+only what is public (Stamina, who stands, which variants each has used, revealed with
+each round's dice): milliseconds at the default Stamina (``benchmarks/
+computer_dice_games.py``); computed cold at the largest Stamina (1 000) with limited
+Shadow Steps, up to 0.44 s (3 each, four seated) and 0.92 s (8 each, eight seated). A
+duel decision takes microseconds (``benchmarks/computer_duel.py``).
+
+A decision that still takes longer (a machine slowed by other work, or such a Nihakyu
+table) lands at the next whole multiple of the moment after it began
+(:func:`bot.service.computers.landing_wait`): its work does not depend on what is hidden,
+so neither does that. The table service waits out the rest; also a natural pause."""
 
 Decide = Callable[[Any, int, Dice], Any]
 """``decide(state, seat, dice)``: the computer's action now, or ``None``."""
 
 
-HouseStakes = Callable[[Any], bool]
-"""Given a table's rules: whether the house bank may stake coins for the computer there."""
+HouseRefusal = Callable[[Any], str | None]
+"""Given a table's rules: why the house bank may not stake coins for the computer there,
+or ``None`` when it may."""
 
-HOUSE_STAKED_GAMES: dict[str, HouseStakes] = {
-    "strength_duel": lambda rules: getattr(rules, "mode", None) == "duel"
-}
-"""Where the house bank may stake coins for the computer: the games (and modes) whose
+
+def _duel_refusal(rules: Any) -> str | None:
+    from bot.players.strength_duel import house_refusal  # its table loads on first use
+
+    return house_refusal(rules)
+
+
+HOUSE_STAKED_GAMES: dict[str, HouseRefusal] = {"strength_duel": _duel_refusal}
+"""Where the house bank may stake coins for the computer: the games (and exact rules) whose
 computer is proven to leave the house an edge of at least 0 whatever a player does. The
 two-player Strength Duel's computer plays the exact equilibrium, which wins exactly half
-from the equal start against best play (bot/players/strength_duel.py proves it to 1e-9)."""
+from the equal start against best play (bot/players/strength_duel.py proves it to 1e-9),
+and only in the game that was solved: every option that changes play at its solved value
+(``strength_duel.house_refusal``; a short round limit alone gives a member up to 54.6%)."""
 
 
 def is_computer(user_id: int) -> bool:
@@ -67,9 +91,15 @@ def computer_refusal(game: str, title: str, rules: Any, hold: int) -> str | None
         return f"{title} has no computer player."
     if hold <= 0:
         return None
-    house_stakes = HOUSE_STAKED_GAMES.get(game)
-    if house_stakes is not None and house_stakes(rules):
-        return None
+    house_refusal = HOUSE_STAKED_GAMES.get(game)
+    if house_refusal is not None:
+        why = house_refusal(rules)
+        if why is None:
+            return None
+        return (
+            f"{why} Open a table without a stake to play the computer for no coins. "
+            "Nothing changed."
+        )
     return (
         f"The computer plays {title} here for no coins: the house bank stakes coins only "
         "where the computer's play is proven never to lose on average (the two-player "
@@ -81,11 +111,15 @@ def computer_refusal(game: str, title: str, rules: Any, hold: int) -> str | None
 _REGISTERED: dict[str, Decide] = {}
 
 
-def register(game: str, decide: Decide, *, house_stakes: HouseStakes | None = None) -> None:
-    """A computer player for a game not shipped in this package (a test's own game)."""
+def register(
+    game: str, decide: Decide, *, house_stakes: Callable[[Any], bool] | None = None
+) -> None:
+    """A computer player for a game not shipped in this package (a test's own game);
+    ``house_stakes(rules)``: whether the house bank may stake for it there."""
     _REGISTERED[game] = decide
     if house_stakes is not None:
-        HOUSE_STAKED_GAMES[game] = house_stakes
+        stakes = house_stakes
+        HOUSE_STAKED_GAMES[game] = lambda rules: None if stakes(rules) else "Not proven."
 
 
 def strategy(game: str) -> Decide | None:

@@ -19,7 +19,7 @@ import json
 from importlib import resources
 
 from bot.games import strength_duel as duel
-from bot.games.dice import Dice
+from bot.games.dice import Dice, ScriptedDice
 from bot.players.duel_round import round_end
 
 TABLE = "strength_duel_table.json"
@@ -108,6 +108,59 @@ def sample(mix: dict[int, float], dice: Dice) -> int:
         if point < total:
             return bid
     return chosen  # rounding left the last sliver: the likeliest bid
+
+
+# -- where the house may stake ----------------------------------------------------------------
+
+SOLVED_RULES = duel.Rules(mode="duel")
+"""The one game the house bank stakes the computer in: the two-player duel from 25 strength
+each, with the engine's round limit (100 rounds) and AFK forfeit (3 missed rounds).
+
+The table solves the duel without a round limit. With one, a member who reaches the limit
+ahead wins it, and can play for that: against this computer their best reply (computed
+round by round over every state, ``tests/players/test_strength_duel_player.py``) wins 54.6% with a
+limit of 5 rounds, 50.0000000142% with 35, and 50% within 1e-15 from 60 rounds on; at 100
+it is the solved game's value. So a table whose rules differ from these in anything that
+changes play is not one the house may stake (:func:`house_refusal`)."""
+
+PLAY_NEUTRAL = frozenset({"stake", "round_seconds"})
+"""Options that do not change the game staked: the stake scales the coins, not the odds,
+and ``round_seconds`` is only how long a member has to bid (the computer bids at once; a
+member who lets the time run out bids 0, a bid they could have made, and moves towards
+their own forfeit)."""
+
+
+def house_refusal(rules: duel.Rules) -> str | None:
+    """Why the house bank may not stake the computer at a table with ``rules``, or ``None``
+    when it may: every option that changes play must be the solved game's
+    (:data:`SOLVED_RULES`), and the game must start where the table was solved from."""
+    wrong = [
+        _option_text(name, getattr(rules, name), getattr(SOLVED_RULES, name))
+        for name in type(rules).model_fields
+        if name not in PLAY_NEUTRAL and getattr(rules, name) != getattr(SOLVED_RULES, name)
+    ]
+    if not wrong:
+        start = duel.start(rules, [1, 2], ScriptedDice()).strength
+        if set(start.values()) != {MAX_STRENGTH}:
+            wrong.append(f"the ninjas start with {start[1]} strength, not {MAX_STRENGTH}")
+    if not wrong:
+        return None
+    return (
+        "The house bank stakes the computer only in the Strength Duel it has solved (the "
+        f"two-player duel from {MAX_STRENGTH} strength, {SOLVED_RULES.max_rounds} rounds at "
+        f"most, a forfeit after {SOLVED_RULES.afk_rounds_to_forfeit} missed rounds), and "
+        f"this table differs: {'; '.join(wrong)}."
+    )
+
+
+def _option_text(name: str, value: object, solved: object) -> str:
+    if name == "mode":
+        return f"its mode is {value}, not duel"
+    if name == "max_rounds":
+        return f"its round limit is {value} rounds, not {solved}"
+    if name == "afk_rounds_to_forfeit":
+        return f"it forfeits after {value} missed rounds, not {solved}"
+    return f"its option {name} is {value}, not {solved}"
 
 
 # -- deciding ---------------------------------------------------------------------------------

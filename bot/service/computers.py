@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -66,6 +67,16 @@ def wants_computer(snapshot: TableSnapshot[Any, Any]) -> bool:
     )
 
 
+def landing_wait(thinking: float, took: float) -> float:
+    """How long a decision that took ``took`` seconds waits before its move lands: to
+    ``thinking`` seconds after the decision began, or, had it taken longer (a machine
+    slowed by other work), to the next whole multiple of ``thinking``. Either way the
+    move lands at a moment that is a multiple of ``thinking``, never at one the decision's
+    own length picks."""
+    beats = max(1, math.ceil(took / thinking))
+    return beats * thinking - took
+
+
 class ComputerSeats:
     def __init__(
         self,
@@ -85,6 +96,8 @@ class ComputerSeats:
         self._again: set[int] = set()
         self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep
         """How the computer waits out the rest of its thinking time (tests record it)."""
+        self.clock: Callable[[], float] = time.monotonic
+        """What times a decision (tests give it a virtual clock)."""
 
     def kick(self, snapshot: TableSnapshot[Any, Any]) -> None:
         """The table changed: let its computers act, if any has something to do."""
@@ -141,7 +154,7 @@ class ComputerSeats:
             if not is_computer(seat):
                 continue
             dice = RecordingDice(self._dice_factory()(snapshot.row))
-            started = time.monotonic()
+            started = self.clock()
             if snapshot.spec.name in SEARCHING_GAMES:
                 action = await asyncio.to_thread(decide, state, seat, dice)
             else:
@@ -151,8 +164,8 @@ class ComputerSeats:
             thinking = THINKING_SECONDS.get(snapshot.spec.name, 0.0)
             if thinking > 0:
                 # When the move lands must not depend on how long the hidden hand made
-                # the search take (see THINKING_SECONDS).
-                await self.pause(max(0.0, thinking - (time.monotonic() - started)))
+                # the decision take (see THINKING_SECONDS). Nothing is logged of it.
+                await self.pause(landing_wait(thinking, self.clock() - started))
             try:
                 outcome = await self._act(table_id, seat, action, int(state.ply), dice.draws)
             except StaleAction:

@@ -40,6 +40,12 @@ MAX_OPEN_LOBBIES = 3
 """Lobbies one member may host at once in a server: enough for a game in a few channels,
 too few to fill a server with tables nobody will start."""
 
+MAX_COMPUTER_TABLES = 3
+"""Live tables with a computer seat (lobbies and games) one member may host at once in a
+server. Each game against the computer costs the bot work on every turn (Hachi-hachi's
+search, hundreds of milliseconds), all of it driven by the one member: 30 such tables
+slowed every other member's commands to a second."""
+
 
 def _new_seed() -> bytes:
     # Looked up through the package on every call: `bot.service.new_seed` is where a test
@@ -60,6 +66,17 @@ def parse_rules(spec: AnySpec, options: Mapping[str, Any]) -> BaseModel:
         )
         raise UserFacingError(f"Those table options do not work: {problems}.") from error
     return rules
+
+
+async def _check_computer_tables(tx: Transaction, guild_id: int, host_id: int) -> None:
+    hosted = await tq.computer_tables_hosted(tx, guild_id, host_id)
+    if len(hosted) >= MAX_COMPUTER_TABLES:
+        listed = ", ".join(f"#{table}" for table in hosted)
+        raise NotAllowed(
+            f"You already host {len(hosted)} tables with the computer ({listed}); one "
+            f"member may host at most {MAX_COMPUTER_TABLES} at once. Finish one of those "
+            "games, or remove the computer from one of those lobbies, first. Nothing changed."
+        )
 
 
 class Lifecycle:
@@ -102,6 +119,8 @@ class Lifecycle:
                 f"You already host {len(hosted)} open lobbies ({listed}), the most one "
                 f"member may host at once. Start or cancel one of them first."
             )
+        if against_computer:
+            await _check_computer_tables(tx, guild_id, host_id)
         table_id = await tq.insert_table(
             tx,
             guild_id=guild_id,
@@ -141,6 +160,9 @@ class Lifecycle:
         _, most = spec.seat_limits(rules)
         if len(seated) >= most:
             raise NotAllowed(f"This table is full: {spec.title} seats at most {most}.")
+        if not any(is_computer(seat) for seat in seated):
+            # A second computer at a table already counted adds no table.
+            await _check_computer_tables(tx, row.guild_id, row.host_id)
         computer = await self._seat_computer(tx, row, spec, rules, seated)
         row = await steps.bump(tx, await steps.row(tx, table_id))
         return Outcome(await steps.snapshot(tx, row), kind="joined", actor=computer)

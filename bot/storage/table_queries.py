@@ -172,6 +172,19 @@ async def lobbies_hosted(tx: Transaction, guild_id: int, host_id: int) -> list[i
     return [int(row[0]) for row in rows]
 
 
+async def computer_tables_hosted(tx: Transaction, guild_id: int, host_id: int) -> list[int]:
+    """The ids of the live tables (lobbies and games) a member hosts in a server with a
+    computer seat."""
+    marks = ", ".join("?" for _ in COMPUTER_IDS)
+    rows = await tx.fetchall(
+        "SELECT t.id FROM game_tables t WHERE t.status IN ('lobby', 'running')"
+        " AND t.guild_id = ? AND t.host_id = ? AND EXISTS (SELECT 1 FROM table_seats s"
+        f" WHERE s.table_id = t.id AND s.user_id IN ({marks})) ORDER BY t.id",
+        (guild_id, host_id, *COMPUTER_IDS),
+    )
+    return [int(row[0]) for row in rows]
+
+
 async def live_table_ids(tx: Transaction) -> list[int]:
     rows = await tx.fetchall(
         "SELECT id FROM game_tables WHERE status IN ('lobby', 'running') ORDER BY id"

@@ -8,8 +8,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
+import bot.players as players_module
 from bot.games import hachihachi as hh
-from bot.players import COMPUTER_IDS
+from bot.games import nihakyu, strength_duel
+from bot.players import COMPUTER_IDS, THINKING_SECONDS, strategy
 from bot.players import strength_duel as duel_player
 from tests.cogs.test_hachihachi_simcord import Hands, leak_scan
 from tests.cogs.test_hachihachi_simcord import do as hachihachi_do
@@ -270,6 +274,8 @@ async def test_hachihachi_a_match_against_the_computer_with_a_restart(
     simcord_env, bot_factory, monkeypatch
 ):
     monkeypatch.setattr("bot.players.hachihachi.SAMPLES", 4)
+    # The restart is the point here; when a move lands is tested below.
+    monkeypatch.setitem(THINKING_SECONDS, "hachihachi", 0.0)
     world = await make_world(simcord_env, "alice")
     alice = world["alice"]
     opened = answered(await alice.slash(world.channel, "hanafuda open", stake_per_kan=0, rounds=1))
@@ -306,3 +312,88 @@ async def test_hachihachi_a_match_against_the_computer_with_a_restart(
     assert restarted and final.finished
     assert COMPUTER in final.scores
     assert "🤖 Computer" in table_text(await table_message(world))
+
+
+LEGAL = {
+    "hachihachi": hh.legal_actions,
+    "nihakyu": nihakyu.legal_actions,
+    "strength_duel": strength_duel.legal_actions,
+}
+
+# -- when a computer's move lands -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("hachihachi", {"stake_per_kan": 0, "rounds": 1}),
+        ("nihakyu", {"ante": 0, "starting_stamina": 80, "shadow_step": True}),
+        ("strength_duel", {"stake": 0}),
+    ],
+)
+async def test_a_computers_move_lands_at_a_fixed_moment_whatever_it_decided(
+    simcord_env, monkeypatch, game, options
+):
+    """Where the computer's decision reads what is hidden (Hachi-hachi's hand) or makes a
+    secret choice (Nihakyu's, the duel's bid), how long it took must not show: on a
+    virtual clock each decision takes a time picked by what it decided, and every move
+    lands exactly THINKING_SECONDS after its decision began, or at the next multiple for
+    one that took longer."""
+    from bot.service import Actor
+
+    monkeypatch.setattr("bot.players.hachihachi.SAMPLES", 2)
+    thinking = THINKING_SECONDS.get(game, 1.0)  # none: the test fails on no wait
+    service = simcord_env.bot.tables
+    now = [0.0]
+    decisions: list[tuple[float, float]] = []  # (began, took)
+    landings: list[float] = []  # after the decision began
+    real = strategy(game)
+    assert real is not None
+
+    def timed(state: Any, seat: int, dice: Any) -> Any:
+        action = real(state, seat, dice)
+        if action is None:
+            return None
+        # A time that depends on the decision: under the moment, and for every fifth
+        # decision over it (a machine slowed by other work).
+        took = thinking * (0.05 + 0.9 * (sum(map(ord, repr(action))) % 17) / 17)
+        if len(decisions) % 5 == 4:
+            took += thinking
+        decisions.append((now[0], took))
+        now[0] += took
+        return action
+
+    async def pause(seconds: float) -> None:
+        landings.append(now[0] + seconds - decisions[-1][0])
+        now[0] += seconds
+
+    monkeypatch.setitem(players_module._REGISTERED, game, timed)
+    monkeypatch.setattr(service.computers, "clock", lambda: now[0])
+    monkeypatch.setattr(service.computers, "pause", pause)
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    if game == "strength_duel":
+        answered(
+            await alice.slash(world.channel, "duel challenge", member=the_bot(world), **options)
+        )
+    else:
+        command = "hanafuda open" if game == "hachihachi" else "nihakyu open"
+        opened = answered(await alice.slash(world.channel, command, **options))
+        answered(await alice.click(opened.response.message, label="Add computer"))
+        answered(await alice.click(world.channel.last_message, label="Start"))
+    await service.computers.idle()
+    for _ in range(200):
+        current = (await service.snapshot(1)).state
+        if current.finished:
+            break
+        legal = LEGAL[game](current, alice.id)
+        assert legal, "the computer never leaves the table waiting"
+        await service.act(1, Actor(alice.id, False), legal[0])
+        await service.computers.idle()
+    assert (await service.snapshot(1)).state.finished
+    moves = [took for _began, took in decisions]
+    assert len(landings) == len(moves) >= 6, "every decision that moved waited"
+    for took, landed in zip(moves, landings, strict=True):
+        expected = thinking if took <= thinking else 2 * thinking
+        assert landed == pytest.approx(expected), (took, landed)
+    assert any(took > thinking for took in moves)

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import itertools
 import json
-from types import SimpleNamespace
 from typing import Any
 
 from bot.players import COMPUTER_IDS, THINKING_SECONDS
-from bot.service import computers as computers_module
-from tests.support.sim import answered, button_of, labels, make_world, refusal, wallet
+from tests.support.sim import (
+    answered,
+    button_of,
+    labels,
+    make_world,
+    refusal,
+    the_bot,
+    wallet,
+)
 
 COMPUTER = COMPUTER_IDS[0]
 
@@ -123,7 +129,7 @@ async def test_a_computer_that_reads_a_hidden_hand_moves_only_after_its_thinking
     # Deciding "takes" 0.25 s on a clock the test drives: the wait is then exactly the
     # rest, whatever the machine's load (a real clock made this a timed assertion).
     ticks = itertools.count(100.0, 0.25)  # each reading a quarter second later
-    monkeypatch.setattr(computers_module, "time", SimpleNamespace(monotonic=lambda: next(ticks)))
+    monkeypatch.setattr(computers, "clock", lambda: next(ticks))
     table = await lobby_with_computer(world)
     answered(await alice.click(table, label="Start"))
     dice.extend([2, 1, 1])
@@ -280,3 +286,51 @@ def coinflip_players() -> dict:
     from bot import players
 
     return players._REGISTERED
+
+
+async def test_a_member_hosts_at_most_three_tables_with_the_computer(simcord_env, dice):
+    """Each game against the computer is the bot's work on every turn, all of it driven by
+    one member: a member hosts at most 3 live tables with a computer seat (games and
+    lobbies). The 4th, by a lobby's Add computer or a challenge to the bot, is refused
+    privately and changes nothing."""
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    rooms = [world.guild.create_text_channel(f"room-{n}") for n in range(4)]
+    for room in rooms[:2]:  # two games with the computer, running
+        opened = answered(await alice.slash(room, "coinflip open", stake=10))
+        answered(await alice.click(opened.response.message, label="Add computer"))
+        answered(await alice.click(room.last_message, label="Start"))
+    opened = answered(await alice.slash(rooms[2], "coinflip open", stake=10))
+    answered(await alice.click(opened.response.message, label="Add computer"))
+    opened = answered(await alice.slash(rooms[3], "coinflip open", stake=10))
+    fourth = opened.response.message
+    await simcord_env.bot.tables.computers.idle()
+    tables = world.env.bot.tables
+    before = (
+        await wallet(world, alice),
+        await house(world),
+        [(t.id, t.status) for t in await tables.live_tables(world.guild.id)],
+        [len(room.history()) for room in rooms],
+        (await tables.snapshot(4)).seats,
+    )
+
+    text = refusal(await alice.click(fourth, label="Add computer"))
+    assert "already host 3 tables with the computer (#1, #2, #3)" in text, text
+    assert "at most 3 at once" in text
+    assert "Nothing changed" in text
+    duel = await alice.slash(rooms[3], "duel challenge", member=the_bot(world), stake=10)
+    assert "already host 3 tables with the computer" in refusal(duel)
+    await simcord_env.bot.tables.computers.idle()
+    after = (
+        await wallet(world, alice),
+        await house(world),
+        [(t.id, t.status) for t in await tables.live_tables(world.guild.id)],
+        [len(room.history()) for room in rooms],
+        (await tables.snapshot(4)).seats,
+    )
+    assert after == before, "no seat, no table, no coins, no message"
+
+    # The lobby's computer taken out, the fourth table may have one.
+    answered(await alice.click(rooms[2].last_message, label="Remove computer"))
+    answered(await alice.click(rooms[3].last_message, label="Add computer"))
+    assert (await tables.snapshot(4)).seats == [alice.id, COMPUTER]

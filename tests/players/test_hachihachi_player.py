@@ -12,6 +12,7 @@ import pytest
 from bot.fairness import FairDice
 from bot.games import hachihachi as hh
 from bot.games.dice import ScriptedDice
+from bot.games.hachihachi.cards import CARDS, DECK
 from bot.games.hachihachi.match import score_round
 from bot.players import hachihachi as hp
 
@@ -284,17 +285,21 @@ def test_the_decision_depends_only_on_what_the_seat_sees() -> None:
 
 
 def test_a_decision_takes_one_draw_or_none() -> None:
+    """A searched phase takes its draw even when the hand allows one move: how many
+    draws a decision took says nothing of the hand."""
+    one_move = 0
     for state in positions(TWO, 2, seed=4):
         seat = state.turn
         assert seat is not None
-        moves = hh.legal_actions(state, seat)
         dice = ScriptedDice([99])
         hp.decide(state, seat, dice, samples=2)
-        searched = state.phase in hp.SEARCHED and len(moves) > 1
+        searched = state.phase in hp.SEARCHED
+        one_move += searched and len(hh.legal_actions(state, seat)) == 1
         assert dice.remaining == (0 if searched else 1), state.phase
+    assert one_move > 0
 
 
-def test_the_work_is_fixed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_budget_is_read_at_call_time(monkeypatch: pytest.MonkeyPatch) -> None:
     budgets: list[int] = []
     real = hp.search
 
@@ -302,37 +307,92 @@ def test_the_work_is_fixed(monkeypatch: pytest.MonkeyPatch) -> None:
         state: hh.State, seat: int, moves: list[hh.Action], seed: int, samples: int
     ) -> hp.Search:
         found = real(state, seat, moves, seed, samples)
-        assert found.rollouts == samples * len(moves)
-        budgets.append(samples)
+        budgets.append(found.rollouts)
         return found
 
     monkeypatch.setattr(hp, "search", counted)
-    monkeypatch.setattr(hp, "SAMPLES", 3)
+    monkeypatch.setattr(hp, "SAMPLES", 30)
     for state in positions(TWO, 2, seed=5):
         seat = state.turn
         assert seat is not None
         hp.decide(state, seat, FairDice(bytes(32)))
-        hp.decide(state, seat, FairDice(bytes(32)), samples=5)
-    assert budgets and set(budgets) == {3, 5}
+        hp.decide(state, seat, FairDice(bytes(32)), samples=50)
+        hp.decide(state, seat, FairDice(bytes(32)), samples=2)
+    assert budgets and set(budgets) == {30, 50, hp.MOST_CANDIDATES}, "at least one a move"
 
 
-def widest_decision() -> hh.State:
-    """The play position with the most candidates among a few seeded matches."""
-    found = [s for s in positions(TWO, 20, seed=8) if s.phase == "play"]
-    return max(found, key=lambda s: len(hh.legal_actions(s, s.turn or 0)))
+def own_hand_redealt(state: hh.State, seat: int, rng: random.Random) -> hh.State:
+    """The position with ``seat``'s own hand dealt anew (same size) from it and the draw
+    pile: another hand, most often allowing another number of moves."""
+    pool = [*state.hands[seat], *state.draw_pile]
+    rng.shuffle(pool)
+    size = len(state.hands[seat])
+    return state.model_copy(
+        update={"hands": {**state.hands, seat: pool[:size]}, "draw_pile": pool[size:]}
+    )
+
+
+def widest_decision() -> tuple[hh.State, int]:
+    """A play position allowing :data:`hp.MOST_CANDIDATES` moves: the second player's
+    first turn, after the dealer laid a card down and the drawn card too (a field of 8:
+    two cards of each of four months), holding the other two of three of those months
+    and one of the fourth — 7 cards, each matching exactly two field cards."""
+    state = next(s for s in positions(TWO, 3, seed=8) if s.phase == "play")
+    seat = state.turn
+    assert seat is not None
+    other = next(p for p in state.seats if p != seat)
+    months: dict[int, list[str]] = {}
+    for card in DECK:
+        months.setdefault(CARDS[card].month, []).append(card)
+    field = [card for month in (1, 2, 3, 6) for card in months[month][:2]]
+    hand = [*months[1][2:], *months[2][2:], *months[3][2:], months[6][2]]
+    rest = [card for card in DECK if card not in field and card not in hand]
+    wide = state.model_copy(
+        update={"field": field, "hands": {seat: hand, other: rest[:6]}, "draw_pile": rest[6:]}
+    )
+    return wide, seat
+
+
+def test_the_work_is_the_same_whatever_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every searched decision plays the same rollouts over the same worlds, whether its
+    hand allows one move or the most a hand can (so the time it takes is the same work,
+    and the table service can land it at a fixed moment above it)."""
+    work: dict[int, set[tuple[int, int]]] = {}
+    real = hp.search
+
+    def counted(
+        state: hh.State, seat: int, moves: list[hh.Action], seed: int, samples: int
+    ) -> hp.Search:
+        found = real(state, seat, moves, seed, samples)
+        work.setdefault(len(moves), set()).add((found.rollouts, found.worlds))
+        return found
+
+    monkeypatch.setattr(hp, "search", counted)
+    rng = random.Random(11)
+    wide, wide_seat = widest_decision()
+    assert len(hh.legal_actions(wide, wide_seat)) == hp.MOST_CANDIDATES
+    hp.decide(wide, wide_seat, ScriptedDice([5]), samples=60)
+    for state in positions(TWO, 3, seed=6):
+        seat = state.turn
+        assert seat is not None
+        if state.phase not in hp.SEARCHED:
+            continue
+        for variant in (state, own_hand_redealt(state, seat, rng)):
+            moves = hh.legal_actions(variant, seat)
+            assert len(moves) <= hp.MOST_CANDIDATES
+            hp.decide(variant, seat, ScriptedDice([7]), samples=60)
+    assert {1, 2, 5, hp.MOST_CANDIDATES} <= set(work), sorted(work)
+    assert set().union(*work.values()) == {(60, 30)}, work
 
 
 def test_a_full_budget_decision_does_the_fixed_work_and_no_more() -> None:
     """The budget is work, not time (the time it takes is the benchmark's to measure,
-    `benchmarks/hachihachi_computer.py`): the widest position plays every candidate once
-    in each of the default worlds."""
-    state = widest_decision()
-    seat = state.turn
-    assert seat is not None
+    `benchmarks/hachihachi_computer.py`): the widest decision a hand allows plays the
+    default rollouts over the default worlds, and picks one of its moves."""
+    state, seat = widest_decision()
     moves = hh.legal_actions(state, seat)
-    assert len(moves) >= 9
     found = hp.search(state, seat, moves, 1, hp.SAMPLES)
-    assert found.rollouts == hp.SAMPLES * len(moves)
+    assert (found.rollouts, found.worlds) == (hp.SAMPLES, hp.SAMPLES // 2)
     assert found.best in moves
 
 

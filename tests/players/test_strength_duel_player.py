@@ -181,3 +181,104 @@ def test_computers_at_every_seat_play_legal_games_to_the_end(mode: str) -> None:
         assert state.finished, mode
         for seat in state.seats:
             assert sd.decide(state, seat, dice) is None
+
+
+# -- where the house may stake ------------------------------------------------------------------
+
+OTHER_VALUES = {"mode": ["forbidden", "three", "tag"], "max_rounds": [5, 39, 99, 101]}
+OTHER_VALUES["afk_rounds_to_forfeit"] = [1, 2, 4]
+"""For every option of the rules that changes play, values other than the solved game's."""
+
+
+def test_every_option_that_changes_play_has_values_to_refuse() -> None:
+    """A new option must be judged: either it leaves the game alone (PLAY_NEUTRAL) or the
+    house-stake test below refuses its other values."""
+    assert set(duel.Rules.model_fields) == set(OTHER_VALUES) | sd.PLAY_NEUTRAL
+
+
+@pytest.mark.parametrize(
+    ("option", "other"), [(name, v) for name, values in OTHER_VALUES.items() for v in values]
+)
+def test_the_house_stakes_only_the_solved_game(option: str, other: object) -> None:
+    from bot.players import computer_refusal
+
+    rules = duel.Rules(**{option: other})
+    why = computer_refusal("strength_duel", "Strength Duel", rules, 10)
+    assert why is not None and str(other) in why and "Nothing changed" in why, why
+    assert computer_refusal("strength_duel", "Strength Duel", rules, 0) is None, "no coins"
+
+
+def test_the_house_stakes_the_solved_game_at_any_stake_and_bidding_time() -> None:
+    from bot.players import computer_refusal
+
+    for rules in (duel.Rules(), duel.Rules(stake=1_000_000, round_seconds=15)):
+        assert computer_refusal("strength_duel", "Strength Duel", rules, rules.stake) is None
+
+
+def test_the_house_does_not_stake_a_duel_from_another_starting_strength(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.players import computer_refusal
+
+    monkeypatch.setitem(duel.STARTING_STRENGTH, "duel", 20)
+    why = computer_refusal("strength_duel", "Strength Duel", duel.Rules(), 10)
+    assert why is not None and "start with 20 strength" in why, why
+
+
+def best_reply(max_rounds: int) -> float:
+    """A member's best chance (a draw ½) against the computer from the even start, in the
+    duel that ends after ``max_rounds`` rounds (most strength wins): the computer's mix
+    is fixed, so the member's best is a maximum per state, round by round from the last."""
+    size = sd.MAX_STRENGTH
+    states = [(c, m) for c in range(1, size + 1) for m in range(1, size + 1)]
+    # Per state and member bid: (chance, the member's result or None, the next state).
+    branches = {
+        (c, m): [
+            [
+                (p, None if end is None else 1.0 - end, after)
+                for x, p in sd.equilibrium(c, m).items()
+                for end, after in [round_end(c, m, x, y)]
+            ]
+            for y in range(m + 1)
+        ]
+        for c, m in states
+    }
+    later = {(c, m): 1.0 if m > c else 0.5 if m == c else 0.0 for c, m in states}
+    for _ in range(max_rounds):
+        later = {
+            state: max(
+                sum(p * (end if end is not None else later[after]) for p, end, after in bid)
+                for bid in branches[state]
+            )
+            for state in states
+        }
+    return later[(size, size)]
+
+
+def test_the_round_limit_of_the_solved_game_gives_a_member_no_edge() -> None:
+    """The table is solved without a round limit; a short limit is a member's edge (why
+    the house refuses it), the solved rules' limit is not."""
+    assert best_reply(sd.SOLVED_RULES.max_rounds) <= 0.5 + 1e-9
+    assert best_reply(5) > 0.545, "a 5-round limit: a member's best reply wins 54.6%"
+
+
+def test_the_computer_bids_from_its_own_strength() -> None:
+    """Holding more strength than the member in a won state, the computer's bid wins
+    against every reply: drawn from its own side of the equilibrium (own, other), never the
+    member's (which, bidding what the member could, throws sure wins away)."""
+    won = [(own, other) for own, other in STATES if sd.value(own, other) == 1.0 and own > other]
+    assert len(won) > 100
+    for own, other in won:
+        state = duel.start(duel.Rules(), [A, B], ScriptedDice())
+        state = state.model_copy(update={"strength": {A: own, B: other}})
+        for roll in (1, sd.SAMPLE_SIDES // 2, sd.SAMPLE_SIDES):
+            action = sd.decide(state, A, ScriptedDice([roll]))
+            assert isinstance(action, duel.Bid)
+            for reply in range(other + 1):
+                end, after = round_end(own, other, action.amount, reply)
+                assert end == 1.0 or (after is not None and sd.value(*after) == 1.0), (
+                    own,
+                    other,
+                    action.amount,
+                    reply,
+                )
