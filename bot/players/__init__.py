@@ -79,6 +79,18 @@ def is_computer(user_id: int) -> bool:
     return user_id in COMPUTER_IDS
 
 
+def _fortunes_seat_refusal(rules: Any) -> str | None:
+    from bot.games.fortunes_winds import house_seat_refusal
+
+    return house_seat_refusal(rules)
+
+
+SEAT_REFUSALS: dict[str, HouseRefusal] = {"fortunes_winds": _fortunes_seat_refusal}
+"""Tables where the computer may not sit at all, whatever the stake: a Fortunes and Winds
+table banked by the house with its guard off (the computer's stakes are the house's, and
+the members could farm the bank through it)."""
+
+
 def computer_refusal(game: str, title: str, rules: Any, hold: int) -> str | None:
     """Why the computer may not sit at this table, or ``None`` when it may.
 
@@ -89,6 +101,10 @@ def computer_refusal(game: str, title: str, rules: Any, hold: int) -> str | None
     bank, whose edge the rules already guard)."""
     if strategy(game) is None:
         return f"{title} has no computer player."
+    seat_refusal = SEAT_REFUSALS.get(game)
+    why_not = seat_refusal(rules) if seat_refusal is not None else None
+    if why_not is not None:
+        return f"{why_not} Nothing changed."
     if hold <= 0:
         return None
     house_refusal = HOUSE_STAKED_GAMES.get(game)

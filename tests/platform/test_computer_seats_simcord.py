@@ -223,6 +223,25 @@ async def test_the_house_must_cover_the_computers_stake(simcord_env, dice):
     assert button_of(world.channel.last_message, "Add computer") is not None
 
 
+async def test_no_computer_at_a_house_banked_fortunes_table_with_the_guard_off(simcord_env):
+    """Its stakes are the house's: with the server's guard off, members could farm the
+    bank through it. Refused at Add computer (before: only at Start), and with the guard
+    on or a player banker it sits."""
+    world = await make_world(simcord_env, "alice")
+    alice, mod = world["alice"], world.moderator
+    rule = dict(game="fortunes_winds", option="house_guard", value="off")
+    answered(await mod.slash(world.channel, "config rule", **rule))
+    opened = answered(await alice.slash(world.channel, "fortunes open"))
+    text = refusal(await alice.click(opened.response.message, label="Add computer"))
+    assert "house guard is off" in text and "Nothing changed" in text
+    assert (await simcord_env.bot.tables.snapshot(1)).seats == [alice.id]
+
+    other = world.guild.create_text_channel("player-banked")
+    banked = answered(await alice.slash(other, "fortunes open", banker="player"))
+    answered(await alice.click(banked.response.message, label="Add computer"))
+    assert len((await simcord_env.bot.tables.snapshot(2)).seats) == 2
+
+
 async def test_a_refused_or_failing_decision_leaves_the_table_to_its_deadline(
     simcord_env, dice, monkeypatch, caplog
 ):

@@ -738,6 +738,18 @@ def _value_bets(s: State) -> list[Event]:
 FORTUNES_AND_WINDS_HONOUR = "Fortunes and Winds"
 
 
+def house_seat_refusal(rules: Rules) -> str | None:
+    """Why a house seat (a computer) may not sit at a table with these rules, or ``None``.
+    Its stakes are the house's: an unguarded house-banked table would let members farm the
+    house bank through it (the rules file, turn 3)."""
+    if not rules.player_banker and not rules.house_guard:
+        return (
+            "The computer never sits at a house-banked table whose house guard is off "
+            "(this server's moderators switched it off with /config rule)."
+        )
+    return None
+
+
 class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
     """Fortunes and Winds as the table service drives it (bot/games/contract.py)."""
 
@@ -779,14 +791,9 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
             raise IllegalMove("Each player can take only one seat.")
         if HOUSE in players:
             raise IllegalMove("That player id is reserved for the bank.")
-        house_seated = any(player in rules.house_seats for player in players)
-        if house_seated and not rules.player_banker and not rules.house_guard:
-            # Its stakes are the house's: an unguarded table would let members farm the
-            # house bank through it (the rules file, turn 3).
-            raise IllegalMove(
-                "The computer never sits at a house-banked table whose house guard is "
-                "off. Remove the computer, or play with the guard on."
-            )
+        refusal = house_seat_refusal(rules)
+        if refusal is not None and any(player in rules.house_seats for player in players):
+            raise IllegalMove(f"{refusal} Remove the computer, or play with the guard on.")
         banker = players[0] if rules.player_banker else None
         shooter = players[1] if rules.player_banker else players[0]
         return State(
