@@ -76,7 +76,7 @@ def run_now(coroutine: Coroutine[Any, Any, T]) -> T:
 
 def coinflip_registry() -> GameRegistry:
     registry = GameRegistry()
-    registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
+    registry.add(GameSpec(coinflip.ENGINE, "Coin Flip"))
     return registry
 
 
@@ -163,10 +163,10 @@ def _check_table(
     # No half-applied action: one log row per saved version, numbered 1..version.
     assert seqs == list(range(1, row.version + 1)), (where, seqs)
     spec = registry.get(row.game)
-    rules = spec.rules_model.model_validate_json(row.rules_json)
+    rules = spec.engine.rules_model.model_validate_json(row.rules_json)
     if row.state_json is None:
         if row.status == "lobby":
-            hold = spec.hold(rules)
+            hold = spec.engine.hold(rules)
             assert row.escrow == hold * len(seats), (where, row.escrow, seats)
             assert all(net == -hold for net in seats.values()), (where, seats)
         else:
@@ -174,7 +174,7 @@ def _check_table(
             assert all(net == 0 for net in seats.values()), (where, seats)
         assert row.house_net == 0, where
         return
-    state: Any = spec.state_model.model_validate_json(row.state_json)
+    state: Any = spec.engine.state_model.model_validate_json(row.state_json)
     stakes: dict[int, int] = {} if row.status == "cancelled" else dict(state.stakes)
     payouts: dict[int, int] = dict(state.payouts)
     assert row.escrow == sum(stakes.values()), (where, row.escrow, stakes)
