@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from bot.economy import Economy
 from bot.games.common import HOUSE
 from bot.games.registry import GameRegistry, GameSpec
+from bot.players import AnyComputer
 from bot.service import DiceFactory, TableService, fair_dice
 from bot.storage import Database, SqliteDatabase, Transaction, database_for_url
 from bot.storage import money as mq
@@ -96,6 +97,7 @@ async def open_services(
     dice_factory: DiceFactory = fair_dice,
     house_float: int = 1_000,
     registry: GameRegistry | None = None,
+    computers: Mapping[str, AnyComputer] | None = None,
 ) -> Services:
     clock = clock or FakeClock()
     registry = registry or coinflip_registry()
@@ -106,7 +108,13 @@ async def open_services(
     await db.open()
     economy = Economy(db, house_float=house_float, clock=clock)
     service = TableService(
-        db, economy, registry, clock=clock, dice_factory=dice_factory, lobby_timeout_seconds=900
+        db,
+        economy,
+        registry,
+        clock=clock,
+        dice_factory=dice_factory,
+        lobby_timeout_seconds=900,
+        computers=computers,
     )
     return Services(db, economy, service, registry, clock)
 
