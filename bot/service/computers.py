@@ -4,9 +4,10 @@ After any change to a running table with a computer seat, :meth:`ComputerSeats.k
 starts (or re-runs) one task for that table. The task reads the table, asks each computer
 seat's player (the game's ``Computer``, handed to the service) what it does now, and
 sends the first decision through the table service like any action, with the ply it was
-decided at: a decision the table moved past is dropped and decided again. Nothing is a fake click: the action is logged
-under the computer's seat, its coins are the house bank's, and the draws the decision
-took from the table's dice are logged before the action's own, so /verify covers them.
+decided at: a decision the table moved past is dropped and decided again. Nothing is a
+fake click: the action is logged under the computer's seat, its coins are the house
+bank's, and the draws the decision took from the table's dice are logged before the
+action's own, so /verify covers them.
 
 The decision is computed outside the table's transaction (the card game's search, which
 takes up to a few hundred milliseconds, in a worker thread), from dice at the table's current
