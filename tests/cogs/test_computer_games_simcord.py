@@ -348,6 +348,7 @@ async def test_a_computers_move_lands_at_a_fixed_moment_whatever_it_decided(
     now = [0.0]
     decisions: list[tuple[float, float]] = []  # (began, took)
     landings: list[float] = []  # after the decision began
+
     def timed(state: Any, seat: int, dice: Any) -> Any:
         action = real.decide(state, seat, dice)
         if action is None:
