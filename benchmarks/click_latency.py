@@ -96,7 +96,7 @@ import discord  # noqa: E402
 import simcord  # noqa: E402
 from discord.ext import commands  # noqa: E402
 
-from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot  # noqa: E402
+from bot.app import TanzakuBot, create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.economy import Economy  # noqa: E402
 from bot.games.registry import GameRegistry, GameSpec  # noqa: E402
@@ -104,8 +104,8 @@ from bot.service import Actor, TableService  # noqa: E402
 from bot.storage import SqliteDatabase, database_for_url, sqlite_url  # noqa: E402
 from cogs._ui.hub import TableHub  # noqa: E402
 from tests.support import coinflip  # noqa: E402
+from tests.support.coinflip import TEST_CATALOG  # noqa: E402
 
-EXTENSIONS = (*DEFAULT_EXTENSIONS, "tests.support.coinflip_cog")
 HOUSE_FLOAT = 100_000
 CHANNELS_PER_GUILD = 250
 PLAYERS_PER_GUILD = 40
@@ -364,7 +364,7 @@ async def seed_tables(url: str, seats: Sequence[Seat], now: float) -> list[int]:
     await db.open()
     economy = Economy(db, house_float=HOUSE_FLOAT, clock=clock)
     registry = GameRegistry()
-    registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
+    registry.add(GameSpec(coinflip.ENGINE, "Coin Flip"))
     service = TableService(db, economy, registry, clock=clock)
     rules = coinflip.Rules(stake=10, turn_seconds=TURN_SECONDS)
     table_ids: list[int] = []
@@ -402,7 +402,7 @@ def make_bot(url: str, synchronous: Synchronous) -> TanzakuBot:
         house_float=HOUSE_FLOAT,
         lobby_timeout_seconds=900,
     )
-    bot = create_bot(settings, extensions=EXTENSIONS)
+    bot = create_bot(settings, catalog=TEST_CATALOG)
     if isinstance(bot.db, SqliteDatabase):
         # Applied when the database opens at start; set here as well so the run measures
         # the mode asked for whatever the bot's own wiring of the setting.

@@ -9,7 +9,7 @@ settings that make its dynamic programme work hardest (limited Shadow Steps, Sta
 who makes a random legal move (or lets the deadline act).
 
 Landing moment (issue 24): the table service lands each Nihakyu move of the computer a
-fixed ``THINKING_SECONDS["nihakyu"]`` after its decision began (the next multiple if it
+fixed ``NIHAKYU.computer.thinking_seconds`` after its decision began (the next multiple if it
 took longer). Printed per Nihakyu setting: p99.9 and the slowest decision as a share of
 that moment, and how many decisions took longer.
 
@@ -42,12 +42,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._stats import percentile, wilson
+from bot.catalog import NIHAKYU
 from bot.fairness import FairDice
 from bot.games import fortunes_winds as fw
 from bot.games import hazard, nihakyu
 from bot.games.common import Deadline, Leave
 from bot.games.errors import IllegalMove
-from bot.players import COMPUTER_IDS, THINKING_SECONDS
+from bot.players import COMPUTER_IDS
 from bot.players import fortunes_winds as fw_player
 from bot.players import hazard as hazard_player
 from bot.players import nihakyu as nihakyu_player
@@ -320,7 +321,8 @@ def main() -> int:
             for table in range(tables):
                 dice = seeded(name, table)
                 nihakyu_table(nihakyu.Rules(**rules), seats, dice, timings)
-            landing = THINKING_SECONDS["nihakyu"]
+            assert NIHAKYU.computer is not None
+            landing = NIHAKYU.computer.thinking_seconds
             out(timing_line(f"{name} ({tables} games)", timings, goal, landing))
         timings = Timings()
         rounds = hazard_tables(args.tables, timings)

@@ -27,7 +27,7 @@ The goal is judged on the searched decisions' p99 and max. The load average at t
 is printed: the machine is shared, and wall-clock time counts other processes.
 
 Landing moment (issue 24): the table service lands every move of the computer a fixed
-``THINKING_SECONDS["hachihachi"]`` after its decision began, so that when it lands says
+``HACHIHACHI.computer.thinking_seconds`` after its decision began, so that when it lands says
 nothing of the hand; that holds while no decision takes longer (one that does lands at
 the next multiple). Printed: the distribution of every decision's time beside that
 moment, the slowest as a share of it, how many overran, and the searched decisions' time
@@ -55,11 +55,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks._stats import mean_interval, percentile, wilson
+from bot.catalog import HACHIHACHI
 from bot.fairness import FairDice
 from bot.games import hachihachi as hh
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
-from bot.players import THINKING_SECONDS
 from bot.players import hachihachi as hp
 
 COMPUTER, OTHER = 1, 2
@@ -188,7 +188,8 @@ def main() -> int:
 
 
 def landing_report(search: Tally, load: float) -> str:
-    moment_ms = THINKING_SECONDS["hachihachi"] * 1000
+    assert HACHIHACHI.computer is not None
+    moment_ms = HACHIHACHI.computer.thinking_seconds * 1000
     times = search.all_ms
     over = sum(took > moment_ms for took in times)
     slowest = max(times)

@@ -51,7 +51,7 @@ if str(ROOT) not in sys.path:
 
 import simcord  # noqa: E402
 
-from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot  # noqa: E402
+from bot.app import TanzakuBot, create_bot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.economy import Economy  # noqa: E402
 from bot.fairness import commitment, new_seed  # noqa: E402
@@ -61,8 +61,8 @@ from bot.storage import SqliteDatabase  # noqa: E402
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id  # noqa: E402
 from cogs._ui.hub import TableComponent, TableHub  # noqa: E402
 from tests.support import coinflip  # noqa: E402
+from tests.support.coinflip import TEST_CATALOG  # noqa: E402
 
-EXTENSIONS = (*DEFAULT_EXTENSIONS, "tests.support.coinflip_cog")
 HOUSE_FLOAT = 100_000
 GUILDS = 10
 BUTTONS = (("call", "heads"), ("call", "tails"), ("raise", "5"))
@@ -98,7 +98,7 @@ def make_bot(db_path: Path) -> TanzakuBot:
         house_float=HOUSE_FLOAT,
         lobby_timeout_seconds=900,
     )
-    return create_bot(settings, extensions=EXTENSIONS)
+    return create_bot(settings, catalog=TEST_CATALOG)
 
 
 # -- building the database (not timed) ------------------------------------------------------
@@ -111,7 +111,7 @@ async def build_templates(db_path: Path, count: int, now: float) -> list[int]:
     await db.open()
     economy = Economy(db, house_float=HOUSE_FLOAT, clock=clock)
     registry = GameRegistry()
-    registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
+    registry.add(GameSpec(coinflip.ENGINE, "Coin Flip"))
     service = TableService(db, economy, registry, clock=clock)
     ids: list[int] = []
     try:

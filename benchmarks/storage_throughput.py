@@ -112,7 +112,7 @@ def percentile(values: Sequence[float], p: float) -> float:
 
 def registry() -> GameRegistry:
     games = GameRegistry()
-    games.add(GameSpec.from_module(duel, title="Strength Duel"))
+    games.add(GameSpec(duel.ENGINE, "Strength Duel"))
     return games
 
 

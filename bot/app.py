@@ -12,10 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.catalog import CATALOG, Catalog
 from bot.clock import Clock, discord_clock
 from bot.config import Settings
 from bot.economy import Economy
-from bot.games.registry import GameRegistry
 from bot.interactions import GuardedTree, answer_dropped_click, describe, is_routine
 from bot.safe_log import log_failure, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
@@ -23,17 +23,11 @@ from bot.storage import DATABASE_ERRORS, database_for_url
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EXTENSIONS = (
-    "cogs.core",
-    "cogs.economy",
-    "cogs.table_tools",
-    "cogs.server_config",
-    "cogs.hazard",
-    "cogs.nihakyu",
-    "cogs.strength_duel",
-    "cogs.fortunes_winds",
-    "cogs.hachihachi",
-)
+PLATFORM_EXTENSIONS = ("cogs.core", "cogs.economy", "cogs.table_tools", "cogs.server_config")
+"""The cogs every bot loads whatever games it hosts."""
+
+DEFAULT_EXTENSIONS = (*PLATFORM_EXTENSIONS, *CATALOG.extensions())
+"""The platform's cogs, then each shipped game's (bot/catalog.py)."""
 
 
 def gateway_intents() -> discord.Intents:
@@ -71,7 +65,8 @@ class TanzakuBot(commands.Bot):
         *,
         dice_factory: DiceFactory = fair_dice,
         clock: Clock = discord_clock,
-        extensions: Sequence[str] = DEFAULT_EXTENSIONS,
+        catalog: Catalog = CATALOG,
+        extensions: Sequence[str] | None = None,
         sync_globally: bool = False,
         **client_options: Any,
     ) -> None:
@@ -96,11 +91,15 @@ class TanzakuBot(commands.Bot):
         self.clock = clock
         self.db = database_for_url(settings.database_url, synchronous=settings.database_synchronous)
         self.economy = Economy(self.db, house_float=settings.house_float, clock=clock)
-        self.registry = GameRegistry()
+        self.catalog = catalog
+        """The games this bot hosts; the table service's engines and computers come from
+        it here, and each game cog only attaches its UI to one of them."""
+        self.registry = catalog.registry()
         self.tables = TableService(
             self.db,
             self.economy,
             self.registry,
+            computers=catalog.computers(),
             clock=clock,
             dice_factory=dice_factory,
             lobby_timeout_seconds=settings.lobby_timeout_seconds,
@@ -109,7 +108,13 @@ class TanzakuBot(commands.Bot):
         )
         self.background_tasks: set[asyncio.Task[Any]] = set()
         self.dynamic_item_types: list[type[discord.ui.DynamicItem[Any]]] = []
-        self._extensions = tuple(extensions)
+        # By default the platform's cogs and each catalog game's (a test's catalog with an
+        # extra game loads that game's cog too).
+        self._extensions = (
+            tuple(extensions)
+            if extensions is not None
+            else (*PLATFORM_EXTENSIONS, *catalog.extensions())
+        )
         self._sync_globally = sync_globally
         self.rearmed_deadlines = 0
 

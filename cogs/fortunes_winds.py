@@ -208,4 +208,4 @@ class FortunesCog(
 
 
 async def setup(bot: TanzakuBot) -> None:
-    await install_game(bot, fw, FortunesUI, FortunesCog)
+    await install_game(bot, FortunesUI, FortunesCog)

@@ -332,4 +332,4 @@ class HachiHachiCog(
 
 
 async def setup(bot: TanzakuBot) -> None:
-    await install_game(bot, hh, HachiHachiUI, HachiHachiCog)
+    await install_game(bot, HachiHachiUI, HachiHachiCog)

@@ -198,4 +198,4 @@ class HazardCog(
 
 
 async def setup(bot: TanzakuBot) -> None:
-    await install_game(bot, hazard, HazardUI, HazardCog)
+    await install_game(bot, HazardUI, HazardCog)

@@ -160,4 +160,4 @@ class NihakyuCog(
 
 
 async def setup(bot: TanzakuBot) -> None:
-    await install_game(bot, nihakyu, NihakyuUI, NihakyuCog)
+    await install_game(bot, NihakyuUI, NihakyuCog)

@@ -18,6 +18,7 @@ from bot.errors import NotAllowed
 from bot.rules_text import GAMES
 from bot.service.config import ServerConfig
 from cogs._ui import render
+from cogs._ui.game import GameCog
 from cogs._ui.hub import send_ephemeral
 from cogs._ui.options import GAME_CHOICES, Options
 from cogs.economy import configure_economy
@@ -159,11 +160,10 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         await self.show_to(interaction, config, note)
 
     def options_of(self, game: str) -> Options | None:
+        """The options a game's cog declares (``GameCog.options``), if it is loaded."""
         for cog in self.bot.cogs.values():
-            ui = getattr(cog, "ui", None)
-            if ui is not None and getattr(ui, "game", None) == game:
-                options = getattr(cog, "options", None)
-                return options if isinstance(options, Options) else None
+            if isinstance(cog, GameCog) and cog.ui.game == game:
+                return cog.options
         return None
 
     @app_commands.command(name="rule", description="A server default for a game's option.")

@@ -200,4 +200,4 @@ class DuelCog(GameCog, commands.GroupCog, group_name="duel", group_description="
 
 
 async def setup(bot: TanzakuBot) -> None:
-    await install_game(bot, duel, DuelUI, DuelCog)
+    await install_game(bot, DuelUI, DuelCog)

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot
+from bot.app import TanzakuBot, create_bot
 from bot.config import Settings
 from bot.games.dice import ScriptedDice
+from tests.support.coinflip import TEST_CATALOG
 
 if TYPE_CHECKING:
     from tests.support.postgres import PostgresTestServer
@@ -20,8 +21,6 @@ settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("ci")
-
-TEST_EXTENSIONS = (*DEFAULT_EXTENSIONS, "tests.support.coinflip_cog")
 
 
 def settings_for_tests(tmp_path: Path, **overrides: Any) -> Settings:
@@ -44,7 +43,8 @@ async def bot_factory(tmp_path: Path) -> AsyncIterator[BotFactory]:
 
     def make(**options: Any) -> TanzakuBot:
         overrides = options.pop("settings", {})
-        options.setdefault("extensions", TEST_EXTENSIONS)
+        # The shipped games and the coin flip, each with its cog.
+        options.setdefault("catalog", TEST_CATALOG)
         bot = create_bot(settings_for_tests(tmp_path, **overrides), **options)
         made.append(bot)
         return bot

@@ -35,7 +35,7 @@ is run even when the hand allows one move (its rollouts are then repeats): so th
 a decision depends only on the phase, which is public. Its one draw of the table's dice
 seeds a local generator, so a decision is reproducible from that draw. The table service
 lands the move a fixed time after its decision began
-(:data:`bot.players.THINKING_SECONDS`), chosen above the slowest decision measured
+(its ``thinking_seconds`` in ``bot/catalog.py``), chosen above the slowest decision measured
 (``benchmarks/hachihachi_computer.py``).
 
 The other decisions are rules of thumb, none of them reading what the seat may not see:

@@ -5,13 +5,10 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-GAMES = {
-    "nihakyu": "Nihakyu",
-    "fortunes_winds": "Fortunes and Winds",
-    "strength_duel": "Strength Duel",
-    "hachihachi": "Nuki Hachi-hachi",
-    "hazard": "Hazard",
-}
+from bot.catalog import CATALOG
+
+GAMES = {game.name: game.title for game in CATALOG if game.rules_file is not None}
+"""The games /rules shows, by name: their titles (bot/catalog.py)."""
 
 
 @cache
@@ -19,7 +16,9 @@ def pages(game: str) -> tuple[tuple[str, str], ...]:
     """(title, body) of each page of a game's rules."""
     if game not in GAMES:
         raise KeyError(game)
-    text = resources.files(__name__).joinpath(f"{game}.md").read_text(encoding="utf-8")
+    rules_file = CATALOG.get(game).rules_file
+    assert rules_file is not None  # GAMES lists only games with one
+    text = resources.files(__name__).joinpath(rules_file).read_text(encoding="utf-8")
     result = []
     for chunk in text.split("\n---\n"):
         lines = chunk.strip().splitlines()

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.fairness import Draw, FairDice, RecordingDice
+from bot.games.common import Abort, Deadline, Permission
 from bot.games.registry import AnySpec
 from bot.players import is_computer
 from bot.service.snapshots import UNREAD, Outcome, Unread
@@ -35,11 +36,26 @@ def counts_as_won(state: Any, player: int, net: int) -> bool:
     return player in named or net > 0
 
 
+def permission_of(spec: AnySpec, action: BaseModel) -> Permission:
+    """Who may send ``action`` at a table of this game."""
+    if isinstance(action, Abort):
+        # Ending a started game is a moderator's word in every game, whatever the engine
+        # declares (the service's cancel sends it; a player never may).
+        return Permission.MODERATOR_NOT_SEATED
+    if isinstance(action, Deadline):
+        return Permission.TABLE
+    return spec.engine.permissions.get(type(action), Permission.SEATED)
+
+
 def stake_increase(spec: AnySpec, before: Any, after: Any, player: int) -> int:
     """How many more of the player's coins their own action put at stake: more in the pot,
     and more to pay at a reveal (a secret bet)."""
     more = int(after.stakes.get(player, 0)) - int(before.stakes.get(player, 0))
-    return more + spec.pending_charge(after, player) - spec.pending_charge(before, player)
+    return (
+        more
+        + spec.engine.pending_charge(after, player)
+        - spec.engine.pending_charge(before, player)
+    )
 
 
 def retake(dice: RecordingDice, draws: Sequence[Draw]) -> None:
@@ -78,7 +94,7 @@ class Play:
         row = await self._steps.row(tx, table_id)
         seats = await tq.seats(tx, table_id)
         spec = self._steps.registry.get(row.game)
-        permit(spec.permission(action), actor, row, seats, "do that")
+        permit(permission_of(spec, action), actor, row, seats, "do that")
         return await self.act_locked(tx, row, actor.user_id, action, expected_ply, seats)
 
     async def act_locked(
@@ -103,10 +119,11 @@ class Play:
             raise NotAllowed("This table has already ended.")
         spec = self._steps.registry.get(row.game)
         assert row.state_json is not None
-        state: Any = spec.state_model.model_validate_json(row.state_json)
+        state: Any = spec.engine.state_model.model_validate_json(row.state_json)
         if expected_ply is not None and int(state.ply) != expected_ply:
             raise StaleAction()
-        if spec.shortfall is None:
+        if not spec.engine.charges_at_reveal:
+            # Spares every action the savepoint the retry needs: its reveals never charge.
             return await self._apply(
                 tx, row, spec, state, user_id, action, seats, final_status, decided_with
             )
@@ -129,7 +146,6 @@ class Play:
         # A reveal may take coins from a player whose wallet has since run short (a secret
         # choice that costs more at the reveal). The engine turns that player's choice into
         # one they can pay, the table logs it, and the reveal is tried again.
-        assert spec.shortfall is not None
         table_events: list[BaseModel] = []
         for _ in range(len(state.seats) + 1):
             try:
@@ -140,7 +156,7 @@ class Play:
             except InsufficientFunds as short:
                 fix = None
                 if short.user_id is not None and short.user_id != user_id:
-                    fix = spec.shortfall(state, short.user_id)
+                    fix = spec.engine.shortfall(state, short.user_id)
                 if fix is None:
                     raise
                 fixed = await self._apply(tx, row, spec, state, None, fix, None, final_status)
@@ -166,7 +182,7 @@ class Play:
     ) -> Outcome:
         dice = RecordingDice(self._steps.dice_factory(row))
         retake(dice, decided_with)
-        new_state, events = spec.act(state, user_id, action, dice)
+        new_state, events = spec.engine.act(state, user_id, action, dice)
         await self._check_stakes(tx, row, spec, state, new_state, user_id)
         seq = row.version + 1
         logged = action.model_dump(mode="json")
@@ -233,7 +249,7 @@ class Play:
         old_ply = None
         if row.state_json is not None:
             old_ply = json.loads(row.state_json).get("ply")
-        seconds = spec.deadline_seconds(state)
+        seconds = spec.engine.deadline_seconds(state)
         if seconds is None:
             await tq.clear_deadline(tx, row.id)
             return None
@@ -261,7 +277,7 @@ class Play:
         for log_row in await tq.action_log(tx, row.id):
             events.extend(json.loads(log_row.events_json))
         honours = [(int(e["player"]), str(e["name"])) for e in events if e.get("kind") == "honour"]
-        honours.extend(spec.honours_at_end(state, events))
+        honours.extend(spec.engine.honours_at_end(state, events))
         bumps += [(player, name, 1) for player, name in honours if not is_computer(player)]
         # One order for every table (member, then stat): two tables ending at once with
         # the same players must not lock their stats rows in opposite orders (PostgreSQL
@@ -304,9 +320,9 @@ class Play:
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, after: Any, user_id: int | None
     ) -> None:
         """Refuse a secret choice the chooser's wallet cannot pay at the reveal."""
-        if user_id is None or spec.pending_charge is None or is_computer(user_id):
+        if user_id is None or spec.engine.pending_charge is None or is_computer(user_id):
             return
-        charge = spec.pending_charge(after, user_id)
+        charge = spec.engine.pending_charge(after, user_id)
         if charge <= 0:
             return
         wallet = await mq.wallet(tx, row.guild_id, user_id)
@@ -319,10 +335,10 @@ class Play:
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, before: Any, after: Any
     ) -> None:
         """Refuse a bet that lifts what the bank could have to pay above what it holds."""
-        if spec.bank_exposure is None:
+        if spec.engine.bank_exposure is None:
             return
-        exposure = spec.bank_exposure(after)
-        if exposure <= spec.bank_exposure(before):
+        exposure = spec.engine.bank_exposure(after)
+        if exposure <= spec.engine.bank_exposure(before):
             return
         settings = await self._steps.economy.ensure_guild(tx, row.guild_id)
         if settings.house_balance < exposure:

@@ -2,11 +2,12 @@
 
 After any change to a running table with a computer seat, :meth:`ComputerSeats.kick`
 starts (or re-runs) one task for that table. The task reads the table, asks each computer
-seat's strategy (``bot/players``) what it does now, and sends the first decision through
-the table service like any action, with the ply it was decided at: a decision the table
-moved past is dropped and decided again. Nothing is a fake click: the action is logged
-under the computer's seat, its coins are the house bank's, and the draws the decision
-took from the table's dice are logged before the action's own, so /verify covers them.
+seat's player (the game's ``Computer``, handed to the service) what it does now, and
+sends the first decision through the table service like any action, with the ply it was
+decided at: a decision the table moved past is dropped and decided again. Nothing is a
+fake click: the action is logged under the computer's seat, its coins are the house
+bank's, and the draws the decision took from the table's dice are logged before the
+action's own, so /verify covers them.
 
 The decision is computed outside the table's transaction (the card game's search, which
 takes up to a few hundred milliseconds, in a worker thread), from dice at the table's current
@@ -30,7 +31,7 @@ from pydantic import BaseModel
 from bot.errors import StaleAction, UserFacingError
 from bot.fairness import Draw, RecordingDice
 from bot.games.errors import IllegalMove
-from bot.players import SEARCHING_GAMES, THINKING_SECONDS, is_computer, strategy
+from bot.players import AnyComputer, is_computer
 from bot.service.snapshots import Outcome, OutcomeListener, TableSnapshot, tell_listeners
 from bot.service.terms import DiceFactory
 from bot.storage.table_queries import TableStatus
@@ -86,8 +87,12 @@ class ComputerSeats:
         end_unattended: EndUnattended,
         dice_factory: Callable[[], DiceFactory],
         listeners: list[OutcomeListener],
+        computers: dict[str, AnyComputer],
     ) -> None:
         self._read = read
+        self.players = computers
+        """Each game's computer player, by game name: the table service's own mapping
+        (tests swap one for a variant)."""
         self._act = act
         self._end_unattended = end_unattended
         self._dice_factory = dice_factory
@@ -147,24 +152,24 @@ class ComputerSeats:
             if outcome is not None:
                 await self._tell(outcome)
             return False
-        decide = strategy(snapshot.spec.name)
-        if decide is None:
+        computer = self.players.get(snapshot.spec.name)
+        if computer is None:
             return False
         for seat in snapshot.seats:
             if not is_computer(seat):
                 continue
             dice = RecordingDice(self._dice_factory()(snapshot.row))
             started = self.clock()
-            if snapshot.spec.name in SEARCHING_GAMES:
-                action = await asyncio.to_thread(decide, state, seat, dice)
+            if computer.searches:
+                action = await asyncio.to_thread(computer.decide, state, seat, dice)
             else:
-                action = decide(state, seat, dice)
+                action = computer.decide(state, seat, dice)
             if action is None:
                 continue
-            thinking = THINKING_SECONDS.get(snapshot.spec.name, 0.0)
+            thinking = computer.thinking_seconds
             if thinking > 0:
                 # When the move lands must not depend on how long the hidden hand made
-                # the decision take (see THINKING_SECONDS). Nothing is logged of it.
+                # the decision take (see ``Computer``). Nothing is logged of it.
                 await self.pause(landing_wait(thinking, self.clock() - started))
             try:
                 outcome = await self._act(table_id, seat, action, int(state.ply), dice.draws)

@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -23,7 +23,7 @@ from bot.economy import Economy
 from bot.errors import NotAllowed
 from bot.fairness import Draw
 from bot.games.registry import GameRegistry
-from bot.players import is_computer
+from bot.players import AnyComputer, is_computer
 from bot.scheduler import Scheduler
 from bot.service import config as config_names
 from bot.service.acting import Play
@@ -65,6 +65,7 @@ class TableService:
         lobby_timeout_seconds: int = 900,
         owns_guild: Callable[[int], bool] = lambda _guild_id: True,
         takeover_seconds: float = DEFAULT_TAKEOVER_SECONDS,
+        computers: Mapping[str, AnyComputer] | None = None,
     ) -> None:
         self._db = db
         self._economy = economy
@@ -86,6 +87,7 @@ class TableService:
             scheduler=self.scheduler,
             owns_guild=owns_guild,
             takeover_seconds=takeover_seconds,
+            computers=computers,
         )
         self.signals = SignalRouter()
         """What other processes sharing the database changed (PostgreSQL): deadlines,
@@ -114,6 +116,7 @@ class TableService:
             # A computer's move reaches the table message as a deadline's does: no click
             # to answer, the message and the private panels are redrawn.
             listeners=self.deadline_listeners,
+            computers=self._steps.computers,
         )
 
     @property
@@ -141,6 +144,10 @@ class TableService:
         """The table's version now (`None` if there is no such table): one small read."""
         async with self._db.reading() as tx:
             return await tq.table_version(tx, table_id)
+
+    def has_computer(self, game: str) -> bool:
+        """Whether the game has a computer player a host may seat."""
+        return game in self._steps.computers
 
     async def live_table_in(self, channel_id: int, game: str) -> int:
         """The open table of `game` in a channel, for commands that act on "this table"."""

@@ -58,7 +58,7 @@ def _new_seed() -> bytes:
 def parse_rules(spec: AnySpec, options: Mapping[str, Any]) -> BaseModel:
     """Build a table's rules from command options, refusing bad ones with a reason."""
     try:
-        rules: BaseModel = spec.rules_model.model_validate(dict(options))
+        rules: BaseModel = spec.engine.rules_model.model_validate(dict(options))
     except ValidationError as error:
         problems = "; ".join(
             f"{'.'.join(str(part) for part in item['loc']) or 'rules'}: {item['msg']}"
@@ -108,7 +108,7 @@ class Lifecycle:
         now = steps.clock()
         await steps.economy.terms(tx, guild_id)
         config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
-        config.check_open(game, spec.title, channel_id, *spec.stake_range(rules))
+        config.check_open(game, spec.title, channel_id, *spec.engine.stake_range(rules))
         existing = await tq.open_table_in_channel(tx, channel_id, game)
         if existing is not None:
             raise TableAlreadyOpen(existing, spec.title)
@@ -155,9 +155,9 @@ class Lifecycle:
         if row.invitee_id is not None:
             raise NotAllowed("A challenge is for the member challenged; open a table instead.")
         spec = steps.registry.get(row.game)
-        rules = spec.rules_model.model_validate_json(row.rules_json)
+        rules = spec.engine.rules_model.model_validate_json(row.rules_json)
         seated = [seat.user_id for seat in await tq.seats(tx, table_id)]
-        _, most = spec.seat_limits(rules)
+        _, most = spec.engine.seat_limits(rules)
         if len(seated) >= most:
             raise NotAllowed(f"This table is full: {spec.title} seats at most {most}.")
         if not any(is_computer(seat) for seat in seated):
@@ -185,7 +185,9 @@ class Lifecycle:
         rules: BaseModel,
         seated: list[int],
     ) -> int:
-        refusal = computer_refusal(spec.name, spec.title, rules, spec.hold(rules))
+        refusal = computer_refusal(
+            self._steps.computers.get(spec.name), spec.title, rules, spec.engine.hold(rules)
+        )
         if refusal is not None:
             raise NotAllowed(refusal)
         free = [computer for computer in COMPUTER_IDS if computer not in seated]
@@ -200,8 +202,8 @@ class Lifecycle:
         user_id, steps = actor.user_id, self._steps
         row = await steps.row(tx, table_id)
         spec = steps.registry.get(row.game)
-        if row.status == TableStatus.RUNNING and spec.join_action is not None:
-            return await self._play.act_locked(tx, row, user_id, spec.join_action(), None)
+        if row.status == TableStatus.RUNNING and spec.engine.join_action is not None:
+            return await self._play.act_locked(tx, row, user_id, spec.engine.join_action(), None)
         require_lobby(row)
         if row.invitee_id is not None:
             if user_id != row.invitee_id:
@@ -211,8 +213,8 @@ class Lifecycle:
         seated = [seat.user_id for seat in await tq.seats(tx, table_id)]
         if user_id in seated:
             raise NotAllowed("You already have a seat at this table.")
-        rules = spec.rules_model.model_validate_json(row.rules_json)
-        _, most = spec.seat_limits(rules)
+        rules = spec.engine.rules_model.model_validate_json(row.rules_json)
+        _, most = spec.engine.seat_limits(rules)
         if len(seated) >= most:
             raise NotAllowed(f"This table is full: {spec.title} seats at most {most}.")
         await steps.seat(tx, row, spec, rules, user_id)
@@ -226,8 +228,8 @@ class Lifecycle:
         user_id, steps = actor.user_id, self._steps
         row = await steps.row(tx, table_id)
         spec = steps.registry.get(row.game)
-        if row.status == TableStatus.RUNNING and spec.leave_action is not None:
-            return await self._play.act_locked(tx, row, user_id, spec.leave_action(), None)
+        if row.status == TableStatus.RUNNING and spec.engine.leave_action is not None:
+            return await self._play.act_locked(tx, row, user_id, spec.engine.leave_action(), None)
         require_lobby(row)
         seats = await tq.seats(tx, table_id)
         seat = next((seat for seat in seats if seat.user_id == user_id), None)
@@ -260,7 +262,7 @@ class Lifecycle:
         if user_id in {seat.user_id for seat in await tq.seats(tx, table_id)}:
             raise NotAllowed("You already have a seat at this table.")
         spec = steps.registry.get(row.game)
-        rules = spec.rules_model.model_validate_json(row.rules_json)
+        rules = spec.engine.rules_model.model_validate_json(row.rules_json)
         await steps.seat(tx, row, spec, rules, user_id)
         await steps.log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.JOIN}, [], [])
         row = await steps.bump(tx, row)
@@ -276,16 +278,16 @@ class Lifecycle:
             raise NotAllowed("Only the host who opened this table can start it.")
         steps = self._steps
         spec = steps.registry.get(row.game)
-        rules = spec.rules_model.model_validate_json(row.rules_json)
+        rules = spec.engine.rules_model.model_validate_json(row.rules_json)
         players = [seat.user_id for seat in await tq.seats(tx, row.id)]
-        fewest, most = spec.seat_limits(rules)
+        fewest, most = spec.engine.seat_limits(rules)
         if not fewest <= len(players) <= most:
             need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
             raise NotAllowed(f"{spec.title} needs {need} players; {len(players)} seated so far.")
         if spec.engine.seats_by_wallet:
             players = await self._by_wallet(tx, row, spec, rules, players)
         dice = RecordingDice(steps.dice_factory(row))
-        state = spec.start(with_house_seats(rules, players), players, dice)
+        state = spec.engine.start(with_house_seats(rules, players), players, dice)
         banker = spec.engine.player_banker(state)
         if banker is not None and (
             is_computer(banker) or not await steps.economy.may_stake(tx, row.guild_id, banker, 1)

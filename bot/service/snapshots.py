@@ -76,7 +76,7 @@ class TableSnapshot(Generic[RulesT, StateT]):
 
     @property
     def hold(self) -> int:
-        return self.spec.hold(self.rules)
+        return self.spec.engine.hold(self.rules)
 
 
 OutcomeKind = Literal["opened", "joined", "left", "started", "acted", "cancelled", "expired"]
@@ -120,8 +120,10 @@ async def read_snapshot(
     the recent events by action (oldest first; `None` when the table shows none), which
     the caller may keep to build the next snapshot without reading them again."""
     if rules is None:
-        rules = spec.rules_model.model_validate_json(row.rules_json)
-    state: Any = spec.state_model.model_validate_json(row.state_json) if row.state_json else None
+        rules = spec.engine.rules_model.model_validate_json(row.rules_json)
+    state: Any = (
+        spec.engine.state_model.model_validate_json(row.state_json) if row.state_json else None
+    )
     seats = (
         list(state.seats)
         if state is not None
@@ -141,14 +143,14 @@ async def read_recent_events(
     tx: Transaction, row: tq.TableRow, spec: GameSpec[Any, Any, Any, Any]
 ) -> list[list[BaseModel]] | None:
     """The public events of the table's last actions, one list per action, oldest first."""
-    if spec.event_adapter is None:
+    if spec.engine.events is None:
         return None
     by_action: list[list[BaseModel]] = []
     for events_json in await tq.recent_events(tx, row.id, RECENT_LOG_ROWS):
         events: list[BaseModel] = []
         for data in json.loads(events_json):
             try:
-                events.append(spec.event_adapter.validate_python(data))
+                events.append(spec.engine.events.validate_python(data))
             except ValidationError:
                 log.warning("table %s logged an event it cannot read: %s", row.id, data)
         by_action.append(events)

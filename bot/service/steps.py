@@ -19,7 +19,7 @@ from bot.economy import HOUSE_ACCOUNT, Economy, escrow_account, wallet_account
 from bot.errors import NotAllowed, StaleAction, TableNotFound
 from bot.fairness import Draw
 from bot.games.registry import AnySpec, GameRegistry
-from bot.players import is_computer
+from bot.players import AnyComputer, is_computer
 from bot.scheduler import Scheduler
 from bot.service import money
 from bot.service.snapshots import (
@@ -67,9 +67,12 @@ class Steps:
         scheduler: Scheduler,
         owns_guild: Callable[[int], bool] = lambda _guild_id: True,
         takeover_seconds: float = 0.0,
+        computers: Mapping[str, AnyComputer] | None = None,
     ) -> None:
         self.economy = economy
         self.registry = registry
+        self.computers: dict[str, AnyComputer] = dict(computers or {})
+        """Each game's computer player, by game name (a game without one is absent)."""
         self.clock = clock
         self.dice_factory = dice_factory
         self.scheduler = scheduler
@@ -120,7 +123,7 @@ class Steps:
         if isinstance(deadline, Unread):
             deadline = await tq.deadline(tx, row.id)
         recent = self._recent.get(row.id)
-        if spec.event_adapter is None:
+        if spec.engine.events is None:
             by_action: list[list[BaseModel]] | None = None
         elif recent is not None and recent[0] == row.version - 1:
             # As the log keeps them: a private event is its owner's alone.
@@ -147,7 +150,7 @@ class Steps:
         known = self._rules.get(row.id)
         if known is not None and known[0] == row.rules_json:
             return known[1]
-        rules = spec.rules_model.model_validate_json(row.rules_json)
+        rules = spec.engine.rules_model.model_validate_json(row.rules_json)
         if row.live:
             self._rules[row.id] = (row.rules_json, rules)
         return rules
@@ -208,7 +211,7 @@ class Steps:
         spec = self.registry.get(row.game)
         payouts: Mapping[int, int] = {}
         if row.state_json is not None:
-            stored: Any = spec.state_model.model_validate_json(row.state_json)
+            stored: Any = spec.engine.state_model.model_validate_json(row.state_json)
             payouts = stored.payouts
         house_net = await self.reconcile(tx, row, {}, payouts)
         saved = await self._update(tx, row, TableStatus.CANCELLED, row.state_json, house_net)
@@ -236,7 +239,7 @@ class Steps:
     async def seat(
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, rules: Any, user_id: int
     ) -> None:
-        hold = spec.hold(rules)
+        hold = spec.engine.hold(rules)
         if is_computer(user_id):
             await self.economy.check_house_covers(tx, row.guild_id, hold)
         else:

@@ -117,7 +117,7 @@ def verify_table(
     )
     if row.state_json is not None and state is not None:
         try:
-            stored = spec.state_model.model_validate_json(row.state_json)
+            stored = spec.engine.state_model.model_validate_json(row.state_json)
         except ValidationError:
             return report(False, checked, replayed, "the stored result cannot be read")
         if stored != state:
@@ -140,7 +140,7 @@ def replay_steps(
 ) -> Iterator[ReplayedStep]:
     """Every logged step through the engine again, with the state after each (a step the
     engine refuses raises, as it would in the game: the log does not replay)."""
-    rules = spec.rules_model.model_validate_json(row.rules_json)
+    rules = spec.engine.rules_model.model_validate_json(row.rules_json)
     state: Any = None
     for log_row in log_rows:
         data = json.loads(log_row.action_json)
@@ -155,9 +155,11 @@ def replay_steps(
         events: list[Any] = []
         if data.get("kind") == LogKind.START:
             players = list(data["players"])
-            state = spec.start(with_house_seats(rules, players), players, dice)
+            state = spec.engine.start(with_house_seats(rules, players), players, dice)
         elif not LogKind.is_table_step(data.get("kind")) and state is not None:
-            state, events = spec.act(state, log_row.actor_id, spec.parse_action(data), dice)
+            state, events = spec.engine.act(
+                state, log_row.actor_id, spec.engine.parse_action(data), dice
+            )
             events = [e for e in events if getattr(e, "private_to", None) is None]
         yield ReplayedStep(log_row, state, events)
 

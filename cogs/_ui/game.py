@@ -396,6 +396,10 @@ class Game(GameUI):
 class GameCog:
     """Mixed into a game's ``GroupCog``: the bot, the game's UI, and its start-up."""
 
+    options: ClassVar[Options | None] = None
+    """The game's table options, as its commands and the server's defaults (/config
+    rule) read them."""
+
     def __init__(self, bot: Any, ui: Any) -> None:
         self.bot = bot
         self.ui = ui

@@ -19,7 +19,6 @@ import re
 import secrets
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import quote, unquote
 
@@ -29,7 +28,6 @@ from pydantic import BaseModel
 
 from bot import rules_text
 from bot.errors import NotAllowed, StaleAction, UserFacingError
-from bot.games.registry import GameSpec
 from bot.interactions import (
     ALREADY_ACKNOWLEDGED,
     acknowledge_if_slow,
@@ -37,7 +35,7 @@ from bot.interactions import (
     is_routine,
     respond,
 )
-from bot.players import is_computer, strategy
+from bot.players import is_computer
 from bot.safe_log import log_failure
 from bot.service import (
     Actor,
@@ -450,7 +448,7 @@ class TableHub:
 
     def render_lobby(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
         spec = snapshot.spec
-        fewest, most = spec.seat_limits(snapshot.rules)
+        fewest, most = spec.engine.seat_limits(snapshot.rules)
         need = f"{fewest}" if fewest == most else f"{fewest}–{most}"
         invitee = snapshot.row.invitee_id
         if invitee is not None:
@@ -483,7 +481,7 @@ class TableHub:
             )
             return Payload(embed, view, content=render.mention(invitee))
         computers: list[TableComponent] = []
-        if strategy(spec.name) is not None:
+        if self.service.has_computer(spec.name):
             # The host's alone (checked by the table service): fill a seat with the computer.
             computers.append(button(table, 0, "computer", "Add computer", emoji="🤖"))
             if any(is_computer(seat) for seat in snapshot.seats):
@@ -1130,17 +1128,27 @@ class TableHub:
 
 async def install_game(
     bot: TanzakuBot,
-    engine: ModuleType,
     ui_type: type[GameUI],
     cog_type: Callable[[TanzakuBot, Any], commands.Cog],
 ) -> None:
-    """What every game extension's `setup` does: register the engine with the table
-    service, the UI with the hub, and add the game's cog."""
-    bot.registry.add(GameSpec.from_module(engine, title=ui_type.title))
+    """What every game extension's `setup` does: attach the UI to a game of the bot's
+    catalog (bot/catalog.py) and add the game's cog. The table service already hosts the
+    catalog's games; a UI for a game the catalog does not list is refused, so the bot
+    does not start with buttons no engine answers."""
+    if ui_type.game not in bot.catalog:
+        raise UnknownGame(
+            f"{ui_type.__module__} attaches a UI to the game {ui_type.game!r}, which the "
+            f"bot's catalog does not list (it lists {', '.join(bot.catalog.names())}): add "
+            "the game's record to bot/catalog.py."
+        )
     hub = TableHub.of(bot)
     ui = ui_type(hub)
     hub.register(ui)
     await bot.add_cog(cog_type(bot, ui))
+
+
+class UnknownGame(Exception):
+    """A cog extension for a game the bot's catalog does not list."""
 
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:

@@ -8,19 +8,17 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.catalog import CATALOG
+
 WIDTH, HEIGHT = 640, 240
 MARGIN_X, MARGIN_Y = 56, 28
 BACKGROUND = (43, 45, 49)
 GRID = (90, 93, 100)
 TEXT = (220, 221, 222)
-GAME_COLOURS: dict[str, tuple[int, int, int]] = {
-    "hazard": (237, 66, 69),
-    "nihakyu": (155, 89, 182),
-    "strength_duel": (230, 126, 34),
-    "fortunes_winds": (26, 188, 156),
-    "hachihachi": (87, 242, 135),
-}
+GAME_COLOURS: dict[str, tuple[int, int, int]] = {game.name: game.colour for game in CATALOG}
+"""Each shipped game's colour (bot/catalog.py)."""
 OTHER_GAME = (149, 165, 166)
+"""A game the catalog no longer lists (an old table's)."""
 
 
 def colour_of(game: str) -> tuple[int, int, int]:

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-import bot.players as players_module
 from bot.games import hachihachi as hh
 from bot.games import nihakyu, strength_duel
-from bot.players import COMPUTER_IDS, THINKING_SECONDS, strategy
+from bot.players import COMPUTER_IDS
 from bot.players import strength_duel as duel_player
 from tests.cogs.test_hachihachi_simcord import Hands, leak_scan
 from tests.cogs.test_hachihachi_simcord import do as hachihachi_do
+from tests.support.computers import vary_computer
 from tests.support.sim import (
     answered,
     labels,
@@ -275,7 +275,7 @@ async def test_hachihachi_a_match_against_the_computer_with_a_restart(
 ):
     monkeypatch.setattr("bot.players.hachihachi.SAMPLES", 4)
     # The restart is the point here; when a move lands is tested below.
-    monkeypatch.setitem(THINKING_SECONDS, "hachihachi", 0.0)
+    vary_computer(monkeypatch, simcord_env.bot, "hachihachi", thinking_seconds=0.0)
     world = await make_world(simcord_env, "alice")
     alice = world["alice"]
     opened = answered(await alice.slash(world.channel, "hanafuda open", stake_per_kan=0, rounds=1))
@@ -337,21 +337,20 @@ async def test_a_computers_move_lands_at_a_fixed_moment_whatever_it_decided(
     """Where the computer's decision reads what is hidden (Hachi-hachi's hand) or makes a
     secret choice (Nihakyu's, the duel's bid), how long it took must not show: on a
     virtual clock each decision takes a time picked by what it decided, and every move
-    lands exactly THINKING_SECONDS after its decision began, or at the next multiple for
+    lands exactly its thinking_seconds after its decision began, or at the next multiple for
     one that took longer."""
     from bot.service import Actor
 
     monkeypatch.setattr("bot.players.hachihachi.SAMPLES", 2)
-    thinking = THINKING_SECONDS.get(game, 1.0)  # none: the test fails on no wait
+    real = simcord_env.bot.tables.computers.players[game]
+    thinking = real.thinking_seconds or 1.0  # none: the test fails on no wait
     service = simcord_env.bot.tables
     now = [0.0]
     decisions: list[tuple[float, float]] = []  # (began, took)
     landings: list[float] = []  # after the decision began
-    real = strategy(game)
-    assert real is not None
 
     def timed(state: Any, seat: int, dice: Any) -> Any:
-        action = real(state, seat, dice)
+        action = real.decide(state, seat, dice)
         if action is None:
             return None
         # A time that depends on the decision: under the moment, and for every fifth
@@ -367,7 +366,7 @@ async def test_a_computers_move_lands_at_a_fixed_moment_whatever_it_decided(
         landings.append(now[0] + seconds - decisions[-1][0])
         now[0] += seconds
 
-    monkeypatch.setitem(players_module._REGISTERED, game, timed)
+    vary_computer(monkeypatch, simcord_env.bot, game, decide=timed)
     monkeypatch.setattr(service.computers, "clock", lambda: now[0])
     monkeypatch.setattr(service.computers, "pause", pause)
     world = await make_world(simcord_env, "alice")

@@ -200,11 +200,11 @@ def test_logged_actions_parse_back(module: ModuleType, rules: BaseModel, maker: 
     state = module.start(rules, list(range(1, fewest + 1)), ScriptedDice())
     from bot.games.registry import GameSpec
 
-    spec = GameSpec.from_module(module, title="x")
+    spec = GameSpec(module.ENGINE, "x")
     for _ in range(30):
         action = maker(rng, state, 1)
-        assert spec.parse_action(action.model_dump(mode="json")) == action
-    assert spec.parse_action(Deadline().model_dump(mode="json")) == Deadline()
+        assert spec.engine.parse_action(action.model_dump(mode="json")) == action
+    assert spec.engine.parse_action(Deadline().model_dump(mode="json")) == Deadline()
 
 
 @pytest.mark.parametrize("module", [fortunes_winds, hachihachi, hazard, nihakyu, strength_duel])

@@ -896,10 +896,10 @@ def test_module_exports_its_typed_engine() -> None:
     assert hh.ENGINE.rules_model is hh.Rules and hh.ENGINE.state_model is hh.State
     for action_type in hh.ACTIONS:
         assert "kind" in action_type.model_fields
-    spec = GameSpec.from_module(hh, title="Hachi-hachi")
+    spec = GameSpec(hh.ENGINE, "Hachi-hachi")
     for action in (hh.Play(card="pine-bright", capture="pine-chaff-1"), hh.Sage(), Abort(),
                    hh.ClaimTeyaku(claim=True, group="A", month=3), Deadline()):  # fmt: skip
-        assert spec.parse_action(action.model_dump(mode="json")) == action
+        assert spec.engine.parse_action(action.model_dump(mode="json")) == action
     rules_ = hh.Rules(seated_players=3)
     assert hh.ENGINE.hold(rules_) == hh.hold(rules_)
     assert list(hh.CARDS) == hh.DECK

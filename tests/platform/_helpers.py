@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from bot.economy import Economy
 from bot.games.common import HOUSE
 from bot.games.registry import GameRegistry, GameSpec
+from bot.players import AnyComputer
 from bot.service import DiceFactory, TableService, fair_dice
 from bot.storage import Database, SqliteDatabase, Transaction, database_for_url
 from bot.storage import money as mq
@@ -76,7 +77,7 @@ def run_now(coroutine: Coroutine[Any, Any, T]) -> T:
 
 def coinflip_registry() -> GameRegistry:
     registry = GameRegistry()
-    registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
+    registry.add(GameSpec(coinflip.ENGINE, "Coin Flip"))
     return registry
 
 
@@ -96,6 +97,7 @@ async def open_services(
     dice_factory: DiceFactory = fair_dice,
     house_float: int = 1_000,
     registry: GameRegistry | None = None,
+    computers: Mapping[str, AnyComputer] | None = None,
 ) -> Services:
     clock = clock or FakeClock()
     registry = registry or coinflip_registry()
@@ -106,7 +108,13 @@ async def open_services(
     await db.open()
     economy = Economy(db, house_float=house_float, clock=clock)
     service = TableService(
-        db, economy, registry, clock=clock, dice_factory=dice_factory, lobby_timeout_seconds=900
+        db,
+        economy,
+        registry,
+        clock=clock,
+        dice_factory=dice_factory,
+        lobby_timeout_seconds=900,
+        computers=computers,
     )
     return Services(db, economy, service, registry, clock)
 
@@ -163,10 +171,10 @@ def _check_table(
     # No half-applied action: one log row per saved version, numbered 1..version.
     assert seqs == list(range(1, row.version + 1)), (where, seqs)
     spec = registry.get(row.game)
-    rules = spec.rules_model.model_validate_json(row.rules_json)
+    rules = spec.engine.rules_model.model_validate_json(row.rules_json)
     if row.state_json is None:
         if row.status == "lobby":
-            hold = spec.hold(rules)
+            hold = spec.engine.hold(rules)
             assert row.escrow == hold * len(seats), (where, row.escrow, seats)
             assert all(net == -hold for net in seats.values()), (where, seats)
         else:
@@ -174,7 +182,7 @@ def _check_table(
             assert all(net == 0 for net in seats.values()), (where, seats)
         assert row.house_net == 0, where
         return
-    state: Any = spec.state_model.model_validate_json(row.state_json)
+    state: Any = spec.engine.state_model.model_validate_json(row.state_json)
     stakes: dict[int, int] = {} if row.status == "cancelled" else dict(state.stakes)
     payouts: dict[int, int] = dict(state.payouts)
     assert row.escrow == sum(stakes.values()), (where, row.escrow, stakes)

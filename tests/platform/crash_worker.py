@@ -175,7 +175,7 @@ def real_registry() -> GameRegistry:
         (nihakyu, "Nihakyu"),
         (strength_duel, "Strength Duel"),
     ):
-        registry.add(GameSpec.from_module(module, title=title))
+        registry.add(GameSpec(module.ENGINE, title))
     return registry
 
 
@@ -282,7 +282,7 @@ class GameDriver:
                 channel_id=REAL_CHANNELS[self.game],
                 game=self.game,
                 host_id=REAL_PLAYERS[0],
-                rules=spec.rules_model.model_validate(REAL_RULES[self.game]),
+                rules=spec.engine.rules_model.model_validate(REAL_RULES[self.game]),
             )
             # Posting the table message, then storing its id: the bot's next step.
             await service.snapshot(opened.snapshot.id)

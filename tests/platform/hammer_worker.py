@@ -91,8 +91,8 @@ NEVER_STARTED = 5
 
 def registry() -> GameRegistry:
     found = GameRegistry()
-    found.add(GameSpec.from_module(coinflip, title="Coin Flip"))
-    found.add(GameSpec.from_module(strength_duel, title="Strength Duel"))
+    found.add(GameSpec(coinflip.ENGINE, "Coin Flip"))
+    found.add(GameSpec(strength_duel.ENGINE, "Strength Duel"))
     return found
 
 

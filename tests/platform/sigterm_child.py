@@ -23,8 +23,9 @@ import simcord
 from simcord import InteractionResult
 
 from bot.__main__ import StopOnSignal, serve, setup_logging
-from bot.app import DEFAULT_EXTENSIONS, TanzakuBot, create_bot
+from bot.app import TanzakuBot, create_bot
 from bot.config import Settings
+from tests.support.coinflip import TEST_CATALOG
 
 
 def say(line: str) -> None:
@@ -40,7 +41,7 @@ async def main(path: Path, in_flight: bool) -> None:
         log_level="INFO",
     )
     setup_logging(settings.log_level)
-    bot = create_bot(settings, extensions=(*DEFAULT_EXTENSIONS, "tests.support.coinflip_cog"))
+    bot = create_bot(settings, catalog=TEST_CATALOG)
     stopper = StopOnSignal(bot)
     envs: list[simcord.Env] = []
     clicks: list[asyncio.Task[InteractionResult]] = []

@@ -10,7 +10,8 @@ import itertools
 import json
 from typing import Any
 
-from bot.players import COMPUTER_IDS, THINKING_SECONDS
+from bot.players import COMPUTER_IDS
+from tests.support.computers import vary_computer
 from tests.support.sim import (
     answered,
     button_of,
@@ -125,7 +126,7 @@ async def test_a_computer_that_reads_a_hidden_hand_moves_only_after_its_thinking
     await computers.idle()
     assert pauses == [], "a game without a hidden hand adds no wait"
 
-    monkeypatch.setitem(THINKING_SECONDS, "coinflip", 5.0)
+    vary_computer(monkeypatch, simcord_env.bot, "coinflip", thinking_seconds=5.0)
     # Deciding "takes" 0.25 s on a clock the test drives: the wait is then exactly the
     # rest, whatever the machine's load (a real clock made this a timed assertion).
     ticks = itertools.count(100.0, 0.25)  # each reading a quarter second later
@@ -252,8 +253,11 @@ async def test_a_refused_or_failing_decision_leaves_the_table_to_its_deadline(
     table = await lobby_with_computer(world)
     answered(await alice.click(table, label="Start"))
     # A strategy that answers with an illegal raise: refused, logged without its words.
-    monkeypatch.setitem(
-        coinflip_players(), "coinflip", lambda state, seat, dice: coinflip.Raise(amount=-31337)
+    vary_computer(
+        monkeypatch,
+        simcord_env.bot,
+        "coinflip",
+        decide=lambda state, seat, dice: coinflip.Raise(amount=-31337),
     )
     dice.extend([2])
     answered(await alice.click(world.channel.last_message, label="Heads"))
@@ -266,7 +270,7 @@ async def test_a_refused_or_failing_decision_leaves_the_table_to_its_deadline(
     def broken(state, seat, dice):
         raise RuntimeError("no idea")
 
-    monkeypatch.setitem(coinflip_players(), "coinflip", broken)
+    vary_computer(monkeypatch, simcord_env.bot, "coinflip", decide=broken)
     simcord_env.bot.tables.computers.kick(waiting)
     await simcord_env.bot.tables.computers.idle()
     assert "a computer move failed" in caplog.text
@@ -299,12 +303,6 @@ async def test_a_decision_the_table_moved_past_is_made_again(simcord_env, dice, 
     await service.computers.idle()
     assert len(tries) == 2 and tries[0] == tries[1], "decided again at the same ply"
     assert (await service.snapshot(1)).state.winner == COMPUTER
-
-
-def coinflip_players() -> dict:
-    from bot import players
-
-    return players._REGISTERED
 
 
 async def test_a_member_hosts_at_most_three_tables_with_the_computer(simcord_env, dice):

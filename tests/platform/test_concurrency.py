@@ -34,7 +34,7 @@ async def _service(db: Database) -> TableService:
     await db.open()
     clock = FakeClock()
     registry = GameRegistry()
-    registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
+    registry.add(GameSpec(coinflip.ENGINE, "Coin Flip"))
     dice = ScriptedDice(rolls=[2] * 200)  # every flip lands tails
     service = TableService(
         db,

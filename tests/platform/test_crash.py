@@ -198,11 +198,11 @@ def check_real_books(path: Path) -> dict[str, Any]:
             )
             row = tq.TableRow(*table)
             spec = registry.get(row.game)
-            state = spec.state_model.model_validate_json(row.state_json or "")
+            state = spec.engine.state_model.model_validate_json(row.state_json or "")
             deadline = run_now(
                 reader.fetchone("SELECT ply FROM deadlines WHERE table_id = ?", (table_id,))
             )
-            waits = spec.deadline_seconds(state) is not None
+            waits = spec.engine.deadline_seconds(state) is not None
             assert (deadline is not None) == waits, (row.game, row.version, deadline)
         return run_now(fingerprint(reader))
     finally:

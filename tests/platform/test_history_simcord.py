@@ -138,6 +138,6 @@ def test_the_public_log_lists_a_revealed_choice_where_it_was_first_seen() -> Non
         row(5, alice, {"kind": "bid", "amount": 4}, bid(alice)),
         row(6, 99, {"kind": "abort"}, {"kind": "aborted"}),
     ]
-    spec = GameSpec.from_module(strength_duel, title="Strength Duel")
+    spec = GameSpec(strength_duel.ENGINE, "Strength Duel")
     listed = [(step.row.seq, step.action.get("amount")) for step in public_log(spec, rows)]
     assert listed == [(1, None), (2, 5), (4, 2), (6, None)]

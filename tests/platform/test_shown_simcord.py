@@ -45,7 +45,7 @@ async def other_process(dsn: str) -> tuple[PostgresDatabase, TableService]:
     db = PostgresDatabase(dsn)
     await db.open()
     registry = GameRegistry()
-    registry.add(GameSpec.from_module(coinflip, title="Coin Flip"))
+    registry.add(GameSpec(coinflip.ENGINE, "Coin Flip"))
     return db, TableService(db, Economy(db, house_float=100_000), registry)
 
 

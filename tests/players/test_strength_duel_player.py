@@ -200,28 +200,31 @@ def test_every_option_that_changes_play_has_values_to_refuse() -> None:
     ("option", "other"), [(name, v) for name, values in OTHER_VALUES.items() for v in values]
 )
 def test_the_house_stakes_only_the_solved_game(option: str, other: object) -> None:
+    from bot.catalog import STRENGTH_DUEL
     from bot.players import computer_refusal
 
     rules = duel.Rules(**{option: other})
-    why = computer_refusal("strength_duel", "Strength Duel", rules, 10)
+    why = computer_refusal(STRENGTH_DUEL.computer, "Strength Duel", rules, 10)
     assert why is not None and str(other) in why and "Nothing changed" in why, why
-    assert computer_refusal("strength_duel", "Strength Duel", rules, 0) is None, "no coins"
+    assert computer_refusal(STRENGTH_DUEL.computer, "Strength Duel", rules, 0) is None, "no coins"
 
 
 def test_the_house_stakes_the_solved_game_at_any_stake_and_bidding_time() -> None:
+    from bot.catalog import STRENGTH_DUEL
     from bot.players import computer_refusal
 
     for rules in (duel.Rules(), duel.Rules(stake=1_000_000, round_seconds=15)):
-        assert computer_refusal("strength_duel", "Strength Duel", rules, rules.stake) is None
+        assert computer_refusal(STRENGTH_DUEL.computer, "Strength Duel", rules, rules.stake) is None
 
 
 def test_the_house_does_not_stake_a_duel_from_another_starting_strength(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from bot.catalog import STRENGTH_DUEL
     from bot.players import computer_refusal
 
     monkeypatch.setitem(duel.STARTING_STRENGTH, "duel", 20)
-    why = computer_refusal("strength_duel", "Strength Duel", duel.Rules(), 10)
+    why = computer_refusal(STRENGTH_DUEL.computer, "Strength Duel", duel.Rules(), 10)
     assert why is not None and "start with 20 strength" in why, why
 
 

@@ -117,4 +117,4 @@ class CoinflipCog(commands.GroupCog, group_name="coinflip", group_description="T
 
 
 async def setup(bot: TanzakuBot) -> None:
-    await install_game(bot, coinflip, CoinflipUI, CoinflipCog)
+    await install_game(bot, CoinflipUI, CoinflipCog)

@@ -1,5 +1,5 @@
-"""A tiny engine that exists only to prove the table service: players call a coin in turn;
-the first right call takes the pot, less the house's rake. Not shipped with the bot."""
+"""The coin-flip engine: players call a coin in turn; the first right call takes the pot,
+less the house's rake."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from bot.games.common import HOUSE, Deadline
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
-from bot.players import register
 
 
 class Rules(BaseModel):
@@ -142,15 +141,3 @@ class CoinflipEngine(Engine[Rules, State, BaseModel, BaseModel]):
 
 
 ENGINE = CoinflipEngine(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)
-
-
-def computer(state: State, seat: int, dice: Dice) -> Call | None:
-    """The test game's computer: on its turn it calls a side at random (one die roll, so
-    a decision's draw is logged and verified like any other)."""
-    if state.finished or state.seats[state.turn] != seat:
-        return None
-    return Call(side="heads" if dice.roll(2) == 1 else "tails")
-
-
-# A fair coin: the test game lets the house stake for its computer.
-register("coinflip", computer, house_stakes=lambda rules: True)

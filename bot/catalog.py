@@ -1,0 +1,160 @@
+"""Every game the bot hosts, listed once: one typed record per game.
+
+A record names what the rest of the bot derives from it: the engine (``bot/games/``), the
+title players see, its rules pages (``bot/rules_text/<file>``), its colour in /stats, the
+cog extension that gives it buttons (``cogs/<game>/``) and its computer player
+(``bot/players/``). The table service's registry, ``/rules``, every command's game choice,
+the default extensions, the computer seats and the stats colours are all read from
+:data:`CATALOG`; adding a game is an engine package, one record here and one cog package.
+
+The table service itself imports no catalog: ``bot/app.py`` hands it
+:meth:`Catalog.registry` and :meth:`Catalog.computers`, so a process that is not the Discord
+bot (a verify or replay worker, a test) builds the same service from the catalog alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic
+
+from bot.games import fortunes_winds, hachihachi, hazard, nihakyu, strength_duel
+from bot.games.contract import ActionT, Engine, EventT, RulesT, StateT
+from bot.games.registry import GameRegistry, GameSpec
+from bot.players import AnyComputer, Computer
+from bot.players import fortunes_winds as fortunes_winds_player
+from bot.players import hachihachi as hachihachi_player
+from bot.players import hazard as hazard_player
+from bot.players import nihakyu as nihakyu_player
+from bot.players import strength_duel as strength_duel_player
+
+Colour = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Game(Generic[RulesT, StateT, ActionT, EventT]):
+    """One game: everything the bot needs to host it, typed in the engine's own models."""
+
+    engine: Engine[RulesT, StateT, ActionT, EventT]
+    title: str
+    rules_file: str | None
+    """Its player-facing rules, a Markdown file in ``bot/rules_text/`` (/rules); ``None``
+    for a game without rules pages (a test's game)."""
+    colour: Colour
+    """Its steps' colour in the /stats chart."""
+    extension: str
+    """The cog extension loaded by default (``cogs.<game>``), which attaches its UI."""
+    computer: Computer[RulesT, StateT, ActionT] | None = None
+    """Its computer player, or ``None`` for a game without one."""
+
+    @property
+    def name(self) -> str:
+        """The game's key: the engine's name, as stored with every table."""
+        return self.engine.name
+
+
+AnyGame = Game[Any, Any, Any, Any]
+"""A record of any game: the catalog holds games of different engines side by side."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The games one bot hosts, in the order they are listed (and their cogs load)."""
+
+    records: tuple[AnyGame, ...]
+
+    def __post_init__(self) -> None:
+        names = [record.name for record in self.records]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a game is listed twice in the catalog: {names}")
+
+    def __iter__(self) -> Iterator[AnyGame]:
+        return iter(self.records)
+
+    def __contains__(self, name: object) -> bool:
+        return any(record.name == name for record in self.records)
+
+    def get(self, name: str) -> AnyGame:
+        for record in self.records:
+            if record.name == name:
+                return record
+        raise KeyError(name)
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(record.name for record in self.records)
+
+    def titles(self) -> dict[str, str]:
+        return {record.name: record.title for record in self.records}
+
+    def extensions(self) -> tuple[str, ...]:
+        return tuple(record.extension for record in self.records)
+
+    def computers(self) -> Mapping[str, AnyComputer]:
+        """Each game's computer, for the table service (games without one are absent)."""
+        return {r.name: r.computer for r in self.records if r.computer is not None}
+
+    def registry(self) -> GameRegistry:
+        """The engines the table service hosts, by name."""
+        registry = GameRegistry()
+        for record in self.records:
+            registry.add(GameSpec(record.engine, record.title))
+        return registry
+
+
+HAZARD = Game(
+    engine=hazard.ENGINE,
+    title="Hazard",
+    rules_file="hazard.md",
+    colour=(237, 66, 69),
+    extension="cogs.hazard",
+    computer=Computer[hazard.Rules, hazard.State, hazard.Action](hazard_player.decide),
+)
+
+NIHAKYU = Game(
+    engine=nihakyu.ENGINE,
+    title="Nihakyu",
+    rules_file="nihakyu.md",
+    colour=(155, 89, 182),
+    extension="cogs.nihakyu",
+    computer=Computer[nihakyu.Rules, nihakyu.State, nihakyu.Action](
+        nihakyu_player.decide, searches=True, thinking_seconds=0.5
+    ),
+)
+
+STRENGTH_DUEL = Game(
+    engine=strength_duel.ENGINE,
+    title="Strength Duel",
+    rules_file="strength_duel.md",
+    colour=(230, 126, 34),
+    extension="cogs.strength_duel",
+    computer=Computer[strength_duel.Rules, strength_duel.State, strength_duel.Action](
+        strength_duel_player.decide,
+        thinking_seconds=0.2,
+        house_stakes=strength_duel_player.house_refusal,
+    ),
+)
+
+FORTUNES_WINDS = Game(
+    engine=fortunes_winds.ENGINE,
+    title="Fortunes and Winds",
+    rules_file="fortunes_winds.md",
+    colour=(26, 188, 156),
+    extension="cogs.fortunes_winds",
+    computer=Computer[fortunes_winds.Rules, fortunes_winds.State, fortunes_winds.Action](
+        fortunes_winds_player.decide, seat_refusal=fortunes_winds.house_seat_refusal
+    ),
+)
+
+HACHIHACHI = Game(
+    engine=hachihachi.ENGINE,
+    title="Nuki Hachi-hachi",
+    rules_file="hachihachi.md",
+    colour=(87, 242, 135),
+    extension="cogs.hachihachi",
+    computer=Computer[hachihachi.Rules, hachihachi.State, hachihachi.Action](
+        hachihachi_player.decide, searches=True, thinking_seconds=1.0
+    ),
+)
+
+CATALOG = Catalog((HAZARD, NIHAKYU, STRENGTH_DUEL, FORTUNES_WINDS, HACHIHACHI))
+"""The games the bot ships."""
