@@ -82,7 +82,7 @@ from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.common import HOUSE, Abort, Deadline, Honour, Permission
+from bot.games.common import HOUSE, Abort, Deadline, Honour, Permission, PrivateEvent
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -214,12 +214,11 @@ ACTIONS: tuple[type[BaseModel], ...] = get_args(get_args(Action)[0])
 # --- events --------------------------------------------------------------------------
 
 
-class ChoiceConfirmed(BaseModel):
+class ChoiceConfirmed(PrivateEvent):
     """Private: the player's own choice for the round, their stake (unchanged by a choice)
     and ``charge``, the coins the choice will take at the reveal (Kage's second ante)."""
 
     kind: Literal["choice_confirmed"] = "choice_confirmed"
-    private_to: int
     player: int
     round: int
     choice: Choice
@@ -259,11 +258,10 @@ class SleightWindowOpened(BaseModel):
     players: list[int]
 
 
-class SleightConfirmed(BaseModel):
+class SleightConfirmed(PrivateEvent):
     """Private: the player's own Sleight decision (``adjust`` 0 means skip)."""
 
     kind: Literal["sleight_confirmed"] = "sleight_confirmed"
-    private_to: int
     player: int
     round: int
     adjust: Literal[-1, 0, 1]

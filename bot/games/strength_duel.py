@@ -54,7 +54,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.common import HOUSE, Abort, Deadline
+from bot.games.common import HOUSE, Abort, Deadline, PrivateEvent
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -161,11 +161,10 @@ class PlayerBid(BaseModel):
     round: int
 
 
-class BidConfirmed(BaseModel):
+class BidConfirmed(PrivateEvent):
     """Private to the bidder: the bid the engine holds for them."""
 
     kind: Literal["bid_confirmed"] = "bid_confirmed"
-    private_to: int
     round: int
     amount: int
     tag_out: bool
@@ -179,11 +178,10 @@ class ForbidChosen(BaseModel):
     player: int
 
 
-class ForbidConfirmed(BaseModel):
+class ForbidConfirmed(PrivateEvent):
     """Private: the ninja's forbidden number; ``assigned`` when the deadline gave it."""
 
     kind: Literal["forbid_confirmed"] = "forbid_confirmed"
-    private_to: int
     number: int
     assigned: bool = False
 

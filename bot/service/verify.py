@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.errors import NotAllowed
 from bot.fairness import Draw, FairDice, commitment, verify_draws
+from bot.games.common import is_public
 from bot.games.registry import AnySpec, GameRegistry
 from bot.service.computers import with_house_seats
 from bot.service.terms import DECIDED_WITH, LogKind
@@ -158,7 +159,7 @@ def replay_steps(
             state = spec.start(with_house_seats(rules, players), players, dice)
         elif not LogKind.is_table_step(data.get("kind")) and state is not None:
             state, events = spec.act(state, log_row.actor_id, spec.parse_action(data), dice)
-            events = [e for e in events if getattr(e, "private_to", None) is None]
+            events = [e for e in events if is_public(e)]
         yield ReplayedStep(log_row, state, events)
 
 
