@@ -991,7 +991,7 @@ def _finish(
 
 # --- the engine ----------------------------------------------------------------------
 
-_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
     {
         Roll: Move(_check_choice, _apply_choice),
         ShadowStep: Move(_check_choice, _apply_choice),
@@ -1109,7 +1109,7 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
         Raises :class:`IllegalMove`, with a sentence for the player, when the action is not
         allowed now; nothing changes then.
         """
-        return _RULEBOOK.act(state, player, action, dice)
+        return RULEBOOK.act(state, player, action, dice)
 
     def seat_limits(self, rules: Rules) -> tuple[int, int]:
         """The fewest and most seats a Nihakyu table allows."""
@@ -1146,7 +1146,7 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
     def legal_actions(self, state: State, player: int) -> list[Action]:
         """The actions ``player`` may send right now, as :func:`act` would accept them (not
         Eject, KageUnpaid, Abort or Deadline, which a moderator or the table sends)."""
-        return _RULEBOOK.legal_actions(state, player, _PLAYER_ACTIONS)
+        return RULEBOOK.legal_actions(state, player, _PLAYER_ACTIONS)
 
 
 ENGINE = NihakyuEngine(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)

@@ -461,7 +461,7 @@ def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> lis
     return events
 
 
-_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
     {
         Bet: _player_move(_check_bet, _apply_bet),
         Roll: _player_move(_check_roll, _apply_roll),
@@ -809,7 +809,7 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
         self, state: State, player: int | None, action: Action, dice: Dice
     ) -> tuple[State, list[Event]]:
         """Apply one action by ``player`` (``None``: the table) to a copy of ``state``."""
-        return _RULEBOOK.act(state, player, action, dice)
+        return RULEBOOK.act(state, player, action, dice)
 
     def seat_limits(self, rules: Rules) -> tuple[int, int]:
         """One player at least (two with a player banker: one banks, one shoots)."""
@@ -851,7 +851,7 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
             for size in range(1, room + 1):
                 for combo in _subsets(free, size):
                     candidates.append(SetAside(dice=combo))
-        return _RULEBOOK.legal_actions(state, player, candidates)
+        return RULEBOOK.legal_actions(state, player, candidates)
 
     def bank_exposure(self, state: State) -> int:
         """The most the house could pay out on the open bets (0 with a player banker,
@@ -883,7 +883,7 @@ ENGINE = FortunesWindsEngine(
 (``act`` is the rulebook's, which ``ENGINE.act`` calls: one call less on every action)."""
 
 start = ENGINE.start
-act = _RULEBOOK.act
+act = RULEBOOK.act
 seat_limits = ENGINE.seat_limits
 hold = ENGINE.hold
 deadline_seconds = ENGINE.deadline_seconds

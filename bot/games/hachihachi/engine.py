@@ -276,7 +276,7 @@ def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> lis
     return events
 
 
-_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
     {
         Mizuten: _player_move(_check_mizuten),
         Participate: _player_move(_check_participate),
@@ -406,7 +406,7 @@ class HachihachiEngine(Engine[Rules, State, Action, Event]):
     def act(
         self, state: State, player: int | None, action: Action, dice: Dice
     ) -> tuple[State, list[Event]]:
-        return _RULEBOOK.act(state, player, action, dice)
+        return RULEBOOK.act(state, player, action, dice)
 
     def seat_limits(self, rules: Rules) -> tuple[int, int]:
         """The lobby seats exactly ``seated_players``."""
@@ -434,7 +434,7 @@ ENGINE = HachihachiEngine(
 (``act`` is the rulebook's, which ``ENGINE.act`` calls: one call less on every action)."""
 
 start = ENGINE.start
-act = _RULEBOOK.act
+act = RULEBOOK.act
 seat_limits = ENGINE.seat_limits
 hold = ENGINE.hold
 deadline_seconds = ENGINE.deadline_seconds

@@ -86,6 +86,7 @@ from bot.games.hazard.analysis import (
 from bot.games.hazard.engine import (
     ENGINE,
     NICK_HONOUR,
+    RULEBOOK,
     HazardEngine,
     abort_value,
     act,
@@ -140,6 +141,7 @@ __all__ = [
     "MAINS",
     "NICK_HONOUR",
     "PERMISSIONS",
+    "RULEBOOK",
     "Abort",
     "Aborted",
     "Action",

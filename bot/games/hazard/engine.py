@@ -391,7 +391,7 @@ def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> lis
     return _abort(s, player)
 
 
-_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
     {
         CallMain: _player_move(_check_call_main, _apply_call_main),
         Bet: _player_move(_check_bet, _apply_bet),
@@ -759,7 +759,7 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
         Returns the new state and the events to show. Raises :class:`IllegalMove`, with a
         reason fit for the player, for anything the rules forbid; ``state`` is never changed.
         """
-        return _RULEBOOK.act(state, player, action, dice)
+        return RULEBOOK.act(state, player, action, dice)
 
     def seat_limits(self, rules: Rules) -> tuple[int, int]:
         """The fewest and most seats a Hazard table allows."""
