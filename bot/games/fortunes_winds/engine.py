@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -29,8 +29,8 @@ from bot.games.fortunes_winds.keeping import (
     whole_pays_step,
 )
 from bot.games.fortunes_winds.models import (
-    _TAGGED_ACTIONS,
     PERMISSIONS,
+    TAGGED_ACTIONS,
     Aborted,
     Action,
     Bet,
@@ -84,9 +84,10 @@ from bot.games.kit import (
     Move,
     Rulebook,
     build,
+    check_join,
     only_the_table,
     put,
-    refuse_outsider,
+    seated_move,
     the_service_decides,
 )
 
@@ -261,14 +262,7 @@ def _check_pass(state: State, player: int, action: PassDice) -> None:
 
 
 def _check_join(state: State, player: int | None, action: Join) -> None:
-    if player is None:
-        raise IllegalMove("The table itself can only call time.")
-    if player == HOUSE:
-        raise IllegalMove("That player id is reserved for the bank.")
-    if player in state.seats:
-        raise IllegalMove("You're already seated at this table.")
-    if len(state.seats) >= state.rules.max_players:
-        raise IllegalMove(f"This table is full ({state.rules.max_players} seats).")
+    check_join(state, player, state.rules.max_players)
 
 
 def _check_leave(state: State, player: int, action: Leave) -> None:
@@ -290,14 +284,7 @@ _A = TypeVar("_A", bound=BaseModel)
 def _player_move(
     check: Callable[[State, int, _A], None], apply: Callable[[State, int, _A, Dice], list[Event]]
 ) -> Move[State, _A, Event]:
-    def checked(state: State, player: int | None, action: _A) -> None:
-        if player is None or player not in state.seats:
-            refuse_outsider(player, "Fortunes and Winds", " — join it first")
-        check(state, player, action)
-
-    # The check has refused the table (player None), so ``apply`` is only ever called
-    # with a seated player: handed over as it is, without a wrapper call on every action.
-    return Move(checked, cast(Callable[[State, int | None, _A, Dice], list[Event]], apply))
+    return seated_move(check, apply, title="Fortunes and Winds", hint=" — join it first")
 
 
 def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
@@ -877,7 +864,7 @@ def _subsets(items: Sequence[WhiteDie], size: int) -> Iterable[list[WhiteDie]]:
 
 
 ENGINE = FortunesWindsEngine(
-    rules_model=Rules, state_model=State, action_type=_TAGGED_ACTIONS, event_type=Event
+    rules_model=Rules, state_model=State, action_type=TAGGED_ACTIONS, event_type=Event
 )
 """Fortunes and Winds' engine; the module-level functions below are its bound methods
 (``act`` is the rulebook's, which ``ENGINE.act`` calls: one call less on every action)."""

@@ -37,7 +37,7 @@ from bot.games.kit import (
     build,
     only_the_table,
     put,
-    refuse_outsider,
+    seated_move,
     the_service_decides,
 )
 
@@ -214,13 +214,7 @@ _A = TypeVar("_A", bound=BaseModel)
 
 
 def _player_move(check: Callable[[State, int, _A], None]) -> Move[State, _A, Event]:
-    def checked(state: State, player: int | None, action: _A) -> None:
-        if player is None or player not in state.seats:
-            refuse_outsider(player, "Hachi-hachi")
-        check(state, player, action)
-
-    def apply(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
-        assert player is not None
+    def apply(s: State, player: int, action: _A, dice: Dice) -> list[Event]:
         events = _decide(s, player, action, dice, False)
         # A claim step nobody else sees (a decline, "nothing to claim") leaves the ply,
         # and so every button anyone holds, as it was: it must change nothing visible.
@@ -232,7 +226,7 @@ def _player_move(check: Callable[[State, int, _A], None]) -> Move[State, _A, Eve
         _autoplay(s, dice, events)
         return events
 
-    return Move(checked, apply)
+    return seated_move(check, apply, title="Hachi-hachi")
 
 
 def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) -> list[Event]:

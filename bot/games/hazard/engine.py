@@ -24,9 +24,9 @@ from bot.games.hazard.analysis import (
     ways,
 )
 from bot.games.hazard.models import (
-    _TAGGED_ACTIONS,
     LOSSES_TO_PASS,
     PERMISSIONS,
+    TAGGED_ACTIONS,
     Aborted,
     Action,
     Bet,
@@ -52,7 +52,14 @@ from bot.games.hazard.models import (
     Thrown,
     ThrowOutcome,
 )
-from bot.games.kit import Move, Rulebook, only_the_table, the_service_decides
+from bot.games.kit import (
+    Move,
+    Rulebook,
+    check_join,
+    only_the_table,
+    seated_move,
+    the_service_decides,
+)
 
 _ODDS_KINDS: tuple[BetKind, ...] = ("odds_for", "odds_against")
 _OPPOSITE: dict[BetKind, BetKind] = {"with": "against", "against": "with"}
@@ -163,13 +170,8 @@ def _next_seat(seats: list[int], player: int) -> int:
 # the check before it copies the state).
 
 
-def _seated(state: State, player: int | None) -> int:
-    """The acting player, who must be seated (the table itself only calls time or closes)."""
-    if player is None:
-        raise IllegalMove("The table itself can only call time or close.")
-    if player not in state.seats:
-        raise IllegalMove("You aren't seated at this Hazard table — join it first.")
-    return player
+_TABLE_CAN = "call time or close"
+"""What the table itself (``player=None``) may do at a Hazard table."""
 
 
 def _check_call_main(state: State, player: int, action: CallMain) -> None:
@@ -275,14 +277,7 @@ def _check_pass(state: State, player: int, action: PassDice) -> None:
 
 
 def _check_join(state: State, player: int | None, action: Join) -> None:
-    if player is None:
-        raise IllegalMove("The table itself can only call time or close.")
-    if player == HOUSE:
-        raise IllegalMove("That player id is reserved for the bank.")
-    if player in state.seats:
-        raise IllegalMove("You're already seated at this table.")
-    if len(state.seats) >= state.rules.max_players:
-        raise IllegalMove(f"This table is full ({state.rules.max_players} seats).")
+    check_join(state, player, state.rules.max_players, table_can=_TABLE_CAN)
 
 
 def _check_leave(state: State, player: int, action: Leave) -> None:
@@ -314,16 +309,14 @@ def _player_move(
 ) -> Move[State, _A, Event]:
     """A move a seated player makes (never the table); any such move ends idleness."""
 
-    def checked(state: State, player: int | None, action: _A) -> None:
-        check(state, _seated(state, player), action)
-
-    def applied(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
-        assert player is not None  # the check refused the table
+    def applied(s: State, player: int, action: _A, dice: Dice) -> list[Event]:
         events = apply(s, player, action, dice)
         s.idle_passes = 0
         return events
 
-    return Move(checked, applied)
+    return seated_move(
+        check, applied, title="Hazard", hint=" — join it first", table_can=_TABLE_CAN
+    )
 
 
 def _apply_call_main(s: State, player: int, action: CallMain, dice: Dice) -> list[Event]:
@@ -806,7 +799,7 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
 
 
 ENGINE = HazardEngine(
-    rules_model=Rules, state_model=State, action_type=_TAGGED_ACTIONS, event_type=Event
+    rules_model=Rules, state_model=State, action_type=TAGGED_ACTIONS, event_type=Event
 )
 """Hazard's engine; the module-level functions below are its bound methods."""
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Annotated, Any, Literal, TypeAlias, Union, get_args
+from typing import Annotated, Any, Literal, TypeAlias, get_args
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bot.games.common import Abort, Deadline, Join, Joined, Leave, Left, Permission
 from bot.games.hazard.analysis import (
@@ -15,6 +14,7 @@ from bot.games.hazard.analysis import (
     min_against_commission,
     odds,
 )
+from bot.games.kit import bet_kind_union
 
 LOSSES_TO_PASS = 3
 """Losses in succession after which the caster must pass the dice."""
@@ -67,8 +67,8 @@ class Rules(BaseModel):
 
 # ------------------------------------------------------------------------- actions
 # Every action (and every event) is told apart by ``kind``. A Bet's ``kind`` is its bet
-# kind (ENGINE_CONTRACT.md fixes ``Bet(kind, amount)``), so the action union discriminates
-# with a function that reads any bet kind as "bet" (see :func:`_action_tag`).
+# kind (ENGINE_CONTRACT.md fixes ``Bet(kind, amount)``), so the action union reads any bet
+# kind as "bet" (see :func:`bot.games.kit.bet_kind_union`).
 
 
 class CallMain(BaseModel):
@@ -123,41 +123,10 @@ Action: TypeAlias = (
 ACTIONS: tuple[type[BaseModel], ...] = get_args(Action)
 """The action models, in the order of :data:`Action` (derived from it, never repeated)."""
 
-_BET_TAG = "bet"
-
-
-def _action_tag(data: Any) -> str | None:
-    """Which action a logged dict (or an action model) is, for the action union.
-
-    ``kind`` names the action, except that a bet kind names :class:`Bet`. Tables logged
-    before actions carried ``kind`` name Hazard's own actions in ``action`` (``"bet"``
-    with the bet kind in ``kind``); those logs must still replay for /verify, so an
-    ``action`` is read when ``kind`` is absent. The old key is ignored once the model is
-    picked (the models ignore unknown keys).
-    """
-    if isinstance(data, Mapping):
-        tag = data.get("kind", data.get("action"))
-    else:
-        tag = getattr(data, "kind", None)
-    if not isinstance(tag, str):
-        return None
-    return _BET_TAG if tag in BET_KINDS else tag
-
-
-def _tag_of(model: type[BaseModel]) -> str:
-    if model is Bet:
-        return _BET_TAG
-    tag = model.model_fields["kind"].default
-    assert isinstance(tag, str), model  # every other action has a fixed kind
-    return tag
-
-
-# ``Union[...]`` because the members come from ACTIONS (``X | Y`` needs them written out).
-_TAGGED_ACTIONS: Any = Annotated[
-    Union[tuple(Annotated[model, Tag(_tag_of(model))] for model in ACTIONS)],  # noqa: UP007
-    Discriminator(_action_tag),
-]
-"""The union that parses a logged action (see :func:`_action_tag`)."""
+TAGGED_ACTIONS: Any = bet_kind_union(ACTIONS, bet=Bet, bet_kinds=BET_KINDS, legacy_key="action")
+"""The union that parses a logged action: ``kind``, a bet kind naming :class:`Bet`. Tables
+logged before actions carried ``kind`` name Hazard's own actions in ``action`` (``"bet"``
+with the bet kind in ``kind``); those logs must still replay for /verify."""
 
 PERMISSIONS: dict[type[BaseModel], Permission] = {Close: Permission.HOST_OR_MODERATOR}
 """Closing between rounds is the host's or a moderator's; the engine checks the moment."""
