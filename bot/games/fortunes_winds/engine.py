@@ -86,7 +86,6 @@ from bot.games.kit import (
     build,
     check_join,
     only_the_table,
-    put,
     seated_move,
     the_service_decides,
 )
@@ -294,7 +293,8 @@ def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
     stakes = {**s.stakes, player: s.stakes.get(player, 0) + stake_of(bet.kind, bet.amount)}
     if s.banker is not None:
         stakes[s.banker] = _max_payout(bets)
-    put(s, bets=bets, stakes=stakes)
+    s.bets = bets
+    s.stakes = stakes
     events: list[Event] = [
         build(
             BetPlaced,
@@ -313,24 +313,25 @@ def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
         and s.rules.bet_seconds > 0
         and _window_members(s)
     ):
-        put(s, window_open=True, ply=s.ply + 1)
+        s.window_open = True
+        s.ply += 1
     events.extend(_close_window_if_done(s))
     return events
 
 
 def _apply_ready(s: State, player: int, action: Ready, dice: Dice) -> list[Event]:
-    put(s, ready=[*s.ready, player])
+    s.ready = [*s.ready, player]
     return [PlayerReady(player=player), *_close_window_if_done(s)]
 
 
 def _apply_roll(s: State, player: int, action: Roll, dice: Dice) -> list[Event]:
     if s.roll_number == 0:
-        put(s, deadline_acted=False)
+        s.deadline_acted = False
     return _roll(s, dice, by_deadline=False)
 
 
 def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> list[Event]:
-    put(s, set_aside=[*s.set_aside, *action.dice])
+    s.set_aside = [*s.set_aside, *action.dice]
     return [
         build(
             DiceSetAside,
@@ -343,7 +344,7 @@ def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> lis
 
 def _apply_new_turn(s: State, player: int, action: NewTurn, dice: Dice) -> list[Event]:
     _open_turn(s)
-    put(s, ply=s.ply + 1)
+    s.ply += 1
     return [build(NewTurnStarted, shooter=player)]
 
 
@@ -544,15 +545,12 @@ def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
         result = _RESULT_OF.get((classes.pop(), black))
     if result is None and roll_number == 3:
         result = "nothing"
-    put(
-        s,
-        phase="rolling",
-        set_aside=set_aside,
-        bets_closed=True,
-        roll_number=roll_number,
-        ply=s.ply + 1,
-        faces=faces,
-    )
+    s.phase = "rolling"
+    s.set_aside = set_aside
+    s.bets_closed = True
+    s.roll_number = roll_number
+    s.ply += 1
+    s.faces = faces
     events.append(
         build(
             Rolled,
@@ -617,23 +615,21 @@ def _end_turn(s: State, result: Result) -> list[Event]:
         )
     )
     idle_turns = s.idle_turns + 1 if s.deadline_acted else 0
-    put(
-        s,
-        payouts=payouts,
-        stakes=stakes,
-        bets={},
-        last_result=result,
-        turn=s.turn + 1,
-        idle_turns=idle_turns,
-        roll_number=0,
-        set_aside=[],
-    )
+    s.payouts = payouts
+    s.stakes = stakes
+    s.bets = {}
+    s.last_result = result
+    s.turn += 1
+    s.idle_turns = idle_turns
+    s.roll_number = 0
+    s.set_aside = []
     if combination is None:
         events.append(_pass_dice(s, "lost"))
     elif idle_turns >= 2 and len(eligible_shooters(s)) > 1:
         events.append(_pass_dice(s, "absent"))
     else:
-        put(s, phase="won", deadline_acted=False)
+        s.phase = "won"
+        s.deadline_acted = False
     return events
 
 
@@ -643,20 +639,19 @@ _KIND_ORDER: dict[str, int] = {kind: index for index, kind in enumerate(BET_KIND
 def _open_turn(s: State, *, keep_idle: bool = False) -> None:
     """Betting opens for a new turn of the current shooter (no window until their bet)."""
     deadline_acted = s.deadline_acted if keep_idle else False
-    put(
-        s,
-        phase="betting",
-        roll_number=0,
-        set_aside=[],
-        bets_closed=False,
-        window_open=False,
-        ready=[],
-        deadline_acted=deadline_acted,
-    )
+    s.phase = "betting"
+    s.roll_number = 0
+    s.set_aside = []
+    s.bets_closed = False
+    s.window_open = False
+    s.ready = []
+    s.deadline_acted = deadline_acted
 
 
 def _close_window(s: State, *, by_deadline: bool) -> BettingClosed:
-    put(s, window_open=False, bets_closed=True, ply=s.ply + 1)
+    s.window_open = False
+    s.bets_closed = True
+    s.ply += 1
     return build(BettingClosed, by_deadline=by_deadline)
 
 
@@ -667,14 +662,15 @@ def _close_window_if_done(s: State) -> list[Event]:
 
 
 def _new_shooter(s: State, shooter: int) -> None:
-    put(s, shooter=shooter, idle_turns=0)
+    s.shooter = shooter
+    s.idle_turns = 0
     _open_turn(s)
 
 
 def _pass_dice(s: State, reason: PassReason) -> DicePassed:
     giver = s.shooter
     _new_shooter(s, _next_shooter(s, giver))
-    put(s, ply=s.ply + 1)
+    s.ply += 1
     return build(DicePassed, from_player=giver, to_player=s.shooter, reason=reason)
 
 

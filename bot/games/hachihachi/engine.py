@@ -36,7 +36,6 @@ from bot.games.kit import (
     Rulebook,
     build,
     only_the_table,
-    put,
     seated_move,
     the_service_decides,
 )
@@ -219,10 +218,10 @@ def _player_move(check: Callable[[State, int, _A], None]) -> Move[State, _A, Eve
         # A claim step nobody else sees (a decline, "nothing to claim") leaves the ply,
         # and so every button anyone holds, as it was: it must change nothing visible.
         silent = isinstance(action, ClaimTeyaku) and not events
-        changes: dict[str, Any] = {} if silent else {"ply": s.ply + 1}
+        if not silent:
+            s.ply += 1
         if s.idle.get(player):
-            changes["idle"] = {**s.idle, player: 0}
-        put(s, **changes)
+            s.idle = {**s.idle, player: 0}
         _autoplay(s, dice, events)
         return events
 
@@ -238,20 +237,20 @@ def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) 
         closed, end = rnd.close_claims(s)
         if end is not None:
             closed.extend(match.end_round(s, end, dice))
-        put(s, ply=s.ply + 1)
+        s.ply += 1
         _autoplay(s, dice, closed)
         return closed
     who = s.turn
     assert who is not None
     idle = s.idle.get(who, 0) + 1
     events: list[Event] = []
-    put(s, idle={**s.idle, who: idle})
+    s.idle = {**s.idle, who: idle}
     if idle >= s.rules.afk_rounds_to_forfeit and who not in s.forfeited:
         # Marked before the decision so a round it completes is the match's last.
-        put(s, forfeited=[*s.forfeited, who])
+        s.forfeited = [*s.forfeited, who]
         events.append(build(Forfeited, player=who))
     events.extend(_decide(s, who, _default(s, who), dice, True))
-    put(s, ply=s.ply + 1)
+    s.ply += 1
     _autoplay(s, dice, events)
     return events
 
@@ -266,7 +265,7 @@ def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> lis
     undo a seated friend's loss in that round (its teyaku, a dekiyaku already made)."""
     events = match.abort(s, player)
     _autoplay(s, dice, events)
-    put(s, ply=s.ply + 1)
+    s.ply += 1
     return events
 
 
