@@ -32,20 +32,23 @@ from bot.games.common import HOUSE
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
 
-StateT = TypeVar("StateT", bound=BaseModel)
 ActionT = TypeVar("ActionT", bound=BaseModel)
 EventT = TypeVar("EventT", bound=BaseModel)
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
-class Seated(Protocol):
-    """A state with seats: what the seated-move helpers read."""
+class TableState(Protocol):
+    """What the kit reads of every engine's state (each is a pydantic model that has
+    these fields, among its own): a rulebook refuses every action once ``finished``, the
+    seated-move helpers read ``seats``."""
 
     @property
     def seats(self) -> list[int]: ...
+    @property
+    def finished(self) -> bool: ...
 
 
-SeatedT = TypeVar("SeatedT", bound=Seated)
+StateT = TypeVar("StateT", bound=TableState)
 
 _new_object = object.__new__
 # A pydantic model keeps its fields' dict and its bookkeeping in slots that BaseModel
@@ -82,6 +85,10 @@ def evolve(model: ModelT, **changes: Any) -> ModelT:
 
 
 _EVERY_FIELD: dict[type[BaseModel], set[str]] = {}
+
+_copy: Callable[[Any], Any] = evolve
+""":func:`evolve` for a rulebook, whose states are typed by what it reads of them
+(:class:`TableState`): every engine's state is a pydantic model too."""
 
 
 def put(model: BaseModel, **changes: Any) -> None:
@@ -157,19 +164,19 @@ class Rulebook(Generic[StateT, ActionT, EventT]):
     def act(
         self, state: StateT, player: int | None, action: ActionT, dice: Dice
     ) -> tuple[StateT, list[EventT]]:
-        if getattr(state, "finished", False):
+        if state.finished:
             raise IllegalMove(self._finished)
         move = self._moves.get(type(action))
         if move is None:
             raise IllegalMove(f"That is not a move in {self._game}.")
         move.check(state, player, action)
-        new = evolve(state)
+        new = _copy(state)
         events = move.apply(new, player, action, dice)
         return new, events
 
     def allows(self, state: StateT, player: int | None, action: ActionT) -> bool:
         """Whether ``action`` would be accepted now (its check passes)."""
-        if getattr(state, "finished", False):
+        if state.finished:
             return False
         move = self._moves.get(type(action))
         if move is None:
@@ -205,28 +212,28 @@ def refuse_outsider(
 
 
 def seated_move(
-    check: Callable[[SeatedT, int, _A], None],
-    apply: Callable[[SeatedT, int, _A, Dice], list[_E]],
+    check: Callable[[StateT, int, _A], None],
+    apply: Callable[[StateT, int, _A, Dice], list[_E]],
     *,
     title: str,
     hint: str = "",
     table_can: str = "call time",
-) -> Move[SeatedT, _A, _E]:
+) -> Move[StateT, _A, _E]:
     """A move only a seated player makes: anyone else, and the table itself, is refused
     (:func:`refuse_outsider`) before ``check`` runs, so both see a seated player."""
 
-    def checked(state: SeatedT, player: int | None, action: _A) -> None:
+    def checked(state: StateT, player: int | None, action: _A) -> None:
         if player is None or player not in state.seats:
             refuse_outsider(player, title, hint, table_can=table_can)
         check(state, player, action)
 
     # The check has refused the table (player None), so ``apply`` is only ever called
     # with a seated player: handed over as it is, without a wrapper call on every action.
-    return Move(checked, cast(Callable[[SeatedT, int | None, _A, Dice], list[_E]], apply))
+    return Move(checked, cast(Callable[[StateT, int | None, _A, Dice], list[_E]], apply))
 
 
 def check_join(
-    state: Seated, player: int | None, max_players: int, *, table_can: str = "call time"
+    state: TableState, player: int | None, max_players: int, *, table_can: str = "call time"
 ) -> None:
     """The check of a newcomer taking a seat in a game that seats them mid-play."""
     if player is None:
