@@ -9,7 +9,7 @@ cogs/fortunes_winds_text.py."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import discord
 from discord import app_commands
@@ -31,7 +31,7 @@ from cogs._ui.options import Options, Values, table
 from cogs._ui.picks import Picks
 from cogs._ui.verbs import VerbTable, fixed
 
-Snapshot = TableSnapshot[fw.Rules, fw.State]
+Snapshot: TypeAlias = TableSnapshot[fw.Rules, fw.State]
 PICKS = Picks(fw.WHITE_DICE, verb="die", confirm_verb="again")
 
 

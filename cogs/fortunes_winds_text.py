@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeAlias
 
 import discord
 
@@ -14,7 +14,7 @@ from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
 
-Snapshot = TableSnapshot[fw.Rules, fw.State]
+Snapshot: TypeAlias = TableSnapshot[fw.Rules, fw.State]
 
 BET_BUTTONS: dict[str, str] = {
     "shooter": "Shooter's bet",

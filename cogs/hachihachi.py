@@ -15,7 +15,7 @@ cogs/hachihachi_art.py.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import discord
 from discord import app_commands
@@ -37,7 +37,7 @@ from cogs._ui.hub import Payload, Picture, button, install_game, view_of
 from cogs._ui.options import Options, Values, table
 from cogs._ui.verbs import NOTHING, Act, VerbTable, by_arg, fixed, small_number
 
-Snapshot = TableSnapshot[hm.Rules, hm.State]
+Snapshot: TypeAlias = TableSnapshot[hm.Rules, hm.State]
 GAME = "hachihachi"
 FIELD_FILE = "field.png"
 HAND_FILE = "hand.png"

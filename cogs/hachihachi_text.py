@@ -10,7 +10,7 @@ except to count cards, or a claimed teyaku's revealed cards (public by rules §9
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import discord
 
@@ -32,7 +32,7 @@ from cogs import hachihachi_art as art
 from cogs._ui import render
 from cogs._ui.frame import Sentences
 
-Snapshot = TableSnapshot[hh.Rules, hh.State]
+Snapshot: TypeAlias = TableSnapshot[hh.Rules, hh.State]
 
 MY_HAND = "My hand"
 NOT_TWO = "{card} does not match two field cards: there is no capture to choose."

@@ -6,7 +6,7 @@ limits and the member's wallet, "Max" and "Other amount…". The rules live in t
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import discord
 from discord import app_commands
@@ -46,7 +46,7 @@ CONTROLS: tuple[Control | Menu, ...] = (
     Control("close", "Close table", row=4, style="danger"),
 )  # fmt: skip
 
-Snapshot = TableSnapshot[hazard.Rules, hazard.State]
+Snapshot: TypeAlias = TableSnapshot[hazard.Rules, hazard.State]
 
 
 class HazardUI(Game):

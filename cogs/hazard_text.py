@@ -4,6 +4,7 @@ Data for cogs/hazard.py (the frame around them is cogs/_ui/frame.py)."""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TypeAlias
 
 import discord
 
@@ -12,7 +13,7 @@ from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
 
-Snapshot = TableSnapshot[hazard.Rules, hazard.State]
+Snapshot: TypeAlias = TableSnapshot[hazard.Rules, hazard.State]
 
 BET_LABELS: dict[str, str] = {
     "caster": "caster's stake",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import discord
 from discord import app_commands
@@ -36,7 +36,7 @@ CONTROLS = (
     Control("skip", "Pass", shown=lambda s: s.phase == "sleight"),
 )  # fmt: skip
 
-Snapshot = TableSnapshot[nihakyu.Rules, nihakyu.State]
+Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
 
 
 class NihakyuUI(Game):

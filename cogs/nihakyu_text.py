@@ -3,6 +3,8 @@ summary. Data for cogs/nihakyu.py (the frame around them is cogs/_ui/frame.py)."
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from bot.games import nihakyu
 from bot.games.common import HOUSE, Honour
 from bot.service import TableSnapshot
@@ -21,7 +23,7 @@ ELIMINATION_TEXT = {
     "afk": "forfeits after idling too many rounds",
 }
 
-Snapshot = TableSnapshot[nihakyu.Rules, nihakyu.State]
+Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
 
 
 def name(player: int) -> str:

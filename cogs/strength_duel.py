@@ -8,7 +8,7 @@ how much, never whether a bid changed, never a tag request, until the round's re
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 import discord
 from discord.ext import commands
@@ -34,7 +34,7 @@ from cogs.strength_duel_text import (
     rules_summary,
 )
 
-Snapshot = TableSnapshot[duel.Rules, duel.State]
+Snapshot: TypeAlias = TableSnapshot[duel.Rules, duel.State]
 
 
 QUICK_BIDS = range(15)

@@ -4,7 +4,7 @@ Data for cogs/strength_duel.py (the frame around them is cogs/_ui/frame.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from bot.games import strength_duel as duel
 from bot.players import is_computer
@@ -13,7 +13,7 @@ from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
 
-Snapshot = TableSnapshot[duel.Rules, duel.State]
+Snapshot: TypeAlias = TableSnapshot[duel.Rules, duel.State]
 
 MODE_TITLES = {
     "duel": "Duel",

@@ -16,9 +16,9 @@ Beyond ENGINE_CONTRACT.md, every engine module provides (the table service relie
   The service re-arms the deadline whenever the ply changes.
 - ``ACTIONS``: the action models (each with a ``kind`` literal) that ``act`` accepts,
   :class:`Deadline` included, so an action log can be replayed from JSON.
-- Events are public unless they have a ``private_to`` field naming the one player who may
-  see them; a public event never carries a secret (a bid, a hand, a forbidden number, an
-  unrevealed choice). The state itself holds secrets and is never shown raw.
+- Events are public unless they are a :class:`PrivateEvent`, whose ``private_to`` names
+  the one player who may see it; a public event never carries a secret (a bid, a hand, a
+  forbidden number, an unrevealed choice). The state itself holds secrets and is never shown raw.
 - Events announcing an honour carry ``kind == "honour"``, ``player`` and ``name``; the
   service records them in the player's stats.
 - :class:`Abort` ends a started table on a moderator's word (the service checks who may
@@ -120,3 +120,19 @@ class Abort(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     kind: Literal["abort"] = "abort"
+
+
+class PrivateEvent(BaseModel):
+    """An event only ``private_to`` may see (their own secret choice, confirmed to them).
+
+    Privacy is a type, not a field looked up by name: the table service logs, replays and
+    shows only events that are not ``PrivateEvent`` instances, so a misspelt field cannot
+    make a secret public. Every engine's private event derives from this class (a test over
+    every engine's event union checks it)."""
+
+    private_to: int
+
+
+def is_public(event: object) -> bool:
+    """Whether ``event`` may be shown, logged or replayed for everyone."""
+    return not isinstance(event, PrivateEvent)

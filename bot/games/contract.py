@@ -15,28 +15,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
 
 from bot.games.common import Permission
 from bot.games.dice import Dice
-
-
-class TableState(Protocol):
-    """What the table service reads from every engine's state (see common.py)."""
-
-    @property
-    def seats(self) -> list[int]: ...
-    @property
-    def stakes(self) -> dict[int, int]: ...
-    @property
-    def payouts(self) -> dict[int, int]: ...
-    @property
-    def ply(self) -> int: ...
-    @property
-    def finished(self) -> bool: ...
-
 
 RulesT = TypeVar("RulesT", bound=BaseModel)
 StateT = TypeVar("StateT", bound=BaseModel)

@@ -82,7 +82,7 @@ from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.common import HOUSE, Abort, Deadline, Honour, Permission
+from bot.games.common import HOUSE, Abort, Deadline, Honour, Permission, PrivateEvent
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -214,12 +214,11 @@ ACTIONS: tuple[type[BaseModel], ...] = get_args(get_args(Action)[0])
 # --- events --------------------------------------------------------------------------
 
 
-class ChoiceConfirmed(BaseModel):
+class ChoiceConfirmed(PrivateEvent):
     """Private: the player's own choice for the round, their stake (unchanged by a choice)
     and ``charge``, the coins the choice will take at the reveal (Kage's second ante)."""
 
     kind: Literal["choice_confirmed"] = "choice_confirmed"
-    private_to: int
     player: int
     round: int
     choice: Choice
@@ -259,11 +258,10 @@ class SleightWindowOpened(BaseModel):
     players: list[int]
 
 
-class SleightConfirmed(BaseModel):
+class SleightConfirmed(PrivateEvent):
     """Private: the player's own Sleight decision (``adjust`` 0 means skip)."""
 
     kind: Literal["sleight_confirmed"] = "sleight_confirmed"
-    private_to: int
     player: int
     round: int
     adjust: Literal[-1, 0, 1]
@@ -993,7 +991,7 @@ def _finish(
 
 # --- the engine ----------------------------------------------------------------------
 
-_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
     {
         Roll: Move(_check_choice, _apply_choice),
         ShadowStep: Move(_check_choice, _apply_choice),
@@ -1111,7 +1109,7 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
         Raises :class:`IllegalMove`, with a sentence for the player, when the action is not
         allowed now; nothing changes then.
         """
-        return _RULEBOOK.act(state, player, action, dice)
+        return RULEBOOK.act(state, player, action, dice)
 
     def seat_limits(self, rules: Rules) -> tuple[int, int]:
         """The fewest and most seats a Nihakyu table allows."""
@@ -1148,7 +1146,7 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
     def legal_actions(self, state: State, player: int) -> list[Action]:
         """The actions ``player`` may send right now, as :func:`act` would accept them (not
         Eject, KageUnpaid, Abort or Deadline, which a moderator or the table sends)."""
-        return _RULEBOOK.legal_actions(state, player, _PLAYER_ACTIONS)
+        return RULEBOOK.legal_actions(state, player, _PLAYER_ACTIONS)
 
 
 ENGINE = NihakyuEngine(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)

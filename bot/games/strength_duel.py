@@ -38,7 +38,7 @@ Rulings made here (beyond those in the rules file):
   part of a later draw and loses their stake.
 
 How the module is built (``bot/games/kit.py`` explains the shared pieces): one
-:class:`StrengthDuel` engine, exported as ``ENGINE``; the module-level ``start``, ``act``,
+:class:`StrengthDuelEngine`, exported as ``ENGINE``; the module-level ``start``, ``act``,
 ``seat_limits``, ``hold``, ``deadline_seconds`` and ``legal_actions`` are its bound
 methods, so the surface in ENGINE_CONTRACT.md and the typed contract are the same code.
 ``act`` dispatches through a :class:`~bot.games.kit.Rulebook`: each action's ``_check_*``
@@ -54,7 +54,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.common import HOUSE, Abort, Deadline
+from bot.games.common import HOUSE, Abort, Deadline, PrivateEvent
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -161,11 +161,10 @@ class PlayerBid(BaseModel):
     round: int
 
 
-class BidConfirmed(BaseModel):
+class BidConfirmed(PrivateEvent):
     """Private to the bidder: the bid the engine holds for them."""
 
     kind: Literal["bid_confirmed"] = "bid_confirmed"
-    private_to: int
     round: int
     amount: int
     tag_out: bool
@@ -179,11 +178,10 @@ class ForbidChosen(BaseModel):
     player: int
 
 
-class ForbidConfirmed(BaseModel):
+class ForbidConfirmed(PrivateEvent):
     """Private: the ninja's forbidden number; ``assigned`` when the deadline gave it."""
 
     kind: Literal["forbid_confirmed"] = "forbid_confirmed"
-    private_to: int
     number: int
     assigned: bool = False
 
@@ -715,7 +713,7 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
 EMPTY_HANDED_HONOUR = "Won with no strength left"
 
 
-class StrengthDuel(Engine[Rules, State, Action, Event]):
+class StrengthDuelEngine(Engine[Rules, State, Action, Event]):
     """Strength Duel as the table service drives it. Of the optional hooks only the
     honour applies: there is no bank, a bid costs strength rather than coins, and nobody
     joins a running game."""
@@ -807,7 +805,9 @@ class StrengthDuel(Engine[Rules, State, Action, Event]):
         return RULEBOOK.legal_actions(state, player, candidates)
 
 
-ENGINE = StrengthDuel(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)
+ENGINE = StrengthDuelEngine(
+    rules_model=Rules, state_model=State, action_type=Action, event_type=Event
+)
 """Strength Duel's engine; the functions below are its bound methods (the surface
 ENGINE_CONTRACT.md and bot/games/common.py name)."""
 

@@ -18,6 +18,7 @@ from bot.clock import Clock
 from bot.economy import HOUSE_ACCOUNT, Economy, escrow_account, wallet_account
 from bot.errors import NotAllowed, StaleAction, TableNotFound
 from bot.fairness import Draw
+from bot.games.common import is_public
 from bot.games.registry import AnySpec, GameRegistry
 from bot.players import AnyComputer, is_computer
 from bot.scheduler import Scheduler
@@ -41,11 +42,7 @@ old message then costs one read)."""
 
 def dump_events(events: Iterable[BaseModel]) -> str:
     """The public events, as the log keeps them (a private one is its owner's alone)."""
-    public = [
-        event.model_dump(mode="json")
-        for event in events
-        if getattr(event, "private_to", None) is None
-    ]
+    public = [event.model_dump(mode="json") for event in events if is_public(event)]
     return json.dumps(public, separators=(",", ":"))
 
 
@@ -127,7 +124,7 @@ class Steps:
             by_action: list[list[BaseModel]] | None = None
         elif recent is not None and recent[0] == row.version - 1:
             # As the log keeps them: a private event is its owner's alone.
-            public = [event for event in events if getattr(event, "private_to", None) is None]
+            public = [event for event in events if is_public(event)]
             by_action = [*recent[1][1 - RECENT_LOG_ROWS :], public]
         else:
             by_action = await read_recent_events(tx, row, spec)

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.errors import NotAllowed
 from bot.fairness import Draw, FairDice, commitment, verify_draws
+from bot.games.common import is_public
 from bot.games.registry import AnySpec, GameRegistry
 from bot.service.computers import with_house_seats
 from bot.service.terms import DECIDED_WITH, LogKind
@@ -160,7 +161,7 @@ def replay_steps(
             state, events = spec.engine.act(
                 state, log_row.actor_id, spec.engine.parse_action(data), dice
             )
-            events = [e for e in events if getattr(e, "private_to", None) is None]
+            events = [e for e in events if is_public(e)]
         yield ReplayedStep(log_row, state, events)
 
 

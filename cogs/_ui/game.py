@@ -19,6 +19,7 @@ import discord
 from pydantic import BaseModel
 
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
+from bot.games.common import PrivateEvent
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render, verbs
 from cogs._ui.controls import Control, Menu, draw
@@ -52,7 +53,7 @@ class Game(GameUI):
     sentences: ClassVar[Sentences] = Sentences({})
     """Public event → sentence, shown on the table message."""
     confirmations: ClassVar[Sentences] = Sentences({})
-    """Private event (one with ``private_to``) → the word its member alone sees."""
+    """Private event (a :class:`PrivateEvent`) → the word its member alone sees."""
 
     table_options: ClassVar[Options | None] = None
     """The ``open`` command's options: by default the lobby describes the table by them."""
@@ -354,7 +355,7 @@ class Game(GameUI):
     async def _after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         if interaction is not None:
             for event in outcome.events:
-                if getattr(event, "private_to", None) != interaction.user.id:
+                if not isinstance(event, PrivateEvent) or event.private_to != interaction.user.id:
                     continue
                 text = self.confirmations(event, outcome.snapshot)
                 if text:

@@ -1153,7 +1153,7 @@ def test_random_games_keep_the_books(
 
 
 def test_player_rules_text_pages() -> None:
-    path = Path(hz.__file__).resolve().parents[1] / "rules_text" / "hazard.md"
+    path = Path(hz.__file__).resolve().parents[2] / "rules_text" / "hazard.md"
     pages = [page.strip() for page in path.read_text(encoding="utf-8").split("\n---\n")]
     assert len(pages) >= 2
     for page in pages:

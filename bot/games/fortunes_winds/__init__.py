@@ -75,6 +75,7 @@ from bot.games.common import Abort, Deadline
 from bot.games.fortunes_winds.engine import (
     ENGINE,
     FORTUNES_AND_WINDS_HONOUR,
+    RULEBOOK,
     FortunesWindsEngine,
     act,
     bank_exposure,
@@ -172,6 +173,7 @@ __all__ = [
     "OUTCOMES",
     "PERMISSIONS",
     "RESULTS",
+    "RULEBOOK",
     "SIDE_BETS",
     "WHITE_DICE",
     "Abort",

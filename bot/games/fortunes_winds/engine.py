@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -29,8 +29,8 @@ from bot.games.fortunes_winds.keeping import (
     whole_pays_step,
 )
 from bot.games.fortunes_winds.models import (
-    _TAGGED_ACTIONS,
     PERMISSIONS,
+    TAGGED_ACTIONS,
     Aborted,
     Action,
     Bet,
@@ -84,9 +84,9 @@ from bot.games.kit import (
     Move,
     Rulebook,
     build,
+    check_join,
     only_the_table,
-    put,
-    refuse_outsider,
+    seated_move,
     the_service_decides,
 )
 
@@ -261,14 +261,7 @@ def _check_pass(state: State, player: int, action: PassDice) -> None:
 
 
 def _check_join(state: State, player: int | None, action: Join) -> None:
-    if player is None:
-        raise IllegalMove("The table itself can only call time.")
-    if player == HOUSE:
-        raise IllegalMove("That player id is reserved for the bank.")
-    if player in state.seats:
-        raise IllegalMove("You're already seated at this table.")
-    if len(state.seats) >= state.rules.max_players:
-        raise IllegalMove(f"This table is full ({state.rules.max_players} seats).")
+    check_join(state, player, state.rules.max_players)
 
 
 def _check_leave(state: State, player: int, action: Leave) -> None:
@@ -290,14 +283,7 @@ _A = TypeVar("_A", bound=BaseModel)
 def _player_move(
     check: Callable[[State, int, _A], None], apply: Callable[[State, int, _A, Dice], list[Event]]
 ) -> Move[State, _A, Event]:
-    def checked(state: State, player: int | None, action: _A) -> None:
-        if player is None or player not in state.seats:
-            refuse_outsider(player, "Fortunes and Winds", " — join it first")
-        check(state, player, action)
-
-    # The check has refused the table (player None), so ``apply`` is only ever called
-    # with a seated player: handed over as it is, without a wrapper call on every action.
-    return Move(checked, cast(Callable[[State, int | None, _A, Dice], list[Event]], apply))
+    return seated_move(check, apply, title="Fortunes and Winds", hint=" — join it first")
 
 
 def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
@@ -307,7 +293,8 @@ def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
     stakes = {**s.stakes, player: s.stakes.get(player, 0) + stake_of(bet.kind, bet.amount)}
     if s.banker is not None:
         stakes[s.banker] = _max_payout(bets)
-    put(s, bets=bets, stakes=stakes)
+    s.bets = bets
+    s.stakes = stakes
     events: list[Event] = [
         build(
             BetPlaced,
@@ -326,24 +313,25 @@ def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
         and s.rules.bet_seconds > 0
         and _window_members(s)
     ):
-        put(s, window_open=True, ply=s.ply + 1)
+        s.window_open = True
+        s.ply += 1
     events.extend(_close_window_if_done(s))
     return events
 
 
 def _apply_ready(s: State, player: int, action: Ready, dice: Dice) -> list[Event]:
-    put(s, ready=[*s.ready, player])
+    s.ready = [*s.ready, player]
     return [PlayerReady(player=player), *_close_window_if_done(s)]
 
 
 def _apply_roll(s: State, player: int, action: Roll, dice: Dice) -> list[Event]:
     if s.roll_number == 0:
-        put(s, deadline_acted=False)
+        s.deadline_acted = False
     return _roll(s, dice, by_deadline=False)
 
 
 def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> list[Event]:
-    put(s, set_aside=[*s.set_aside, *action.dice])
+    s.set_aside = [*s.set_aside, *action.dice]
     return [
         build(
             DiceSetAside,
@@ -356,7 +344,7 @@ def _apply_set_aside(s: State, player: int, action: SetAside, dice: Dice) -> lis
 
 def _apply_new_turn(s: State, player: int, action: NewTurn, dice: Dice) -> list[Event]:
     _open_turn(s)
-    put(s, ply=s.ply + 1)
+    s.ply += 1
     return [build(NewTurnStarted, shooter=player)]
 
 
@@ -461,7 +449,7 @@ def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> lis
     return events
 
 
-_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
     {
         Bet: _player_move(_check_bet, _apply_bet),
         Roll: _player_move(_check_roll, _apply_roll),
@@ -557,15 +545,12 @@ def _roll(s: State, dice: Dice, *, by_deadline: bool) -> list[Event]:
         result = _RESULT_OF.get((classes.pop(), black))
     if result is None and roll_number == 3:
         result = "nothing"
-    put(
-        s,
-        phase="rolling",
-        set_aside=set_aside,
-        bets_closed=True,
-        roll_number=roll_number,
-        ply=s.ply + 1,
-        faces=faces,
-    )
+    s.phase = "rolling"
+    s.set_aside = set_aside
+    s.bets_closed = True
+    s.roll_number = roll_number
+    s.ply += 1
+    s.faces = faces
     events.append(
         build(
             Rolled,
@@ -630,23 +615,21 @@ def _end_turn(s: State, result: Result) -> list[Event]:
         )
     )
     idle_turns = s.idle_turns + 1 if s.deadline_acted else 0
-    put(
-        s,
-        payouts=payouts,
-        stakes=stakes,
-        bets={},
-        last_result=result,
-        turn=s.turn + 1,
-        idle_turns=idle_turns,
-        roll_number=0,
-        set_aside=[],
-    )
+    s.payouts = payouts
+    s.stakes = stakes
+    s.bets = {}
+    s.last_result = result
+    s.turn += 1
+    s.idle_turns = idle_turns
+    s.roll_number = 0
+    s.set_aside = []
     if combination is None:
         events.append(_pass_dice(s, "lost"))
     elif idle_turns >= 2 and len(eligible_shooters(s)) > 1:
         events.append(_pass_dice(s, "absent"))
     else:
-        put(s, phase="won", deadline_acted=False)
+        s.phase = "won"
+        s.deadline_acted = False
     return events
 
 
@@ -656,20 +639,19 @@ _KIND_ORDER: dict[str, int] = {kind: index for index, kind in enumerate(BET_KIND
 def _open_turn(s: State, *, keep_idle: bool = False) -> None:
     """Betting opens for a new turn of the current shooter (no window until their bet)."""
     deadline_acted = s.deadline_acted if keep_idle else False
-    put(
-        s,
-        phase="betting",
-        roll_number=0,
-        set_aside=[],
-        bets_closed=False,
-        window_open=False,
-        ready=[],
-        deadline_acted=deadline_acted,
-    )
+    s.phase = "betting"
+    s.roll_number = 0
+    s.set_aside = []
+    s.bets_closed = False
+    s.window_open = False
+    s.ready = []
+    s.deadline_acted = deadline_acted
 
 
 def _close_window(s: State, *, by_deadline: bool) -> BettingClosed:
-    put(s, window_open=False, bets_closed=True, ply=s.ply + 1)
+    s.window_open = False
+    s.bets_closed = True
+    s.ply += 1
     return build(BettingClosed, by_deadline=by_deadline)
 
 
@@ -680,14 +662,15 @@ def _close_window_if_done(s: State) -> list[Event]:
 
 
 def _new_shooter(s: State, shooter: int) -> None:
-    put(s, shooter=shooter, idle_turns=0)
+    s.shooter = shooter
+    s.idle_turns = 0
     _open_turn(s)
 
 
 def _pass_dice(s: State, reason: PassReason) -> DicePassed:
     giver = s.shooter
     _new_shooter(s, _next_shooter(s, giver))
-    put(s, ply=s.ply + 1)
+    s.ply += 1
     return build(DicePassed, from_player=giver, to_player=s.shooter, reason=reason)
 
 
@@ -809,7 +792,7 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
         self, state: State, player: int | None, action: Action, dice: Dice
     ) -> tuple[State, list[Event]]:
         """Apply one action by ``player`` (``None``: the table) to a copy of ``state``."""
-        return _RULEBOOK.act(state, player, action, dice)
+        return RULEBOOK.act(state, player, action, dice)
 
     def seat_limits(self, rules: Rules) -> tuple[int, int]:
         """One player at least (two with a player banker: one banks, one shoots)."""
@@ -851,7 +834,7 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
             for size in range(1, room + 1):
                 for combo in _subsets(free, size):
                     candidates.append(SetAside(dice=combo))
-        return _RULEBOOK.legal_actions(state, player, candidates)
+        return RULEBOOK.legal_actions(state, player, candidates)
 
     def bank_exposure(self, state: State) -> int:
         """The most the house could pay out on the open bets (0 with a player banker,
@@ -877,13 +860,13 @@ def _subsets(items: Sequence[WhiteDie], size: int) -> Iterable[list[WhiteDie]]:
 
 
 ENGINE = FortunesWindsEngine(
-    rules_model=Rules, state_model=State, action_type=_TAGGED_ACTIONS, event_type=Event
+    rules_model=Rules, state_model=State, action_type=TAGGED_ACTIONS, event_type=Event
 )
 """Fortunes and Winds' engine; the module-level functions below are its bound methods
 (``act`` is the rulebook's, which ``ENGINE.act`` calls: one call less on every action)."""
 
 start = ENGINE.start
-act = _RULEBOOK.act
+act = RULEBOOK.act
 seat_limits = ENGINE.seat_limits
 hold = ENGINE.hold
 deadline_seconds = ENGINE.deadline_seconds

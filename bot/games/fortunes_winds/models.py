@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Annotated, Any, Literal, TypeAlias, Union, get_args
+from typing import Annotated, Any, Literal, TypeAlias, get_args
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bot.games.common import Abort, Deadline, Permission
 
@@ -21,6 +20,7 @@ from bot.games.fortunes_winds.odds import (
     Result,
     WhiteDie,
 )
+from bot.games.kit import bet_kind_union
 
 # --------------------------------------------------------------------------- rules
 
@@ -123,31 +123,8 @@ Action: TypeAlias = (
 ACTIONS: tuple[type[BaseModel], ...] = get_args(Action)
 """The action models, in the order of :data:`Action`."""
 
-_BET_TAG = "bet"
-
-
-def _action_tag(data: Any) -> str | None:
-    """Which action a logged dict (or an action model) is: ``kind``, a bet kind naming
-    :class:`Bet`."""
-    tag = data.get("kind") if isinstance(data, Mapping) else getattr(data, "kind", None)
-    if not isinstance(tag, str):
-        return None
-    return _BET_TAG if tag in BET_KINDS else tag
-
-
-def _tag_of(model: type[BaseModel]) -> str:
-    if model is Bet:
-        return _BET_TAG
-    tag = model.model_fields["kind"].default
-    assert isinstance(tag, str), model
-    return tag
-
-
-_TAGGED_ACTIONS: Any = Annotated[
-    Union[tuple(Annotated[model, Tag(_tag_of(model))] for model in ACTIONS)],  # noqa: UP007
-    Discriminator(_action_tag),
-]
-"""The union that parses a logged action."""
+TAGGED_ACTIONS: Any = bet_kind_union(ACTIONS, bet=Bet, bet_kinds=BET_KINDS)
+"""The union that parses a logged action: ``kind``, a bet kind naming :class:`Bet`."""
 
 PERMISSIONS: dict[type[BaseModel], Permission] = {}
 """Every action is a seated player's (Abort is a moderator's, in the registry)."""

@@ -90,6 +90,7 @@ from bot.games.hachihachi.cards import (
 from bot.games.hachihachi.engine import (
     ENGINE,
     PERMISSIONS,
+    RULEBOOK,
     HachihachiEngine,
     act,
     deadline_seconds,
@@ -172,6 +173,7 @@ __all__ = [
     "MONTHS",
     "PAULOWNIA",
     "PERMISSIONS",
+    "RULEBOOK",
     "WILLOW",
     "Abort",
     "Aborted",

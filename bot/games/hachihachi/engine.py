@@ -36,8 +36,7 @@ from bot.games.kit import (
     Rulebook,
     build,
     only_the_table,
-    put,
-    refuse_outsider,
+    seated_move,
     the_service_decides,
 )
 
@@ -214,25 +213,19 @@ _A = TypeVar("_A", bound=BaseModel)
 
 
 def _player_move(check: Callable[[State, int, _A], None]) -> Move[State, _A, Event]:
-    def checked(state: State, player: int | None, action: _A) -> None:
-        if player is None or player not in state.seats:
-            refuse_outsider(player, "Hachi-hachi")
-        check(state, player, action)
-
-    def apply(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
-        assert player is not None
+    def apply(s: State, player: int, action: _A, dice: Dice) -> list[Event]:
         events = _decide(s, player, action, dice, False)
         # A claim step nobody else sees (a decline, "nothing to claim") leaves the ply,
         # and so every button anyone holds, as it was: it must change nothing visible.
         silent = isinstance(action, ClaimTeyaku) and not events
-        changes: dict[str, Any] = {} if silent else {"ply": s.ply + 1}
+        if not silent:
+            s.ply += 1
         if s.idle.get(player):
-            changes["idle"] = {**s.idle, player: 0}
-        put(s, **changes)
+            s.idle = {**s.idle, player: 0}
         _autoplay(s, dice, events)
         return events
 
-    return Move(checked, apply)
+    return seated_move(check, apply, title="Hachi-hachi")
 
 
 def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) -> list[Event]:
@@ -244,20 +237,20 @@ def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) 
         closed, end = rnd.close_claims(s)
         if end is not None:
             closed.extend(match.end_round(s, end, dice))
-        put(s, ply=s.ply + 1)
+        s.ply += 1
         _autoplay(s, dice, closed)
         return closed
     who = s.turn
     assert who is not None
     idle = s.idle.get(who, 0) + 1
     events: list[Event] = []
-    put(s, idle={**s.idle, who: idle})
+    s.idle = {**s.idle, who: idle}
     if idle >= s.rules.afk_rounds_to_forfeit and who not in s.forfeited:
         # Marked before the decision so a round it completes is the match's last.
-        put(s, forfeited=[*s.forfeited, who])
+        s.forfeited = [*s.forfeited, who]
         events.append(build(Forfeited, player=who))
     events.extend(_decide(s, who, _default(s, who), dice, True))
-    put(s, ply=s.ply + 1)
+    s.ply += 1
     _autoplay(s, dice, events)
     return events
 
@@ -272,11 +265,11 @@ def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> lis
     undo a seated friend's loss in that round (its teyaku, a dekiyaku already made)."""
     events = match.abort(s, player)
     _autoplay(s, dice, events)
-    put(s, ply=s.ply + 1)
+    s.ply += 1
     return events
 
 
-_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
     {
         Mizuten: _player_move(_check_mizuten),
         Participate: _player_move(_check_participate),
@@ -406,7 +399,7 @@ class HachihachiEngine(Engine[Rules, State, Action, Event]):
     def act(
         self, state: State, player: int | None, action: Action, dice: Dice
     ) -> tuple[State, list[Event]]:
-        return _RULEBOOK.act(state, player, action, dice)
+        return RULEBOOK.act(state, player, action, dice)
 
     def seat_limits(self, rules: Rules) -> tuple[int, int]:
         """The lobby seats exactly ``seated_players``."""
@@ -434,7 +427,7 @@ ENGINE = HachihachiEngine(
 (``act`` is the rulebook's, which ``ENGINE.act`` calls: one call less on every action)."""
 
 start = ENGINE.start
-act = _RULEBOOK.act
+act = RULEBOOK.act
 seat_limits = ENGINE.seat_limits
 hold = ENGINE.hold
 deadline_seconds = ENGINE.deadline_seconds

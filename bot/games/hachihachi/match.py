@@ -69,7 +69,7 @@ from bot.games.hachihachi.models import (
 )
 from bot.games.hachihachi.round import MONTH, End, deal
 from bot.games.hachihachi.yaku import card_points, chaff_like_count, dekiyaku, sixteen_chaff_kan
-from bot.games.kit import build, put
+from bot.games.kit import build
 
 _MONTH_CARDS: dict[int, int] = {}
 for _card in CARDS.values():
@@ -144,10 +144,10 @@ def affordable_rounds(rules: Rules, balance: int) -> int:
 def refresh_stakes(s: State) -> None:
     rules = s.rules
     if s.finished:
-        put(s, stakes=dict.fromkeys(s.seats, 0))
+        s.stakes = dict.fromkeys(s.seats, 0)
         return
     base = worst_case(rules, max_rounds(rules) - s.rounds_played, len(s.seats))
-    put(s, stakes=dict.fromkeys(s.seats, base))
+    s.stakes = dict.fromkeys(s.seats, base)
 
 
 def coins(scores: dict[int, int], seats: list[int], rules: Rules) -> dict[int, int]:
@@ -368,11 +368,11 @@ def end_round(s: State, end: End, dice: Dice) -> list[Event]:
         events: list[Event] = [
             build(Misdealt, dealer=s.dealer, reason="nobody_plays", field=list(s.field))
         ]
-        put(s, pending_large=s.pending_before_deal)
+        s.pending_large = s.pending_before_deal
         if s.forfeited or s.aborted:
             # Nobody is left to play the round out: the match ends (ruling); the pot,
             # which no later round will win, goes back to those who paid into it.
-            put(s, pot={})
+            s.pot = {}
             events.extend(finish(s, _ending(s)))
             return events
         events.extend(deal(s, dice))
@@ -382,16 +382,13 @@ def end_round(s: State, end: End, dice: Dice) -> list[Event]:
     scores = {p: s.scores[p] + result.net[p] for p in s.seats}
     winner = result.winner
     assert winner is not None
-    put(
-        s,
-        scores=scores,
-        payouts=coins(scores, s.seats, s.rules),
-        pot={},
-        pot_carried={},
-        rounds_played=s.rounds_played + 1,
-        last_round=result,
-        dealer=winner,
-    )
+    s.scores = scores
+    s.payouts = coins(scores, s.seats, s.rules)
+    s.pot = {}
+    s.pot_carried = {}
+    s.rounds_played += 1
+    s.last_round = result
+    s.dealer = winner
     events = [*honours, build(RoundScored, result=result, scores=scores, payouts=s.payouts)]
     if s.forfeited or s.aborted:
         events.extend(finish(s, _ending(s)))
@@ -404,7 +401,7 @@ def end_round(s: State, end: End, dice: Dice) -> list[Event]:
     if not more:
         events.extend(finish(s, "rounds"))
         return events
-    put(s, round=played + 1)
+    s.round = played + 1
     events.extend(deal(s, dice))
     refresh_stakes(s)
     return events
@@ -413,7 +410,12 @@ def end_round(s: State, end: End, dice: Dice) -> list[Event]:
 def finish(s: State, reason: str) -> list[Event]:
     best = max(s.scores.values())
     winners = [p for p in s.seats if s.scores[p] == best]
-    put(s, finished=True, phase="over", turn=None, drawn=None, winners=winners, pot={})
+    s.finished = True
+    s.phase = "over"
+    s.turn = None
+    s.drawn = None
+    s.winners = winners
+    s.pot = {}
     refresh_stakes(s)
     return [
         build(
@@ -430,5 +432,5 @@ def abort(s: State, by: int | None) -> list[Event]:
     """A moderator ends the match: from now on the table makes every decision of the
     round in play (the engine plays it out at once), and the match ends when it is
     scored. Settled rounds stand."""
-    put(s, aborted=True)
+    s.aborted = True
     return [build(Aborted, by=by, round=s.round)]

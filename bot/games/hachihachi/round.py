@@ -36,7 +36,7 @@ from bot.games.hachihachi.yaku import (
     group_a,
     group_b,
 )
-from bot.games.kit import build, put
+from bot.games.kit import build
 
 MONTH: dict[str, int] = {card.id: card.month for card in CARDS.values()}
 """Each card's month, looked up on every play."""
@@ -142,19 +142,16 @@ def deal(s: State, dice: Dice) -> list[Event]:
     else:
         sources = pending_before + brights
         multiplier, pending = (2, sources - 1) if sources >= 1 else (1, 0)
-    put(
-        s,
-        **_FRESH_ROUND,
-        hands=hands,
-        field=field,
-        piles=piles,
-        draw_pile=draw_pile,
-        multiplier=multiplier,
-        pending_large=pending,
-        pending_before_deal=pending_before,
-        acting_dealer=s.dealer,
-        pot_carried=dict(s.pot),
-    )
+    _fresh_round(s)
+    s.hands = hands
+    s.field = field
+    s.piles = piles
+    s.draw_pile = draw_pile
+    s.multiplier = multiplier
+    s.pending_large = pending
+    s.pending_before_deal = pending_before
+    s.acting_dealer = s.dealer
+    s.pot_carried = dict(s.pot)
     events.append(
         build(
             Dealt,
@@ -167,27 +164,27 @@ def deal(s: State, dice: Dice) -> list[Event]:
         )
     )
     if rules.mizuten:
-        put(s, phase="mizuten", turn=s.dealer)
+        s.phase = "mizuten"
+        s.turn = s.dealer
     else:
         events.extend(_after_mizuten(s, dice))
     return events
 
 
-_FRESH_ROUND: dict[str, object] = {
-    "drawn": None,
-    "active": [],
-    "mizuten_declared": False,
-    "answers": {},
-    "forced_out": [],
-    "compensation": {},
-    "to_claim": {},
-    "claims_open": False,
-    "claim_hands": {},
-    "claims": {},
-    "sage_calls": [],
-    "yaku_kan": {},
-}
-"""A new deal's round fields (empty containers may be shared: states never mutate one)."""
+def _fresh_round(s: State) -> None:
+    """A new deal's round fields."""
+    s.drawn = None
+    s.active = []
+    s.mizuten_declared = False
+    s.answers = {}
+    s.forced_out = []
+    s.compensation = {}
+    s.to_claim = {}
+    s.claims_open = False
+    s.claim_hands = {}
+    s.claims = {}
+    s.sage_calls = []
+    s.yaku_kan = {}
 
 
 def _four_of_a_month(field: list[str]) -> int | None:
@@ -204,7 +201,7 @@ def _four_of_a_month(field: list[str]) -> int | None:
 
 
 def decide_mizuten(s: State, player: int, declare: bool, dice: Dice, by_deadline: bool) -> Outcome:
-    put(s, mizuten_declared=declare)
+    s.mizuten_declared = declare
     events: list[Event] = [
         build(MizutenDecided, player=player, declare=declare, by_deadline=by_deadline)
     ]
@@ -219,7 +216,7 @@ def _after_mizuten(s: State, dice: Dice) -> list[Event]:
     events: list[Event] = []
     if s.mizuten_declared:
         # A mizuten dealer must play (§7.1): announced for them, no decision to wait for.
-        put(s, answers={s.dealer: True})
+        s.answers = {s.dealer: True}
         events.append(build(Participated, player=s.dealer, play=True, auto=True))
     more, end = _ask_next(s, dice)
     assert end is None  # with nobody asked yet, no deal can be decided
@@ -238,8 +235,8 @@ def participate(s: State, player: int, play: bool, dice: Dice, by_deadline: bool
         ppk = s.rules.points_per_kan
         # 1, 1½, 2 kan; a fourth drop (4 seated, nobody plays) pays 2 kan too (ruling).
         penalty = (ppk, ppk * 3 // 2, 2 * ppk)[min(dropped, 2)] * s.multiplier
-        put(s, pot={**s.pot, player: s.pot.get(player, 0) + penalty})
-    put(s, answers={**s.answers, player: play})
+        s.pot = {**s.pot, player: s.pot.get(player, 0) + penalty}
+    s.answers = {**s.answers, player: play}
     events: list[Event] = [
         build(Participated, player=player, play=play, penalty=penalty, by_deadline=by_deadline)
     ]
@@ -257,14 +254,15 @@ def _ask_next(s: State, dice: Dice) -> Outcome:
         return _line_up(s, plays, not_asked, dice), None
     if s.rules.must_two_play and len(plays) + len(not_asked) == 2:
         auto = [build(Participated, player=player, play=True, auto=True) for player in not_asked]
-        put(s, answers={**answers, **dict.fromkeys(not_asked, True)})
+        s.answers = {**answers, **dict.fromkeys(not_asked, True)}
         active = [player for player in order if player in plays or player in not_asked]
         return [*auto, *_line_up(s, active, [], dice)], None
     if not not_asked:
         if plays:
             return [], End("one_player", plays[0])
         return [], End("nobody_plays")
-    put(s, phase="participate", turn=not_asked[0])
+    s.phase = "participate"
+    s.turn = not_asked[0]
     return [], None
 
 
@@ -295,16 +293,13 @@ def _line_up(s: State, active: list[int], forced_out: list[int], dice: Dice) -> 
         on_top = [card for player in idle for card in hands[player]]
         draw_pile = on_top + draw_pile
         hands = {player: (cards if player in active else []) for player, cards in hands.items()}
-    put(
-        s,
-        active=active,
-        acting_dealer=acting,
-        forced_out=forced_out,
-        compensation=compensation,
-        piles=piles,
-        hands=hands,
-        draw_pile=draw_pile,
-    )
+    s.active = active
+    s.acting_dealer = acting
+    s.forced_out = forced_out
+    s.compensation = compensation
+    s.piles = piles
+    s.hands = hands
+    s.draw_pile = draw_pile
     events: list[Event] = []
     if len(s.seats) > 2:
         events.append(
@@ -319,7 +314,7 @@ def _line_up(s: State, active: list[int], forced_out: list[int], dice: Dice) -> 
         )
         if s.rules.shuffle_draw_after_dropouts:
             # The one shuffle besides the deal's (§8 step 8).
-            put(s, draw_pile=dice.shuffle(draw_pile))
+            s.draw_pile = dice.shuffle(draw_pile)
     events.extend(begin_claims(s))
     return events
 
@@ -338,19 +333,16 @@ def begin_claims(s: State) -> list[Event]:
                 claim = _claim_of(found, None, s.hands[player])
                 made.append(claim)
                 events.append(build(TeyakuClaimed, player=player, claim=claim))
-        put(s, claims=claims)
+        s.claims = claims
         _begin_play(s)
         return events
     to_claim: dict[int, list[Literal["A", "B"]]] = {
         player: [found.group for found in _teyaku_of(s.hands[player])] for player in s.active
     }
-    put(
-        s,
-        to_claim=to_claim,
-        claims={player: [] for player in s.active},
-        claims_open=True,
-        claim_hands={player: list(s.hands[player]) for player in s.active},
-    )
+    s.to_claim = to_claim
+    s.claims = {player: [] for player in s.active}
+    s.claims_open = True
+    s.claim_hands = {player: list(s.hands[player]) for player in s.active}
     _begin_play(s)
     return events
 
@@ -410,7 +402,8 @@ def claim(
         to_claim[player] = left
     else:
         del to_claim[player]
-    put(s, to_claim=to_claim, claims={**s.claims, player: made})
+    s.to_claim = to_claim
+    s.claims = {**s.claims, player: made}
     if s.phase == "claim":
         if not to_claim:
             return _first_draw(s, events)
@@ -427,20 +420,18 @@ def close_claims(s: State) -> Outcome:
 
 def _first_draw(s: State, events: list[Event]) -> Outcome:
     assert s.phase == "claim"
-    put(s, phase="play", turn=s.acting_dealer)
+    s.phase = "play"
+    s.turn = s.acting_dealer
     return _draw(s, s.acting_dealer, events)
 
 
 def _begin_play(s: State) -> None:
     bdb = s.rules.boar_deer_butterflies
-    put(
-        s,
-        phase="play",
-        turn=s.acting_dealer,
-        yaku_kan={
-            player: dekiyaku_kan(s.piles[player], boar_deer_butterflies=bdb) for player in s.active
-        },
-    )
+    s.phase = "play"
+    s.turn = s.acting_dealer
+    s.yaku_kan = {
+        player: dekiyaku_kan(s.piles[player], boar_deer_butterflies=bdb) for player in s.active
+    }
 
 
 # -------------------------------------------------------------------- the matching
@@ -454,9 +445,11 @@ def play_card(s: State, player: int, card: str, capture: str | None, by_deadline
     hand = [other for other in s.hands[player] if other != card]
     field, pile, taken = _resolve(s.field, s.piles[player], card, capture)
     events: list[Event] = [_played(player, card, "hand", taken, by_deadline)]
-    put(s, hands={**s.hands, player: hand}, field=field, piles={**s.piles, player: pile})
+    s.hands = {**s.hands, player: hand}
+    s.field = field
+    s.piles = {**s.piles, player: pile}
     if s.claims_open and s.to_claim:
-        put(s, phase="claim")
+        s.phase = "claim"
         _next_to_claim(s)
         return events, None
     return _draw(s, player, events)
@@ -466,24 +459,30 @@ def _next_to_claim(s: State) -> None:
     """While the draw waits, ``turn`` names a player whose claim step is untaken, so
     whoever drives the table by its turn finds a decision. Secret (it tells who is still
     thinking it over): the table shows only that the draw waits."""
-    put(s, turn=next(player for player in s.active if player in s.to_claim))
+    s.turn = next(player for player in s.active if player in s.to_claim)
 
 
 def _draw(s: State, player: int, events: list[Event]) -> Outcome:
     """The turn's draw (§11.3 step 3); the first one closes manual claims."""
     if s.claims_open:
-        put(s, claims_open=False, to_claim={}, claim_hands={})
+        s.claims_open = False
+        s.to_claim = {}
+        s.claim_hands = {}
     field, pile = s.field, s.piles[player]
     draw_pile = s.draw_pile
     top = draw_pile[0]
     choices = matches(field, top)
     if len(choices) == 2:
-        put(s, draw_pile=draw_pile[1:], drawn=top, phase="capture_drawn")
+        s.draw_pile = draw_pile[1:]
+        s.drawn = top
+        s.phase = "capture_drawn"
         events.append(build(DrawnAwaits, player=player, card=top, choices=choices))
         return events, None
     field, pile, taken = _resolve(field, pile, top, None)
     events.append(_played(player, top, "draw", taken, False))
-    put(s, field=field, piles={**s.piles, player: pile}, draw_pile=draw_pile[1:])
+    s.field = field
+    s.piles = {**s.piles, player: pile}
+    s.draw_pile = draw_pile[1:]
     return _turn_end(s, player, events)
 
 
@@ -492,7 +491,9 @@ def capture_drawn(s: State, player: int, capture: str, by_deadline: bool) -> Out
     assert card is not None
     field, pile, taken = _resolve(s.field, s.piles[player], card, capture)
     events: list[Event] = [_played(player, card, "draw", taken, by_deadline)]
-    put(s, field=field, piles={**s.piles, player: pile}, drawn=None)
+    s.field = field
+    s.piles = {**s.piles, player: pile}
+    s.drawn = None
     return _turn_end(s, player, events)
 
 
@@ -514,7 +515,9 @@ def _turn_end(s: State, player: int, events: list[Event]) -> Outcome:
     pile = s.piles[player]
     total = dekiyaku_kan(pile, boar_deer_butterflies=s.rules.boar_deer_butterflies)
     if total > s.yaku_kan[player]:
-        put(s, yaku_kan={**s.yaku_kan, player: total}, phase="call", turn=player)
+        s.yaku_kan = {**s.yaku_kan, player: total}
+        s.phase = "call"
+        s.turn = player
         found = dekiyaku(pile, boar_deer_butterflies=s.rules.boar_deer_butterflies)
         events.append(build(DekiyakuFormed, player=player, dekiyaku=found, total=total))
         return events, None
@@ -526,7 +529,8 @@ def _pass_turn(s: State, player: int) -> End | None:
     other = active[1] if active[0] == player else active[0]
     if not s.hands[other] and not s.hands[player]:
         return End("exhaustion")
-    put(s, phase="play", turn=other)
+    s.phase = "play"
+    s.turn = other
     return None
 
 
@@ -535,7 +539,7 @@ def call(s: State, player: int, shoubu: bool, by_deadline: bool) -> Outcome:
     events: list[Event] = [build(Called, player=player, call=said, by_deadline=by_deadline)]
     if shoubu:
         return events, End("shoubu", player)
-    put(s, sage_calls=[*s.sage_calls, player])
+    s.sage_calls = [*s.sage_calls, player]
     return events, _pass_turn(s, player)
 
 

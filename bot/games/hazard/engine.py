@@ -1,503 +1,71 @@
-"""Hazard: the old English dice game of mains and chances, as a pure engine.
-
-One seated player, the **caster**, holds the dice. Each round the caster calls a *main*
-(5 to 9) and throws two dice: the first throw nicks (caster wins), throws out (caster
-loses) or sets a *chance*; with a chance set the caster throws on until the chance (win)
-or the main (loss) comes up. Everyone else bets with or against the caster; the caster
-may stake on themselves; once a chance is set, the odds may be taken at fair odds. All
-bets are against the bank (``payouts[HOUSE]``).
-
-The authority is ``shared/rules/hazard.md``. Rulings of ours (also in the player rules,
-``bot/rules_text/hazard.md``):
-
-- Betting (caster's stake, with, against) is open from the end of the previous round,
-  before the main is called too (harmless: every bet has a bank edge >= 0 whatever the
-  main), until the betting window closes or, with no window, until the first throw. A
-  further bet of a kind already held tops it up; the total of each bet must lie within
-  the table limits. A player may not be with and against the caster in the same round.
-- The betting window (``bet_seconds`` > 0 and someone besides the caster seated) opens
-  when the main is called. It waits for every other seated player to bet with/against
-  *after* the call or to say :class:`Ready` (bets placed before the call do not count: the
-  main was not known yet), or for the deadline. While it is open the caster cannot throw;
-  once it closes, the caster's stake and with/against bets are closed for the round.
-  ``Ready`` means "no more bets from me this round".
-- ``against_bar`` (default on): an "against" bet is a push when the round's first throw
-  is a 2. ``against_commission`` (percent) is taken from "against" winnings, rounded up
-  (in the bank's favour). :class:`Rules` refuses options that leave any bet with a
-  negative edge for the bank.
-- :class:`Abort` (a moderator's word; the service checks who) ends the table at once:
-  settled rounds stand; before the round's first throw every bet goes back in full; with
-  a chance set each bet is settled at its exact expected value at that moment (the player
-  gets it rounded down, the bank keeps the fraction), so nobody gains by the timing.
-- Odds bets are open while a chance is set, to the caster (holding a stake) and to
-  players holding a with/against bet; the player's odds bets (both kinds together) may
-  total at most ``odds_max_multiple`` times their original stake this round, and each
-  odds bet's total is at least ``min_stake``. Fractional winnings round down.
-- The caster may pass the dice voluntarily between rounds, after a win or before
-  casting a first round; bets already placed for the coming round are returned.
-- A player with bets riding cannot leave. A caster may leave between rounds (the main
-  call, if any, lapses; others' bets for the round are returned) and the dice pass on,
-  but not while a chance is set.
-- ``Close`` is allowed between rounds with no bets riding. Who may close is the
-  service's check (:data:`PERMISSIONS`: the host or a moderator, seated or not); the
-  engine takes it from whoever the log names, or the table itself (``player=None``).
-- A round in which the deadline acted for the caster is an *absent* round; after
-  ``absent_rounds_to_lose_dice`` absent rounds in a row the dice pass (0 disables this).
-  Optionally (``idle_laps_to_close``, off by default) the table closes itself once the
-  dice have gone that many times round the table through absence with nobody acting.
-
-Chance comes only from the ``dice`` argument: two ``dice.roll(6)`` per throw, the first
-die then the second. ``act`` never mutates its input.
-
-The engine is :data:`ENGINE` (bot/games/contract.py); ``start``, ``act`` and the other
-module-level functions of the contract are its bound methods. Actions are dispatched
-through a ``kit.Rulebook`` (check, then apply to a shallow copy that replaces containers,
-never mutates them; see bot/games/kit.py).
-"""
+"""Hazard's engine: the checks, the moves, and :data:`ENGINE` (the rules are in the
+package's docstring)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
-from typing import Annotated, Any, Literal, TypeAlias, TypeVar, Union, get_args
+from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BaseModel
 
-from bot.games.common import HOUSE, Abort, Deadline, Join, Joined, Leave, Left, Permission
+from bot.games.common import HOUSE, Abort, Deadline, Join, Joined, Leave, Left
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
-from bot.games.kit import Move, Rulebook, only_the_table, the_service_decides
+from bot.games.hazard.analysis import (
+    BET_KINDS,
+    MAINS,
+    BetKind,
+    commission,
+    first_throw_outcome,
+    odds_payout,
+    ways,
+)
+from bot.games.hazard.models import (
+    LOSSES_TO_PASS,
+    PERMISSIONS,
+    TAGGED_ACTIONS,
+    Aborted,
+    Action,
+    Bet,
+    BetPlaced,
+    BetReturned,
+    BetSettled,
+    BettingClosed,
+    BetValued,
+    CallMain,
+    Close,
+    Closed,
+    DicePassed,
+    Event,
+    MainCalled,
+    PassDice,
+    PassReason,
+    PlayerReady,
+    Ready,
+    RoundEnded,
+    Rules,
+    State,
+    Throw,
+    Thrown,
+    ThrowOutcome,
+)
+from bot.games.kit import (
+    Move,
+    Rulebook,
+    check_join,
+    only_the_table,
+    seated_move,
+    the_service_decides,
+)
 
-__all__ = [
-    "ACTIONS",
-    "BET_KINDS",
-    "ENGINE",
-    "LOSSES_TO_PASS",
-    "MAINS",
-    "NICK_HONOUR",
-    "Abort",
-    "Aborted",
-    "Action",
-    "Bet",
-    "BetKind",
-    "BetPlaced",
-    "BetReturned",
-    "BetSettled",
-    "BetValued",
-    "BettingClosed",
-    "CallMain",
-    "Close",
-    "Closed",
-    "Deadline",
-    "DicePassed",
-    "Event",
-    "FirstOutcome",
-    "HazardEngine",
-    "Join",
-    "Joined",
-    "Leave",
-    "Left",
-    "MainCalled",
-    "MainOdds",
-    "PassDice",
-    "PassReason",
-    "PlayerReady",
-    "Ready",
-    "RoundEnded",
-    "Rules",
-    "State",
-    "Throw",
-    "ThrowOutcome",
-    "Thrown",
-    "abort_value",
-    "act",
-    "against_net",
-    "bank_exposure",
-    "betting_open",
-    "can_pass_dice",
-    "commission",
-    "deadline_seconds",
-    "first_throw_outcome",
-    "hold",
-    "min_against_commission",
-    "odds",
-    "odds_cap",
-    "odds_payout",
-    "odds_table",
-    "parse_action",
-    "parse_event",
-    "seat_limits",
-    "start",
-    "waiting_on",
-    "ways",
-]
-
-MAINS: tuple[int, ...] = (5, 6, 7, 8, 9)
-"""The numbers a caster may call as the main."""
-
-LOSSES_TO_PASS = 3
-"""Losses in succession after which the caster must pass the dice."""
-
-BetKind: TypeAlias = Literal["caster", "with", "against", "odds_for", "odds_against"]
-BET_KINDS: tuple[BetKind, ...] = ("caster", "with", "against", "odds_for", "odds_against")
 _ODDS_KINDS: tuple[BetKind, ...] = ("odds_for", "odds_against")
 _OPPOSITE: dict[BetKind, BetKind] = {"with": "against", "against": "with"}
 
-FirstOutcome: TypeAlias = Literal["nick", "out", "chance"]
-ThrowOutcome: TypeAlias = Literal["nick", "out", "chance", "win", "lose", "again"]
-PassReason: TypeAlias = Literal["three_losses", "absent", "voluntary", "left"]
-
-# The outcome table of shared/rules/hazard.md; every total not listed becomes the chance.
-_NICKS: dict[int, frozenset[int]] = {
-    5: frozenset({5}),
-    6: frozenset({6, 12}),
-    7: frozenset({7, 11}),
-    8: frozenset({8, 12}),
-    9: frozenset({9}),
-}
-_OUTS: dict[int, frozenset[int]] = {
-    5: frozenset({2, 3, 11, 12}),
-    6: frozenset({2, 3, 11}),
-    7: frozenset({2, 3, 12}),
-    8: frozenset({2, 3, 11}),
-    9: frozenset({2, 3, 11, 12}),
-}
-
 _DEADLINE_MAIN = 7
 """The main the table calls for an absent caster: the caster's best main."""
-
-
-# --------------------------------------------------------------------------- rules
-
-
-class Rules(BaseModel):
-    """House rules of a Hazard table (defaults as in ``shared/rules/hazard.md``)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    odds_bets: bool = True
-    odds_max_multiple: int = Field(default=1, ge=0)
-    min_stake: int = Field(default=1, ge=1)
-    max_stake: int = Field(default=1000, ge=1)
-    throw_seconds: int = Field(default=60, ge=1)
-    absent_rounds_to_lose_dice: int = Field(default=2, ge=0)
-    max_players: int = Field(default=10, ge=1)
-    idle_laps_to_close: int = Field(default=0, ge=0)
-    against_bar: bool = True
-    """A first throw of 2 pushes "against" bets (craps bars the 12 on its don't bets)."""
-    against_commission: int = Field(default=0, ge=0, le=100)
-    """Percent of "against" winnings the bank keeps, rounded up to whole coins."""
-    bet_seconds: int = Field(default=20, ge=0, le=3600)
-    """The betting window after the main is called; 0: no window."""
-
-    @model_validator(mode="after")
-    def _limits_are_ordered(self) -> Rules:
-        if self.max_stake < self.min_stake:
-            raise ValueError("max_stake must be at least min_stake")
-        return self
-
-    @model_validator(mode="after")
-    def _bank_never_bets_at_a_loss(self) -> Rules:
-        # Caster/with edges are fixed and positive, odds bets are fair before rounding
-        # down: only "against" depends on the options.
-        for main in MAINS:
-            if odds(main, self.against_bar, self.against_commission).edge("against") < 0:
-                needed = min_against_commission(self.against_bar)
-                raise ValueError(
-                    f"an 'against' bet would favour the player with main {main}: keep "
-                    f"against_bar on or take a commission of at least {needed}%"
-                )
-        return self
-
-
-# ------------------------------------------------------------------------- actions
-# Every action (and every event) is told apart by ``kind``. A Bet's ``kind`` is its bet
-# kind (ENGINE_CONTRACT.md fixes ``Bet(kind, amount)``), so the action union discriminates
-# with a function that reads any bet kind as "bet" (see :func:`_action_tag`).
-
-
-class CallMain(BaseModel):
-    """The caster names the main for this round (5 to 9)."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: Literal["call_main"] = "call_main"
-    main: int
-
-
-class Bet(BaseModel):
-    """A bet against the bank; ``kind`` is the bet kind (and tells a Bet from the rest)."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: BetKind
-    amount: int
-
-
-class Throw(BaseModel):
-    """The caster throws the two dice."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: Literal["throw"] = "throw"
-
-
-class PassDice(BaseModel):
-    """The caster hands the dice to the next seat (between rounds, after a win)."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: Literal["pass_dice"] = "pass_dice"
-
-
-class Ready(BaseModel):
-    """A player other than the caster is done betting: the window need not wait for them."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: Literal["ready"] = "ready"
-
-
-class Close(BaseModel):
-    """The table ends (between rounds, with no bets riding)."""
-
-    model_config = ConfigDict(frozen=True)
-    kind: Literal["close"] = "close"
-
-
-Action: TypeAlias = (
-    CallMain | Bet | Throw | PassDice | Join | Leave | Close | Deadline | Ready | Abort
-)
-"""Everything ``act`` accepts (the shared :class:`Deadline` and :class:`Abort` included)."""
-
-ACTIONS: tuple[type[BaseModel], ...] = get_args(Action)
-"""The action models, in the order of :data:`Action` (derived from it, never repeated)."""
-
-_BET_TAG = "bet"
-
-
-def _action_tag(data: Any) -> str | None:
-    """Which action a logged dict (or an action model) is, for the action union.
-
-    ``kind`` names the action, except that a bet kind names :class:`Bet`. Tables logged
-    before actions carried ``kind`` name Hazard's own actions in ``action`` (``"bet"``
-    with the bet kind in ``kind``); those logs must still replay for /verify, so an
-    ``action`` is read when ``kind`` is absent. The old key is ignored once the model is
-    picked (the models ignore unknown keys).
-    """
-    if isinstance(data, Mapping):
-        tag = data.get("kind", data.get("action"))
-    else:
-        tag = getattr(data, "kind", None)
-    if not isinstance(tag, str):
-        return None
-    return _BET_TAG if tag in BET_KINDS else tag
-
-
-def _tag_of(model: type[BaseModel]) -> str:
-    if model is Bet:
-        return _BET_TAG
-    tag = model.model_fields["kind"].default
-    assert isinstance(tag, str), model  # every other action has a fixed kind
-    return tag
-
-
-# ``Union[...]`` because the members come from ACTIONS (``X | Y`` needs them written out).
-_TAGGED_ACTIONS: Any = Annotated[
-    Union[tuple(Annotated[model, Tag(_tag_of(model))] for model in ACTIONS)],  # noqa: UP007
-    Discriminator(_action_tag),
-]
-"""The union that parses a logged action (see :func:`_action_tag`)."""
-
-PERMISSIONS: dict[type[BaseModel], Permission] = {Close: Permission.HOST_OR_MODERATOR}
-"""Closing between rounds is the host's or a moderator's; the engine checks the moment."""
-
-
-# -------------------------------------------------------------------------- events
-
-
-class MainCalled(BaseModel):
-    """The caster (or the table, for an absent caster) called the main."""
-
-    kind: Literal["main_called"] = "main_called"
-    caster: int
-    main: int
-    by_deadline: bool = False
-
-
-class BetPlaced(BaseModel):
-    """A bet went down; ``total`` is the player's whole bet of that kind this round."""
-
-    kind: Literal["bet_placed"] = "bet_placed"
-    player: int
-    bet: BetKind
-    amount: int
-    total: int
-
-
-class Thrown(BaseModel):
-    """The dice were thrown. ``chance`` is the chance after this throw."""
-
-    kind: Literal["thrown"] = "thrown"
-    caster: int
-    dice: tuple[int, int]
-    total: int
-    outcome: ThrowOutcome
-    main: int
-    chance: int | None
-    by_deadline: bool = False
-
-
-class BetSettled(BaseModel):
-    """A bet was settled against the bank; ``net`` is the player's gain (negative: loss).
-
-    ``push``: an "against" bet barred by a first throw of 2 (net 0). ``commission``: the
-    coins the bank kept from a winning "against" bet."""
-
-    kind: Literal["bet_settled"] = "bet_settled"
-    player: int
-    bet: BetKind
-    amount: int
-    won: bool
-    net: int
-    push: bool = False
-    commission: int = 0
-
-
-class BetValued(BaseModel):
-    """An undecided bet settled at its exact value when the table was aborted.
-
-    ``returned`` is the value rounded down (the bank keeps the fraction); ``net`` is
-    ``returned - amount``."""
-
-    kind: Literal["bet_valued"] = "bet_valued"
-    player: int
-    bet: BetKind
-    amount: int
-    returned: int
-    net: int
-
-
-class PlayerReady(BaseModel):
-    """A player is done betting for this round."""
-
-    kind: Literal["player_ready"] = "player_ready"
-    player: int
-
-
-class BettingClosed(BaseModel):
-    """The betting window closed: everyone was ready, or its time ran out."""
-
-    kind: Literal["betting_closed"] = "betting_closed"
-    by_deadline: bool = False
-
-
-class BetReturned(BaseModel):
-    """A bet was handed back unplayed (its round never started)."""
-
-    kind: Literal["bet_returned"] = "bet_returned"
-    player: int
-    bet: BetKind
-    amount: int
-
-
-class RoundEnded(BaseModel):
-    """A round was decided; ``losses_in_a_row`` is the caster's streak after it."""
-
-    kind: Literal["round_ended"] = "round_ended"
-    round: int
-    caster: int
-    won: bool
-    losses_in_a_row: int
-
-
-class DicePassed(BaseModel):
-    """The dice moved to another caster (``to_player`` may equal ``from_player`` alone)."""
-
-    kind: Literal["dice_passed"] = "dice_passed"
-    from_player: int
-    to_player: int
-    reason: PassReason
-
-
-class Closed(BaseModel):
-    """The table finished. ``by`` is who closed it (``None``: the table itself)."""
-
-    kind: Literal["closed"] = "closed"
-    by: int | None
-    reason: Literal["closed", "empty", "idle"]
-
-
-class Aborted(BaseModel):
-    """A moderator ended the table; ``by`` is who the log names (``None``: the table)."""
-
-    kind: Literal["aborted"] = "aborted"
-    by: int | None
-
-
-Event = Annotated[
-    MainCalled
-    | BetPlaced
-    | Thrown
-    | BetSettled
-    | BetReturned
-    | BetValued
-    | PlayerReady
-    | BettingClosed
-    | RoundEnded
-    | DicePassed
-    | Joined
-    | Left
-    | Closed
-    | Aborted,
-    Field(discriminator="kind"),
-]
-"""Every event ``act`` emits. All are public: Hazard has no secrets."""
-
-
-# --------------------------------------------------------------------------- state
-
-
-class State(BaseModel):
-    """The whole table. Round-trips through JSON exactly.
-
-    ``bets[p][kind]`` is what ``p`` has riding on each bet kind this round (players with
-    nothing riding have no entry); ``stakes[p]`` is the sum of those, kept for every
-    player who ever sat (0 when nothing rides). ``payouts`` holds each player's net
-    result so far and the bank's under ``HOUSE`` (0); it always sums to 0.
-    """
-
-    rules: Rules
-    seats: list[int]
-    caster: int
-    main: int | None = None
-    chance: int | None = None
-    losses_in_a_row: int = 0
-    round: int = 1
-    throws: int = 0
-    """Throws made this round; betting closes at the first."""
-    last_throw: tuple[int, int] | None = None
-    bets: dict[int, dict[BetKind, int]] = Field(default_factory=dict)
-    stakes: dict[int, int]
-    payouts: dict[int, int]
-    ply: int = 0
-    finished: bool = False
-    caster_rounds: int = 0
-    """Rounds the current caster has cast since receiving the dice."""
-    absent_rounds: int = 0
-    """Rounds in a row in which the deadline acted for the current caster."""
-    deadline_acted: bool = False
-    """Whether the deadline has acted for the caster in the current round."""
-    idle_passes: int = 0
-    """Dice passes through absence since any player last acted."""
-    window_open: bool = False
-    """The betting window after the main call is open: the caster cannot throw."""
-    bets_closed: bool = False
-    """The window has closed this round: no more caster/with/against bets."""
-    ready: list[int] = Field(default_factory=list)
-    """Players who said :class:`Ready` this round (no more bets from them)."""
-    window_bettors: list[int] = Field(default_factory=list)
-    """Players who bet with/against since the main was called."""
-
 
 # ------------------------------------------------------------- table conventions
 # seat_limits, hold, deadline_seconds and bank_exposure are ENGINE's (see the end).
@@ -534,46 +102,6 @@ def abort_value(state: State, kind: BetKind, amount: int) -> Fraction:
     return p_win * (amount + net)
 
 
-# ---------------------------------------------------------------------- the dice
-
-
-def ways(total: int) -> int:
-    """The number of ways two six-sided dice make ``total`` (0 when impossible)."""
-    if not 2 <= total <= 12:
-        return 0
-    return 6 - abs(total - 7)
-
-
-def first_throw_outcome(main: int, total: int) -> FirstOutcome:
-    """What the first throw of a round means for a given main."""
-    if main not in MAINS:
-        raise ValueError(f"main must be one of {MAINS}, not {main}")
-    if total in _NICKS[main]:
-        return "nick"
-    if total in _OUTS[main]:
-        return "out"
-    return "chance"
-
-
-def odds_payout(kind: BetKind, amount: int, main: int, chance: int) -> int:
-    """Whole coins a winning bet of ``amount`` wins (the stake comes back besides).
-
-    Even-money bets win their amount. Odds bets are paid at fair odds: on the chance
-    ``ways(main):ways(chance)``, against it the inverse, rounded down to whole coins
-    (the rounding is the bank's only gain on the odds).
-    """
-    if kind == "odds_for":
-        return amount * ways(main) // ways(chance)
-    if kind == "odds_against":
-        return amount * ways(chance) // ways(main)
-    return amount
-
-
-def commission(amount: int, percent: int) -> int:
-    """The bank's commission on a win of ``amount``: ``percent`` of it, rounded up."""
-    return -(-amount * percent // 100)
-
-
 def against_net(rules: Rules, amount: int) -> int:
     """What a winning "against" bet of ``amount`` wins after the commission."""
     return amount - commission(amount, rules.against_commission)
@@ -601,110 +129,6 @@ def _settle_net(
         return amount - kept, kept
     # An odds bet always has a chance set; the even-money kinds ignore it.
     return odds_payout(kind, amount, main, chance or main), 0
-
-
-# -------------------------------------------------------------------------- odds
-
-
-@dataclass(frozen=True)
-class MainOdds:
-    """Exact figures for one main, from the outcome table (no simulation)."""
-
-    main: int
-    nick: Fraction
-    """Probability that the first throw wins."""
-    out: Fraction
-    """Probability that the first throw loses."""
-    chance: Fraction
-    """Probability that the first throw sets a chance."""
-    caster_wins: Fraction
-    """Probability that the caster wins the round."""
-    expected_throws: Fraction
-    """Expected number of throws in a round."""
-    against_bar: bool = True
-    """Whether a first throw of 2 pushes "against" bets."""
-    against_commission: int = 0
-    """Percent the bank keeps of "against" winnings."""
-
-    @property
-    def caster_loses(self) -> Fraction:
-        """Probability that the caster loses the round."""
-        return 1 - self.caster_wins
-
-    @property
-    def against_push(self) -> Fraction:
-        """Probability that an "against" bet is pushed (a first throw of 2, barred)."""
-        return Fraction(ways(2), 36) if self.against_bar else Fraction(0)
-
-    def edge(self, kind: BetKind) -> Fraction:
-        """The bank's expected gain per coin bet on ``kind``, before any rounding.
-
-        Every main gives the caster less than an even chance, so an even-money "against"
-        bet would favour the player; the bar (or a commission) turns it round. Odds bets
-        are fair (0) before fractional wins are rounded down, and rounding down (like
-        rounding the commission up) only adds to the bank's edge.
-        """
-        p = self.caster_wins
-        if kind in ("caster", "with"):
-            return 1 - 2 * p
-        if kind == "against":
-            keep = 1 - Fraction(self.against_commission, 100)
-            return p - (self.caster_loses - self.against_push) * keep
-        return Fraction(0)
-
-    @property
-    def edges(self) -> dict[BetKind, Fraction]:
-        """The bank's edge on every bet kind."""
-        return {kind: self.edge(kind) for kind in BET_KINDS}
-
-
-@cache
-def odds(main: int, against_bar: bool = True, against_commission: int = 0) -> MainOdds:
-    """Exact odds of a round with the given main (5 to 9) and "against" options."""
-    if main not in MAINS:
-        raise ValueError(f"main must be one of {MAINS}, not {main}")
-    nick = out = chance = Fraction(0)
-    win = Fraction(0)
-    throws = Fraction(1)
-    for total in range(2, 13):
-        p = Fraction(ways(total), 36)
-        outcome = first_throw_outcome(main, total)
-        if outcome == "nick":
-            nick += p
-            win += p
-        elif outcome == "out":
-            out += p
-        else:
-            chance += p
-            decisive = ways(total) + ways(main)
-            # Later throws repeat until chance or main: a race won with these odds,
-            # lasting a geometric number of throws with success chance decisive/36.
-            win += p * Fraction(ways(total), decisive)
-            throws += p * Fraction(36, decisive)
-    return MainOdds(
-        main=main,
-        nick=nick,
-        out=out,
-        chance=chance,
-        caster_wins=win,
-        expected_throws=throws,
-        against_bar=against_bar,
-        against_commission=against_commission,
-    )
-
-
-def odds_table(against_bar: bool = True, against_commission: int = 0) -> dict[int, MainOdds]:
-    """Exact odds for every main, 5 to 9."""
-    return {main: odds(main, against_bar, against_commission) for main in MAINS}
-
-
-@cache
-def min_against_commission(against_bar: bool) -> int:
-    """The least whole-percent commission keeping "against" in the bank's favour."""
-    for percent in range(101):
-        if all(odds(main, against_bar, percent).edge("against") >= 0 for main in MAINS):
-            return percent
-    raise AssertionError("a 100% commission always favours the bank")
 
 
 # ----------------------------------------------------------------------- helpers
@@ -746,13 +170,8 @@ def _next_seat(seats: list[int], player: int) -> int:
 # the check before it copies the state).
 
 
-def _seated(state: State, player: int | None) -> int:
-    """The acting player, who must be seated (the table itself only calls time or closes)."""
-    if player is None:
-        raise IllegalMove("The table itself can only call time or close.")
-    if player not in state.seats:
-        raise IllegalMove("You aren't seated at this Hazard table — join it first.")
-    return player
+_TABLE_CAN = "call time or close"
+"""What the table itself (``player=None``) may do at a Hazard table."""
 
 
 def _check_call_main(state: State, player: int, action: CallMain) -> None:
@@ -858,14 +277,7 @@ def _check_pass(state: State, player: int, action: PassDice) -> None:
 
 
 def _check_join(state: State, player: int | None, action: Join) -> None:
-    if player is None:
-        raise IllegalMove("The table itself can only call time or close.")
-    if player == HOUSE:
-        raise IllegalMove("That player id is reserved for the bank.")
-    if player in state.seats:
-        raise IllegalMove("You're already seated at this table.")
-    if len(state.seats) >= state.rules.max_players:
-        raise IllegalMove(f"This table is full ({state.rules.max_players} seats).")
+    check_join(state, player, state.rules.max_players, table_can=_TABLE_CAN)
 
 
 def _check_leave(state: State, player: int, action: Leave) -> None:
@@ -897,16 +309,14 @@ def _player_move(
 ) -> Move[State, _A, Event]:
     """A move a seated player makes (never the table); any such move ends idleness."""
 
-    def checked(state: State, player: int | None, action: _A) -> None:
-        check(state, _seated(state, player), action)
-
-    def applied(s: State, player: int | None, action: _A, dice: Dice) -> list[Event]:
-        assert player is not None  # the check refused the table
+    def applied(s: State, player: int, action: _A, dice: Dice) -> list[Event]:
         events = apply(s, player, action, dice)
         s.idle_passes = 0
         return events
 
-    return Move(checked, applied)
+    return seated_move(
+        check, applied, title="Hazard", hint=" — join it first", table_can=_TABLE_CAN
+    )
 
 
 def _apply_call_main(s: State, player: int, action: CallMain, dice: Dice) -> list[Event]:
@@ -974,7 +384,7 @@ def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> lis
     return _abort(s, player)
 
 
-_RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
+RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
     {
         CallMain: _player_move(_check_call_main, _apply_call_main),
         Bet: _player_move(_check_bet, _apply_bet),
@@ -1342,7 +752,7 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
         Returns the new state and the events to show. Raises :class:`IllegalMove`, with a
         reason fit for the player, for anything the rules forbid; ``state`` is never changed.
         """
-        return _RULEBOOK.act(state, player, action, dice)
+        return RULEBOOK.act(state, player, action, dice)
 
     def seat_limits(self, rules: Rules) -> tuple[int, int]:
         """The fewest and most seats a Hazard table allows."""
@@ -1389,7 +799,7 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
 
 
 ENGINE = HazardEngine(
-    rules_model=Rules, state_model=State, action_type=_TAGGED_ACTIONS, event_type=Event
+    rules_model=Rules, state_model=State, action_type=TAGGED_ACTIONS, event_type=Event
 )
 """Hazard's engine; the module-level functions below are its bound methods."""
 
