@@ -108,6 +108,9 @@ class TanzakuBot(commands.Bot):
             takeover_seconds=settings.deadline_takeover_seconds,
         )
         self.background_tasks: set[asyncio.Task[Any]] = set()
+        self.table_hub: object | None = None
+        """The Discord layer's hub of table messages (``cogs._ui.hub.TableHub.of``): held
+        here, typed by the layer that knows it, since bot/ never imports cogs/."""
         self.dynamic_item_types: list[type[discord.ui.DynamicItem[Any]]] = []
         self._extensions = tuple(extensions)
         self._sync_globally = sync_globally

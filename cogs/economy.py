@@ -21,8 +21,8 @@ from bot.service.terms import count_saved_write
 from bot.storage.money import LedgerRow
 from cogs._ui import render
 from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
-from cogs._ui.hub import send_ephemeral
 from cogs._ui.options import GAME_CHOICES
+from cogs._ui.primitives import send_ephemeral
 
 log = logging.getLogger(__name__)
 

@@ -25,10 +25,10 @@ from cogs._ui import render
 from cogs._ui.controls import Control, draw
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.forms import AmountPicker
-from cogs._ui.game import Game, GameCog
-from cogs._ui.hub import install_game, send_ephemeral, view_of
+from cogs._ui.game import Game, GameCog, install_game
 from cogs._ui.options import Options, Values, table
 from cogs._ui.picks import Picks
+from cogs._ui.primitives import send_ephemeral, view_of
 from cogs._ui.verbs import VerbTable, fixed
 
 Snapshot = TableSnapshot[fw.Rules, fw.State]

@@ -14,7 +14,7 @@ cogs/hachihachi_art.py.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -32,9 +32,9 @@ from bot.service import Outcome, TableSnapshot, parse_rules
 from cogs import hachihachi_art as art
 from cogs import hachihachi_text as words
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.game import Game, GameCog
-from cogs._ui.hub import Payload, Picture, button, install_game, view_of
+from cogs._ui.game import Game, GameCog, install_game
 from cogs._ui.options import Options, Values, table
+from cogs._ui.primitives import Payload, Picture, button, view_of
 from cogs._ui.verbs import NOTHING, Act, VerbTable, by_arg, fixed, small_number
 
 Snapshot = TableSnapshot[hm.Rules, hm.State]
@@ -272,6 +272,12 @@ class HachiHachiUI(Game):
         snapshot: Snapshot = await self.seated(interaction, cid.table)
         self.current_hand(cid, snapshot)
         await self.give_hand(interaction, snapshot, self.hand(snapshot, interaction.user.id))
+
+    def replay_cards(self, state: Any, name: Callable[[int], str]) -> dict[str, list[str]] | None:
+        return words.replay_cards(state, name)
+
+    def replay_tile(self, card: str, height: int) -> bytes:
+        return art.replay_tile(card, height)
 
 
 OPTIONS = Options(

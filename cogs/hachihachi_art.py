@@ -551,3 +551,13 @@ def render_cards(
 def cache_clear() -> None:
     """Forget every composed image (the tiles stay): for benchmarks and tests."""
     _render.cache_clear()
+
+
+def replay_tile(card_id: str, height: int) -> bytes:
+    """A card's tile ``height`` pixels high, as the replay page shows it."""
+    image = tile(card_id)
+    width = round(image.width * height / image.height)
+    small = image.resize((width, height))
+    buffer = io.BytesIO()
+    small.convert("RGB").save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()

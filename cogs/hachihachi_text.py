@@ -9,7 +9,7 @@ except to count cards, or a claimed teyaku's revealed cards (public by rules §9
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -633,3 +633,17 @@ def escrow_refusal(short: InsufficientFunds, rules: hh.Rules, affordable: int) -
     if affordable == 0:
         return head + " Not even one round fits at this stake."
     return head + f" Your wallet covers up to **{affordable} rounds** at this stake (`rounds`)."
+
+
+def replay_cards(state: Any, name: Callable[[int], str]) -> dict[str, list[str]] | None:
+    """The public cards after a step, for the replay page: the field and each pile (a
+    state between rounds has neither)."""
+    field = getattr(state, "field", None)
+    piles = getattr(state, "piles", None)
+    if not isinstance(field, list) or not isinstance(piles, dict):
+        return None
+    cards = {"Field": list(field)}
+    for player, pile in piles.items():
+        if pile:
+            cards[f"Pile of {name(int(player))}"] = list(pile)
+    return cards

@@ -20,8 +20,7 @@ from bot.service import TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.controls import Control, Menu
 from cogs._ui.forms import AmountPicker
-from cogs._ui.game import Game, GameCog
-from cogs._ui.hub import install_game
+from cogs._ui.game import Game, GameCog, install_game
 from cogs._ui.options import Options, Values, table
 from cogs._ui.verbs import Act, VerbTable, fixed, with_choice
 from cogs.hazard_text import BET_LABELS, SENTENCES, clock_line, odds_embed, percent, rules_summary

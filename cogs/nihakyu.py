@@ -13,8 +13,7 @@ from bot.games import nihakyu
 from bot.service import TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.controls import Control
-from cogs._ui.game import Game, GameCog
-from cogs._ui.hub import install_game
+from cogs._ui.game import Game, GameCog, install_game
 from cogs._ui.options import Options, Values, table
 from cogs._ui.verbs import VerbTable, by_arg, fixed
 from cogs.nihakyu_text import (

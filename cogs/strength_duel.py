@@ -20,9 +20,9 @@ from bot.service import TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.forms import quick_amounts, typed_amount
-from cogs._ui.game import Game, GameCog
-from cogs._ui.hub import button, install_game, view_of
+from cogs._ui.game import Game, GameCog, install_game
 from cogs._ui.options import Options, Values, table
+from cogs._ui.primitives import button, view_of
 from cogs._ui.verbs import VerbTable, with_number
 from cogs.strength_duel_text import (
     CONFIRMATIONS,

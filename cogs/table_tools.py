@@ -20,8 +20,9 @@ from bot.service import LogKind
 from bot.service.verify import public_log
 from bot.storage.table_queries import LiveTable
 from cogs._ui import render
-from cogs._ui.hub import TableHub, actor_of, is_moderator, send_ephemeral
+from cogs._ui.hub import TableHub
 from cogs._ui.options import GAME_CHOICES
+from cogs._ui.primitives import actor_of, is_moderator, send_ephemeral
 from cogs._ui.replay import replay_file
 from cogs._ui.rules_pages import rules_page
 from cogs._ui.stats_chart import draw_running_net

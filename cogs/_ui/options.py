@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from bot.errors import NotAllowed
 from bot.rules_text import GAMES
 from cogs._ui.amounts import parse_amount
-from cogs._ui.hub import TableModal
+from cogs._ui.forms import TableModal
 
 MAX_SLASH_OPTIONS = 25
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
