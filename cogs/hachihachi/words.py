@@ -1,6 +1,6 @@
 """Nuki Hachi-hachi's words: cards as text, the table's lines, the private hand, the yaku
-tables and every event's sentence. Data for cogs/hachihachi.py (the frame around them is
-cogs/_ui/frame.py, the pictures cogs/hachihachi_art.py).
+tables and every event's sentence. Data for cogs/hachihachi/ui.py (the frame around them is
+cogs/_ui/frame.py, the pictures cogs/hachihachi/art.py).
 
 Secrecy: nothing here that is public (status, seats, sentences) reads ``state.hands``
 except to count cards, or a claimed teyaku's revealed cards (public by rules §9.3). Only
@@ -28,9 +28,9 @@ from bot.games.hachihachi.yaku import (
     group_b,
 )
 from bot.service import TableSnapshot
-from cogs import hachihachi_art as art
 from cogs._ui import render
 from cogs._ui.frame import Sentences
+from cogs.hachihachi import art
 
 Snapshot = TableSnapshot[hh.Rules, hh.State]
 

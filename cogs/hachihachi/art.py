@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.hachihachi.cards import CARDS, MONTHS, Card
+from cogs._ui.primitives import Picture
 
 log = logging.getLogger(__name__)
 
@@ -561,3 +562,9 @@ def replay_tile(card_id: str, height: int) -> bytes:
     buffer = io.BytesIO()
     small.convert("RGB").save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()
+
+
+def picture(rows: list[tuple[str, list[str]]], filename: str) -> Picture:
+    image = render_cards(rows, filename=filename)
+    key = "|".join(f"{label}:{','.join(sorted(cards))}" for label, cards in rows)
+    return Picture(key=key, png=image.png, filename=image.filename, description=image.alt)
