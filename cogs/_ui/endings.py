@@ -19,8 +19,10 @@ log = logging.getLogger(__name__)
 
 
 def install(hub: TableHub) -> None:
-    hub.ended_listeners.append(("watchers", tell_watchers))
-    hub.ended_listeners.append(("replay", attach_replay))
+    """Once per hub (the core extension's setup may run again on a reload)."""
+    for listener in (("watchers", tell_watchers), ("replay", attach_replay)):
+        if listener not in hub.ended_listeners:
+            hub.ended_listeners.append(listener)
 
 
 async def tell_watchers(hub: TableHub, snapshot: TableSnapshot[Any, Any]) -> None:
