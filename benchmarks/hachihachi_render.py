@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image
 
 from bot.games.hachihachi.cards import DECK
-from cogs import hachihachi_art as art
+from cogs.hachihachi import art
 
 GOAL_MS = 30.0
 

@@ -59,7 +59,8 @@ from bot.games.registry import GameRegistry, GameSpec  # noqa: E402
 from bot.service import Actor, TableService  # noqa: E402
 from bot.storage import SqliteDatabase  # noqa: E402
 from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id  # noqa: E402
-from cogs._ui.hub import TableComponent, TableHub  # noqa: E402
+from cogs._ui.hub import TableHub  # noqa: E402
+from cogs._ui.primitives import TableComponent  # noqa: E402
 from tests.support import coinflip  # noqa: E402
 from tests.support.coinflip import TEST_CATALOG  # noqa: E402
 

@@ -107,6 +107,9 @@ class TanzakuBot(commands.Bot):
             takeover_seconds=settings.deadline_takeover_seconds,
         )
         self.background_tasks: set[asyncio.Task[Any]] = set()
+        self.table_hub: object | None = None
+        """The Discord layer's hub of table messages (``cogs._ui.hub.TableHub.of``): held
+        here, typed by the layer that knows it, since bot/ never imports cogs/."""
         self.dynamic_item_types: list[type[discord.ui.DynamicItem[Any]]] = []
         # By default the platform's cogs and each catalog game's (a test's catalog with an
         # extra game loads that game's cog too).

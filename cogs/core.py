@@ -4,12 +4,15 @@ the bot here so that bot/ never imports cogs/."""
 from __future__ import annotations
 
 from bot.app import TanzakuBot
+from cogs._ui import endings
 from cogs._ui.errors import on_app_command_error
-from cogs._ui.hub import TableComponent, TableHub
+from cogs._ui.hub import TableHub
+from cogs._ui.primitives import TableComponent
 
 
 async def setup(bot: TanzakuBot) -> None:
     hub = TableHub.of(bot)
+    endings.install(hub)
     # The hub answers every Tanzaku click and form from its custom id, including those on
     # messages sent before a restart or edited since (TableHub.on_interaction); the
     # DynamicItem only draws the components.

@@ -20,9 +20,16 @@ from bot.rules_text import GAMES
 from bot.service.terms import count_saved_write
 from bot.storage.money import LedgerRow
 from cogs._ui import render
+from cogs._ui.custom_ids import (
+    BOARD_ALL_GAMES,
+    BOARD_TEMPLATE,
+    SELF_EXCLUDE_TEMPLATE,
+    board_id,
+    self_exclude_id,
+)
 from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
-from cogs._ui.hub import send_ephemeral
 from cogs._ui.options import GAME_CHOICES
+from cogs._ui.primitives import send_ephemeral
 
 log = logging.getLogger(__name__)
 
@@ -167,10 +174,7 @@ async def board_page(
 
 class BoardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=(
-        r"tz-board:(?P<owner>[0-9]+):(?P<ranking>coins|wins|net):(?P<game>[a-z_]+)"
-        r":(?P<page>[0-9]+)"
-    ),
+    template=BOARD_TEMPLATE,
 ):
     """Paging of /leaderboard. The board is public; only the member who asked turns its
     pages (anyone else would move it under their eyes)."""
@@ -189,7 +193,7 @@ class BoardButton(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"tz-board:{owner_id}:{ranking}:{game or 'all'}:{page}",
+                custom_id=board_id(owner_id, ranking, game, page),
                 disabled=disabled,
             )
         )
@@ -205,7 +209,7 @@ class BoardButton(
         item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> BoardButton:
-        game = None if match["game"] == "all" else match["game"]
+        game = None if match["game"] == BOARD_ALL_GAMES else match["game"]
         label = render.label_of(item)
         return cls(int(match["owner"]), match["ranking"], game, int(match["page"]), label)
 
@@ -226,7 +230,7 @@ class BoardButton(
 
 class SelfExcludeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tz-selfexclude:(?P<user>[0-9]+):(?P<days>[0-9]+)",
+    template=SELF_EXCLUDE_TEMPLATE,
 ):
     """The confirmation of /selfexclude. Its custom id carries who asked and for how long,
     so it works after a restart; only that member's click counts."""
@@ -236,7 +240,7 @@ class SelfExcludeButton(
             discord.ui.Button(
                 label=f"Exclude me for {days:,} days",
                 style=discord.ButtonStyle.danger,
-                custom_id=f"tz-selfexclude:{user_id}:{days}",
+                custom_id=self_exclude_id(user_id, days),
             )
         )
         self.user_id = user_id
@@ -534,30 +538,6 @@ class EconomyCog(commands.Cog, name="Economy"):
             )
         await send_ephemeral(interaction, embed=audit_embed(audit, currency, member))
 
-    @economy_group.command(name="config", description="Set the currency and amounts.")
-    @app_commands.describe(
-        currency="The currency's name (default ryō)",
-        emoji="An emoji shown before the currency's name (`none` for none)",
-        starting_balance="Coins a new wallet starts with (default 1000)",
-        daily_amount="Coins /daily gives (default 100)",
-    )
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def config(
-        self,
-        interaction: discord.Interaction[Any],
-        currency: app_commands.Range[str, 1, 20] | None = None,
-        emoji: app_commands.Range[str, 1, 64] | None = None,
-        starting_balance: app_commands.Range[int, 0, 1_000_000_000] | None = None,
-        daily_amount: app_commands.Range[int, 0, 1_000_000_000] | None = None,
-    ) -> None:
-        assert interaction.guild_id is not None
-        await send_ephemeral(
-            interaction,
-            await configure_economy(
-                self.economy, interaction.guild_id, currency, emoji, starting_balance, daily_amount
-            ),
-        )
-
 
 async def configure_economy(
     economy: Economy,
@@ -567,7 +547,7 @@ async def configure_economy(
     starting_balance: int | None,
     daily_amount: int | None,
 ) -> str:
-    """Store the settings given (both /economy config and /config economy), and say what
+    """Store the settings given (/config economy), and say what
     the economy is now."""
     settings = await economy.configure(
         guild_id,

@@ -18,9 +18,9 @@ from bot.errors import NotAllowed
 from bot.rules_text import GAMES
 from bot.service.config import ServerConfig
 from cogs._ui import render
-from cogs._ui.game import GameCog
-from cogs._ui.hub import send_ephemeral
+from cogs._ui.cog import GameCog
 from cogs._ui.options import GAME_CHOICES, Options
+from cogs._ui.primitives import send_ephemeral
 from cogs.economy import configure_economy
 
 

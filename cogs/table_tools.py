@@ -20,8 +20,10 @@ from bot.service import LogKind
 from bot.service.verify import public_log
 from bot.storage.table_queries import LiveTable
 from cogs._ui import render
-from cogs._ui.hub import TableHub, actor_of, is_moderator, send_ephemeral
+from cogs._ui.custom_ids import HISTORY_TEMPLATE, TABLES_TEMPLATE, history_id, tables_id
+from cogs._ui.hub import TableHub
 from cogs._ui.options import GAME_CHOICES
+from cogs._ui.primitives import actor_of, is_moderator, send_ephemeral
 from cogs._ui.replay import replay_file
 from cogs._ui.rules_pages import rules_page
 from cogs._ui.stats_chart import draw_running_net
@@ -98,7 +100,7 @@ async def live_tables_page(
 
 class TablesButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tz-tables:(?P<verb>page|close|confirm):(?P<arg>[0-9]+)",
+    template=TABLES_TEMPLATE,
 ):
     """The buttons of /tables: paging, and a moderator's Close and refund (asked, then
     confirmed). Stateless: the custom id holds everything, so they work after a restart."""
@@ -111,7 +113,7 @@ class TablesButton(
             discord.ui.Button(
                 label=label,
                 style=style,
-                custom_id=f"tz-tables:{verb}:{arg}",
+                custom_id=tables_id(verb, arg),
                 disabled=disabled,
                 row=row,
             )
@@ -216,7 +218,7 @@ async def history_page(
 
 class HistoryButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tz-history:(?P<table>[0-9]{1,19}):(?P<page>[0-9]{1,9})",
+    template=HISTORY_TEMPLATE,
 ):
     """Paging of /history (an ephemeral answer: only its member sees and turns it)."""
 
@@ -225,7 +227,7 @@ class HistoryButton(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"tz-history:{table}:{page}",
+                custom_id=history_id(table, page),
                 disabled=disabled,
             )
         )

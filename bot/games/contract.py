@@ -122,6 +122,16 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
         """The most the bank could pay out, net, on the bets now open."""
         return 0
 
+    def ply(self, state: StateT) -> int:
+        """How many moves the table has made: a button carries it, so a click on a moment
+        that has passed is told so. By default 0 (a game whose buttons carry none)."""
+        return 0
+
+    def winners(self, state: StateT) -> list[int]:
+        """The players a finished game names as its winners (for /stats and the Watch
+        DM); by default none: a game settled in coins alone names nobody."""
+        return []
+
     def player_banker(self, state: StateT) -> int | None:
         """The member who banks from their own wallet, if the game has one now."""
         return None

@@ -1035,6 +1035,12 @@ PERMISSIONS: dict[type[BaseModel], Permission] = {
 class NihakyuEngine(Engine[Rules, State, Action, Event]):
     """Nihakyu on the typed contract; the module's functions are this engine's methods."""
 
+    def ply(self, state: State) -> int:
+        return state.ply
+
+    def winners(self, state: State) -> list[int]:
+        return [] if state.winner is None else [state.winner]
+
     name = "nihakyu"
     charges_at_reveal = True
     permissions = PERMISSIONS

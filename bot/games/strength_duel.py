@@ -718,6 +718,12 @@ class StrengthDuelEngine(Engine[Rules, State, Action, Event]):
     honour applies: there is no bank, a bid costs strength rather than coins, and nobody
     joins a running game."""
 
+    def ply(self, state: State) -> int:
+        return state.ply
+
+    def winners(self, state: State) -> list[int]:
+        return [] if state.winner is None else [state.winner]
+
     name = "strength_duel"
     secret_choices: ClassVar[Mapping[str, str]] = {"bid": "bid", "forbid": "forbid"}
 

@@ -28,11 +28,10 @@ from bot.storage import table_queries as tq
 from bot.storage.table_queries import TableStatus
 
 
-def counts_as_won(state: Any, player: int, net: int) -> bool:
+def counts_as_won(named: Sequence[int], player: int, net: int) -> bool:
     """Whether a finished game counts as won for ``player`` in /stats: the game names them
-    its winner (``winner``) or among its shared winners (``winners``, as a match on points
-    whose lead rounds to no coin), or they came out ahead in coins."""
-    named = getattr(state, "winners", None) or [getattr(state, "winner", None)]
+    among its winners (``Engine.winners``: one, or shared, as in a match on points whose
+    lead rounds to no coin), or they came out ahead in coins."""
     return player in named or net > 0
 
 
@@ -264,11 +263,12 @@ class Play:
     ) -> None:
         now = self._steps.clock()
         bumps: list[tuple[int, str, int]] = []
+        named = spec.engine.winners(state)
         for seat in await tq.seats(tx, row.id):
             if is_computer(seat.user_id):
                 continue  # the house bank's coins: in nobody's stats
             net = seat.wallet_net
-            won = counts_as_won(state, seat.user_id, net)
+            won = counts_as_won(named, seat.user_id, net)
             bumps += [(seat.user_id, "played", 1), (seat.user_id, "net", net)]
             if won:
                 bumps.append((seat.user_id, "won", 1))

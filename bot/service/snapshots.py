@@ -68,7 +68,7 @@ class TableSnapshot(Generic[RulesT, StateT]):
 
     @property
     def ply(self) -> int:
-        return int(getattr(self.state, "ply", 0))
+        return self.spec.engine.ply(self.state)
 
     @property
     def seed_revealed(self) -> bool:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import discord
 
-from cogs._ui.hub import TableComponent, button, select
+from cogs._ui.primitives import TableComponent, button, select
 
 Style = Literal["primary", "secondary", "success", "danger"]
 

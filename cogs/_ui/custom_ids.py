@@ -1,4 +1,6 @@
-"""The one custom-id grammar of every Tanzaku component.
+"""Every custom-id grammar of Tanzaku's components, in one place.
+
+Every table component (and a table's rules pages):
 
     tz:<table>:<ply>:<verb>[:<arg>]
 
@@ -8,6 +10,14 @@
 
 Ids carry ids, never state: everything else is loaded from the database at click time,
 which is why buttons keep working after a restart. At most 100 characters (Discord).
+
+The buttons of a command's private or paged answer, each its own ``DynamicItem``
+(a ``*_TEMPLATE`` and the function writing its id, side by side):
+
+    tz-tables:<verb>:<arg>                      /tables: page, close, confirm
+    tz-history:<table>:<page>                   /history's pages
+    tz-board:<owner>:<ranking>:<game>:<page>    /leaderboard's pages (``all``: every game)
+    tz-selfexclude:<user>:<days>                /selfexclude's confirmation
 """
 
 from __future__ import annotations
@@ -53,3 +63,35 @@ class ComponentId:
 
 def component_id(table: int, ply: int, verb: str, arg: str | int | None = None) -> str:
     return str(ComponentId(table, ply, verb, None if arg is None else str(arg)))
+
+
+TABLES_TEMPLATE = r"tz-tables:(?P<verb>page|close|confirm):(?P<arg>[0-9]+)"
+
+
+def tables_id(verb: str, arg: int) -> str:
+    return f"tz-tables:{verb}:{arg}"
+
+
+HISTORY_TEMPLATE = r"tz-history:(?P<table>[0-9]{1,19}):(?P<page>[0-9]{1,9})"
+
+
+def history_id(table: int, page: int) -> str:
+    return f"tz-history:{table}:{page}"
+
+
+BOARD_TEMPLATE = (
+    r"tz-board:(?P<owner>[0-9]+):(?P<ranking>coins|wins|net):(?P<game>[a-z_]+)"
+    r":(?P<page>[0-9]+)"
+)
+BOARD_ALL_GAMES = "all"
+
+
+def board_id(owner_id: int, ranking: str, game: str | None, page: int) -> str:
+    return f"tz-board:{owner_id}:{ranking}:{game or BOARD_ALL_GAMES}:{page}"
+
+
+SELF_EXCLUDE_TEMPLATE = r"tz-selfexclude:(?P<user>[0-9]+):(?P<days>[0-9]+)"
+
+
+def self_exclude_id(user_id: int, days: int) -> str:
+    return f"tz-selfexclude:{user_id}:{days}"

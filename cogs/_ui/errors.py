@@ -17,7 +17,7 @@ from bot.games.errors import UserFacingError
 from bot.interactions import describe, is_routine
 from bot.safe_log import log_failure
 from bot.service import saved_writes
-from cogs._ui.hub import ANSWER_REFUSED, APOLOGY, send_ephemeral
+from cogs._ui.primitives import ANSWER_REFUSED, APOLOGY, send_ephemeral
 
 log = logging.getLogger(__name__)
 

@@ -2,6 +2,7 @@
 
 - :func:`quick_amounts`: the preset amounts to offer, each marked affordable or not
   (within the table's limits and the member's wallet, as the game computes them).
+- :class:`TableModal`: every form a table shows (a failure answered truthfully).
 - :class:`AmountModal`: the typed amount, parsed strictly (:func:`parse_amount`).
 - :class:`AmountPicker`: the whole private flow for a game whose amounts have kinds
   (Hazard's bets): a picker message of quick amounts, Max and the form; a quick amount
@@ -18,16 +19,60 @@ from typing import TYPE_CHECKING, Any
 import discord
 from pydantic import BaseModel
 
-from bot.errors import NotAllowed
-from bot.service import Outcome, TableSnapshot
+from bot.errors import NotAllowed, UserFacingError
+from bot.interactions import acknowledge_if_slow
+from bot.service import Outcome, TableSnapshot, saved_writes
 from cogs._ui import render
 from cogs._ui.amounts import parse_amount
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.hub import TableModal, button, send_ephemeral, view_of
+from cogs._ui.hub import TableHub
+from cogs._ui.primitives import FORM_ALIVE, button, log_click_failure, send_ephemeral, view_of
 from cogs._ui.verbs import NOTHING, VerbTable
 
 if TYPE_CHECKING:
     from cogs._ui.game import Game
+
+
+class TableModal(discord.ui.Modal):
+    """Every form a table shows. What was typed may be a secret (a bid): a failure is
+    logged without it, and the member is told whether anything was saved.
+
+    A form whose custom id is a table component's (a bid or amount form: the id of the
+    button that opened it) is answered by :meth:`TableHub.on_interaction` from that id,
+    like a click, so it still works after a restart or its timeout, when discord.py has
+    forgotten this object; here it does nothing."""
+
+    table_id: int = 0
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        # discord.py found this form alive (not timed out, shown by this process): the
+        # hub's listener, which sees every submission, leaves it to this object.
+        interaction.extras[FORM_ALIVE] = True
+        return True
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        if ComponentId.parse(self.custom_id) is not None:
+            return
+        saved_before = saved_writes.get()
+        try:
+            with acknowledge_if_slow(interaction):
+                await self.submit(interaction)
+        except UserFacingError as error:
+            await send_ephemeral(interaction, str(error))
+        except Exception as error:
+            log_click_failure("a form at table %s failed", self.table_id, error=error)
+            hub = TableHub.of(interaction.client)
+            saved = saved_writes.get() > saved_before
+            await hub.apologise(interaction, self.table_id, saved, error=error)
+
+    async def submit(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+    async def on_error(  # type: ignore[override]  # Modal's own signature
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        log_click_failure("a form at table %s failed", self.table_id, error=error)
+
 
 QUICK_AMOUNTS: tuple[int, ...] = (10, 50, 100)
 MAX = "max"

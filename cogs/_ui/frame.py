@@ -93,8 +93,7 @@ class Frame:
 
 
 def frame_of(facts: Facts, snapshot: TableSnapshot[Any, Any], events: Sequence[BaseModel]) -> Frame:
-    state = snapshot.state
-    finished = bool(getattr(state, "finished", False))
+    finished = not snapshot.row.live
     happenings = [text for event in events if (text := facts.event_text(event, snapshot))]
     return Frame(
         title=f"{facts.title} — table #{snapshot.id}",

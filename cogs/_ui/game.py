@@ -1,6 +1,7 @@
-"""A game's UI from its facts: the base every game cog builds on.
+"""A game's UI from its facts: the one base every game's UI builds on.
 
-A game subclasses :class:`Game` and declares what is its own: status and seat lines,
+A game subclasses :class:`Game`, the UI its cog registers with the hub
+(:func:`install_game`), and declares what is its own: status and seat lines,
 event sentences, its controls, its verbs (:mod:`cogs._ui.verbs`), private confirmations
 and, if it has one, a private panel per player (a DM) or a private hand per player (an
 ephemeral answer kept up to date, :mod:`cogs._ui.hands`). Everything else — the table
@@ -12,39 +13,44 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from pydantic import BaseModel
 
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.games.common import PrivateEvent
-from bot.service import Outcome, TableSnapshot
+from bot.service import Outcome, TableService, TableSnapshot
 from cogs._ui import render, verbs
 from cogs._ui.controls import Control, Menu, draw
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.frame import Sentences, deadline_text, frame_of
 from cogs._ui.hands import EarlierHand, HandKeeper
-from cogs._ui.hub import (
-    GameUI,
+from cogs._ui.hub import TableHub
+from cogs._ui.primitives import (
     Payload,
     TableComponent,
-    TableHub,
     actor_of,
     button,
     send_ephemeral,
     view_of,
 )
-from cogs._ui.options import Options
 from cogs._ui.private import PanelKeeper
+
+if TYPE_CHECKING:
+    pass
 
 log = logging.getLogger(__name__)
 
 
-class Game(GameUI):
+class Game:
     """A game's face in Discord, declared rather than written."""
 
+    game: ClassVar[str]
+    title: ClassVar[str]
+    has_dice: ClassVar[bool] = True
+    """Whether the game draws on the fair dice; a game without chance shows no seed."""
     seats_title: ClassVar[str] = "Seats"
     recent_events: ClassVar[int] = 8
     """How many of the latest event sentences the table message shows."""
@@ -55,8 +61,6 @@ class Game(GameUI):
     confirmations: ClassVar[Sentences] = Sentences({})
     """Private event (a :class:`PrivateEvent`) → the word its member alone sees."""
 
-    table_options: ClassVar[Options | None] = None
-    """The ``open`` command's options: by default the lobby describes the table by them."""
     buttons: ClassVar[tuple[Control | Menu, ...]] = ()
     """The table message's controls while the game runs (:mod:`cogs._ui.controls`)."""
     private_panels: ClassVar[bool] = False
@@ -74,7 +78,7 @@ class Game(GameUI):
     hand_label: ClassVar[str] = "My hand"
 
     def __init__(self, hub: TableHub) -> None:
-        super().__init__(hub)
+        self.hub = hub
         self.panels = PanelKeeper(hub, self) if self.private_panels else None
         self.hands = HandKeeper() if self.private_hands else None
         self._hand_locks: dict[int, asyncio.Lock] = {}
@@ -83,6 +87,10 @@ class Game(GameUI):
             self.verb_table = {"panel": self.show_panel, **self.verb_table}
         if self.hands is not None:
             self.verb_table = {"hand": self.show_hand, **self.verb_table}
+
+    @property
+    def service(self) -> TableService:
+        return self.hub.service
 
     async def load(self) -> None:
         """At start, before any click: what the game keeps across restarts."""
@@ -95,7 +103,8 @@ class Game(GameUI):
         return {}
 
     def describe_rules(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
-        return self.table_options.summary(snapshot.rules) if self.table_options else []
+        """Lines describing the table's options, shown in the lobby."""
+        return []
 
     def status_lines(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         return []
@@ -108,7 +117,7 @@ class Game(GameUI):
 
     def notes(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         """Lines after the events: by default, who cannot be DMed their panel."""
-        if self.panels is None or getattr(snapshot.state, "finished", False):
+        if self.panels is None or not snapshot.row.live:
             return []
         closed = self.panels.closed(snapshot.id)
         return [
@@ -162,7 +171,13 @@ class Game(GameUI):
     async def click(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
     ) -> None:
-        entry = verbs.lookup(self.verb_table, cid.verb)
+        entry = self.verb_table.get(cid.verb)
+        if entry is None:
+            # A verb the table does not list: the game's own :meth:`action_for` (by
+            # default a private refusal), checked at the click's ply.
+            action = self.action_for(cid.table, cid.verb, cid.arg, values)
+            await self.act(interaction, cid.table, action, ply=cid.ply)
+            return
         if not isinstance(entry, verbs.Act):
             await entry(interaction, cid, values)
             return
@@ -371,6 +386,15 @@ class Game(GameUI):
             except discord.HTTPException as error:  # the table message says the same
                 log.warning("table %s: could not post a result line: HTTP %s", row.id, error.status)
 
+    def replay_cards(self, state: Any, name: Callable[[int], str]) -> dict[str, list[str]] | None:
+        """The public cards after a step, as the replay page lists them (pile title →
+        cards; ``name`` names a member). Default: a game without cards."""
+        return None
+
+    def replay_tile(self, card: str, height: int) -> bytes:
+        """One of :meth:`replay_cards`' cards as a PNG ``height`` pixels high."""
+        raise NotImplementedError
+
     def public_line(self, outcome: Outcome) -> str | None:
         """A short line of its own in the channel for an outcome that deserves one (a
         round's result), kept there when the table message moves on. Default: none."""
@@ -392,24 +416,3 @@ class Game(GameUI):
         payload = self.hub.render(snapshot)
         payload.view = view
         await interaction.response.edit_message(**payload.as_kwargs())
-
-
-class GameCog:
-    """Mixed into a game's ``GroupCog``: the bot, the game's UI, and its start-up."""
-
-    options: ClassVar[Options | None] = None
-    """The game's table options, as its commands and the server's defaults (/config
-    rule) read them."""
-
-    def __init__(self, bot: Any, ui: Any) -> None:
-        self.bot = bot
-        self.ui = ui
-
-    async def cog_load(self) -> None:
-        await self.ui.load()
-
-    async def live_table(self, interaction: discord.Interaction[Any]) -> int:
-        """The open table of this game in the command's channel."""
-        assert interaction.channel_id is not None
-        table: int = await self.bot.tables.live_table_in(interaction.channel_id, self.ui.game)
-        return table

@@ -26,7 +26,7 @@ from typing import Any
 import discord
 
 from bot.errors import StaleAction
-from cogs._ui.hub import Payload
+from cogs._ui.primitives import Payload
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from bot.errors import NotAllowed
 from bot.rules_text import GAMES
 from cogs._ui.amounts import parse_amount
-from cogs._ui.hub import TableModal
+from cogs._ui.forms import TableModal
 
 MAX_SLASH_OPTIONS = 25
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
@@ -388,8 +388,9 @@ class Options:
 
         async def callback(cog: Any, interaction: discord.Interaction[Any], **given: Any) -> None:
             defaults: Mapping[str, Any] = {}
-            game = getattr(getattr(cog, "ui", None), "game", None)
-            if game is not None and interaction.guild_id is not None:
+            # Every command Options builds is a game cog's (cogs/_ui/cog.py GameCog).
+            game: str = cog.ui.game
+            if interaction.guild_id is not None:
                 config = await cog.bot.tables.server_config(interaction.guild_id)
                 defaults = config.rule_defaults.get(game, {})
             values = declared.values(given, defaults)

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.errors import NotAllowed
-from cogs._ui.hub import TableComponent, button
+from cogs._ui.primitives import TableComponent, button
 from cogs._ui.verbs import NOTHING
 
 NONE = "none"

@@ -1,6 +1,8 @@
 """A finished table's replay page (``bot/replay``), built from its log: every step
-replayed through the engine and drawn as the table message showed it then, with the card
-game's tiles. Attached by /verify and posted when a table ends."""
+replayed through the engine and drawn as the table message showed it then, with a card
+game's tiles (its UI's :meth:`~cogs._ui.game.Game.replay_cards` and
+:meth:`~cogs._ui.game.Game.replay_tile`). Attached by /verify and posted when a table
+ends."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import dataclasses
 import io
 import json
 import re
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -23,10 +26,10 @@ from bot.service.terms import LogKind
 from bot.service.verify import ReplayedStep, public_log, replay_steps
 from bot.storage.table_queries import TableStatus
 from cogs._ui import render
+from cogs._ui.hub import GameFace, TableHub
 
 if TYPE_CHECKING:
     from bot.app import TanzakuBot
-    from cogs._ui.hub import TableHub
 
 TILE_HEIGHT = 48
 """The page's card tiles: the bot's own tiles, scaled to this height."""
@@ -60,18 +63,12 @@ def embed_text(embed: discord.Embed) -> str:
     )
 
 
-def tile_uris(cards: set[str]) -> dict[str, str]:
-    from cogs.hachihachi_art import tile
-
-    uris = {}
-    for card in sorted(cards):
-        image = tile(card)
-        width = round(image.width * TILE_HEIGHT / image.height)
-        small = image.resize((width, TILE_HEIGHT))
-        buffer = io.BytesIO()
-        small.convert("RGB").save(buffer, format="PNG", optimize=True)
-        uris[card] = "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
-    return uris
+def tile_uris(ui: GameFace, cards: Iterable[str]) -> dict[str, str]:
+    return {
+        card: "data:image/png;base64,"
+        + base64.b64encode(ui.replay_tile(card, TILE_HEIGHT)).decode()
+        for card in sorted(cards)
+    }
 
 
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -109,24 +106,9 @@ class Names:
         return MENTION.sub(lambda found: self(int(found.group(1))), text)
 
 
-def public_cards(state: Any, names: Names) -> dict[str, list[str]] | None:
-    """The card game's public cards after a step: the field and each pile."""
-    field = getattr(state, "field", None)
-    piles = getattr(state, "piles", None)
-    if not isinstance(field, list) or not isinstance(piles, dict):
-        return None
-    cards = {"Field": list(field)}
-    for player, pile in piles.items():
-        if pile:
-            cards[f"Pile of {names(int(player))}"] = list(pile)
-    return cards
-
-
 async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
     """The page of an ended table (a live one keeps its seed: refused)."""
-    from cogs._ui.hub import TableHub
-
-    hub: TableHub = TableHub.of(bot)
+    hub = TableHub.of(bot)
     snapshot, rows = await bot.tables.history(table_id, guild_id)
     row = snapshot.row
     if row.live:
@@ -134,6 +116,7 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
             f"Table #{table_id} is still being played; its replay comes with its seed, at the end."
         )
     spec = snapshot.spec
+    ui = hub.ui(spec.name)
     names = Names(bot, guild_id)
     # Everyone who ever acted or sat here (a member who cashed out has left the seats).
     await names.load({r.actor_id for r in rows if r.actor_id} | set(snapshot.seats))
@@ -183,7 +166,7 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
                 list(step.events),
             )
             entry["shown"] = names.text(embed_text(hub.render(shown).embed))
-            cards = public_cards(step.state, names)
+            cards = ui.replay_cards(step.state, names)
             if cards is not None:
                 entry["cards"] = cards
                 seen_cards.update(card for pile in cards.values() for card in pile)
@@ -200,7 +183,7 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
         "steps": steps,
     }
     if seen_cards:
-        data["tiles"] = tile_uris(seen_cards)
+        data["tiles"] = tile_uris(ui, seen_cards)
     return page_html(data)
 
 

@@ -6,7 +6,7 @@ import discord
 
 from bot import rules_text
 from cogs._ui import render
-from cogs._ui.hub import RULES_TABLE, Payload, button, view_of
+from cogs._ui.primitives import RULES_TABLE, Payload, button, view_of
 
 
 def rules_page(game: str, page: int) -> Payload:

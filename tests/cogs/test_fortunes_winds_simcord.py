@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import fortunes_winds as fw
-from cogs import fortunes_winds_text as words
+from cogs.fortunes_winds import words
 from tests.support.discord_limits import command_problems, payload_problems
 from tests.support.sim import (
     answered,

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.games.hachihachi.cards import CARDS, DECK, MONTHS
-from cogs import hachihachi_art as art
+from cogs.hachihachi import art
 
 FIELD = ["maple-chaff-1", "pine-chaff-1", "willow-bright", "maple-animal", "pine-bright"]
 

@@ -596,7 +596,7 @@ def test_custom_id_arguments_are_indices_and_read_strictly() -> None:
     everything = hm.ClaimTeyaku(claim=False)
     assert cog.claim_from(cog.claim_arg(everything), []) == everything
     # A claim's label names the teyaku of a dealt hand, and survives any other hand.
-    from cogs import hachihachi_text as words
+    from cogs.hachihachi import words
 
     hand = ["pine-bright", "pine-chaff-1", "pine-chaff-2", "plum-chaff-1", "cherry-chaff-1"]
     hand += ["willow-animal", "paulownia-chaff"]  # W10: Triplet and One Bright

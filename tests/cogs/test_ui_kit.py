@@ -418,13 +418,13 @@ def test_the_lobby_description_comes_from_the_same_declaration() -> None:
 
 
 def picture(key: str) -> Any:
-    from cogs._ui.hub import Picture
+    from cogs._ui.primitives import Picture
 
     return Picture(key=key, png=b"\x89PNG" + key.encode(), filename="table.png", description=key)
 
 
 def test_a_picture_is_uploaded_with_a_new_message_and_again_only_when_it_changed() -> None:
-    from cogs._ui.hub import NO_PICTURE, Payload
+    from cogs._ui.primitives import NO_PICTURE, Payload
 
     payload = Payload(discord.Embed(title="t"), picture=picture("a"))
     sent = payload.send_kwargs()
@@ -496,7 +496,7 @@ class FakeInteraction:
 
 async def test_a_hand_answer_is_new_from_the_table_and_edited_in_place_from_itself() -> None:
     from cogs._ui.hands import HandKeeper
-    from cogs._ui.hub import Payload
+    from cogs._ui.primitives import Payload
 
     keeper = HandKeeper(clock=lambda: 0.0)
     first = FakeInteraction()
@@ -516,7 +516,7 @@ async def test_a_hand_answer_is_new_from_the_table_and_edited_in_place_from_itse
 
 async def test_a_slow_hand_click_goes_to_a_private_follow_up_never_the_public_message() -> None:
     from cogs._ui.hands import HandKeeper
-    from cogs._ui.hub import Payload
+    from cogs._ui.primitives import Payload
 
     keeper = HandKeeper(clock=lambda: 0.0)
     # "My hand" on the table message, already deferred as an update of that message.
@@ -536,7 +536,7 @@ async def test_a_slow_hand_click_goes_to_a_private_follow_up_never_the_public_me
 
 async def test_kept_hands_are_refreshed_until_their_token_runs_out() -> None:
     from cogs._ui.hands import TOKEN_SECONDS, HandKeeper
-    from cogs._ui.hub import Payload
+    from cogs._ui.primitives import Payload
 
     clock = [0.0]
     keeper = HandKeeper(clock=lambda: clock[0])
@@ -608,7 +608,7 @@ async def test_a_stale_click_on_a_private_hand_is_refused_in_the_hands_words() -
 
 async def test_a_hand_shown_at_an_ended_table_is_answered_but_not_kept() -> None:
     from cogs._ui.hands import HandKeeper
-    from cogs._ui.hub import Payload
+    from cogs._ui.primitives import Payload
 
     keeper = HandKeeper(clock=lambda: 0.0)
     click = FakeInteraction()
@@ -622,7 +622,7 @@ async def test_a_hand_shown_at_an_ended_table_is_answered_but_not_kept() -> None
 
 async def test_hand_answers_are_kept_by_table_and_an_idle_tables_expire() -> None:
     from cogs._ui.hands import SWEEP_SECONDS, TOKEN_SECONDS, HandKeeper
-    from cogs._ui.hub import Payload
+    from cogs._ui.primitives import Payload
 
     clock = [0.0]
     keeper = HandKeeper(clock=lambda: clock[0])
@@ -652,7 +652,7 @@ async def test_a_failed_edit_forgets_the_old_answer_not_a_newer_one() -> None:
     import asyncio
 
     from cogs._ui.hands import HandKeeper
-    from cogs._ui.hub import Payload
+    from cogs._ui.primitives import Payload
 
     keeper = HandKeeper(clock=lambda: 0.0)
     release = asyncio.Event()
@@ -676,7 +676,7 @@ async def test_a_failed_edit_forgets_the_old_answer_not_a_newer_one() -> None:
 
 def test_a_moderator_is_who_discord_says_has_manage_server() -> None:
     """From the interaction's permissions, not the member's cached roles."""
-    from cogs._ui.hub import is_moderator
+    from cogs._ui.primitives import is_moderator
 
     def interaction(**permissions: bool) -> Any:
         # No ``guild_permissions``: the guild and its roles may not be cached.

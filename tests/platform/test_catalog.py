@@ -94,9 +94,11 @@ ALLOWED_GETATTR: dict[tuple[str, str], str] = {
     ("bot/interactions.py", "getattr(factory, 'answered_by_listener', False)"): "a discord item",
     ("cogs/_ui/errors.py", "getattr(error, 'original', error)"): "discord.py's wrapped error",
     ("cogs/_ui/render.py", "getattr(item, 'label', '')"): "a discord component",
-    ("cogs/_ui/hub.py", "getattr(item, 'custom_id', '')"): "a discord component",
-    ("cogs/_ui/hub.py", "getattr(client, 'table_hub', None)"): "the hub the core cog set",
-    ("cogs/_ui/hub.py", "getattr(interaction, 'permissions', None)"): "a discord interaction",
+    ("cogs/_ui/primitives.py", "getattr(item, 'custom_id', '')"): "a discord component",
+    (
+        "cogs/_ui/primitives.py",
+        "getattr(interaction, 'permissions', None)",
+    ): "a discord interaction",
     ("cogs/_ui/controls.py", "getattr(discord.ButtonStyle, self.style)"): "a style by name",
     ("cogs/_ui/hands.py", "getattr(sent, 'message_id', None)"): "discord's webhook message",
     ("cogs/_ui/options.py", "getattr(refused, 'errors', None)"): "pydantic's error",
@@ -104,28 +106,8 @@ ALLOWED_GETATTR: dict[tuple[str, str], str] = {
     ("bot/players/strength_duel.py", "getattr(rules, name)"): "the duel's own option names",
     ("bot/players/strength_duel.py", "getattr(SOLVED_RULES, name)"): "the same, solved",
     ("cogs/_ui/frame.py", "getattr(event, name)"): "an event's own declared fields",
-    # The pydantic discriminators of two engines: a raw dict or a model, before parsing.
-    ("bot/games/hazard.py", "getattr(data, 'kind', None)"): "a union's discriminator",
-    ("bot/games/fortunes_winds/models.py", "getattr(data, 'kind', None)"): "the same",
-    # Still duck-typed in issue 26's other parts (typed privacy, the engines' one style and
-    # the cog layer), each removed there: the merge takes its line off this list.
-    ("bot/service/steps.py", "getattr(event, 'private_to', None)"): "issue 26: privacy typed",
-    ("bot/service/verify.py", "getattr(e, 'private_to', None)"): "issue 26: privacy typed",
-    ("cogs/_ui/game.py", "getattr(event, 'private_to', None)"): "issue 26: privacy typed",
-    ("bot/service/acting.py", "getattr(state, 'winners', None)"): "issue 26: engines",
-    ("bot/service/acting.py", "getattr(state, 'winner', None)"): "issue 26: engines",
-    ("bot/service/snapshots.py", "getattr(self.state, 'ply', 0)"): "issue 26: engines",
-    ("bot/games/kit.py", "getattr(state, 'finished', False)"): "issue 26: engines",
-    ("cogs/_ui/replay.py", "getattr(state, 'field', None)"): "issue 26: cog layer",
-    ("cogs/_ui/replay.py", "getattr(state, 'piles', None)"): "issue 26: cog layer",
-    ("cogs/_ui/frame.py", "getattr(state, 'finished', False)"): "issue 26: cog layer",
-    ("cogs/_ui/hub.py", "getattr(state, 'winners', None)"): "issue 26: cog layer",
-    ("cogs/_ui/hub.py", "getattr(state, 'winner', None)"): "issue 26: cog layer",
-    ("cogs/_ui/game.py", "getattr(snapshot.state, 'finished', False)"): "issue 26: cog layer",
-    ("cogs/_ui/options.py", "getattr(getattr(cog, 'ui', None), 'game', None)"): "issue 26: cogs",
-    ("cogs/_ui/options.py", "getattr(cog, 'ui', None)"): "issue 26: cog layer",
-    ("cogs/strength_duel.py", "getattr(state, 'ply', 0)"): "issue 26: cog layer",
-    ("cogs/hachihachi_text.py", "getattr(event, 'by_deadline', False)"): "issue 26: cog layer",
+    # The kit's pydantic discriminator for bets: a raw dict or a model, before parsing.
+    ("bot/games/kit.py", "getattr(data, 'kind', None)"): "a union's discriminator",
 }
 
 

@@ -21,7 +21,7 @@ from cogs._ui.errors import (
     failure_text,
     on_app_command_error,
 )
-from cogs._ui.hub import APOLOGY
+from cogs._ui.primitives import APOLOGY
 
 
 def refused(status: int, code: int, text: str = "refused") -> discord.HTTPException:

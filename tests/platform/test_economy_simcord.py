@@ -76,7 +76,7 @@ async def test_moderator_grant_and_config(simcord_env):
 
     result = answered(
         await mod.slash(
-            world.channel, "economy config", currency="mon", starting_balance=50, daily_amount=7
+            world.channel, "config economy", currency="mon", starting_balance=50, daily_amount=7
         ),
         ephemeral=True,
     )
@@ -91,17 +91,17 @@ async def test_moderator_grant_and_config(simcord_env):
 async def test_a_currency_emoji_shows_before_the_name_and_a_bad_one_changes_nothing(simcord_env):
     world = await make_world(simcord_env, "alice")
     alice, mod = world["alice"], world.moderator
-    set_emoji = await mod.slash(world.channel, "economy config", emoji="🪙")
+    set_emoji = await mod.slash(world.channel, "config economy", emoji="🪙")
     assert "Currency **🪙 ryō**" in answered(set_emoji).response.content
     shown = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
     assert "1,000 🪙 ryō" in shown.response.content
     for bad in ("abc", "🪙 coins", "<:no:12>"):
-        text = refusal(await mod.slash(world.channel, "economy config", emoji=bad))
+        text = refusal(await mod.slash(world.channel, "config economy", emoji=bad))
         assert "one emoji" in text and "nothing changed" in text
     own = "<:ryo:123456789012345678>"
-    server = answered(await mod.slash(world.channel, "economy config", emoji=own))
+    server = answered(await mod.slash(world.channel, "config economy", emoji=own))
     assert "<:ryo:123456789012345678> ryō" in server.response.content
-    cleared = answered(await mod.slash(world.channel, "economy config", emoji="none"))
+    cleared = answered(await mod.slash(world.channel, "config economy", emoji="none"))
     assert "Currency **ryō**" in cleared.response.content
     shown = answered(await alice.slash(world.channel, "wallet"), ephemeral=True)
     assert "1,000 ryō" in shown.response.content and "🪙" not in shown.response.content

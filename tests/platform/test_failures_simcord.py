@@ -9,7 +9,7 @@ import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
-from cogs._ui.hub import APOLOGY, SAVED_BUT_NOT_SHOWN
+from cogs._ui.primitives import APOLOGY, SAVED_BUT_NOT_SHOWN
 from tests.support.sim import answered, make_world, message_text, refusal, visible_to
 
 

@@ -487,7 +487,7 @@ async def test_economy_config_through_discord_changes_the_currency_at_once(
     shown = answered(await alice.slash(world.channel, "wallet"))
     assert "ryō" in wallet_text(shown)
     answered(
-        await world.moderator.slash(world.channel, "economy config", currency="mon"),
+        await world.moderator.slash(world.channel, "config economy", currency="mon"),
         ephemeral=True,
     )
     assert "mon" in wallet_text(answered(await alice.slash(world.channel, "wallet")))

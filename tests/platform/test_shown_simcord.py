@@ -20,7 +20,8 @@ from bot.games.registry import GameRegistry, GameSpec
 from bot.service import Actor, TableService
 from bot.signals import SHOWN
 from bot.storage.postgres import PostgresDatabase
-from cogs._ui.hub import NO_PICTURE, TableHub
+from cogs._ui.hub import TableHub
+from cogs._ui.primitives import NO_PICTURE
 from tests.conftest import BotFactory
 from tests.support import coinflip
 from tests.support.sim import answered, make_world, message_text

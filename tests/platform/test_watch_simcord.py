@@ -8,7 +8,8 @@ import pytest
 
 from bot.errors import NotAllowed
 from bot.storage import open_database
-from cogs._ui.hub import TableHub, button
+from cogs._ui.hub import TableHub
+from cogs._ui.primitives import button
 from tests.platform._helpers import FakeClock, coinflip_registry
 from tests.support import coinflip
 from tests.support.sim import answered, labels, make_world

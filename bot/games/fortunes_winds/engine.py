@@ -736,6 +736,9 @@ def house_seat_refusal(rules: Rules) -> str | None:
 class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
     """Fortunes and Winds as the table service drives it (bot/games/contract.py)."""
 
+    def ply(self, state: State) -> int:
+        return state.ply
+
     name = "fortunes_winds"
 
     def honours_at_end(

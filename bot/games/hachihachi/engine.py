@@ -381,6 +381,12 @@ def _default(s: State, player: int) -> Any:
 class HachihachiEngine(Engine[Rules, State, Action, Event]):
     """Nuki Hachi-hachi as the table service drives it (bot/games/contract.py)."""
 
+    def ply(self, state: State) -> int:
+        return state.ply
+
+    def winners(self, state: State) -> list[int]:
+        return list(state.winners)
+
     name = "hachihachi"
     permissions = PERMISSIONS
     secret_choices: ClassVar[Mapping[str, str]] = {"claim_teyaku": "claim"}

@@ -708,6 +708,9 @@ NICK_HONOUR = "Nick on the first throw"
 class HazardEngine(Engine[Rules, State, Action, Event]):
     """Hazard as the table service drives it (bot/games/contract.py)."""
 
+    def ply(self, state: State) -> int:
+        return state.ply
+
     name = "hazard"
 
     def honours_at_end(

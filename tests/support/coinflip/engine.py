@@ -120,6 +120,12 @@ def act(
 class CoinflipEngine(Engine[Rules, State, BaseModel, BaseModel]):
     """The typed face of this module (see bot/games/contract.py)."""
 
+    def ply(self, state: State) -> int:
+        return state.ply
+
+    def winners(self, state: State) -> list[int]:
+        return [] if state.winner is None else [state.winner]
+
     name = "coinflip"
 
     def start(self, rules: Rules, players: list[int], dice: Dice) -> State:

@@ -15,8 +15,10 @@ from bot.app import TanzakuBot
 from bot.players import is_computer
 from bot.service import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
-from cogs._ui.hub import GameUI, Payload, button, install_game, send_ephemeral, view_of
+from cogs._ui.cog import install_game
+from cogs._ui.game import Game as GameUI
 from cogs._ui.options import Options, Values, table
+from cogs._ui.primitives import Payload, button, send_ephemeral, view_of
 from cogs._ui.private import send_private
 from tests.support import coinflip
 

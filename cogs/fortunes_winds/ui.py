@@ -1,35 +1,26 @@
-"""Fortunes and Winds in Discord: /fortunes open, bet, odds; the shooter's dice buttons.
-
-The table message shows the five dice, the bets and the turn's settlements. White dice
-are picked with toggle buttons (cogs/_ui/picks.py: the choice lives in the buttons, so a
-half-made choice survives a restart) and set aside by "Roll again"; "Best keep" answers
-privately from the engine's exact keeping. Rules: bot/games/fortunes_winds.py; words:
-cogs/fortunes_winds_text.py."""
+"""Fortunes and Winds's face on its table message: what the game declares to the one UI base
+(cogs/_ui/game.py); the cog that registers it is cogs/fortunes_winds/__init__.py."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 
 import discord
-from discord import app_commands
-from discord.ext import commands
 
-from bot.app import TanzakuBot
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.games import fortunes_winds as fw
 from bot.games.dice import ScriptedDice
-from bot.service import Outcome, TableSnapshot, parse_rules
-from cogs import fortunes_winds_text as words
+from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control, draw
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.forms import AmountPicker
-from cogs._ui.game import Game, GameCog
-from cogs._ui.hub import install_game, send_ephemeral, view_of
-from cogs._ui.options import Options, Values, table
+from cogs._ui.game import Game
 from cogs._ui.picks import Picks
+from cogs._ui.primitives import send_ephemeral, view_of
 from cogs._ui.verbs import VerbTable, fixed
+from cogs.fortunes_winds import words
 
 Snapshot: TypeAlias = TableSnapshot[fw.Rules, fw.State]
 PICKS = Picks(fw.WHITE_DICE, verb="die", confirm_verb="again")
@@ -154,58 +145,3 @@ class FortunesUI(Game):
         step = fw.whole_pays_step(kind)  # type: ignore[arg-type]
         least = max(1, s.rules.min_stake - held)
         return -(-least // step) * step, most - most % step
-
-
-# `server`: only the server's moderators set it (/config rule), never the opener. The
-# guard decides whether the table can beat the bank at all (off, a shooter and friends
-# farm it); "against" bets pay on a shooter who can refuse to keep (+42% for the bettor
-# unguarded), so taking them moves the bank's edge. `banker` stays the opener's: with a
-# player banker no house coin is in play (the computer never bets or banks there).
-OPTIONS = Options(
-    fw.Rules,
-    table("""
-min_stake     1..1_000_000      Smallest bet (default 1)
-max_stake     1..1_000_000_000  Largest bet (default 100)
-banker        house|player  default=house  Who banks: the house, or the richest player's wallet
-against_bets>allow_bet_against  bool  server  Take bets against the shooter (default on)
-house_guard   bool  server  Refuse bets that would let the table beat the house (default on)
-bet_seconds   0..600   Betting window before each turn, in seconds (default 30;
-                       0: open until the first roll)
-roll_seconds  5..3600  Seconds the shooter has before the table rolls (default 60)
-seats>max_players  2..25  Most players at the table (default 8)
-"""),
-)  # fmt: skip
-
-
-async def open_table(cog: FortunesCog, interaction: Any, values: Values) -> None:
-    rules = OPTIONS.rules(values)
-    rules["player_banker"] = rules.pop("banker") == "player"
-    parsed = parse_rules(cog.bot.registry.get("fortunes_winds"), rules)
-    await cog.ui.hub.open_table(interaction, "fortunes_winds", parsed)
-
-
-class FortunesCog(
-    GameCog, commands.GroupCog, group_name="fortunes", group_description="Fortunes and Winds"
-):
-    ui: FortunesUI
-    options = OPTIONS
-    open = OPTIONS.command("open", "Open a Fortunes and Winds table in this channel.", open_table)
-
-    @app_commands.command(name="bet", description="Bet at this channel's Fortunes and Winds table.")
-    @app_commands.describe(kind="What to bet on", amount="How many coins")
-    async def bet(
-        self, interaction: discord.Interaction[Any],
-        kind: Literal["shooter", "ride", "daikoku", "against", "tea", "hungry"],
-        amount: app_commands.Range[int, 1, 1_000_000_000],
-    ) -> None:  # fmt: skip
-        await self.ui.bets.place(interaction, await self.live_table(interaction), kind, amount)
-
-    @app_commands.command(
-        name="odds", description="Exact odds and every bet's edge, from the dice."
-    )
-    async def odds(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(embed=words.odds_embed(), ephemeral=True)
-
-
-async def setup(bot: TanzakuBot) -> None:
-    await install_game(bot, FortunesUI, FortunesCog)

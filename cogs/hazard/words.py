@@ -1,5 +1,5 @@
 """Hazard's words: bet names, event sentences, the rules summary and the odds table.
-Data for cogs/hazard.py (the frame around them is cogs/_ui/frame.py)."""
+Data for cogs/hazard/ui.py (the frame around them is cogs/_ui/frame.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Strength Duel's words: modes, event sentences, private confirmations and the result.
-Data for cogs/strength_duel.py (the frame around them is cogs/_ui/frame.py)."""
+Data for cogs/strength_duel/ui.py (the frame around them is cogs/_ui/frame.py)."""
 
 from __future__ import annotations
 

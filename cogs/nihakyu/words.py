@@ -1,5 +1,5 @@
 """Nihakyu's words: event sentences, private confirmations, the result and the rules
-summary. Data for cogs/nihakyu.py (the frame around them is cogs/_ui/frame.py)."""
+summary. Data for cogs/nihakyu/ui.py (the frame around them is cogs/_ui/frame.py)."""
 
 from __future__ import annotations
 

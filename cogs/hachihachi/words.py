@@ -1,6 +1,6 @@
 """Nuki Hachi-hachi's words: cards as text, the table's lines, the private hand, the yaku
-tables and every event's sentence. Data for cogs/hachihachi.py (the frame around them is
-cogs/_ui/frame.py, the pictures cogs/hachihachi_art.py).
+tables and every event's sentence. Data for cogs/hachihachi/ui.py (the frame around them is
+cogs/_ui/frame.py, the pictures cogs/hachihachi/art.py).
 
 Secrecy: nothing here that is public (status, seats, sentences) reads ``state.hands``
 except to count cards, or a claimed teyaku's revealed cards (public by rules §9.3). Only
@@ -9,8 +9,8 @@ except to count cards, or a claimed teyaku's revealed cards (public by rules §9
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, TypeAlias
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeAlias
 
 import discord
 
@@ -28,9 +28,9 @@ from bot.games.hachihachi.yaku import (
     group_b,
 )
 from bot.service import TableSnapshot
-from cogs import hachihachi_art as art
 from cogs._ui import render
 from cogs._ui.frame import Sentences
+from cogs.hachihachi import art
 
 Snapshot: TypeAlias = TableSnapshot[hh.Rules, hh.State]
 
@@ -389,8 +389,13 @@ def rules_summary(snapshot: Snapshot) -> list[str]:
 # -- events ----------------------------------------------------------------------------------
 
 
-def by_table(event: Any) -> str:
-    return " (decided by the table)" if getattr(event, "by_deadline", False) else ""
+class _PlayedByTheTable(Protocol):
+    @property
+    def by_deadline(self) -> bool: ...
+
+
+def by_table(event: _PlayedByTheTable) -> str:
+    return " (decided by the table)" if event.by_deadline else ""
 
 
 def dealt(event: hh.Dealt, snapshot: Snapshot) -> str:
@@ -633,3 +638,15 @@ def escrow_refusal(short: InsufficientFunds, rules: hh.Rules, affordable: int) -
     if affordable == 0:
         return head + " Not even one round fits at this stake."
     return head + f" Your wallet covers up to **{affordable} rounds** at this stake (`rounds`)."
+
+
+def replay_cards(state: Any, name: Callable[[int], str]) -> dict[str, list[str]] | None:
+    """The public cards after a step, for the replay page: the field and each pile (a
+    state between rounds has neither)."""
+    if not isinstance(state, hh.State):
+        return None
+    cards = {"Field": list(state.field)}
+    for player, pile in state.piles.items():
+        if pile:
+            cards[f"Pile of {name(int(player))}"] = list(pile)
+    return cards

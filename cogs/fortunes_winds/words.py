@@ -1,5 +1,5 @@
 """Fortunes and Winds' words: faces, bet names, event sentences, the odds and keep screens.
-Data for cogs/fortunes_winds.py (the frame around them is cogs/_ui/frame.py)."""
+Data for cogs/fortunes_winds/ui.py (the frame around them is cogs/_ui/frame.py)."""
 
 from __future__ import annotations
 

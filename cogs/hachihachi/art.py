@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.hachihachi.cards import CARDS, MONTHS, Card
+from cogs._ui.primitives import Picture
 
 log = logging.getLogger(__name__)
 
@@ -551,3 +552,19 @@ def render_cards(
 def cache_clear() -> None:
     """Forget every composed image (the tiles stay): for benchmarks and tests."""
     _render.cache_clear()
+
+
+def replay_tile(card_id: str, height: int) -> bytes:
+    """A card's tile ``height`` pixels high, as the replay page shows it."""
+    image = tile(card_id)
+    width = round(image.width * height / image.height)
+    small = image.resize((width, height))
+    buffer = io.BytesIO()
+    small.convert("RGB").save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def picture(rows: list[tuple[str, list[str]]], filename: str) -> Picture:
+    image = render_cards(rows, filename=filename)
+    key = "|".join(f"{label}:{','.join(sorted(cards))}" for label, cards in rows)
+    return Picture(key=key, png=image.png, filename=image.filename, description=image.alt)

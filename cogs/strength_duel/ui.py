@@ -1,9 +1,5 @@
-"""Strength Duel in Discord: challenges, secret bids by DM, and the public reveal.
-
-Secrecy is the whole game. A bid travels only through the bidder's own DM panel or an
-ephemeral reply (cogs/_ui/private.py); the public table message says who has bid, never
-how much, never whether a bid changed, never a tag request, until the round's reveal.
-"""
+"""Strength Duel's face on its table message: what the game declares to the one UI base
+(cogs/_ui/game.py); the cog that registers it is cogs/strength_duel/__init__.py."""
 
 from __future__ import annotations
 
@@ -11,20 +7,16 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, TypeAlias
 
 import discord
-from discord.ext import commands
 
-from bot.app import TanzakuBot
-from bot.errors import NotAllowed
 from bot.games import strength_duel as duel
-from bot.service import TableSnapshot, parse_rules
+from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.forms import quick_amounts, typed_amount
-from cogs._ui.game import Game, GameCog
-from cogs._ui.hub import button, install_game, view_of
-from cogs._ui.options import Options, Values, table
+from cogs._ui.game import Game
+from cogs._ui.primitives import button, view_of
 from cogs._ui.verbs import VerbTable, with_number
-from cogs.strength_duel_text import (
+from cogs.strength_duel.words import (
     CONFIRMATIONS,
     MODE_TITLES,
     SENTENCES,
@@ -122,11 +114,11 @@ class DuelUI(Game):
         return view_of(self.panel_button(snapshot, label))
 
     def panel(self, snapshot: Snapshot, player: int) -> tuple[str, discord.ui.View | None]:
-        """What only `player` sees (cogs/strength_duel_text.py), with the buttons of what
+        """What only `player` sees (cogs/strength_duel/words.py), with the buttons of what
         they must do now: their DM panel, their ephemeral panel, and their notice."""
         text, asked = panel_text(snapshot, player)
         state = snapshot.game
-        table, ply = snapshot.id, getattr(state, "ply", 0)
+        table, ply = snapshot.id, state.ply
         if asked == "forbid":
             numbers = (button(table, ply, "forbid", str(n), arg=n) for n in duel.FORBID_RANGE)
             return text, view_of(*numbers)
@@ -159,45 +151,3 @@ class DuelUI(Game):
         if amount is not None:
             bid = duel.Bid(amount=amount, tag_out=tag_out)
             await self.act(interaction, cid.table, bid, ply=cid.ply)
-
-
-OPTIONS = Options(
-    duel.Rules,
-    table("""
-stake          0..1_000_000_000 required  Coins each ninja puts in the pot
-member         member  default=none  Who you challenge (duel and forbidden modes; three and
-               tag open a lobby)
-mode           duel|forbidden|three|tag  default=duel  duel (default), forbidden number,
-               three players or tag teams
-round_seconds  15..3600  default=120  Seconds to bid each round (default 120)
-"""),
-)
-
-
-async def challenge(cog: DuelCog, interaction: discord.Interaction[Any], values: Values) -> None:
-    assert interaction.guild_id is not None
-    member: discord.Member | None = values["member"]
-    mode, stake = values["mode"], values["stake"]
-    group = mode in ("three", "tag")
-    if group and member is not None:
-        # Refused rather than ignored: a challenger should not think it was sent.
-        raise NotAllowed(
-            f"The {MODE_TITLES[mode].lower()} mode opens a lobby anyone can join; "
-            "leave out `member` (or pick the duel or forbidden mode to challenge someone)."
-        )
-    if not group and member is None:
-        raise NotAllowed(
-            f"Whom do you challenge? The {MODE_TITLES[mode].lower()} mode needs a `member`."
-        )
-    rules = parse_rules(cog.bot.registry.get("strength_duel"), OPTIONS.rules(values))
-    await cog.ui.open_or_challenge(interaction, rules, member, stake)
-
-
-class DuelCog(GameCog, commands.GroupCog, group_name="duel", group_description="Strength Duel"):
-    ui: DuelUI
-    options = OPTIONS
-    challenge = OPTIONS.command("challenge", "Challenge a member to a Strength Duel.", challenge)
-
-
-async def setup(bot: TanzakuBot) -> None:
-    await install_game(bot, DuelUI, DuelCog)

@@ -1,0 +1,280 @@
+"""The pieces every Tanzaku UI module draws with: a message's payload and picture, the
+table components and views, and the private answers and member checks of an interaction.
+
+Every Tanzaku component is a :class:`TableComponent` (one ``DynamicItem`` for the custom-id
+grammar in :mod:`cogs._ui.custom_ids`); what a click on one does is the hub's
+(:mod:`cogs._ui.hub`). This module imports no other UI module but the grammar and the
+text helpers, so any of them may import it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import discord
+
+from bot.interactions import describe, is_routine, respond
+from bot.safe_log import log_failure
+from bot.service import Actor
+from cogs._ui import render
+from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id
+
+log = logging.getLogger(__name__)
+
+WATCH_ROW = 4
+"""The last of a message's five rows: the game's own buttons come first."""
+RULES_TABLE = 0
+"""Rules pages use table id 0 in the custom-id grammar: no real table has it."""
+APOLOGY = "Something went wrong on our side; nothing was changed. Please try again."
+ANSWER_REFUSED = (
+    "Discord did not take my answer, so I cannot say whether that went through. Please "
+    "check before trying again."
+)
+SAVED_BUT_NOT_SHOWN = (
+    "Your action was saved, but Discord did not take the update of the table message. "
+    "I will refresh it; nothing needs doing again."
+)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An image attached to a message (beside its embed), e.g. the cards on a table.
+
+    ``key`` names what the picture shows: two pictures with the same key are the same
+    image, so a message whose picture did not change is edited without uploading it again.
+    ``filename`` and ``description`` (the alt text) are public wherever the message is.
+    """
+
+    key: str
+    png: bytes
+    filename: str
+    description: str
+
+    def file(self) -> discord.File:
+        return discord.File(
+            io.BytesIO(self.png), filename=self.filename, description=self.description
+        )
+
+
+NO_PICTURE = ""
+"""The picture key of a message without a picture."""
+
+
+@dataclass
+class Payload:
+    embed: discord.Embed
+    view: discord.ui.View | None = None
+    content: str | None = None
+    picture: Picture | None = None
+    """Attached to the message; sent again only when its key changed (:meth:`edit_kwargs`)."""
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The message's text and controls (an edit with these keeps its attachments)."""
+        return {"content": self.content, "embed": self.embed, "view": self.view}
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """A new message: the text, the controls and the picture, if any (an interaction's
+        answer takes no ``view=None``)."""
+        kwargs = self.as_kwargs()
+        if self.view is None:
+            del kwargs["view"]
+        if self.picture is not None:
+            kwargs["files"] = [self.picture.file()]
+        return kwargs
+
+    def edit_kwargs(self, shown: str | None, *, ended: bool = False) -> dict[str, Any]:
+        """An edit of a message whose picture key is ``shown`` (``None``: not known, as
+        after a restart): the picture is uploaded only when it is not already there, and
+        removed when there is none any more.
+
+        ``ended``: the message of an ended table, whose attachments are its replay page's
+        to set (:func:`cogs._ui.endings.attach_replay`): a later edit (a queued refresh, a click
+        on an outdated copy) must not take the page off, so it leaves them alone."""
+        kwargs = self.as_kwargs()
+        if ended:
+            return kwargs
+        if self.picture is not None and shown != self.picture.key:
+            kwargs["attachments"] = [self.picture.file()]
+        elif self.picture is None and shown != NO_PICTURE:
+            # After a restart (``None``) a picture may still be there: clear it, once.
+            kwargs["attachments"] = []
+        return kwargs
+
+    @property
+    def picture_key(self) -> str:
+        return self.picture.key if self.picture is not None else NO_PICTURE
+
+    def fingerprint(self) -> str:
+        """A digest of everything the message shows: kept per live table (so small) and
+        sent to the other processes sharing the database."""
+        view = self.view.to_components() if self.view is not None else []
+        shown = json.dumps(
+            [self.content, self.embed.to_dict(), view, self.picture_key],
+            sort_keys=True,
+            default=str,
+        )
+        return hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
+
+
+def button(
+    table: int,
+    ply: int,
+    verb: str,
+    label: str,
+    *,
+    arg: str | int | None = None,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> TableComponent:
+    return TableComponent(
+        discord.ui.Button(
+            label=label,
+            style=style,
+            emoji=emoji,
+            disabled=disabled,
+            custom_id=component_id(table, ply, verb, arg),
+            row=row,
+        )
+    )
+
+
+def select(
+    table: int,
+    ply: int,
+    verb: str,
+    placeholder: str,
+    options: Sequence[discord.SelectOption],
+    *,
+    row: int | None = None,
+) -> TableComponent:
+    return TableComponent(
+        discord.ui.Select(
+            placeholder=placeholder,
+            options=list(options),
+            custom_id=component_id(table, ply, verb),
+            row=row,
+        )
+    )
+
+
+class TableView(discord.ui.View):
+    """A table message's components. A failure is logged by table and verb only: the
+    library's default names the item, and a button's label can be a bid."""
+
+    async def on_error(
+        self,
+        interaction: discord.Interaction[Any],
+        error: Exception,
+        item: discord.ui.Item[Any],
+        /,
+    ) -> None:
+        cid = ComponentId.parse(str(getattr(item, "custom_id", "") or ""))
+        where = (cid.verb, cid.table) if cid is not None else ("?", "?")
+        log_click_failure("a %r component at table %s failed", *where, error=error)
+
+
+FORM_ALIVE = "tanzaku_form_alive"
+"""Marks, in ``Interaction.extras``, a submission that a live form object took; one
+submitted after a restart or past its timeout (discord.py dropped the object, and with it
+what the command had chosen) is told so by the hub instead of going unanswered."""
+
+FORM_EXPIRED = (
+    "That form has expired (it was open too long, or the bot restarted since it was shown)."
+    " Nothing was changed: run the command again."
+)
+
+
+def log_click_failure(message: str, *args: object, error: BaseException) -> None:
+    """A click's or a form's failure: a routine one of Discord's (the interaction expired,
+    was answered already, its message was deleted) in one WARNING line; anything else at
+    ERROR with its frames, never its text (a form's value may be a bid)."""
+    if is_routine(error):
+        assert isinstance(error, discord.HTTPException)
+        log.warning(message + ": Discord refused: %s", *args, describe(error))
+    else:
+        log_failure(log, message, *args, error=error)
+
+
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    view = TableView(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
+    """Any button or select of a Tanzaku table; its custom id says everything needed."""
+
+    answered_by_listener: ClassVar[bool] = True
+    """Every click is answered by :meth:`TableHub.on_interaction`, not :meth:`callback`."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> TableComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """Nothing: :meth:`TableHub.on_interaction` answers every click on a table
+        component. discord.py calls this only when the clicked id is still on the message
+        as the interaction carries it, and drops the click silently when an edit (another
+        player's move, a deadline, a computer) removed it meanwhile — so it cannot be the
+        one place a click is answered, and answering here too would answer twice."""
+
+
+def is_moderator(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server, as Discord computed it for this interaction (the member's roles, the
+    owner and Administrator included; empty in a DM) — the permissions the command checks
+    use too. Not ``Member.guild_permissions``: that is worked out from the guild's cached
+    roles, which are missing while a guild is unavailable or not yet loaded."""
+    permissions = getattr(interaction, "permissions", None)
+    if permissions is None:
+        return False
+    # Discord sends every bit for an Administrator; the second test is a belt and braces.
+    return bool(permissions.manage_guild or permissions.administrator)
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """The member behind an interaction, as the table service checks them."""
+    return Actor(interaction.user.id, is_moderator(interaction))
+
+
+async def send_ephemeral(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer privately, whether or not the interaction was already answered."""
+    kwargs: dict[str, Any] = {"ephemeral": True}
+    if content is not None:
+        kwargs["content"] = render.clip(content, 2000)
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    await respond(interaction, **kwargs)
+
+
+async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+    """A private word that must not turn one failure into two."""
+    try:
+        await send_ephemeral(interaction, text)
+    except discord.HTTPException as error:
+        log.warning("could not answer an interaction: %s", describe(error))

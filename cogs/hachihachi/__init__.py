@@ -1,0 +1,105 @@
+"""Nuki Hachi-hachi in Discord: /hanafuda open and yaku; the table message and each
+player's private hand.
+
+The table message (edited in place) shows the field as a picture and a list, never a hand.
+Each seated player presses "My hand" for an ephemeral answer: their hand and the field as
+one picture, the list, and a button for every legal play (the engine's
+``legal_actions``); a card that matches two field cards opens a second step that picks
+the capture. Decisions (mizuten, play or drop, claims, sage / shoubu / cancel) appear
+only in the hand of the player who must make them. The hand answer is edited after every
+turn (cogs/_ui/hands.py); an answer drawn at an earlier ply is refused politely.
+Rules: bot/games/hachihachi/; words: cogs/hachihachi/words.py; pictures:
+cogs/hachihachi/art.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import TanzakuBot
+from bot.errors import InsufficientFunds, NotAllowed
+from bot.games import hachihachi as hh
+from bot.games.hachihachi import models as hm
+from bot.service import parse_rules
+from cogs._ui.cog import GameCog, install_game
+from cogs._ui.options import Options, Values, table
+from cogs.hachihachi import words
+from cogs.hachihachi.buttons import card_arg, claim_arg, claim_from, decision, play_from
+from cogs.hachihachi.ui import GAME, HachiHachiUI
+
+__all__ = [
+    "OPTIONS",
+    "HachiHachiCog",
+    "HachiHachiUI",
+    "card_arg",
+    "claim_arg",
+    "claim_from",
+    "decision",
+    "play_from",
+    "setup",
+]
+"""The game's surface: its cog and options, its UI, and how its buttons write a move."""
+
+OPTIONS = Options(
+    hm.Rules,
+    table("""
+stake_per_kan  0..1_000_000 required  Coins per kan of score (1 kan = 10 points; 0: no coins)
+rounds         1..48    Rounds in the match (default 12)
+seats>seated_players  2..4  Players at the table (default 2; two play each round)
+points_per_kan  10|12   default=10  Points in a kan (default 10)
+mizuten        bool     The dealer may play blind (default on)
+teyaku_claims  auto|manual  default=auto  Claim teyaku for players, or give each a private step
+field_mode>field_multiplier_mode  carry_over|stack  default=carry_over  Large Fields
+               carried over (x2), or stacked (x1-x8)
+rain_man_phoenix>rain_man_phoenix_make_large_field  bool  The Rain Man and the Phoenix make
+               Large Fields too (default off)
+extend>extend_game_for_carryover  bool  Extra rounds while a Large Field is carried over
+               (default off)
+diving>diving_eligibility  triplet_or_haneken|triplet_only  default=triplet_or_haneken
+               Which claimed teyaku earn Diving
+escape_excludes_one_bright  bool  One Bright earns no Escape (default off)
+boar_deer_butterflies  bool  Boar-Deer-Butterflies dekiyaku (never made here; default off)
+dropout_penalties  bool  3-4 players: dropping out pays into a pot (default off)
+forced_out_compensation  bool  3-4 players: forced-out players are compensated (default off)
+must_two_play  bool     3-4 players: the last two not dropped must play (default off)
+shuffle_draw_after_dropouts  bool  3-4 players: shuffle the dropped hands in (default on)
+first_dealer   draw|first_seat  default=draw  Draw for the first dealer, or seat 1 deals
+turn_seconds   15..3600  Seconds for each decision (default 90)
+afk_turns>afk_rounds_to_forfeit  1..20  Decisions in a row the clock makes that forfeit
+               the match (default 3)
+"""),
+)  # fmt: skip
+
+
+async def open_table(cog: HachiHachiCog, interaction: Any, values: Values) -> None:
+    rules = OPTIONS.rules(values)
+    rules["points_per_kan"] = int(rules["points_per_kan"])
+    parsed = parse_rules(cog.bot.registry.get(GAME), rules)
+    try:
+        await cog.ui.hub.open_table(interaction, GAME, parsed)
+    except InsufficientFunds as short:
+        if not isinstance(parsed, hh.Rules):
+            raise
+        # The escrow is a whole match's worst case: say how long a match the wallet covers.
+        affordable = hh.affordable_rounds(parsed, short.balance)
+        raise NotAllowed(words.escrow_refusal(short, parsed, affordable)) from short
+
+
+class HachiHachiCog(
+    GameCog, commands.GroupCog, group_name="hanafuda", group_description="Nuki Hachi-hachi"
+):
+    ui: HachiHachiUI
+    options = OPTIONS
+    open = OPTIONS.command("open", "Open a Nuki Hachi-hachi table in this channel.", open_table)
+
+    @app_commands.command(name="yaku", description="The teyaku and dekiyaku, with their values.")
+    async def yaku(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(embed=words.yaku_embed(), ephemeral=True)
+
+
+async def setup(bot: TanzakuBot) -> None:
+    await install_game(bot, HachiHachiUI, HachiHachiCog)

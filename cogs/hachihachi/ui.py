@@ -1,0 +1,196 @@
+"""Nuki Hachi-hachi's face on its table message: what the game declares to the one UI base
+(cogs/_ui/game.py); the cog that registers it is cogs/hachihachi/__init__.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
+
+import discord
+from pydantic import BaseModel
+
+from bot.errors import NotAllowed
+from bot.games import hachihachi as hh
+from bot.games.dice import ScriptedDice
+from bot.games.hachihachi import models as hm
+from bot.games.hachihachi.cards import CARDS
+from bot.service import Outcome, TableSnapshot
+from cogs._ui.custom_ids import ComponentId
+from cogs._ui.game import Game
+from cogs._ui.primitives import Payload, button, view_of
+from cogs._ui.verbs import Act, VerbTable, by_arg, fixed
+from cogs.hachihachi import art, words
+from cogs.hachihachi.art import picture
+from cogs.hachihachi.buttons import (
+    PRIMARY,
+    SECONDARY,
+    Spec,
+    card_arg,
+    card_from,
+    claim_from,
+    decision,
+    play_from,
+)
+
+Snapshot: TypeAlias = TableSnapshot[hm.Rules, hm.State]
+GAME = "hachihachi"
+FIELD_FILE = "field.png"
+HAND_FILE = "hand.png"
+"""Fixed file names: a name never depends on the cards (it is public, and a hand's digest
+could be inverted)."""
+
+
+def blind(state: hm.State, player: int) -> bool:
+    """The dealer deciding mizuten must not see their hand yet (rules §7.1)."""
+    return state.phase == "mizuten" and player == state.dealer and not state.finished
+
+
+class HachiHachiUI(Game):
+    game = GAME
+    title = "Nuki Hachi-hachi"
+    recent_events = 10
+    sentences = words.SENTENCES
+    private_hands = True
+    hand_label = words.MY_HAND
+
+    def verbs(self) -> VerbTable:
+        return {
+            "card": self.pick_card,
+            "back": self.back,
+            "play": Act(play_from),
+            "drawn": Act(lambda arg, values: hm.CaptureDrawn(capture=card_from(arg))),
+            "mizuten": by_arg(
+                {"yes": lambda: hm.Mizuten(declare=True), "no": lambda: hm.Mizuten(declare=False)}
+            ),
+            "part": by_arg(
+                {"yes": lambda: hm.Participate(play=True), "no": lambda: hm.Participate(play=False)}
+            ),
+            "claim": Act(claim_from),
+            "sage": fixed(hm.Sage),
+            "shoubu": fixed(hm.Shoubu),
+            # Not "cancel": that verb ends a lobby, for every game.
+            "stop": fixed(hm.Cancel),
+        }
+
+    # -- the table message ---------------------------------------------------------------------
+
+    def describe_rules(self, snapshot: Snapshot) -> list[str]:
+        return words.rules_summary(snapshot)
+
+    def status_lines(self, snapshot: Snapshot) -> list[str]:
+        return words.status_lines(snapshot)
+
+    def deadline_line(self, snapshot: Snapshot) -> str | None:
+        return words.deadline_line(snapshot)
+
+    def seat_lines(self, snapshot: Snapshot) -> list[str]:
+        return words.seat_lines(snapshot)
+
+    def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
+        last = words.last_round_field(snapshot)
+        return [last] if last else []
+
+    def controls(self, snapshot: Snapshot) -> discord.ui.View:
+        return view_of(self.hand_button(snapshot), self.hub.rules_button(snapshot.id, GAME))
+
+    def render_game(self, snapshot: Snapshot, events: Sequence[BaseModel]) -> Payload:
+        payload = super().render_game(snapshot, events)
+        state = snapshot.game
+        if not state.finished:
+            payload.picture = picture([("Field", list(state.field))], FIELD_FILE)
+        return payload
+
+    def public_line(self, outcome: Outcome) -> str | None:
+        return words.result_line(list(outcome.events), outcome.snapshot)
+
+    # -- the private hand ----------------------------------------------------------------------
+
+    def hand(self, snapshot: Snapshot, player: int, *, picking: str | None = None) -> Payload:
+        state = snapshot.game
+        hidden = blind(state, player)
+        legal = [] if state.finished else hh.legal_actions(state, player)
+        hand = [] if hidden else list(state.hands.get(player, []))
+        note = words.ask_text(state, player, legal)
+        if picking is not None:
+            note = f"**{words.card_name(picking)}** matches two field cards: which does it take?"
+        embed = words.hand_embed(snapshot, player, blind=hidden, note=note)
+        rows = [("Field", list(state.field))]
+        if hand:
+            rows.append(("Your hand", hand))
+        view = self.hand_view(snapshot, player, legal, picking=picking)
+        return Payload(embed, view, content="", picture=picture(rows, HAND_FILE))
+
+    def hand_view(
+        self, snapshot: Snapshot, player: int, legal: Sequence[BaseModel], *, picking: str | None
+    ) -> discord.ui.View | None:
+        """A button per legal play (cards on rows 0–1), then the decisions (rows 2–4)."""
+        state = snapshot.game
+        cards: list[Spec] = []
+        others: list[Spec] = []
+        if picking is not None:
+            for action in legal:
+                if isinstance(action, hm.Play) and action.card == picking and action.capture:
+                    label = f"Take {words.card_button(action.capture)}"
+                    cards.append(("play", label, card_arg(picking, action.capture), PRIMARY))
+            others.append(("back", "Back", None, SECONDARY))
+        else:
+            plays: dict[str, list[hm.Play]] = {}
+            for action in legal:
+                if isinstance(action, hm.Play):
+                    plays.setdefault(action.card, []).append(action)
+            for _month, month_cards in art.month_groups(list(plays)):
+                for card in month_cards:
+                    options = plays[card]
+                    label = words.card_button(card)
+                    matches = any(CARDS[f].month == CARDS[card].month for f in state.field)
+                    style = PRIMARY if matches else SECONDARY
+                    if len(options) > 1:
+                        cards.append(("card", f"{label} …", card_arg(card), style))
+                    else:
+                        cards.append(("play", label, card_arg(card, options[0].capture), style))
+            # A claim names the teyaku of the hand as dealt (claim_hands, while open).
+            hand = state.claim_hands.get(player, state.hands.get(player, []))
+            pending = state.to_claim.get(player, [])
+            for action in legal:
+                spec = decision(action, hand, pending)
+                if spec is not None:
+                    others.append(spec)
+        t, ply = snapshot.id, state.ply
+        items = [
+            button(t, ply, verb, label, arg=arg, style=style, row=first + i // 5)
+            for specs, first in ((cards, 0), (others, 2))
+            for i, (verb, label, arg, style) in enumerate(specs)
+        ]
+        return view_of(*items) if items else None
+
+    async def pick_card(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        """A card that matches two field cards: show the second step (nothing saved)."""
+        snapshot: Snapshot = await self.seated(interaction, cid.table)
+        self.current_hand(cid, snapshot)
+        state, player = snapshot.game, interaction.user.id
+        card = card_from(cid.arg)
+        choices = [
+            a
+            for a in hh.legal_actions(state, player)
+            if isinstance(a, hm.Play) and a.card == card and a.capture
+        ]
+        if len(choices) < 2:
+            # Let the engine say why (not your turn, not in your hand...): act never mutates.
+            hh.act(state, player, hm.Play(card=card), ScriptedDice())
+            raise NotAllowed(words.NOT_TWO.format(card=words.card_name(card)))
+        await self.give_hand(interaction, snapshot, self.hand(snapshot, player, picking=card))
+
+    async def back(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        snapshot: Snapshot = await self.seated(interaction, cid.table)
+        self.current_hand(cid, snapshot)
+        await self.give_hand(interaction, snapshot, self.hand(snapshot, interaction.user.id))
+
+    def replay_cards(self, state: Any, name: Callable[[int], str]) -> dict[str, list[str]] | None:
+        return words.replay_cards(state, name)
+
+    def replay_tile(self, card: str, height: int) -> bytes:
+        return art.replay_tile(card, height)

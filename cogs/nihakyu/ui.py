@@ -1,0 +1,95 @@
+"""Nihakyu's face on its table message: what the game declares to the one UI base
+(cogs/_ui/game.py); the cog that registers it is cogs/nihakyu/__init__.py."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from bot.games import nihakyu
+from bot.service import TableSnapshot
+from cogs._ui import render
+from cogs._ui.controls import Control
+from cogs._ui.game import Game
+from cogs._ui.verbs import VerbTable, by_arg, fixed
+from cogs.nihakyu.words import (
+    CONFIRMATIONS,
+    SENTENCES,
+    name,
+    result_lines,
+    rules_summary,
+)
+
+CONTROLS = (
+    Control("roll", "Roll", style="primary", emoji="🎲", shown=lambda s: s.phase != "sleight"),
+    Control("shadow", "Shadow Step", emoji="👣",
+            shown=lambda s: s.phase != "sleight" and s.rules.shadow_step),
+    Control("kage", "Kage's Endurance", emoji="🛡️",
+            shown=lambda s: s.phase != "sleight" and s.rules.kage_endurance),
+    Control("sleight", "Sleight −1", "minus", shown=lambda s: s.phase == "sleight"),
+    Control("sleight", "Sleight +1", "plus", shown=lambda s: s.phase == "sleight"),
+    Control("skip", "Pass", shown=lambda s: s.phase == "sleight"),
+)  # fmt: skip
+
+Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
+
+
+class NihakyuUI(Game):
+    game = "nihakyu"
+    title = "Nihakyu"
+    seats_title = "Stamina (✅ chosen · ⏳ waiting)"
+    recent_events = 12
+    deadline = "Resolves {due} at the latest."
+    sentences = SENTENCES
+    confirmations = CONFIRMATIONS
+    buttons = CONTROLS
+
+    def verbs(self) -> VerbTable:
+        return {
+            "roll": fixed(nihakyu.Roll),
+            "shadow": fixed(nihakyu.ShadowStep),
+            "kage": fixed(nihakyu.KageEndurance),
+            "sleight": by_arg(
+                {
+                    "minus": lambda: nihakyu.Sleight(adjust=-1),
+                    "plus": lambda: nihakyu.Sleight(adjust=1),
+                }
+            ),
+            "skip": fixed(nihakyu.SkipSleight),
+        }
+
+    def describe_rules(self, snapshot: Snapshot) -> list[str]:
+        return rules_summary(snapshot.rules)
+
+    def status_lines(self, snapshot: Snapshot) -> list[str]:
+        state = snapshot.game
+        if state.finished:
+            return result_lines(state, snapshot.currency)
+        if state.phase == "sleight":
+            asked = ", ".join(name(p) for p in state.sleight_players)
+            return [
+                f"Round {state.round}: the dice are down — **Sleight of Hand** window "
+                f"for those who rolled: {asked}."
+            ]
+        pot = render.coins(state.pot, snapshot.currency)
+        return [f"Round {state.round}: choose in secret. Pot **{pot}**."]
+
+    def seat_lines(self, snapshot: Snapshot) -> list[str]:
+        state = snapshot.game
+        rules = state.rules
+        rows = []
+        for player in [*state.seats, *([nihakyu.DEALER] if rules.dealers_blood else [])]:
+            stamina = state.stamina[player]
+            status = ""
+            if stamina <= 0 or player in state.eliminated:
+                status = " ✖"
+            elif not state.finished and player != nihakyu.DEALER:
+                if state.phase == "choosing":
+                    status = " ✅" if player in state.choices else " ⏳"
+                elif player in state.sleight_players:
+                    status = " ✅" if player in state.sleights else " ⏳"
+                # else: not asked in this Sleight window (did not roll), so no mark.
+            rows.append(
+                f"{name(player)} `{render.bar(stamina, rules.starting_stamina)}` "
+                f"**{max(stamina, 0)}**{status}"
+            )
+        return rows

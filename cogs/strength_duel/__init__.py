@@ -1,0 +1,65 @@
+"""Strength Duel in Discord: challenges, secret bids by DM, and the public reveal.
+
+Secrecy is the whole game. A bid travels only through the bidder's own DM panel or an
+ephemeral reply (cogs/_ui/private.py); the public table message says who has bid, never
+how much, never whether a bid changed, never a tag request, until the round's reveal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.app import TanzakuBot
+from bot.errors import NotAllowed
+from bot.games import strength_duel as duel
+from bot.service import parse_rules
+from cogs._ui.cog import GameCog, install_game
+from cogs._ui.options import Options, Values, table
+from cogs.strength_duel.ui import DuelUI
+from cogs.strength_duel.words import (
+    MODE_TITLES,
+)
+
+OPTIONS = Options(
+    duel.Rules,
+    table("""
+stake          0..1_000_000_000 required  Coins each ninja puts in the pot
+member         member  default=none  Who you challenge (duel and forbidden modes; three and
+               tag open a lobby)
+mode           duel|forbidden|three|tag  default=duel  duel (default), forbidden number,
+               three players or tag teams
+round_seconds  15..3600  default=120  Seconds to bid each round (default 120)
+"""),
+)
+
+
+async def challenge(cog: DuelCog, interaction: discord.Interaction[Any], values: Values) -> None:
+    assert interaction.guild_id is not None
+    member: discord.Member | None = values["member"]
+    mode, stake = values["mode"], values["stake"]
+    group = mode in ("three", "tag")
+    if group and member is not None:
+        # Refused rather than ignored: a challenger should not think it was sent.
+        raise NotAllowed(
+            f"The {MODE_TITLES[mode].lower()} mode opens a lobby anyone can join; "
+            "leave out `member` (or pick the duel or forbidden mode to challenge someone)."
+        )
+    if not group and member is None:
+        raise NotAllowed(
+            f"Whom do you challenge? The {MODE_TITLES[mode].lower()} mode needs a `member`."
+        )
+    rules = parse_rules(cog.bot.registry.get("strength_duel"), OPTIONS.rules(values))
+    await cog.ui.open_or_challenge(interaction, rules, member, stake)
+
+
+class DuelCog(GameCog, commands.GroupCog, group_name="duel", group_description="Strength Duel"):
+    ui: DuelUI
+    options = OPTIONS
+    challenge = OPTIONS.command("challenge", "Challenge a member to a Strength Duel.", challenge)
+
+
+async def setup(bot: TanzakuBot) -> None:
+    await install_game(bot, DuelUI, DuelCog)
