@@ -68,7 +68,7 @@ class TableSnapshot(Generic[RulesT, StateT]):
 
     @property
     def ply(self) -> int:
-        return self.spec.engine.ply(self.state)
+        return 0 if self.state is None else self.spec.engine.ply(self.state)
 
     @property
     def seed_revealed(self) -> bool:

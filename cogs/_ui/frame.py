@@ -93,7 +93,7 @@ class Frame:
 
 
 def frame_of(facts: Facts, snapshot: TableSnapshot[Any, Any], events: Sequence[BaseModel]) -> Frame:
-    finished = not snapshot.row.live
+    finished = snapshot.state is not None and bool(snapshot.state.finished)
     happenings = [text for event in events if (text := facts.event_text(event, snapshot))]
     return Frame(
         title=f"{facts.title} — table #{snapshot.id}",

@@ -117,7 +117,7 @@ class Game:
 
     def notes(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         """Lines after the events: by default, who cannot be DMed their panel."""
-        if self.panels is None or not snapshot.row.live:
+        if self.panels is None or (snapshot.state is not None and snapshot.state.finished):
             return []
         closed = self.panels.closed(snapshot.id)
         return [

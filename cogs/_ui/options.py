@@ -388,9 +388,9 @@ class Options:
 
         async def callback(cog: Any, interaction: discord.Interaction[Any], **given: Any) -> None:
             defaults: Mapping[str, Any] = {}
-            # Every command Options builds is a game cog's (cogs/_ui/cog.py GameCog).
-            game: str = cog.ui.game
-            if interaction.guild_id is not None:
+            # The cog the command belongs to: a game's (its UI names the game), or any other.
+            game = getattr(getattr(cog, "ui", None), "game", None)
+            if game is not None and interaction.guild_id is not None:
                 config = await cog.bot.tables.server_config(interaction.guild_id)
                 defaults = config.rule_defaults.get(game, {})
             values = declared.values(given, defaults)

@@ -103,6 +103,8 @@ ALLOWED_GETATTR: dict[tuple[str, str], str] = {
     ("cogs/_ui/hands.py", "getattr(sent, 'message_id', None)"): "discord's webhook message",
     ("cogs/_ui/options.py", "getattr(refused, 'errors', None)"): "pydantic's error",
     ("cogs/_ui/options.py", "getattr(rules, option.target)"): "an option names its field",
+    ("cogs/_ui/options.py", "getattr(getattr(cog, 'ui', None), 'game', None)"): "a command's cog",
+    ("cogs/_ui/options.py", "getattr(cog, 'ui', None)"): "a command's cog, perhaps no game's",
     ("bot/players/strength_duel.py", "getattr(rules, name)"): "the duel's own option names",
     ("bot/players/strength_duel.py", "getattr(SOLVED_RULES, name)"): "the same, solved",
     ("cogs/_ui/frame.py", "getattr(event, name)"): "an event's own declared fields",
