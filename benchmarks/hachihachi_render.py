@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image
 
 from bot.games.hachihachi.cards import DECK
-from cogs.hachihachi import art
+from cogs.hachihachi import art, tiles
 
 GOAL_MS = 30.0
 
@@ -59,7 +59,7 @@ def main() -> None:
     rows = [("Field", deck[:12]), ("Your hand", deck[12:19])]
 
     started = time.perf_counter()
-    art.warm_tiles()
+    tiles.warm_tiles()
     tiles_ms = (time.perf_counter() - started) * 1000
 
     def cold() -> None:

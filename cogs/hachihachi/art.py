@@ -4,18 +4,9 @@ Players recognise hanafuda by sight, so the field and a hand are attached to the
 as one image; the cog keeps the text list beside it (:func:`card_label`,
 :func:`month_groups`) and the image carries an accessible description (``alt``).
 
-Every tile is drawn once with Pillow primitives (no font or image files: the default
-font has no kanji, so a tile shows the month's number and short name) and cached; an image
-is composed from cached tiles and cached per exact set of rows.
-
-- Month: the tile's colour and plant motif (pine needles, plum blossom, cherry petals,
-  peony, pampas grass under the moon, chrysanthemum, maple leaves, willow strands,
-  paulownia leaves), and its number and short name in the top band.
-- Kind, in the bottom band with the card's points: Bright (gold band, a gold ring round a
-  sun or moon), Animal (cream band, a paw badge), Ribbon (a slanted ribbon across the
-  picture in its colour: poetry red with writing marks, blue, plain red; its band says
-  "Poetry", "Blue" or "Ribbon"), Chaff (the month's dark band). Lightning, the Willow
-  chaff, also carries its bolt.
+Every card's tile, with its own traditional picture, is drawn once and cached in
+:mod:`cogs.hachihachi.tiles`; an image is composed from the cached tiles and cached per
+exact set of rows.
 
 Secrecy: an image's file name never depends on its cards (a hand is at most 7 of 34
 cards, so any digest of it in a name could be inverted by trying every hand); the caller
@@ -28,20 +19,20 @@ import functools
 import io
 import logging
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.games.hachihachi.cards import CARDS, MONTHS, Card
 from cogs._ui.primitives import Picture
+from cogs.hachihachi.tiles import BACKGROUND, TILE_H, TILE_W, tile
+from cogs.hachihachi.tiles import font as _font
 
 log = logging.getLogger(__name__)
 
 # Layout, in pixels of the final image. A line holds at most 7 tiles (a full hand), so an
 # image stays within 500 px wide and Discord shows it at about its own size.
-TILE_W = 60
-TILE_H = 96
 GAP = 4
 """Between two tiles of one month."""
 MONTH_GAP = 10
@@ -56,60 +47,12 @@ ROW_GAP = 10
 EMPTY_H = 24
 """The height of an empty row's "(empty)" line."""
 
-BACKGROUND = (43, 45, 49)
 LABEL_COLOUR = (220, 221, 222)
 MUTED_COLOUR = (140, 144, 150)
 ALT_LIMIT = 1024
 """Discord's limit on an attachment's description."""
 
-_SCALE = 3
-"""Tiles are drawn at 3× and scaled down once: smooth circles and text at no cost per image."""
-_BAND_TOP = 16
-_BAND_BOTTOM = 16
-_RIM = 2
-_RADIUS = 6
-
-RGB = tuple[int, int, int]
-Point = tuple[float, float]
-
-SHORT_NAMES: dict[int, str] = {
-    1: "Pine",
-    2: "Plum",
-    3: "Cherry",
-    6: "Peony",
-    8: "Susuki",
-    9: "Chrys",
-    10: "Maple",
-    11: "Willow",
-    12: "Paulow",
-}
-"""Month names short enough for a 60 px tile; the alt text and the labels use the full names."""
-
-MONTH_COLOURS: dict[int, RGB] = {
-    1: (46, 125, 50),  # pine green
-    2: (142, 36, 98),  # plum magenta
-    3: (247, 182, 200),  # cherry pink
-    6: (91, 58, 158),  # peony violet
-    8: (28, 43, 79),  # night over the pampas
-    9: (224, 165, 38),  # chrysanthemum amber
-    10: (192, 57, 43),  # maple red
-    11: (94, 124, 134),  # rainy willow grey
-    12: (124, 127, 42),  # paulownia olive
-}
-"""One colour per month, spread round the colour wheel so no two months look alike."""
-
 KIND_WORDS = {"bright": "Bright", "animal": "Animal", "ribbon": "Ribbon", "chaff": "Chaff"}
-RIBBON_WORDS = {"poetry": "Poetry", "blue": "Blue", "plain": "Ribbon"}
-RIBBON_COLOURS: dict[str, RGB] = {
-    "poetry": (211, 47, 47),
-    "blue": (30, 90, 168),
-    "plain": (211, 47, 47),
-}
-GOLD = (255, 213, 79)
-CREAM = (245, 230, 200)
-RIM_COLOUR = (242, 234, 211)
-INK = (33, 33, 33)
-WHITE = (255, 255, 255)
 
 
 @dataclass(frozen=True)
@@ -146,305 +89,6 @@ def month_groups(cards: Sequence[str]) -> list[tuple[int, list[str]]]:
         (month, [card.id for card in sorted(by_month[month], key=lambda card: card.index)])
         for month in sorted(by_month)
     ]
-
-
-# --- Tiles -----------------------------------------------------------------------------
-
-
-def _shade(colour: RGB, factor: float) -> RGB:
-    """Darker (factor < 1) or towards white (factor > 1)."""
-    if factor <= 1:
-        return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
-    mix = factor - 1
-    r, g, b = colour
-    return (int(r + (255 - r) * mix), int(g + (255 - g) * mix), int(b + (255 - b) * mix))
-
-
-def _light(colour: RGB) -> bool:
-    r, g, b = colour
-    return 0.299 * r + 0.587 * g + 0.114 * b > 150
-
-
-class _Pen:
-    """Draws in tile coordinates (60 × 96) on a canvas _SCALE times larger."""
-
-    def __init__(self, draw: ImageDraw.ImageDraw) -> None:
-        self.draw = draw
-
-    @staticmethod
-    def _xy(points: Sequence[Point]) -> list[tuple[float, float]]:
-        return [(x * _SCALE, y * _SCALE) for x, y in points]
-
-    def line(self, points: Sequence[Point], colour: RGB, width: float) -> None:
-        self.draw.line(self._xy(points), fill=colour, width=max(1, round(width * _SCALE)))
-
-    def polygon(self, points: Sequence[Point], colour: RGB, outline: RGB | None = None) -> None:
-        self.draw.polygon(self._xy(points), fill=colour, outline=outline, width=_SCALE)
-
-    def circle(
-        self,
-        centre: Point,
-        radius: float,
-        colour: RGB | None,
-        outline: RGB | None = None,
-        width: float = 1,
-    ) -> None:
-        x, y = centre
-        box = self._xy([(x - radius, y - radius), (x + radius, y + radius)])
-        self.draw.ellipse(box, fill=colour, outline=outline, width=round(width * _SCALE))
-
-    def ellipse(self, centre: Point, rx: float, ry: float, colour: RGB) -> None:
-        x, y = centre
-        self.draw.ellipse(self._xy([(x - rx, y - ry), (x + rx, y + ry)]), fill=colour)
-
-    def text(
-        self, xy: Point, text: str, size: int, colour: RGB, anchor: str = "ls", stroke: int = 0
-    ) -> None:
-        self.draw.text(
-            (xy[0] * _SCALE, xy[1] * _SCALE),
-            text,
-            fill=colour,
-            font=_font(size * _SCALE),
-            anchor=anchor,
-            stroke_width=stroke,
-            stroke_fill=colour,
-        )
-
-
-@functools.cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-def _flower(
-    pen: _Pen, centre: Point, radius: float, petal: RGB, heart: RGB, petals: int = 5
-) -> None:
-    x, y = centre
-    for i in range(petals):
-        angle = 2 * math.pi * i / petals - math.pi / 2
-        pen.circle(
-            (x + radius * 0.55 * math.cos(angle), y + radius * 0.55 * math.sin(angle)),
-            radius * 0.5,
-            petal,
-        )
-    pen.circle(centre, radius * 0.3, heart)
-
-
-def _pine(pen: _Pen) -> None:
-    pen.line([(8, 82), (18, 66), (28, 56), (36, 44), (48, 34)], (78, 52, 46), 3.5)
-    pen.line([(28, 56), (14, 46)], (78, 52, 46), 2)
-    for cx, cy in ((14, 44), (30, 34), (46, 30), (38, 58), (18, 66)):
-        pen.ellipse((cx, cy), 10, 5.5, (124, 179, 66))
-        for i in range(9):  # a fan of needles over the clump
-            angle = math.pi + math.pi * i / 8
-            pen.line(
-                [(cx, cy + 3), (cx + 11 * math.cos(angle), cy + 3 + 9 * math.sin(angle))],
-                (20, 70, 28),
-                0.9,
-            )
-
-
-def _plum(pen: _Pen) -> None:
-    pen.line([(4, 70), (18, 60), (26, 44), (40, 38), (56, 26)], (62, 39, 35), 3)
-    pen.line([(26, 44), (22, 28)], (62, 39, 35), 2)
-    for centre in ((18, 58), (24, 30), (40, 40), (52, 26), (10, 70)):
-        _flower(pen, centre, 6.5, (255, 240, 245), (211, 47, 47))
-
-
-def _cherry(pen: _Pen) -> None:
-    for centre, radius in (((16, 34), 9.0), ((42, 46), 11.0), ((20, 64), 8.0)):
-        _flower(pen, centre, radius, (255, 250, 252), (216, 27, 96))
-    for x, y in ((50, 26), (34, 72), (8, 50), (54, 68)):  # falling petals
-        pen.ellipse((x, y), 2.2, 1.4, (216, 27, 96))
-
-
-def _peony(pen: _Pen) -> None:
-    for points in (
-        [(6, 78), (18, 58), (24, 78)],
-        [(36, 78), (44, 56), (56, 76)],
-        [(14, 48), (4, 34), (22, 40)],
-    ):
-        pen.polygon(points, (67, 160, 71))
-    pen.circle((32, 46), 15, (229, 57, 53))
-    for i in range(8):  # a ring of outer petals
-        angle = 2 * math.pi * i / 8
-        pen.circle((32 + 12 * math.cos(angle), 46 + 12 * math.sin(angle)), 5, (239, 83, 80))
-    pen.circle((32, 46), 9, (244, 143, 177))
-    pen.circle((32, 46), 3.5, (255, 214, 0))
-
-
-def _susuki(pen: _Pen) -> None:
-    pen.circle((44, 32), 9, (255, 243, 196))  # the moon over the grass
-    pen.polygon([(0, 80), (0, 60), (20, 52), (42, 56), (60, 64), (60, 80)], (12, 12, 16))
-    for x in range(4, 60, 6):
-        top = 44 + (x * 7) % 12
-        pen.line([(x, 80), (x + 2, 64), (x + 6, top)], (224, 192, 104), 0.9)
-
-
-def _chrysanthemum(pen: _Pen) -> None:
-    pen.line([(30, 80), (30, 60)], (51, 105, 30), 2.5)
-    pen.polygon([(30, 70), (16, 62), (24, 74)], (51, 105, 30))
-    pen.polygon([(30, 66), (46, 58), (38, 72)], (51, 105, 30))
-    for (cx, cy), radius in (((30, 42), 15.0), ((12, 28), 7.0), ((50, 28), 7.0)):
-        for i in range(16):
-            angle = 2 * math.pi * i / 16
-            pen.line(
-                [(cx, cy), (cx + radius * math.cos(angle), cy + radius * math.sin(angle))],
-                (198, 40, 40),
-                2.2 if radius > 10 else 1.4,
-            )
-        pen.circle((cx, cy), radius * 0.3, (255, 241, 118))
-
-
-def _maple_leaf(pen: _Pen, centre: Point, radius: float, leaf: RGB) -> None:
-    x, y = centre
-    points = []
-    for i in range(14):  # seven lobes: alternate long and short radii
-        angle = 2 * math.pi * i / 14 - math.pi / 2
-        r = radius if i % 2 == 0 else radius * 0.45
-        points.append((x + r * math.cos(angle), y + r * math.sin(angle)))
-    pen.polygon(points, leaf)
-    pen.line([(x, y), (x, y + radius * 1.1)], (93, 64, 55), 1.2)
-
-
-def _maple(pen: _Pen) -> None:
-    pen.line([(2, 30), (30, 40), (58, 28)], (93, 64, 55), 2)
-    for centre, radius, leaf in (
-        ((14, 44), 9.0, (255, 193, 7)),
-        ((42, 40), 10.0, (255, 143, 0)),
-        ((28, 64), 10.0, (255, 213, 79)),
-        ((50, 66), 7.0, (255, 143, 0)),
-    ):
-        _maple_leaf(pen, centre, radius, leaf)
-
-
-def _willow(pen: _Pen) -> None:
-    for x in range(6, 60, 10):
-        sway = 5 if x % 20 == 6 else -5
-        strand = [(x, 16.0), (x + sway * 0.5, 40.0), (x + sway, 62.0), (x + sway * 0.6, 78.0)]
-        pen.line(strand, (56, 94, 46), 1.4)
-        for sx, sy in strand[1:]:
-            pen.ellipse((sx + 1.5, sy - 4), 1.4, 3.2, (156, 204, 101))
-
-
-def _paulownia(pen: _Pen) -> None:
-    pen.line([(30, 26), (30, 46)], (74, 20, 140), 1.5)
-    for i, (dx, dy) in enumerate(((0, 22), (-5, 28), (5, 28), (-6, 35), (6, 35), (0, 40))):
-        pen.circle((30 + dx, dy + 2), 3.2, (149, 117, 205) if i % 2 else (179, 157, 219))
-    for centre, rx, ry in (((16, 62), 14.0, 11.0), ((44, 62), 14.0, 11.0), ((30, 70), 12, 9)):
-        pen.ellipse(centre, rx, ry, (51, 105, 30))
-        pen.line([centre, (centre[0], centre[1] - ry + 2)], (139, 195, 74), 1)
-
-
-_MOTIFS: dict[int, Callable[[_Pen], None]] = {
-    1: _pine,
-    2: _plum,
-    3: _cherry,
-    6: _peony,
-    8: _susuki,
-    9: _chrysanthemum,
-    10: _maple,
-    11: _willow,
-    12: _paulownia,
-}
-
-
-def _ribbon(pen: _Pen, kind: str) -> None:
-    colour = RIBBON_COLOURS[kind]
-    band = [(14, 22), (28, 20), (40, 76), (26, 78)]  # a tanzaku slanted across the picture
-    pen.polygon(band, colour, outline=WHITE)
-    if kind == "poetry":
-        for i in range(4):  # the poem's writing marks down the ribbon
-            t = 0.18 + 0.2 * i
-            x = 21 + (33 - 21) * t
-            y = 21 + (77 - 21) * t
-            pen.line([(x - 1, y - 3), (x + 1, y + 3)], INK, 1.6)
-
-
-def _bright(pen: _Pen, card: Card) -> None:
-    if card.month != 8:  # the Full Moon's ring goes round the moon already drawn
-        pen.circle((44, 32), 8, (229, 57, 53))
-    pen.circle((44, 32), 11.5, None, outline=INK, width=4.5)
-    pen.circle((44, 32), 11.5, None, outline=GOLD, width=2.5)
-
-
-def _animal(pen: _Pen) -> None:
-    pen.circle((47, 29), 9, CREAM, outline=INK, width=1)
-    pen.ellipse((47, 32), 3.2, 2.6, (93, 64, 55))  # a paw print
-    for dx, dy in ((-4, -2), (0, -4.5), (4, -2)):
-        pen.circle((47 + dx, 29 + dy), 1.6, (93, 64, 55))
-
-
-def _lightning(pen: _Pen) -> None:
-    bolt = [(40, 18), (52, 18), (44, 34), (54, 34), (30, 62), (38, 40), (30, 40)]
-    pen.polygon(bolt, (229, 57, 53), outline=INK)
-
-
-@functools.cache
-def tile(card_id: str) -> Image.Image:
-    """The card's tile (TILE_W × TILE_H, RGB, on the image background), drawn once.
-
-    The cached image is shared: paste it, never draw on it."""
-    card = card_of(card_id)
-    colour = MONTH_COLOURS[card.month]
-    canvas = Image.new("RGB", (TILE_W * _SCALE, TILE_H * _SCALE), BACKGROUND)
-    draw = ImageDraw.Draw(canvas)
-    outer = [(0, 0), (TILE_W * _SCALE - 1, TILE_H * _SCALE - 1)]
-    draw.rounded_rectangle(outer, radius=_RADIUS * _SCALE, fill=RIM_COLOUR)
-    inner = [
-        (_RIM * _SCALE, _RIM * _SCALE),
-        ((TILE_W - _RIM) * _SCALE - 1, (TILE_H - _RIM) * _SCALE - 1),
-    ]
-    face = Image.new("RGB", canvas.size, colour)
-    face_draw = ImageDraw.Draw(face)
-    face_pen = _Pen(face_draw)
-    _MOTIFS[card.month](face_pen)
-    if card.category == "ribbon" and card.ribbon is not None:
-        _ribbon(face_pen, card.ribbon)
-    elif card.category == "bright":
-        _bright(face_pen, card)
-    elif card.category == "animal":
-        _animal(face_pen)
-    elif card.id == "willow-chaff":
-        _lightning(face_pen)
-
-    band = _shade(colour, 0.55)
-    face_pen.polygon([(0, 0), (TILE_W, 0), (TILE_W, _BAND_TOP), (0, _BAND_TOP)], band)
-    face_pen.text((4, 13), str(card.month), 13, WHITE, stroke=1)
-    number_w = _font(13 * _SCALE).getlength(str(card.month)) / _SCALE
-    name_x = 4 + number_w + 3
-    name = SHORT_NAMES[card.month]
-    size = 10  # one point smaller when "12 Paulow" would touch the rim
-    while size > 8 and _font(size * _SCALE).getlength(name) / _SCALE > TILE_W - _RIM - 2 - name_x:
-        size -= 1
-    face_pen.text((name_x, 12.5), name, size, WHITE)
-
-    if card.category == "bright":
-        kind_colour, word = GOLD, "Bright"
-    elif card.category == "animal":
-        kind_colour, word = CREAM, "Animal"
-    elif card.category == "ribbon" and card.ribbon is not None:
-        kind_colour, word = RIBBON_COLOURS[card.ribbon], RIBBON_WORDS[card.ribbon]
-    else:
-        kind_colour, word = band, "Chaff"
-    top = TILE_H - _BAND_BOTTOM
-    face_pen.polygon([(0, top), (TILE_W, top), (TILE_W, TILE_H), (0, TILE_H)], kind_colour)
-    ink = INK if _light(kind_colour) else WHITE
-    if card.category == "chaff":
-        ink = _shade(colour, 1.55) if not _light(colour) else _shade(colour, 1.3)
-    face_pen.text((5, TILE_H - 5), word, 10, ink)
-    face_pen.text((TILE_W - 5, TILE_H - 5), str(card.points), 10, ink, anchor="rs")
-
-    mask = Image.new("L", canvas.size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle(inner, radius=(_RADIUS - 1) * _SCALE, fill=255)
-    canvas.paste(face, (0, 0), mask)
-    return canvas.resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
-
-
-def warm_tiles() -> None:
-    """Draw every card's tile now (about a tenth of a second), e.g. when the cog loads."""
-    for card_id in CARDS:
-        tile(card_id)
 
 
 # --- Images ----------------------------------------------------------------------------
