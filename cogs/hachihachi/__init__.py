@@ -9,7 +9,7 @@ the capture. Decisions (mizuten, play or drop, claims, sage / shoubu / cancel) a
 only in the hand of the player who must make them. The hand answer is edited after every
 turn (cogs/_ui/hands.py); an answer drawn at an earlier ply is refused politely.
 Rules: bot/games/hachihachi/; words: cogs/hachihachi/words.py; pictures:
-cogs/hachihachi/art.py.
+cogs/hachihachi/art.py (the card tiles in cogs/hachihachi/tiles.py).
 """
 
 from __future__ import annotations
