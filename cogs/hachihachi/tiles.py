@@ -484,22 +484,24 @@ def _bush_warbler(pen: _Pen) -> None:
     pen.line([(33, 43), (33, 45.5)], (90, 70, 40), 1)
 
 
-def _butterfly(pen: _Pen, cx: float, cy: float, wing: RGB, tilt: float) -> None:
-    pen.ellipse((cx - 4, cy - 3), 5, 3.8, wing, angle=tilt - 30)
-    pen.ellipse((cx + 4, cy - 3), 5, 3.8, wing, angle=tilt + 30)
-    pen.ellipse((cx - 3, cy + 3), 3.2, 2.6, _shade(wing, 0.75), angle=tilt + 20)
-    pen.ellipse((cx + 3, cy + 3), 3.2, 2.6, _shade(wing, 0.75), angle=tilt - 20)
-    pen.circle((cx - 4, cy - 3), 1.1, INK)
-    pen.circle((cx + 4, cy - 3), 1.1, INK)
-    pen.ellipse((cx, cy), 1, 5, INK, angle=tilt)
-    pen.line([(cx, cy - 5), (cx - 3, cy - 9)], INK, 0.6)
-    pen.line([(cx, cy - 5), (cx + 3, cy - 9)], INK, 0.6)
+def _butterfly(pen: _Pen, cx: float, cy: float, wing: RGB, tilt: float, k: float) -> None:
+    """A butterfly seen from above, ``k`` times its smallest size."""
+    hind = _shade(wing, 0.75)
+    pen.ellipse((cx - 4 * k, cy - 3 * k), 5 * k, 3.8 * k, wing, angle=tilt - 30)
+    pen.ellipse((cx + 4 * k, cy - 3 * k), 5 * k, 3.8 * k, wing, angle=tilt + 30)
+    pen.ellipse((cx - 3 * k, cy + 3 * k), 3.2 * k, 2.6 * k, hind, angle=tilt + 20)
+    pen.ellipse((cx + 3 * k, cy + 3 * k), 3.2 * k, 2.6 * k, hind, angle=tilt - 20)
+    pen.circle((cx - 4 * k, cy - 3 * k), 1.1 * k, INK)
+    pen.circle((cx + 4 * k, cy - 3 * k), 1.1 * k, INK)
+    pen.ellipse((cx, cy), 1 * k, 5 * k, INK, angle=tilt)
+    pen.line([(cx, cy - 5 * k), (cx - 3 * k, cy - 9 * k)], INK, 0.7)
+    pen.line([(cx, cy - 5 * k), (cx + 3 * k, cy - 9 * k)], INK, 0.7)
 
 
 def _butterflies(pen: _Pen) -> None:
-    _peony(pen, cy=60, r=12)
-    _butterfly(pen, 16, 32, (100, 180, 240), -15)
-    _butterfly(pen, 44, 36, (255, 214, 0), 20)
+    _peony(pen, cy=62, r=11)
+    _butterfly(pen, 16, 36, (100, 180, 240), -15, 1.4)
+    _butterfly(pen, 44, 42, (255, 214, 0), 20, 1.3)
 
 
 def _goose(pen: _Pen, cx: float, cy: float, size: float) -> None:
