@@ -158,3 +158,21 @@ async def test_on_an_empty_hand_only_shoubu_is_offered_and_sage_explained(simcor
     assert "Sage — play on" not in labels(shown) and "Shoubu — end the round" in labels(shown)
     await do(world, hands, bob, hm.Shoubu())
     assert (await state(world)).last_round.ended_by == "shoubu"  # type: ignore[union-attr]
+
+
+async def test_a_self_excluded_member_is_not_staked_again_the_match_ends_instead(simcord_env):
+    """Putting a round's loss back into escrow is a stake: a member who excluded themself
+    mid-match is not charged it; the round is paid from the escrow and the match ends."""
+    world = await started(simcord_env, "alice", "bob", rounds=12)
+    alice, bob = world["alice"], world["bob"]
+    for member in (alice, bob):
+        asked = answered(await member.slash(world.channel, "selfexclude", days=7), ephemeral=True)
+        answered(await member.click(asked.response, label="Exclude me for 7 days"))
+    hands = Hands(world)
+    s = await first_moves_until(world, hands, lambda s: s.finished or s.rounds_played)
+    assert s.finished and s.rounds_played == 1 and s.uncovered
+    loser = next(p for p in (alice.id, bob.id) if s.payouts[p] < 0)
+    assert s.uncovered == [loser]
+    for member in (alice, bob):
+        assert await wallet(world, member) == START + s.payouts[member.id]
+    await money_is_whole(world)
