@@ -4,8 +4,8 @@ no round's loss above the escrow bound and no settlement above what is escrowed 
 round's escrow is put back from a wallet of random size before the next round, and a
 wallet that cannot ends the match after the round, as the table does), the books
 balancing (wallets + escrow constant), stakes never negative, the state's JSON round-trip;
-and a state machine playing random
-legal moves for 2, 3 and 4 seats with every house option of §17 drawn at random."""
+and a state machine playing random legal moves for 2, 3 and 4 seats with every house
+option of §17 drawn at random."""
 
 from __future__ import annotations
 
