@@ -34,6 +34,10 @@ Optional hooks an engine module may define (the service uses them when present):
 - ``pending_charge(state, player) -> int``: coins a player's secret choice will take at
   the reveal. Their wallet must cover it when they choose (the refusal is private), but
   no coin moves before the reveal.
+- ``top_up(before, after, player) -> int``: coins ``player``'s wallet puts back into escrow
+  beyond a rise of their stake (Hachi-hachi: a scored round's loss, put back to cover the
+  next round). A stake of theirs: their wallet, self-exclusion and loss limit must allow
+  it, whoever acted, or the table sends ``shortfall(before, player)`` and acts again.
 - ``shortfall(state, player) -> action | None``: at a reveal, `player`'s wallet cannot
   pay what the reveal takes; the action (applied by the table, then the reveal retried)
   changes their choice to one they can pay, or ``None`` when the game has no way around it.

@@ -145,6 +145,13 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
         """Coins ``player``'s unrevealed choice will take at the reveal."""
         return 0
 
+    def top_up(self, before: StateT, after: StateT, player: int) -> int:
+        """Coins ``player``'s wallet must put back into escrow when an action takes the
+        game from ``before`` to ``after`` beyond a rise of their stake (a settled loss
+        paid from their stake, put back to cover what comes next): a stake of theirs. When
+        it cannot be taken, the table sends :meth:`shortfall` and acts again."""
+        return 0
+
     def shortfall(self, state: StateT, player: int) -> ActionT | None:
         """At a reveal ``player`` cannot pay: the table's action that changes their choice
         to one they can pay, or ``None``."""

@@ -77,6 +77,16 @@ def retake(dice: RecordingDice, draws: Sequence[Draw]) -> None:
         dice.draws.append(again)
 
 
+class CannotCover(Exception):
+    """A settled loss cannot be put back into escrow from the player's wallet
+    (``Engine.top_up``): their balance, self-exclusion or loss limit refuses it. The
+    engine's ``shortfall`` settles them from what is held, whoever acted."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"player {user_id} cannot cover the next round")
+        self.user_id = user_id
+
+
 class Play:
     def __init__(self, steps: Steps) -> None:
         self._steps = steps
@@ -152,11 +162,14 @@ class Play:
                     outcome = await self._apply(
                         tx, row, spec, state, user_id, action, seats, final_status, decided_with
                     )
-            except InsufficientFunds as short:
+            except (InsufficientFunds, CannotCover) as short:
                 fix = None
-                if short.user_id is not None and short.user_id != user_id:
+                own = isinstance(short, InsufficientFunds) and short.user_id == user_id
+                if short.user_id is not None and not own:
                     fix = spec.engine.shortfall(state, short.user_id)
                 if fix is None:
+                    if isinstance(short, CannotCover):
+                        raise NotAllowed("A wallet at this table cannot cover that now.") from short
                     raise
                 fixed = await self._apply(tx, row, spec, state, None, fix, None, final_status)
                 row, state, seats = fixed.snapshot.row, fixed.snapshot.state, None
@@ -183,6 +196,7 @@ class Play:
         retake(dice, decided_with)
         new_state, events = spec.engine.act(state, user_id, action, dice)
         await self._check_stakes(tx, row, spec, state, new_state, user_id)
+        await self._check_top_ups(tx, row, spec, state, new_state)
         seq = row.version + 1
         logged = action.model_dump(mode="json")
         if decided_with:
@@ -315,6 +329,24 @@ class Play:
                     f"The banker <@{player}> cannot cover that bet now. Bet less, or wait "
                     "for the bets on the table to settle. Nothing was changed."
                 )
+
+    async def _check_top_ups(
+        self, tx: Transaction, row: tq.TableRow, spec: AnySpec, before: Any, after: Any
+    ) -> None:
+        """A settled loss put back into escrow to cover what comes next (``top_up``) is a
+        stake of the loser's, whoever acted: their wallet, self-exclusion and loss limit
+        must allow it (a computer's coins are the house's, which may run a deficit)."""
+        economy = self._steps.economy
+        for player in after.stakes:
+            if is_computer(player):
+                continue
+            amount = spec.engine.top_up(before, after, player)
+            if amount <= 0:
+                continue
+            wallet = await mq.wallet(tx, row.guild_id, player)
+            balance = wallet.balance if wallet is not None else 0
+            if balance < amount or not await economy.may_stake(tx, row.guild_id, player, amount):
+                raise CannotCover(player)
 
     async def _check_charge(
         self, tx: Transaction, row: tq.TableRow, spec: AnySpec, after: Any, user_id: int | None

@@ -84,7 +84,7 @@ async def open_table(cog: HachiHachiCog, interaction: Any, values: Values) -> No
     except InsufficientFunds as short:
         if not isinstance(parsed, hh.Rules):
             raise
-        # The escrow is a whole match's worst case: say how long a match the wallet covers.
+        # The escrow is one round's worst case, whatever the match's length: say so.
         affordable = hh.affordable_rounds(parsed, short.balance)
         raise NotAllowed(words.escrow_refusal(short, parsed, affordable)) from short
 

@@ -108,9 +108,11 @@ class HachiHachiUI(Game):
     def hand(self, snapshot: Snapshot, player: int, *, picking: str | None = None) -> Payload:
         state = snapshot.game
         hidden = blind(state, player)
-        legal = [] if state.finished else hh.legal_actions(state, player)
+        legal = (
+            [] if state.finished else words.offered(state, player, hh.legal_actions(state, player))
+        )
         hand = [] if hidden else list(state.hands.get(player, []))
-        note = words.ask_text(state, player, legal)
+        note = words.call_text(snapshot, player) or words.ask_text(state, player, legal)
         if picking is not None:
             note = f"**{words.card_name(picking)}** matches two field cards: which does it take?"
         embed = words.hand_embed(snapshot, player, blind=hidden, note=note)

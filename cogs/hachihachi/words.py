@@ -10,6 +10,7 @@ except to count cards, or a claimed teyaku's revealed cards (public by rules §9
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any, Protocol, TypeAlias
 
 import discord
@@ -17,6 +18,7 @@ import discord
 from bot.errors import InsufficientFunds
 from bot.games.common import Honour
 from bot.games.hachihachi import models as hh
+from bot.games.hachihachi.calls import call_stakes
 from bot.games.hachihachi.cards import CARDS, MONTHS
 from bot.games.hachihachi.yaku import (
     DEKIYAKU_KAN,
@@ -349,9 +351,9 @@ def rules_summary(snapshot: Snapshot) -> list[str]:
         f"{rules.rounds} rounds · {rules.seated_players} players · "
         f"{rules.turn_seconds} s a decision",
         f"Escrow: each seat puts up **{render.coins(snapshot.hold, currency)}** — the most "
-        "this match can cost you (the worst round there can be, at the highest field, "
-        "times the rounds, plus a coin a round for rounding). It is settled after every "
-        "round, and what the rounds left can no longer cost comes back.",
+        "one round can cost you (the worst round there can be, at the highest field, plus "
+        "a coin for rounding). A round's loss is paid from it and put back from your wallet "
+        "before the next round; if your wallet cannot, that round is the match's last.",
     ]
     options = []
     if not rules.mizuten:
@@ -463,9 +465,11 @@ def match_over(event: hh.MatchOver, snapshot: Snapshot) -> str:
         for p, v in event.payouts.items()
         if p != 0
     )
-    why = {"forfeit": " (a player forfeited)", "aborted": " (a moderator ended it)"}.get(
-        event.reason, ""
-    )
+    why = {
+        "forfeit": " (a player forfeited)",
+        "aborted": " (a moderator ended it)",
+        "uncovered": " (a wallet could not cover another round)",
+    }.get(event.reason, "")
     winners = ", ".join(render.mention(p) for p in event.winners) or "nobody"
     return f"🏁 **Match over**{why}: winner {winners}. Coins: {coins}."
 
@@ -501,6 +505,8 @@ SENTENCES = Sentences(
         hh.RoundScored: scored,
         hh.Forfeited: "{player:@} let the clock decide too often: the table finishes the round "
         "for them, and the match ends after it.",
+        hh.CannotCover: "{player:@}'s wallet cannot put back this round's loss to cover "
+        "another: this round, paid from the escrow, is the match's last.",
         hh.MatchOver: match_over,
         hh.Aborted: lambda e, s: (
             f"The match was ended{f' by {render.mention(e.by)}' if e.by is not None else ''} "
@@ -614,6 +620,79 @@ def ask_text(state: hh.State, player: int, legal: Sequence[object]) -> str | Non
     )
 
 
+def _amount(value: Fraction, currency: str) -> str:
+    """Coins, a half shown as such (coins are made whole across the match's score)."""
+    if value.denominator == 1:
+        return render.coins(int(value), currency)
+    return f"{int(value):,}½ {currency}"
+
+
+def _yaku_list(found: Sequence[tuple[str, int]]) -> str:
+    return ", ".join(f"{name} {kan}" for name, kan in found)
+
+
+def call_text(snapshot: Snapshot, player: int) -> str | None:
+    """The sage-or-shoubu choice with both outcomes in coins (``None``: not this player's
+    call)."""
+    stakes = call_stakes(snapshot.game, player)
+    if stakes is None:
+        return None
+    currency = snapshot.currency
+    rate = f"{stakes.kan} kan" + (
+        f" × {stakes.multiplier} (field)" if stakes.multiplier > 1 else ""
+    )
+    shoubu = _amount(stakes.shoubu_coins, currency)
+    half = _amount(stakes.half_coins, currency)
+    them = render.mention(stakes.opponent)
+    held = (
+        f"{them} holds {_yaku_list(stakes.opponent_dekiyaku)} "
+        f"({_amount(stakes.opponent_coins, currency)} if they call shoubu)"
+        if stakes.opponent_dekiyaku
+        else f"{them} holds no dekiyaku"
+    )
+    if stakes.opponent_near:
+        held += f"; one card from {', '.join(stakes.opponent_near)}"
+    lines = [
+        f"**New dekiyaku:** {_yaku_list(stakes.dekiyaku)} = {rate}.",
+        f"**Shoubu** — end the round now: {them} pays you **{shoubu}** for your dekiyaku "
+        "(teyaku and specials are settled as usual).",
+    ]
+    if stakes.last_turn:
+        theirs = _amount(stakes.opponent_coins / 2, currency)
+        if stakes.opponent_turns:
+            sage = (
+                f"{them} would play their last turn: if they make a dekiyaku and call shoubu "
+                f"you get nothing, else the hands run out and each is paid half their own — "
+                f"you {half}, less their half"
+            )
+        else:
+            sage = (
+                f"the round would end at once by exhaustion: each is paid half their own — "
+                f"you {half}, {them} {theirs}"
+            )
+        lines.append(
+            "**Sage is not offered:** your hand is empty, so your pile is final and you have "
+            f"no turn left to cancel in. Sage here means {sage}: never more than shoubu."
+        )
+    else:
+        lines.append(
+            f"**Sage** — play on for more: if {them} then makes or improves a dekiyaku and "
+            f"calls shoubu, they are paid theirs in full and yours pay **nothing**; if the "
+            f"hands run out, each is paid half their own (you {half}, less their half); at "
+            f"the start of your next turn you may cancel for half ({half}). Now: {held}."
+        )
+    return "\n".join(lines)
+
+
+def offered(state: hh.State, player: int, legal: Sequence[Any]) -> list[Any]:
+    """The decisions the hand offers: all legal ones, but sage on an empty hand (it could
+    only pay less than shoubu, see bot/games/hachihachi/calls.py)."""
+    stakes = call_stakes(state, player)
+    if stakes is not None and stakes.last_turn:
+        return [action for action in legal if not isinstance(action, hh.Sage)]
+    return list(legal)
+
+
 def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str], pending: Sequence[str]) -> str:
     """A claim button: the teyaku by name (``pending``: the groups still to decide)."""
     groups = teyaku_in(hand)
@@ -629,15 +708,12 @@ def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str], pending: Sequence[s
 
 
 def escrow_refusal(short: InsufficientFunds, rules: hh.Rules, affordable: int) -> str:
-    """Why a table cannot open: the host's wallet does not cover the match's escrow."""
-    head = (
-        f"This match puts **{short.needed:,} {short.currency}** in escrow from each seat — the "
-        f"most {rules.rounds} rounds at {rules.stake_per_kan:,} a kan could cost — and your "
-        f"wallet holds {short.balance:,}."
+    """Why a table cannot open: the host's wallet does not cover one round's escrow."""
+    return (
+        f"Each seat puts **{short.needed:,} {short.currency}** in escrow — the most one round "
+        f"at {rules.stake_per_kan:,} a kan could cost, put back after each round — and your "
+        f"wallet holds {short.balance:,}. Open at a lower `stake_per_kan`."
     )
-    if affordable == 0:
-        return head + " Not even one round fits at this stake."
-    return head + f" Your wallet covers up to **{affordable} rounds** at this stake (`rounds`)."
 
 
 def replay_cards(state: Any, name: Callable[[int], str]) -> dict[str, list[str]] | None:

@@ -113,7 +113,7 @@ async def started(env: Any, *names: str, **options: Any) -> Any:
     options.setdefault("stake_per_kan", 1)
     options.setdefault("first_dealer", "first_seat")
     options.setdefault("turn_seconds", 3600)
-    options.setdefault("rounds", 2)  # 12 rounds hold more than a first wallet
+    options.setdefault("rounds", 2)  # a short match keeps a test quick
     opened = answered(await world[names[0]].slash(world.channel, "hanafuda open", **options))
     for name in names[1:]:
         answered(await world[name].click(opened.response.message, label="Join"))
@@ -551,21 +551,15 @@ async def test_yaku_rules_and_the_lobby_say_what_players_need(simcord_env):
         await alice.slash(world.channel, "hanafuda open", stake_per_kan=2, rounds=3, seats=3)
     )
     lobby = message_text(opened.response.message)
-    assert "the most this match can cost you" in lobby and "players: 3" in lobby
+    assert "the most one round can cost you" in lobby and "players: 3" in lobby
     hold = int(hh.ENGINE.hold(hm.Rules(stake_per_kan=2, rounds=3, seated_players=3)))
     assert f"{hold:,}" in lobby
-    # Twelve rounds at 1 coin a kan hold more than a first wallet: refused before opening.
+    # One round at 50 a kan holds more than a first wallet: refused before opening.
     other = world.guild.create_text_channel("elsewhere")
-    needed = hh.ENGINE.hold(hm.Rules(rounds=12))
-    text = refusal(await world["bob"].slash(other, "hanafuda open", stake_per_kan=1))
-    assert f"{needed:,}" in text and await wallet(world, world["bob"]) == START
-    # The refusal names the longest match the wallet covers at that stake.
-    fits = hh.affordable_rounds(hm.Rules(rounds=12), START)
-    assert 0 < fits < 12 and hh.ENGINE.hold(hm.Rules(rounds=fits)) <= START
-    assert hh.ENGINE.hold(hm.Rules(rounds=fits + 1)) > START
-    assert f"up to **{fits} rounds**" in text
+    needed = hh.ENGINE.hold(hm.Rules(stake_per_kan=50))
     text = refusal(await world["bob"].slash(other, "hanafuda open", stake_per_kan=50))
-    assert "Not even one round fits" in text
+    assert f"{needed:,}" in text and "lower `stake_per_kan`" in text
+    assert await wallet(world, world["bob"]) == START
 
 
 def test_the_open_command_reaches_every_house_option() -> None:

@@ -739,21 +739,23 @@ def test_deadline_seconds() -> None:
 
 
 def test_hold_formula_and_figures() -> None:
-    assert hh.hold(hh.Rules()) == 1524
+    # One round's worst case (issue 27): a new member's 1,000 covers the default table.
+    assert hh.hold(hh.Rules()) == 127
+    assert hh.hold(hh.Rules(rounds=1)) == hh.hold(hh.Rules(rounds=48)) == 127
     assert match.round_bound(hh.Rules()) == 630
     assert match.round_bound(hh.Rules(points_per_kan=12)) == 63 * 12
     comp = hh.Rules(seated_players=4, forced_out_compensation=True)
     assert match.compensation_bound(comp) == 166
     assert match.round_bound(comp) == 630 + 2 * 166
-    assert hh.hold(hh.Rules(stake_per_kan=3, rounds=6)) == -(-6 * 630 * 2 * 3 // 10) + 6
-    assert hh.hold(hh.Rules(field_multiplier_mode="stack")) == 12 * 630 * 8 // 10 + 12
+    assert hh.hold(hh.Rules(stake_per_kan=3, rounds=6)) == -(-630 * 2 * 3 // 10) + 1
+    assert hh.hold(hh.Rules(field_multiplier_mode="stack")) == 630 * 8 // 10 + 1
     assert (
         match.max_multiplier(
             hh.Rules(field_multiplier_mode="stack", rain_man_phoenix_make_large_field=True)
         )
         == 32
     )
-    assert hh.hold(hh.Rules(extend_game_for_carryover=True)) == 24 * 630 * 2 // 10 + 24
+    assert hh.hold(hh.Rules(extend_game_for_carryover=True)) == 630 * 2 // 10 + 1
 
 
 @pytest.mark.parametrize(
@@ -780,18 +782,44 @@ def test_each_scored_round_frees_more_escrow_than_it_can_cost(rules: hh.Rules) -
         assert freed >= math.ceil(exact) + 1
 
 
-def test_stakes_fall_as_rounds_are_scored_and_are_zero_at_the_end() -> None:
+def test_stakes_are_one_rounds_worst_case_until_the_end() -> None:
+    """The escrow is a round at a time: after each scored round the loser's wallet puts
+    the loss back (``top_up``), nothing after the last."""
     state, _ = begin((A, B), list(range(34)), rounds=3)
     r = state.rules
-    assert state.stakes == {A: hh.hold(r), B: hh.hold(r)}
-    for left in (2, 1):
+    assert state.stakes == {A: hh.hold(r), B: hh.hold(r)} == {A: 127, B: 127}
+    for _ in range(2):
+        before = state
         state, _ = finish_round(state)
-        assert state.stakes == dict.fromkeys((A, B), match.worst_case(r, left, 2))
+        assert state.stakes == {A: 127, B: 127}
+        for p in (A, B):
+            lost = before.payouts[p] - state.payouts[p]
+            assert hh.top_up(before, state, p) == max(0, lost)
+    before = state
     state, events = finish_round(state)
+    assert hh.top_up(before, state, A) == hh.top_up(before, state, B) == 0
     assert state.finished and state.stakes == {A: 0, B: 0}
     assert events[-1].kind == "match_over" and events[-1].reason == "rounds"
     best = max(state.scores.values())
     assert state.winners == [p for p in (A, B) if state.scores[p] == best]
+
+
+def test_a_player_who_cannot_cover_the_next_round_ends_the_match_after_this_one() -> None:
+    """The table's Uncovered note (sent when a wallet cannot put a loss back): the round
+    is scored from what is held and the match ends; everything goes back but the loss."""
+    state, _ = begin((A, B), list(range(34)), rounds=12)
+    with pytest.raises(IllegalMove):
+        hh.act(state, A, hh.Uncovered(player=B), ScriptedDice())  # the table's alone
+    fix = hh.shortfall(state, B)
+    assert fix == hh.Uncovered(player=B)
+    noted, events = hh.act(state, None, fix, ScriptedDice())
+    assert [e.kind for e in events] == ["cannot_cover"] and noted.ply == state.ply
+    assert hh.shortfall(noted, B) is None
+    done, events = finish_round(noted)
+    assert done.finished and done.rounds_played == 1 and done.stakes == {A: 0, B: 0}
+    assert events[-1].kind == "match_over" and events[-1].reason == "uncovered"
+    assert sum(done.payouts.values()) == 0
+    assert all(-done.payouts[p] <= noted.stakes[p] for p in (A, B))
 
 
 def test_coins_are_whole_and_sum_to_zero_by_largest_remainder() -> None:

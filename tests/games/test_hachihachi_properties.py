@@ -1,8 +1,11 @@
 """Properties of the Nuki Hachi-hachi engine over random deals and playouts (hypothesis):
 every card accounted for, 211 card points in a round played out, zero-sum settlements,
-no round's loss above the escrow bound and no wallet ever asked for more than its stake,
-stakes never negative, the state's JSON round-trip; and a state machine playing random
-legal moves for 2, 3 and 4 seats with every house option of §17 drawn at random."""
+no round's loss above the escrow bound and no settlement above what is escrowed (each
+round's escrow is put back from a wallet of random size before the next round, and a
+wallet that cannot ends the match after the round, as the table does), the books
+balancing (wallets + escrow constant), stakes never negative, the state's JSON round-trip;
+and a state machine playing random legal moves for 2, 3 and 4 seats with every house
+option of §17 drawn at random."""
 
 from __future__ import annotations
 
@@ -62,7 +65,9 @@ ALL_CARDS = sorted(hh.DECK)
 class Playout:
     """Checks every step of one match played by random legal actions (and deadlines)."""
 
-    def __init__(self, rules: hh.Rules, seed: int, deadlines: float = 0.05) -> None:
+    def __init__(
+        self, rules: hh.Rules, seed: int, deadlines: float = 0.05, *, short: bool = False
+    ) -> None:
         self.rng = random.Random(seed)
         self.dice = SeededDice(seed)
         self.rules = rules
@@ -70,10 +75,38 @@ class Playout:
         self.state = hh.start(rules, list(self.players), self.dice)
         self.deadlines = deadlines
         self.rounds_to_last_card = 0
-        # The most each player can still lose, as the table saw it at each step: their
-        # payout then less their stake. The final payout must never fall below it.
-        self.floor = {p: self.state.payouts[p] - self.state.stakes[p] for p in self.players}
+        hold = hh.hold(rules)
+        assert all(stake == hold for stake in self.state.stakes.values())
+        # Each wallet before sitting down: the seat's hold and a random spare (``short``:
+        # small enough that a wallet may fail to put a round's loss back).
+        spare = hold // 2 if short else 10**9
+        self.start_wallet = {p: hold + self.rng.randint(0, spare) for p in self.players}
+        self.total = sum(self.start_wallet.values())
+        self.short_ended = False
         self.check(self.state)
+
+    def wallet(self, state: hh.State, p: int) -> int:
+        """A wallet as the service keeps it: its change at the table is payouts - stakes."""
+        return self.start_wallet[p] + state.payouts[p] - state.stakes[p]
+
+    def settle(self, state: hh.State, player: int | None, action: Any) -> tuple[Any, list[Any]]:
+        """The action as the table applies it: a wallet that cannot put back what the
+        scored round took (``top_up``) gets the engine's ``shortfall`` note first, and the
+        action is applied again."""
+        new, events = hh.act(state, player, action, self.dice)
+        for p in self.players:
+            need = hh.top_up(state, new, p)
+            assert need == max(0, self.wallet(state, p) - self.wallet(new, p))
+            if need > self.wallet(state, p):
+                fix = hh.shortfall(state, p)
+                assert fix is not None
+                state, noted = hh.act(state, None, fix, self.dice)
+                assert [e.kind for e in noted] == ["cannot_cover"] and state.uncovered
+                new, events = hh.act(state, player, action, self.dice)
+                assert new.finished and events[-1].reason == "uncovered"
+                self.short_ended = True
+                return new, [*noted, *events]
+        return new, events
 
     def step(self) -> None:
         state = self.state
@@ -90,11 +123,11 @@ class Playout:
                 assert state.claims_open and all(isinstance(m, hh.ClaimTeyaku) for m in moves)
         if self.rng.random() < self.deadlines:
             action: Any = Deadline()
-            new, events = hh.act(state, None, action, self.dice)
+            new, events = self.settle(state, None, action)
         else:
             player = self.rng.choice(sorted(movers))
             action = self.rng.choice(movers[player])
-            new, events = hh.act(state, player, action, self.dice)
+            new, events = self.settle(state, player, action)
         # Only a silent claim step (a decline, "nothing to claim") leaves the ply alone.
         silent = isinstance(action, hh.ClaimTeyaku) and not events
         assert new.ply > state.ply or (silent and new.ply == state.ply)
@@ -102,6 +135,10 @@ class Playout:
             assert hh.parse_event(event.model_dump(mode="json")) == event
             if event.kind == "round_scored":
                 self.check_round(event.result, state.pot_carried)
+        for p in self.players:
+            # No settlement exceeds what is escrowed: a step's loss is paid from the
+            # stake the player held before it.
+            assert state.payouts[p] - new.payouts[p] <= state.stakes[p], "loss over escrow"
         self.state = new
         self.check(new)
 
@@ -113,18 +150,15 @@ class Playout:
         assert all(stake >= 0 for stake in state.stakes.values())
         assert hh.State.model_validate_json(state.model_dump_json()) == state
         assert state.payouts == hh.coins(state.scores, state.seats, state.rules)
-        for p in self.players:
-            # The escrow taken at the start is all a wallet ever pays: the table never
-            # asks it for more, however the rounds go.
-            net = state.payouts[p] - state.stakes[p]
-            assert net >= self.floor[p], "a wallet was asked for more than its escrow"
-            self.floor[p] = net
+        # The books balance: every coin is in a wallet or in escrow, no wallet below 0.
+        wallets = {p: self.wallet(state, p) for p in self.players}
+        assert all(balance >= 0 for balance in wallets.values()), wallets
+        assert sum(wallets.values()) + sum(state.stakes.values()) == self.total
         if state.finished:
             assert all(stake == 0 for stake in state.stakes.values())
             assert hh.deadline_seconds(state) is None
-            for p in self.players:
-                assert state.payouts[p] >= self.floor[p], "a wallet paid more than its stake"
         else:
+            assert all(stake == hh.hold(state.rules) for stake in state.stakes.values())
             assert state.turn in state.seats and hh.deadline_seconds(state)
             assert state.rounds_played < match.max_rounds(state.rules)
             if state.phase in ("play", "capture_drawn", "call"):
@@ -166,6 +200,19 @@ class Playout:
 def test_random_matches_keep_every_invariant(rules: hh.Rules, seed: int) -> None:
     final = Playout(rules, seed).run()
     assert final.rounds_played <= match.max_rounds(rules)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=house_rules(), seed=st.integers(0, 2**32 - 1))
+def test_short_wallets_end_the_match_with_every_settlement_inside_the_escrow(
+    rules: hh.Rules, seed: int
+) -> None:
+    """Wallets that hold little beyond one round's escrow: the round is always paid from
+    what is held, a wallet never goes below 0, and a wallet that cannot put a loss back
+    ends the match after that round (checked in ``Playout.settle`` and ``check``)."""
+    rules = rules.model_copy(update={"rounds": 6})
+    final = Playout(rules, seed, short=True).run()
+    assert final.finished
 
 
 @settings(max_examples=60, deadline=None)

@@ -48,10 +48,14 @@ sources' gaps); the player rules are ``bot/rules_text/hachihachi.md``. Rulings o
   scored. ``payouts`` are coins, recomputed from the
   scores after every round: points × ``stake_per_kan`` / ``points_per_kan``, whole by
   largest remainder (ties in seat order), summing to 0 with the house's 0.
-  ``hold(rules)`` and ``stakes``: see :mod:`bot.games.hachihachi.match` (the proof of
-  the per-round bound). Dropout penalties wait in ``pot`` (points) until a round is
-  scored, which pays them to its winner; penalties of an abandoned deal (§8 step 6) stay
-  in the pot, and their payers drop free in the redeal (one penalty a counted round).
+  ``hold(rules)`` and ``stakes``: one round's worst case, see
+  :mod:`bot.games.hachihachi.match` (the proof of the per-round bound). A scored round's
+  loss is put back from the wallet before the next (``top_up``); a wallet that cannot
+  makes the table send :class:`Uncovered` (``shortfall``) and the match ends after that
+  round (``MatchOver.reason == "uncovered"``). Dropout penalties wait in ``pot`` (points)
+  until a round is scored, which pays them to its winner; penalties of an abandoned deal
+  (§8 step 6) stay in the pot, and their payers drop free in the redeal (one penalty a
+  counted round).
 - ``extend_game_for_carryover``: extra rounds while ``pending_large > 0``, at most
   ``rounds`` extra (so the escrow is bounded).
 - The Paulownia pair goes to the acting dealer when the dealer drops out (§8 step 7).
@@ -99,7 +103,9 @@ from bot.games.hachihachi.engine import (
     parse_action,
     parse_event,
     seat_limits,
+    shortfall,
     start,
+    top_up,
 )
 from bot.games.hachihachi.match import (
     affordable_rounds,
@@ -117,6 +123,7 @@ from bot.games.hachihachi.models import (
     Action,
     Called,
     Cancel,
+    CannotCover,
     CaptureDrawn,
     CardPlayed,
     Claim,
@@ -148,6 +155,7 @@ from bot.games.hachihachi.models import (
     State,
     TeyakuClaimed,
     TeyakuDeclined,
+    Uncovered,
 )
 from bot.games.hachihachi.round import card_name, matches
 from bot.games.hachihachi.yaku import (
@@ -180,6 +188,7 @@ __all__ = [
     "Action",
     "Called",
     "Cancel",
+    "CannotCover",
     "CaptureDrawn",
     "Card",
     "CardPlayed",
@@ -217,6 +226,7 @@ __all__ = [
     "Teyaku",
     "TeyakuClaimed",
     "TeyakuDeclined",
+    "Uncovered",
     "act",
     "affordable_rounds",
     "card_name",
@@ -242,8 +252,10 @@ __all__ = [
     "round_bound",
     "score_round",
     "seat_limits",
+    "shortfall",
     "sixteen_chaff_kan",
     "start",
     "teyaku",
+    "top_up",
     "worst_case",
 ]

@@ -29,6 +29,7 @@ from bot.games.hachihachi.models import (
     Sage,
     Shoubu,
     State,
+    Uncovered,
 )
 from bot.games.hachihachi.yaku import group_a
 from bot.games.kit import (
@@ -259,6 +260,20 @@ def _check_deadline(s: State, player: int | None, action: Deadline) -> None:
     only_the_table(s, player, action)
 
 
+def _check_uncovered(s: State, player: int | None, action: Uncovered) -> None:
+    only_the_table(s, player, action)
+    if action.player not in s.seats:
+        raise IllegalMove("Only a seated player's cover can fall short.")
+    if action.player in s.uncovered:
+        raise IllegalMove("That player is already known not to cover another round.")
+
+
+def _apply_uncovered(s: State, player: int | None, action: Uncovered, dice: Dice) -> list[Event]:
+    # No ply: the note is applied in the same transaction as the scoring action it
+    # precedes, which moves the ply itself.
+    return match.uncovered(s, action.player)
+
+
 def _apply_abort(s: State, player: int | None, action: Abort, dice: Dice) -> list[Event]:
     """A moderator ends the match. Settled rounds stand, and the round dealt is played out
     at once by the table's defaults and scored as played: voiding it would let a moderator
@@ -279,6 +294,7 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         Sage: _player_move(_check_call),
         Shoubu: _player_move(_check_call),
         Cancel: _player_move(_check_cancel),
+        Uncovered: Move(_check_uncovered, _apply_uncovered),
         Deadline: Move(_check_deadline, _apply_deadline),
         Abort: Move(the_service_decides, _apply_abort),
     },
@@ -389,6 +405,9 @@ class HachihachiEngine(Engine[Rules, State, Action, Event]):
 
     name = "hachihachi"
     permissions = PERMISSIONS
+    charges_at_reveal = True
+    """A scored round's loss is put back into escrow from the wallet before the next round
+    (:meth:`top_up`); when it cannot be, :meth:`shortfall` ends the match after it."""
     secret_choices: ClassVar[Mapping[str, str]] = {"claim_teyaku": "claim"}
 
     def reveals(self, event: Mapping[str, Any]) -> Mapping[str, Collection[int] | None]:
@@ -415,6 +434,18 @@ class HachihachiEngine(Engine[Rules, State, Action, Event]):
         """The match's worst-case loss in coins (see :mod:`bot.games.hachihachi.match`)."""
         return match.hold(rules)
 
+    def top_up(self, before: State, after: State, player: int) -> int:
+        """Coins ``player``'s wallet puts back into escrow after a scored round (a stake:
+        see :mod:`bot.games.hachihachi.match`)."""
+        return match.top_up(before, after, player)
+
+    def shortfall(self, state: State, player: int) -> Uncovered | None:
+        """``player`` cannot put back what the round about to be scored takes: the table's
+        note that ends the match after it (``None`` once noted, or for a non-player)."""
+        if state.finished or player not in state.seats or player in state.uncovered:
+            return None
+        return build(Uncovered, player=player)
+
     def deadline_seconds(self, state: State) -> int | None:
         if state.finished:
             return None
@@ -436,6 +467,8 @@ start = ENGINE.start
 act = RULEBOOK.act
 seat_limits = ENGINE.seat_limits
 hold = ENGINE.hold
+top_up = ENGINE.top_up
+shortfall = ENGINE.shortfall
 deadline_seconds = ENGINE.deadline_seconds
 legal_actions = ENGINE.legal_actions
 parse_action = ENGINE.parse_action

@@ -31,17 +31,21 @@ A player's loss in one round, in points before the multiplier, is at most ``B``:
 So ``B = 24 + 36 + 3 kan (= 63 kan) [+ 2 kan] [+ (seats - 2) × C]`` in points (``max(36
 kan, 211)`` is 36 kan at 10 or 12 points a kan). Every payment of a round is multiplied by
 its multiplier, at most ``M`` = 2 with carry-over, ``2**3`` stacking (``2**5`` when the
-Rain Man and the Phoenix count too). A match has at most ``R = rounds`` counted rounds
-(``2 × rounds`` with ``extend_game_for_carryover``). Coins are points × ``stake_per_kan /
-points_per_kan``, made whole from the running score after every round (largest remainder),
-which moves a payout by less than one coin from its exact value. A round then moves a
-player's payout by at most ``ceil(X) + 1`` coins, ``X = B × M × stake_per_kan /
-points_per_kan``, so a player's worst case over ``k`` rounds still to play is ``k ×
-(ceil(X) + 1)`` coins: each scored round frees at least what it can cost, and the table
-never asks a wallet for more than the escrow it took at the start. ``hold(rules)`` is that
-for ``k = R``; ``stakes[p]`` is it for the rounds still to play (the round in play
-included, so a penalty carried over from an abandoned deal is inside it). Defaults: ``B =
-630`` points, ``M = 2``, ``R = 12``: ``12 × (126 + 1) = 1524`` coins at 1 coin a kan.
+Rain Man and the Phoenix count too). Coins are points × ``stake_per_kan /
+points_per_kan``, made whole from the running score after every round (largest
+remainder), which moves a payout by less than one coin from its exact value. A round
+then moves a player's payout by at most ``ceil(X) + 1`` coins, ``X = B × M ×
+stake_per_kan / points_per_kan``: ``worst_case(rules, 1)``.
+
+Escrow a round at a time (issue 27): ``hold(rules)`` and every ``stakes[p]`` while the
+match runs are that one round's worst case, whatever ``rounds`` is. A scored round's
+loss is paid out of it, and the loser's wallet puts the loss back before the next round
+is dealt (the service's top-up, :func:`top_up`; a stake, so self-exclusion and loss
+limits apply). When a wallet cannot, the table sends :class:`Uncovered` for that player
+before the scoring action is applied again: the round is scored from what is held and
+the match ends after it (a match never asks a wallet for a debt). Defaults: ``B = 630``
+points, ``M = 2``: ``126 + 1 = 127`` coins at 1 coin a kan (it was 12 rounds' worth,
+1,524, before).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from bot.games.errors import IllegalMove
 from bot.games.hachihachi.cards import CARDS, DECK, MAJORITY
 from bot.games.hachihachi.models import (
     Aborted,
+    CannotCover,
     Claim,
     EndedBy,
     Event,
@@ -126,28 +131,35 @@ def worst_case(rules: Rules, rounds_left: int, seats: int | None = None) -> int:
 
 
 def hold(rules: Rules) -> int:
-    """Coins each player puts in escrow: the whole match's worst case."""
-    return worst_case(rules, max_rounds(rules))
+    """Coins each player puts in escrow on sitting down: one round's worst case (each
+    round's is put back before it is dealt, module notes)."""
+    return worst_case(rules, 1)
 
 
 def affordable_rounds(rules: Rules, balance: int) -> int:
     """The longest match (``rounds``, up to the rules' own) whose escrow ``balance`` covers
-    with these rules otherwise; 0 when not even one round fits."""
-    fits = (
-        rounds
-        for rounds in range(rules.rounds, 0, -1)
-        if hold(rules.model_copy(update={"rounds": rounds})) <= balance
-    )
-    return next(fits, 0)
+    with these rules otherwise; 0 when not even one round fits. The escrow is one round's
+    at any length, so this is ``rules.rounds`` or 0."""
+    return rules.rounds if hold(rules) <= balance else 0
 
 
 def refresh_stakes(s: State) -> None:
-    rules = s.rules
+    """The round in play's worst case for every seat; 0 once the match is over."""
     if s.finished:
         s.stakes = dict.fromkeys(s.seats, 0)
         return
-    base = worst_case(rules, max_rounds(rules) - s.rounds_played, len(s.seats))
-    s.stakes = dict.fromkeys(s.seats, base)
+    s.stakes = dict.fromkeys(s.seats, worst_case(s.rules, 1, len(s.seats)))
+
+
+def top_up(before: State, after: State, player: int) -> int:
+    """Coins ``player``'s wallet puts into escrow between ``before`` and ``after``: what a
+    scored round took from their stake, put back to cover the next round (0 once the match
+    is over: then the escrow only pays out)."""
+    if after.finished or player not in after.stakes:
+        return 0
+    was = before.payouts.get(player, 0) - before.stakes.get(player, 0)
+    now = after.payouts.get(player, 0) - after.stakes.get(player, 0)
+    return max(0, was - now)
 
 
 def coins(scores: dict[int, int], seats: list[int], rules: Rules) -> dict[int, int]:
@@ -357,6 +369,13 @@ def new_match(rules: Rules, players: list[int], dice: Dice) -> State:
     return s
 
 
+def uncovered(s: State, player: int) -> list[Event]:
+    """The table's note that ``player`` cannot cover another round: the match ends when the
+    round in play is scored (from what the escrow holds)."""
+    s.uncovered = [*s.uncovered, player]
+    return [build(CannotCover, player=player)]
+
+
 def _ending(s: State) -> Literal["aborted", "forfeit"]:
     return "aborted" if s.aborted else "forfeit"
 
@@ -393,6 +412,9 @@ def end_round(s: State, end: End, dice: Dice) -> list[Event]:
     if s.forfeited or s.aborted:
         events.extend(finish(s, _ending(s)))
         return events
+    if s.uncovered:
+        events.extend(finish(s, "uncovered"))
+        return events
     rules = s.rules
     played = s.rounds_played
     more = played < rules.rounds or (
@@ -407,7 +429,7 @@ def end_round(s: State, end: End, dice: Dice) -> list[Event]:
     return events
 
 
-def finish(s: State, reason: str) -> list[Event]:
+def finish(s: State, reason: Literal["rounds", "forfeit", "aborted", "uncovered"]) -> list[Event]:
     best = max(s.scores.values())
     winners = [p for p in s.seats if s.scores[p] == best]
     s.finished = True

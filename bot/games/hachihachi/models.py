@@ -107,6 +107,17 @@ class Cancel(BaseModel):
     kind: Literal["cancel"] = "cancel"
 
 
+class Uncovered(BaseModel):
+    """The table's note (never a player's) that ``player``'s wallet cannot put back what
+    the round being scored takes from their escrow (the next round's cover): their
+    balance, self-exclusion or loss limit refuses it. The round in play is scored from
+    what is held, and the match ends after it."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["uncovered"] = "uncovered"
+    player: int
+
+
 class ClaimTeyaku(BaseModel):
     """Manual claims: claim or decline a teyaku group (``None``: every group the player
     has still to decide); ``month`` names the triplet for Diving when there are two."""
@@ -127,6 +138,7 @@ Action: TypeAlias = Annotated[
     | Shoubu
     | Cancel
     | ClaimTeyaku
+    | Uncovered
     | Deadline
     | Abort,
     Field(discriminator="kind"),
@@ -339,9 +351,16 @@ class Forfeited(BaseModel):
     player: int
 
 
+class CannotCover(BaseModel):
+    """A player's wallet cannot cover another round: the round in play is the last."""
+
+    kind: Literal["cannot_cover"] = "cannot_cover"
+    player: int
+
+
 class MatchOver(BaseModel):
     kind: Literal["match_over"] = "match_over"
-    reason: Literal["rounds", "forfeit", "aborted"]
+    reason: Literal["rounds", "forfeit", "aborted", "uncovered"]
     winners: list[int]
     scores: dict[int, int]
     payouts: dict[int, int]
@@ -371,6 +390,7 @@ Event = Annotated[
     | Called
     | RoundScored
     | Forfeited
+    | CannotCover
     | MatchOver
     | Aborted
     | Honour,
@@ -388,7 +408,8 @@ class State(BaseModel):
 
     Money: ``scores`` are running points (settled rounds only: a round's payments are
     booked when it is scored); ``payouts`` are coins made from them after every round;
-    ``stakes[p]`` is the worst case of the rounds still to play (see ``hold``)."""
+    ``stakes[p]`` is the worst case of the round in play (see ``hold``): a loss is paid
+    from it, and the wallet puts it back before the next round."""
 
     rules: Rules
     seats: list[int]
@@ -447,6 +468,9 @@ class State(BaseModel):
     idle: dict[int, int] = Field(default_factory=dict)
     """Decisions in a row the deadline played for each player."""
     forfeited: list[int] = Field(default_factory=list)
+    uncovered: list[int] = Field(default_factory=list)
+    """Players whose wallet could not cover another round (:class:`Uncovered`): the match
+    ends when the round in play is scored."""
     dealer_draws: list[dict[int, str]] = Field(default_factory=list)
     """The cards drawn for the first dealer (§4), one dict per draw (empty: first seat)."""
     last_round: RoundResult | None = None
