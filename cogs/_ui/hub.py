@@ -88,6 +88,8 @@ class GameFace(Protocol):
 
     def replay_tile(self, card: str, height: int) -> bytes: ...
 
+    def left_word(self, outcome: Outcome, player: int) -> str | None: ...
+
 
 EndedListener = Callable[["TableHub", TableSnapshot[Any, Any]], Coroutine[Any, Any, None]]
 """Work for a table that has just ended (tell its watchers, attach its replay page)."""
@@ -405,6 +407,10 @@ class TableHub(MessageSync):
             outcome = await self.service.join(cid.table, actor)
         elif cid.verb == "leave":
             outcome = await self.service.leave(cid.table, actor)
+            ui = self.games.get(outcome.snapshot.spec.name)
+            confirm = ui.left_word(outcome, actor.user_id) if ui is not None else None
+            await self.answer(interaction, outcome, confirm=confirm)
+            return
         elif cid.verb == "start":
             outcome = await self.service.start(cid.table, actor)
         elif cid.verb == "accept":

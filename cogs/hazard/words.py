@@ -22,6 +22,15 @@ BET_LABELS: dict[str, str] = {
     "odds_for": "odds on the chance",
     "odds_against": "odds on the main",
 }
+SETTLED_NAMES: dict[str, str] = {
+    "caster": "the caster's stake",
+    "with": "the bet with the caster",
+    "against": "the bet against the caster",
+    "odds_for": "the odds on the chance",
+    "odds_against": "the odds on the main",
+}
+"""A bet as the object of "wins"/"loses" (the labels read after "on": "on with" is no
+sentence)."""
 OUTCOME_TEXT: dict[str, str] = {
     "nick": "**nicks** — the caster wins",
     "out": "**throws out** — the caster loses",
@@ -51,7 +60,8 @@ def settled(event: hazard.BetSettled, snapshot: Snapshot) -> str:
     kept = (
         f" after {render.coins(event.commission, currency)} commission" if event.commission else ""
     )
-    return f"{who} {verb} on {bet}: {render.signed_coins(event.net, currency)}{kept}."
+    won = SETTLED_NAMES[event.bet]
+    return f"{who} {verb} {won}: {render.signed_coins(event.net, currency)}{kept}."
 
 
 def closed_bets(event: hazard.BettingClosed, snapshot: Snapshot) -> str:

@@ -37,6 +37,7 @@ class NihakyuUI(Game):
     game = "nihakyu"
     title = "Nihakyu"
     seats_title = "Stamina (✅ chosen · ⏳ waiting)"
+    finished_seats_title = "Stamina at the end (✖ out)"
     recent_events = 12
     deadline = "Resolves {due} at the latest."
     sentences = SENTENCES
