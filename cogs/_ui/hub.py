@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -89,6 +89,12 @@ class GameFace(Protocol):
     def replay_tile(self, card: str, height: int) -> bytes: ...
 
     def left_word(self, outcome: Outcome, player: int) -> str | None: ...
+
+    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None: ...
+
+    def history_text(
+        self, event: BaseModel, snapshot: TableSnapshot[Any, Any], earlier: Sequence[BaseModel]
+    ) -> str | None: ...
 
 
 EndedListener = Callable[["TableHub", TableSnapshot[Any, Any]], Coroutine[Any, Any, None]]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
 import discord
@@ -159,6 +159,18 @@ class FortunesUI(Game):
 
     def public_line(self, outcome: Outcome) -> str | None:
         return words.result_line(list(outcome.events), outcome.snapshot)
+
+    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None:
+        return words.action_text(action, currency)
+
+    def history_text(
+        self, event: BaseModel, snapshot: Snapshot, earlier: Sequence[BaseModel]
+    ) -> str | None:
+        if isinstance(event, fw.DiceSetAside):
+            # The live sentence reads the dice as they are now; the log's, as they were.
+            by = " by the table" if event.by_deadline else ""
+            return words.set_aside_then(event, earlier, by)
+        return self.event_text(event, snapshot)
 
     def left_word(self, outcome: Outcome, player: int) -> str | None:
         return words.cashed_out(list(outcome.events), player, outcome.snapshot)

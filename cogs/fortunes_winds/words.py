@@ -378,3 +378,32 @@ def cannot_cover(banker_id: int, needed: int, balance: int, currency: str) -> st
         f"The banker {render.mention(banker_id)} cannot cover that bet: the bets on the table "
         f"could then cost them {needed:,} {currency}, and they hold {balance:,} {currency}."
     )
+
+
+def action_text(action: Mapping[str, Any], currency: str) -> str | None:
+    """A logged action in words, without its actor (/history, the replay page)."""
+    kind = str(action.get("kind"))
+    if kind in BET_LABELS:
+        return f"bets {render.coins(int(action.get('amount', 0)), currency)} {BET_LABELS[kind]}"
+    if kind == "set_aside":
+        dice = [str(d) for d in action.get("dice", [])]
+        return "sets aside the " + ", ".join(f"{d} die" for d in dice) if dice else None
+    return ACTION_WORDS.get(kind)
+
+
+ACTION_WORDS: dict[str, str] = {
+    "roll": "rolls",
+    "new_turn": "goes again",
+    "pass_dice": "passes the dice",
+    "ready": "is ready",
+    "join": "sits down",
+    "leave": "cashes out",
+}
+
+
+def set_aside_then(event: fw.DiceSetAside, earlier: Sequence[object], by: str = "") -> str:
+    """A set-aside as it read at its step: the faces of the roll before it."""
+    rolled = next((e for e in reversed(earlier) if isinstance(e, fw.Rolled)), None)
+    faces: Mapping[Any, str] = rolled.faces if rolled is not None else {}
+    shown = ", ".join(face(faces[d]) if d in faces else d.capitalize() for d in event.dice)
+    return f"Set aside{by}: {shown}."

@@ -3,8 +3,9 @@ Data for cogs/hazard/ui.py (the frame around them is cogs/_ui/frame.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import discord
 
@@ -191,3 +192,23 @@ def odds_embed(main: int | None = None, rules: hazard.Rules | None = None) -> di
             inline=False,
         )
     return embed
+
+
+def action_text(action: Mapping[str, Any], currency: str) -> str | None:
+    """A logged Hazard action in words, without its actor (/history, the replay page)."""
+    kind = str(action.get("kind"))
+    if kind in BET_LABELS:
+        return f"bets {render.coins(int(action.get('amount', 0)), currency)} {BET_LABELS[kind]}"
+    if kind == "call_main":
+        return f"calls a main of {action.get('main')}"
+    return ACTION_WORDS.get(kind)
+
+
+ACTION_WORDS: dict[str, str] = {
+    "throw": "throws",
+    "ready": "is ready",
+    "pass_dice": "passes the dice",
+    "join": "sits down",
+    "leave": "cashes out",
+    "close": "closes the table",
+}
