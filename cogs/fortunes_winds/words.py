@@ -308,8 +308,8 @@ def keep_text(advice: fw.KeepAdvice, state: fw.State) -> str:
     lines = [
         f"**Best keep** after roll {state.roll_number}: {keep}, then roll again "
         "(**Roll with best keep** does both in one click).",
-        f"With it you **win the turn {percent(win)}** of the time and **meet Lord Moon "
-        f"{percent(moon)}**.",
+        f"With it the shooter **wins the turn {percent(win)}** of the time and **meets "
+        f"Lord Moon {percent(moon)}**.",
     ]
     for roll in (1, 2, 3):
         cells = [
@@ -320,7 +320,7 @@ def keep_text(advice: fw.KeepAdvice, state: fw.State) -> str:
         if cells:
             lines.append(f"-# Roll {roll}: " + " · ".join(cells))
     lines.append(
-        f"-# On average from here: {signed_percent(advice.shooter_ev)} of your shooter's bet "
+        f"-# On average from here: {signed_percent(advice.shooter_ev)} of the shooter's bet "
         "(Lord Moon stake included)."
     )
     return "\n".join(lines)

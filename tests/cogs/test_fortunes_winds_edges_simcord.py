@@ -41,8 +41,8 @@ async def test_roll_with_best_keep_sets_the_engines_keep_aside_and_rolls(simcord
     hint = answered(await click(world, alice, "Best keep"), ephemeral=True).response.content
     lines = hint.splitlines()
     assert "Roll with best keep" in lines[0]
-    assert f"win the turn {float(win) * 100:.2f}%" in lines[1]
-    assert f"meet Lord Moon {float(moon) * 100:.2f}%" in lines[1]
+    assert f"wins the turn {float(win) * 100:.2f}%" in lines[1]
+    assert f"meets Lord Moon {float(moon) * 100:.2f}%" in lines[1]
     assert len(lines) <= 5, "one line per roll, not one per outcome"
 
     # Someone else's click changes nothing.
