@@ -107,7 +107,12 @@ HAZARD = Game(
     rules_file="hazard.md",
     colour=(237, 66, 69),
     extension="cogs.hazard",
-    computer=Computer[hazard.Rules, hazard.State, hazard.Action](hazard_player.decide),
+    # Its moves are public (no landing moment to hide), but a whole round of throws
+    # landing within milliseconds cannot be followed: a second between its moves, as a
+    # caster at a real table would take. Members' own clicks never wait on it.
+    computer=Computer[hazard.Rules, hazard.State, hazard.Action](
+        hazard_player.decide, thinking_seconds=1.0
+    ),
 )
 
 NIHAKYU = Game(

@@ -11,12 +11,12 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import BaseModel
 
 from bot import rules_text
 from bot.app import TanzakuBot
 from bot.errors import UserFacingError
 from bot.records import records_by_game, running_net
-from bot.service import LogKind
 from bot.service.verify import public_log
 from bot.storage.table_queries import LiveTable
 from cogs._ui import render
@@ -27,32 +27,12 @@ from cogs._ui.primitives import actor_of, is_moderator, send_ephemeral
 from cogs._ui.replay import replay_file
 from cogs._ui.rules_pages import rules_page
 from cogs._ui.stats_chart import draw_running_net
+from cogs._ui.step_words import parsed_events, step_line
 
 HISTORY_LINES = 25
 TABLE_ID_MAX = 2**53
 """Table ids are SQLite rowids; past 2^53 a number no longer survives JSON in clients."""
 TableId = app_commands.Range[int, 1, TABLE_ID_MAX]
-
-
-def describe_logged(data: dict[str, Any]) -> str:
-    kind = str(data.get("kind", "?"))
-    labels = {
-        LogKind.OPEN: "opened the table",
-        LogKind.JOIN: "joined",
-        LogKind.LEAVE: "left",
-        LogKind.START: "started the game",
-        LogKind.CANCEL: "cancelled the table",
-        LogKind.EXPIRE: "the lobby expired",
-        LogKind.WITHDRAW: "the table message could not be posted; cancelled",
-        LogKind.ABANDON: "the game could not go on; ended with refunds",
-        "abort": "ended the table (moderator)",
-        "deadline": "time ran out",
-    }
-    if kind in labels:
-        return labels[kind]
-    fields = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("kind", "action"))
-    name = str(data.get("action", kind))
-    return f"{name}({fields})" if fields else name
 
 
 TABLES_PER_PAGE = 10
@@ -189,15 +169,17 @@ async def history_page(
     page = pages - 1 if page is None else min(max(page, 0), pages - 1)
     lines = []
     first_shown = page * HISTORY_LINES
-    for number, step in enumerate(
-        steps[first_shown : first_shown + HISTORY_LINES], start=first_shown + 1
-    ):
+    speaker = TableHub.of(bot).games.get(snapshot.spec.name)
+    # Every step's events in turn, so a sentence reads the table as it was at its step.
+    earlier: list[BaseModel] = []
+    for number, step in enumerate(steps, start=1):
         row = step.row
-        who = render.mention(row.actor_id) if row.actor_id else "the table"
-        events = [str(event.get("kind")) for event in json.loads(row.events_json)]
-        tail = f" → {', '.join(events)}" if events else ""
-        what = describe_logged(step.action)
-        lines.append(f"`{number:>3}` {render.timestamp(row.at, 'T')} {who}: {what}{tail}")
+        events = parsed_events(snapshot, json.loads(row.events_json))
+        if first_shown < number <= first_shown + HISTORY_LINES:
+            who = render.mention(row.actor_id) if row.actor_id else "the table"
+            text = step_line(speaker, snapshot, who, step.action, events, earlier)
+            lines.append(f"`{number:>3}` {render.timestamp(row.at, 'T')} {text}")
+        earlier.extend(events)
     if not live and snapshot.row.seed_hex:
         # The seed is public once the table has ended (/verify re-derives every roll).
         lines.append(f"Fairness seed: `{snapshot.row.seed_hex}`")

@@ -52,7 +52,9 @@ class Computer(Generic[RulesT, StateT, ActionT]):
     its bid and forbidden number), so its moment must not tell it. Without it the time a
     decision took would show: Hachi-hachi's search took longer the more moves the hand
     allowed; a duel bid is drawn in microseconds, but how far the draw walks its mix
-    depends on the bid. ``0`` where the move is public anyway.
+    depends on the bid. It also paces a game whose public moves would otherwise land
+    too fast to follow (Hazard: a whole round of throws in about 10 ms); ``0`` where the
+    move is public and instant is fine.
 
     Hachi-hachi's search does a fixed work whatever the hand (``hachihachi.SAMPLES``
     rollouts over half as many worlds, in every searched phase); its slowest decision

@@ -36,6 +36,9 @@ class Facts(Protocol):
     def seats_title(self) -> str: ...
 
     @property
+    def finished_seats_title(self) -> str | None: ...
+
+    @property
     def recent_events(self) -> int: ...
 
     def status_lines(self, snapshot: TableSnapshot[Any, Any]) -> list[str]: ...
@@ -102,7 +105,7 @@ def frame_of(facts: Facts, snapshot: TableSnapshot[Any, Any], events: Sequence[B
         deadline=None if finished else facts.deadline_line(snapshot),
         events=happenings[-facts.recent_events :] if facts.recent_events else [],
         notes=facts.notes(snapshot),
-        seats_title=facts.seats_title,
+        seats_title=(finished and facts.finished_seats_title) or facts.seats_title,
         seats=facts.seat_lines(snapshot),
         extra_fields=facts.extra_fields(snapshot),
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -52,6 +52,9 @@ class Game:
     has_dice: ClassVar[bool] = True
     """Whether the game draws on the fair dice; a game without chance shows no seed."""
     seats_title: ClassVar[str] = "Seats"
+    finished_seats_title: ClassVar[str | None] = None
+    """The seats' heading once the table is over (``None``: :attr:`seats_title`), for a
+    heading that explains marks only a table in play shows."""
     recent_events: ClassVar[int] = 8
     """How many of the latest event sentences the table message shows."""
     deadline: ClassVar[str | None] = None
@@ -394,6 +397,25 @@ class Game:
     def replay_tile(self, card: str, height: int) -> bytes:
         """One of :meth:`replay_cards`' cards as a PNG ``height`` pixels high."""
         raise NotImplementedError
+
+    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None:
+        """A logged action of this game in words, without its actor ("bets 6 ryō with
+        the caster"), for /history and the replay page; ``None``: spelled out plainly
+        (:func:`cogs._ui.step_words.plain`)."""
+        return None
+
+    def history_text(
+        self, event: BaseModel, snapshot: TableSnapshot[Any, Any], earlier: Sequence[BaseModel]
+    ) -> str | None:
+        """A logged event as the table message said it, for /history and the replay page;
+        ``earlier``: the table's public events before it (a sentence that reads the table
+        as it is now must read it as it was then instead)."""
+        return self.event_text(event, snapshot)
+
+    def left_word(self, outcome: Outcome, player: int) -> str | None:
+        """A private word to ``player`` who just left (or cashed out of) the table; default
+        none (the table message says it)."""
+        return None
 
     def public_line(self, outcome: Outcome) -> str | None:
         """A short line of its own in the channel for an outcome that deserves one (a

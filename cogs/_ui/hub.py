@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -87,6 +87,14 @@ class GameFace(Protocol):
     ) -> dict[str, list[str]] | None: ...
 
     def replay_tile(self, card: str, height: int) -> bytes: ...
+
+    def left_word(self, outcome: Outcome, player: int) -> str | None: ...
+
+    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None: ...
+
+    def history_text(
+        self, event: BaseModel, snapshot: TableSnapshot[Any, Any], earlier: Sequence[BaseModel]
+    ) -> str | None: ...
 
 
 EndedListener = Callable[["TableHub", TableSnapshot[Any, Any]], Coroutine[Any, Any, None]]
@@ -405,6 +413,10 @@ class TableHub(MessageSync):
             outcome = await self.service.join(cid.table, actor)
         elif cid.verb == "leave":
             outcome = await self.service.leave(cid.table, actor)
+            ui = self.games.get(outcome.snapshot.spec.name)
+            confirm = ui.left_word(outcome, actor.user_id) if ui is not None else None
+            await self.answer(interaction, outcome, confirm=confirm)
+            return
         elif cid.verb == "start":
             outcome = await self.service.start(cid.table, actor)
         elif cid.verb == "accept":

@@ -27,6 +27,7 @@ from bot.service.verify import ReplayedStep, public_log, replay_steps
 from bot.storage.table_queries import TableStatus
 from cogs._ui import render
 from cogs._ui.hub import GameFace, TableHub
+from cogs._ui.step_words import Speaker, action_words
 
 if TYPE_CHECKING:
     from bot.app import TanzakuBot
@@ -39,11 +40,9 @@ def replay_filename(table_id: int) -> str:
     return f"tanzaku-table-{table_id}-replay.html"
 
 
-def said(action: dict[str, Any]) -> str:
-    """What a step was, in a few words (``kind`` and its arguments)."""
-    kind = str(action.get("kind", "?"))
-    rest = ", ".join(f"{key}={value}" for key, value in action.items() if key != "kind")
-    return f"{kind}({rest})" if rest else kind
+def said(action: dict[str, Any], ui: Speaker | None = None, currency: str = "coins") -> str:
+    """What a step was, in words (the game's own, else spelled out): never a repr."""
+    return action_words(ui, action, currency)
 
 
 TIMESTAMP = re.compile(r"<t:(\d+)(?::\w)?>")
@@ -54,7 +53,8 @@ def embed_text(embed: discord.Embed) -> str:
     Discord would show in the reader's zone given in UTC."""
     parts = [embed.title or "", embed.description or ""]
     parts += [f"{field.name}\n{field.value}" for field in embed.fields]
-    text = "\n\n".join(part for part in parts if part).replace("**", "")
+    # Bold marks and code marks (a seed, a Stamina bar) are Discord's: plain text here.
+    text = "\n\n".join(part for part in parts if part).replace("**", "").replace("`", "")
     return TIMESTAMP.sub(
         lambda found: datetime.fromtimestamp(int(found.group(1)), UTC).strftime(
             "%Y-%m-%d %H:%M:%S UTC"
@@ -147,7 +147,7 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
             "seq": number,
             "at": log_row.at,
             "actor": names(log_row.actor_id) if log_row.actor_id else "the table",
-            "said": said(action),
+            "said": names.text(said(action, ui, snapshot.currency)),
             "draws": draws,
         }
         if step is None:
@@ -171,7 +171,7 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
                 entry["cards"] = cards
                 seen_cards.update(card for pile in cards.values() for card in pile)
         elif LogKind.is_table_step(action.get("kind")):
-            entry["shown"] = f"Lobby: {said(action)}"
+            entry["shown"] = f"Lobby: {names.text(said(action, ui, snapshot.currency))}"
         steps.append(entry)
     data: dict[str, Any] = {
         "table": row.id,

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
 import discord
+from pydantic import BaseModel
 
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.games import fortunes_winds as fw
@@ -40,6 +41,8 @@ CONTROLS: tuple[Control, ...] = (
     Control("newturn", "New turn", row=0, style="success", shown=lambda s: s.phase == "won"),
     Control("pass", "Pass the dice", row=0, shown=lambda s: s.roll_number == 0,
             live=fw.can_pass_dice),
+    Control("bestroll", "Roll with best keep", row=0, style="primary", emoji="🎲",
+            shown=keeping),
     Control("keep", "Best keep", row=0, emoji="💡", shown=keeping),
     Control("ready", "Ready", row=0, style="success", emoji="✋", shown=lambda s: s.window_open),
     *(Control("bet", words.BET_BUTTONS[k], k, row=2 + (i == 5), shown=bet_shown(k))
@@ -70,6 +73,7 @@ class FortunesUI(Game):
             "die": self.toggle,
             "again": self.roll_again,
             "keep": self.best_keep,
+            "bestroll": self.roll_best_keep,
             **self.bets.verbs(),
         }
 
@@ -99,6 +103,16 @@ class FortunesUI(Game):
             )
         return view_of(*items)
 
+    async def apply(
+        self, interaction: Any, table: int, action: BaseModel, *, ply: int | None = None
+    ) -> Outcome:
+        try:
+            return await super().apply(interaction, table, action, ply=ply)
+        except fw.GuardRefused as refused:
+            # The engine counts coins; the table speaks the server's currency.
+            currency = (await self.service.snapshot(table)).currency
+            raise NotAllowed(refused.sentence(lambda n: render.coins(n, currency))) from refused
+
     def wallet_refusal(self, short: InsufficientFunds, currency: str) -> str | None:
         return words.cannot_cover(short.user_id or 0, short.needed, short.balance, currency)
 
@@ -122,6 +136,20 @@ class FortunesUI(Game):
             await self.apply(interaction, cid.table, action, ply=cid.ply)
         await self.act(interaction, cid.table, fw.Roll(), ply=cid.ply)
 
+    async def roll_best_keep(
+        self, interaction: Any, cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        """One click for the hint: set aside the engine's best keep from the table as the
+        button showed it (the click's ply), then roll — the engine's own two actions."""
+        snapshot: Snapshot = await self.service.snapshot(cid.table)
+        if cid.ply != snapshot.game.ply:
+            raise StaleAction()
+        keep = fw.best_keep(snapshot.game)
+        if keep:
+            action = fw.SetAside.model_validate({"dice": keep})
+            await self.apply(interaction, cid.table, action, ply=cid.ply)
+        await self.act(interaction, cid.table, fw.Roll(), ply=cid.ply)
+
     async def best_keep(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> None:
         state = (await self.service.snapshot(cid.table)).game
         advice = fw.keep_advice(state)
@@ -131,6 +159,21 @@ class FortunesUI(Game):
 
     def public_line(self, outcome: Outcome) -> str | None:
         return words.result_line(list(outcome.events), outcome.snapshot)
+
+    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None:
+        return words.action_text(action, currency)
+
+    def history_text(
+        self, event: BaseModel, snapshot: Snapshot, earlier: Sequence[BaseModel]
+    ) -> str | None:
+        if isinstance(event, fw.DiceSetAside):
+            # The live sentence reads the dice as they are now; the log's, as they were.
+            by = " by the table" if event.by_deadline else ""
+            return words.set_aside_then(event, earlier, by)
+        return self.event_text(event, snapshot)
+
+    def left_word(self, outcome: Outcome, player: int) -> str | None:
+        return words.cashed_out(list(outcome.events), player, outcome.snapshot)
 
     async def bet_room(self, interaction: Any, snapshot: Snapshot, kind: str) -> tuple[int, int]:
         """(the least, the most) the member may add on ``kind`` now, in the kind's whole-pays

@@ -181,6 +181,15 @@ def result_line(events: list[object], snapshot: Snapshot) -> str | None:
     return f"🎲 Turn {ended.turn}: {turn_ended(ended, snapshot)} " + " · ".join(nets)
 
 
+def cashed_out(events: Sequence[object], player: int, snapshot: Snapshot) -> str | None:
+    """The private word to a member who cashed out: what they take from this table."""
+    left = next((e for e in events if isinstance(e, fw.Left) and e.player == player), None)
+    if left is None:
+        return None
+    net = render.signed_coins(left.net, snapshot.currency)
+    return f"💰 You cashed out of table #{snapshot.id}: net **{net}** at this table."
+
+
 def clock_line(state: fw.State, due: str) -> str:
     if state.window_open:
         waiting = fw.waiting_on(state)
@@ -251,8 +260,11 @@ def odds_embed() -> discord.Embed:
         title="Fortunes and Winds — exact odds",
         description=(
             "Computed exactly over the dice and every keep (dynamic programming, not "
-            "simulation), the shooter keeping for their own best value. *Edge* is the "
-            f"bank's expected gain per coin staked.\n\n{GUARD_TEXT}"
+            "simulation), the shooter keeping for their own best value. A bet's *edge* "
+            "is what the bank expects to gain on it, as a share of the bet (for the "
+            "shooter's bet and a ride: of the bet itself, the Lord Moon stake beside it "
+            "included in the result); a negative edge favours the bettor, which the house "
+            f"guard watches.\n\n{GUARD_TEXT}"
         ),
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
@@ -271,8 +283,10 @@ def odds_embed() -> discord.Embed:
     embed.add_field(
         name="Shooter",
         value=(
-            f"Wins the turn {percent(best.win)} · expected net per coin "
-            f"{best.shooter_ev} ≈ {percent(best.shooter_ev)} (Lord Moon included)"
+            f"Wins the turn {percent(best.win)} of the time. On average the shooter "
+            f"{'loses' if best.shooter_ev < 0 else 'gains'} {percent(abs(best.shooter_ev))} "
+            "of the shooter's bet per turn (Lord Moon stake included): about "
+            f"{float(abs(best.shooter_ev)) * 100:.2f} for every 100 bet"
         ),
         inline=False,
     )
@@ -280,17 +294,42 @@ def odds_embed() -> discord.Embed:
 
 
 def keep_text(advice: fw.KeepAdvice, state: fw.State) -> str:
-    """The private answer to "Best keep"."""
+    """The private answer to "Best keep": the keep, then the chances that matter (winning
+    the turn, meeting Lord Moon) exactly, then each roll's outcomes on one line."""
     if advice.keep:
         keep = "set aside " + ", ".join(face(state.faces[d]) for d in advice.keep)
     else:
         keep = "set nothing aside"
-    lines = [f"**Best keep** after roll {state.roll_number}: {keep}, then roll again."]
-    for (roll, result), chance in advice.outcomes.items():
-        if chance:
-            lines.append(f"Roll {roll}, {RESULT_NAMES[result]}: {percent(chance, 3)}")
-    lines.append(f"Expected net per coin from here: {percent(advice.shooter_ev)}.")
+    win = sum(
+        (p for (_, result), p in advice.outcomes.items() if result not in ("moon", "nothing")),
+        Fraction(0),
+    )
+    moon = sum((p for (_, result), p in advice.outcomes.items() if result == "moon"), Fraction(0))
+    lines = [
+        f"**Best keep** after roll {state.roll_number}: {keep}, then roll again "
+        "(**Roll with best keep** does both in one click).",
+        f"With it the shooter **wins the turn {percent(win)}** of the time and **meets "
+        f"Lord Moon {percent(moon)}**.",
+    ]
+    for roll in (1, 2, 3):
+        cells = [
+            f"{RESULT_NAMES[result]} {percent(chance, 1)}"
+            for (at, result), chance in advice.outcomes.items()
+            if at == roll and chance
+        ]
+        if cells:
+            lines.append(f"-# Roll {roll}: " + " · ".join(cells))
+    lines.append(
+        f"-# On average from here: {signed_percent(advice.shooter_ev)} of the shooter's bet "
+        "(Lord Moon stake included)."
+    )
     return "\n".join(lines)
+
+
+def signed_percent(value: Fraction, places: int = 2) -> str:
+    """A signed share in words' figures: ``−10.88%``, ``+3.10%``."""
+    shown = percent(abs(value), places)
+    return f"−{shown}" if value < 0 else f"+{shown}"
 
 
 def status_lines(snapshot: Snapshot) -> list[str]:
@@ -339,3 +378,32 @@ def cannot_cover(banker_id: int, needed: int, balance: int, currency: str) -> st
         f"The banker {render.mention(banker_id)} cannot cover that bet: the bets on the table "
         f"could then cost them {needed:,} {currency}, and they hold {balance:,} {currency}."
     )
+
+
+def action_text(action: Mapping[str, Any], currency: str) -> str | None:
+    """A logged action in words, without its actor (/history, the replay page)."""
+    kind = str(action.get("kind"))
+    if kind in BET_LABELS:
+        return f"bets {render.coins(int(action.get('amount', 0)), currency)} {BET_LABELS[kind]}"
+    if kind == "set_aside":
+        dice = [str(d) for d in action.get("dice", [])]
+        return "sets aside the " + ", ".join(f"{d} die" for d in dice) if dice else None
+    return ACTION_WORDS.get(kind)
+
+
+ACTION_WORDS: dict[str, str] = {
+    "roll": "rolls",
+    "new_turn": "goes again",
+    "pass_dice": "passes the dice",
+    "ready": "is ready",
+    "join": "sits down",
+    "leave": "cashes out",
+}
+
+
+def set_aside_then(event: fw.DiceSetAside, earlier: Sequence[object], by: str = "") -> str:
+    """A set-aside as it read at its step: the faces of the roll before it."""
+    rolled = next((e for e in reversed(earlier) if isinstance(e, fw.Rolled)), None)
+    faces: Mapping[Any, str] = rolled.faces if rolled is not None else {}
+    shown = ", ".join(face(faces[d]) if d in faces else d.capitalize() for d in event.dice)
+    return f"Set aside{by}: {shown}."

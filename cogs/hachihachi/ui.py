@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 import discord
@@ -73,6 +73,9 @@ class HachiHachiUI(Game):
         }
 
     # -- the table message ---------------------------------------------------------------------
+
+    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None:
+        return words.action_text(action, currency)
 
     def describe_rules(self, snapshot: Snapshot) -> list[str]:
         return words.rules_summary(snapshot)

@@ -9,7 +9,7 @@ except to count cards, or a claimed teyaku's revealed cards (public by rules §9
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, TypeAlias
 
@@ -726,3 +726,23 @@ def replay_cards(state: Any, name: Callable[[int], str]) -> dict[str, list[str]]
         if pile:
             cards[f"Pile of {name(int(player))}"] = list(pile)
     return cards
+
+
+def action_text(action: Mapping[str, Any], currency: str) -> str | None:
+    """A logged Hachi-hachi action in words, without its actor (/history, the replay
+    page); every card it names was face up when it was played."""
+    kind = str(action.get("kind"))
+    capture = action.get("capture")
+    taking = f", taking the {card_name(str(capture))}" if capture else ""
+    if kind == "play":
+        return f"plays the {card_name(str(action.get('card')))}{taking}"
+    if kind == "capture_drawn":
+        return f"takes the {card_name(str(capture))} with the drawn card"
+    if kind == "mizuten":
+        return "plays blind (mizuten)" if action.get("declare") else "does not play blind"
+    if kind == "participate":
+        return "plays the round" if action.get("play") else "drops out of the round"
+    if kind == "claim_teyaku":
+        group = f" (group {action.get('group')})" if action.get("group") else ""
+        return ("claims" if action.get("claim") else "declines") + f" teyaku{group}"
+    return {"sage": "calls sage (plays on)", "shoubu": "calls shoubu (ends the round)"}.get(kind)

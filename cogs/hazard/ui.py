@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 import discord
@@ -15,6 +16,7 @@ from cogs._ui.controls import Control, Menu
 from cogs._ui.forms import AmountPicker
 from cogs._ui.game import Game
 from cogs._ui.verbs import Act, VerbTable, fixed, with_choice
+from cogs.hazard import words as hazard_words
 from cogs.hazard.words import BET_LABELS, SENTENCES, clock_line, percent, rules_summary
 
 BETS = (("with", "Bet with"), ("against", "Bet against"), ("caster", "Caster's stake"))
@@ -62,6 +64,9 @@ class HazardUI(Game):
             "close": Act(lambda arg, values: hazard.Close(), checked=False),
             **self.bets.verbs(),
         }
+
+    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None:
+        return hazard_words.action_text(action, currency)
 
     def describe_rules(self, snapshot: Snapshot) -> list[str]:
         return rules_summary(snapshot.rules, snapshot.currency)

@@ -3,8 +3,9 @@ Data for cogs/hazard/ui.py (the frame around them is cogs/_ui/frame.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import discord
 
@@ -22,6 +23,15 @@ BET_LABELS: dict[str, str] = {
     "odds_for": "odds on the chance",
     "odds_against": "odds on the main",
 }
+SETTLED_NAMES: dict[str, str] = {
+    "caster": "the caster's stake",
+    "with": "the bet with the caster",
+    "against": "the bet against the caster",
+    "odds_for": "the odds on the chance",
+    "odds_against": "the odds on the main",
+}
+"""A bet as the object of "wins"/"loses" (the labels read after "on": "on with" is no
+sentence)."""
 OUTCOME_TEXT: dict[str, str] = {
     "nick": "**nicks** — the caster wins",
     "out": "**throws out** — the caster loses",
@@ -51,7 +61,8 @@ def settled(event: hazard.BetSettled, snapshot: Snapshot) -> str:
     kept = (
         f" after {render.coins(event.commission, currency)} commission" if event.commission else ""
     )
-    return f"{who} {verb} on {bet}: {render.signed_coins(event.net, currency)}{kept}."
+    won = SETTLED_NAMES[event.bet]
+    return f"{who} {verb} {won}: {render.signed_coins(event.net, currency)}{kept}."
 
 
 def closed_bets(event: hazard.BettingClosed, snapshot: Snapshot) -> str:
@@ -181,3 +192,23 @@ def odds_embed(main: int | None = None, rules: hazard.Rules | None = None) -> di
             inline=False,
         )
     return embed
+
+
+def action_text(action: Mapping[str, Any], currency: str) -> str | None:
+    """A logged Hazard action in words, without its actor (/history, the replay page)."""
+    kind = str(action.get("kind"))
+    if kind in BET_LABELS:
+        return f"bets {render.coins(int(action.get('amount', 0)), currency)} {BET_LABELS[kind]}"
+    if kind == "call_main":
+        return f"calls a main of {action.get('main')}"
+    return ACTION_WORDS.get(kind)
+
+
+ACTION_WORDS: dict[str, str] = {
+    "throw": "throws",
+    "ready": "is ready",
+    "pass_dice": "passes the dice",
+    "join": "sits down",
+    "leave": "cashes out",
+    "close": "closes the table",
+}

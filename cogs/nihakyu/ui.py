@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from collections.abc import Mapping
+from typing import Any, TypeAlias
 
 from bot.games import nihakyu
 from bot.service import TableSnapshot
@@ -11,6 +12,7 @@ from cogs._ui import render
 from cogs._ui.controls import Control
 from cogs._ui.game import Game
 from cogs._ui.verbs import VerbTable, by_arg, fixed
+from cogs.nihakyu import words as nihakyu_words
 from cogs.nihakyu.words import (
     CONFIRMATIONS,
     SENTENCES,
@@ -37,6 +39,7 @@ class NihakyuUI(Game):
     game = "nihakyu"
     title = "Nihakyu"
     seats_title = "Stamina (✅ chosen · ⏳ waiting)"
+    finished_seats_title = "Stamina at the end (✖ out)"
     recent_events = 12
     deadline = "Resolves {due} at the latest."
     sentences = SENTENCES
@@ -56,6 +59,9 @@ class NihakyuUI(Game):
             ),
             "skip": fixed(nihakyu.SkipSleight),
         }
+
+    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None:
+        return nihakyu_words.action_text(action, currency)
 
     def describe_rules(self, snapshot: Snapshot) -> list[str]:
         return rules_summary(snapshot.rules)

@@ -3,7 +3,8 @@ summary. Data for cogs/nihakyu/ui.py (the frame around them is cogs/_ui/frame.py
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from collections.abc import Mapping
+from typing import Any, TypeAlias
 
 from bot.games import nihakyu
 from bot.games.common import HOUSE, Honour
@@ -150,3 +151,24 @@ def rules_summary(rules: nihakyu.Rules) -> list[str]:
         f"Variants: {', '.join(variants) if variants else 'none'}",
         f"{server_set} are the server's (moderators: /config rule).",
     ]
+
+
+def action_text(action: Mapping[str, Any], currency: str) -> str | None:
+    """A logged Nihakyu action in words, without its actor (/history, the replay page):
+    a choice is listed only once revealed (``public_log``)."""
+    kind = str(action.get("kind"))
+    if kind == "sleight":
+        return f"uses Sleight of Hand ({int(action.get('adjust', 0)):+d})"
+    if kind == "eject":
+        return f"ejects {name(int(action.get('target', 0)))}"
+    if kind == "kage_unpaid":
+        return f"{name(int(action.get('player', 0)))} could not pay Kage's Endurance: Roll"
+    return ACTION_WORDS.get(kind)
+
+
+ACTION_WORDS: dict[str, str] = {
+    "roll": f"chose {CHOICE_TEXT['roll']}",
+    "shadow_step": f"chose {CHOICE_TEXT['shadow_step']}",
+    "kage_endurance": f"chose {CHOICE_TEXT['kage']}",
+    "skip_sleight": "passes on Sleight of Hand",
+}

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeAlias
 
 import discord
@@ -16,6 +16,7 @@ from cogs._ui.forms import quick_amounts, typed_amount
 from cogs._ui.game import Game
 from cogs._ui.primitives import button, view_of
 from cogs._ui.verbs import VerbTable, with_number
+from cogs.strength_duel import words as duel_words
 from cogs.strength_duel.words import (
     CONFIRMATIONS,
     MODE_TITLES,
@@ -60,6 +61,9 @@ class DuelUI(Game):
             "bidm": self.bid_form,
             "bidt": self.bid_form,
         }
+
+    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None:
+        return duel_words.action_text(action, currency)
 
     def describe_rules(self, snapshot: Snapshot) -> list[str]:
         return rules_summary(snapshot.rules, snapshot.seats)

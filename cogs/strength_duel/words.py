@@ -3,8 +3,8 @@ Data for cogs/strength_duel/ui.py (the frame around them is cogs/_ui/frame.py)."
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal, TypeAlias
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, TypeAlias
 
 from bot.games import strength_duel as duel
 from bot.players import is_computer
@@ -248,3 +248,15 @@ def bid_review(state: duel.State) -> str | None:
         return None
     lines.append(f"Win chance given up against best play: **{total:.1%}** in all.")
     return "\n".join(lines)
+
+
+def action_text(action: Mapping[str, Any], currency: str) -> str | None:
+    """A logged duel action in words, without its actor (/history, the replay page): a
+    bid is listed only once revealed (``public_log``)."""
+    kind = str(action.get("kind"))
+    if kind == "bid":
+        tag = " and tags out" if action.get("tag_out") else ""
+        return f"bids {int(action.get('amount', 0)):,} strength{tag}"
+    if kind == "forbid":
+        return f"forbids the number {action.get('number')}"
+    return None

@@ -399,3 +399,44 @@ async def test_a_computers_move_lands_at_a_fixed_moment_whatever_it_decided(
         expected = thinking if took <= thinking else 2 * thinking
         assert landed == pytest.approx(expected), (took, landed)
     assert any(took > thinking for took in moves)
+
+
+async def test_hazard_the_computers_moves_are_paced_and_the_members_are_not(
+    simcord_env, monkeypatch, dice
+):
+    """A second between the computer caster's moves (a round of throws a member can follow,
+    not one landing within milliseconds), on a virtual clock; the member's own bet and
+    clicks pass no pause."""
+    service = simcord_env.bot.tables
+    now = [0.0]
+    pauses: list[float] = []
+    moves: list[str] = []
+    real = service.computers.players["hazard"]
+
+    def recorded(state: Any, seat: int, dice_: Any) -> Any:
+        action = real.decide(state, seat, dice_)
+        if action is not None:
+            moves.append(type(action).__name__)
+        return action
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+        now[0] += seconds
+
+    vary_computer(monkeypatch, simcord_env.bot, "hazard", decide=recorded)
+    monkeypatch.setattr(service.computers, "clock", lambda: now[0])
+    monkeypatch.setattr(service.computers, "pause", pause)
+    world, alice, _bank = await alone_with_the_computer(simcord_env, "hazard")
+    answered(await alice.click(world.channel.last_message, label="Pass the dice"))
+    await service.computers.idle()
+    assert pauses == [1.0] * len(moves) and moves, "its call of the main waited a second"
+    before = len(pauses)
+    dice.extend([2, 3, 6, 6, 2, 3])  # 5 (the chance), 12 (neither), 5: the caster wins
+    answered(await alice.slash(world.channel, "hazard bet", kind="against", amount=30))
+    await service.computers.idle()
+    after = await state(world)
+    assert after.round == 2 and dice.remaining == 0, "it threw the round out"
+    throws = moves[before:].count("Throw")
+    assert throws == 3, moves
+    assert pauses == [1.0] * len(moves), "every one of its moves, each throw included"
+    assert len(pauses) - before == len(moves) - before >= 3

@@ -224,7 +224,7 @@ async def test_a_claim_after_the_dealers_first_draw_is_refused(simcord_env):
     assert not (await world.env.bot.tables.snapshot(1)).row.live
     shown = answered(await alice.slash(holding.channel, "history", table=1))
     history = "\n".join(embed.description for embed in shown.response.embeds if embed.description)
-    assert "play(card=" in history and "claim_teyaku" not in history, history
+    assert "> plays " in history and "teyaku" not in history, history
     verified = answered(await alice.slash(holding.channel, "verify", table=1))
     page = attachment_text(world, verified.response.attachments[0])
-    assert "claim_teyaku" not in page and "play(card=" in page
+    assert "teyaku" not in page and "plays the " in page

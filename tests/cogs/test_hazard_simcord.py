@@ -148,3 +148,19 @@ async def test_odds_command_shows_exact_fractions(simcord_env):
     assert "against 1.36%" in fields["Main 7"] and "against 0.43%" in fields["Main 6"]
     assert "caster/with 1.41%" in fields["Main 7"] and "odds 0.00%" in fields["Main 9"]
     assert "-" not in "".join(fields.values())
+
+
+async def test_settlements_read_as_sentences(simcord_env, dice):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    table = answered(await alice.slash(world.channel, "hazard open")).response.message
+    await bob.click(table, label="Join")
+    answered(await alice.click(table, label="Start"))
+    answered(await bob.slash(world.channel, "hazard bet", kind="with", amount=10))
+    await call_main(world, alice, 7)
+    await ready(world, bob)
+    dice.extend([3, 4])  # 7 on a main of 7: a nick, the caster wins
+    await throw(world, alice)
+    text = world.channel.last_message.embeds[0].description
+    assert f"<@{bob.id}> wins the bet with the caster: +10 ryō." in text, text
+    assert "wins on with" not in text

@@ -350,3 +350,17 @@ async def test_moderator_ejects_a_player(simcord_env, dice):
     snapshot = await simcord_env.bot.tables.snapshot(1)
     assert snapshot.state.stamina[carol.id] == 0
     assert "ejected" in table_message(world).embeds[0].description
+
+
+async def test_a_finished_table_heads_its_seats_without_the_waiting_marks(simcord_env, dice):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started(world, "alice", "bob", ante=10, starting_stamina=20)
+    assert table_message(world).embeds[0].fields[0].name == "Stamina (✅ chosen · ⏳ waiting)"
+    dice.extend([1, 20])
+    await choose(world, alice)
+    await choose(world, bob)
+    assert (await simcord_env.bot.tables.snapshot(1)).state.finished
+    heading = table_message(world).embeds[0].fields[0].name
+    assert "waiting" not in heading and "chosen" not in heading
+    assert heading == "Stamina at the end (✖ out)"

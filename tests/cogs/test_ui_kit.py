@@ -45,6 +45,7 @@ class Other(BaseModel):
 class Facts:
     title = "Dice"
     seats_title = "Players"
+    finished_seats_title = None
     recent_events = 2
 
     def status_lines(self, snapshot: Any) -> list[str]:

@@ -124,7 +124,7 @@ async def test_verify_and_the_ended_table_attach_the_page(simcord_env):
     _snapshot, rows = await simcord_env.bot.tables.history(1, world.guild.id)
     assert [step["seq"] for step in data["steps"]] == [row.seq for row in rows]
     assert [step["draws"] for step in data["steps"]] == [json.loads(r.draws_json) for r in rows]
-    throws = [step for step in data["steps"] if step["said"] == "throw"]
+    throws = [step for step in data["steps"] if step["said"] == "throws"]
     assert len(throws) >= 3
     for step in throws:
         (six, first), (_, second) = step["draws"]
@@ -259,7 +259,7 @@ async def test_a_real_browser_re_derives_every_roll(simcord_env, tmp_path):
 
     # One roll altered in the embedded log: the page names that roll.
     data = data_of(page)
-    second_throw = [s for s in data["steps"] if s["said"] == "throw"][1]
+    second_throw = [s for s in data["steps"] if s["said"] == "throws"][1]
     logged = second_throw["draws"][0][1]
     second_throw["draws"][0][1] = logged % 6 + 1  # the log now claims another face
     before = sum(len(s["draws"]) for s in data["steps"] if s["seq"] < second_throw["seq"])
@@ -316,4 +316,5 @@ def test_a_message_becomes_plain_text_for_the_page() -> None:
     assert embed_text(embed) == (
         "Hazard\n\nRound 2 ends 1970-01-01 00:00:00 UTC\n\nSeats\n<@5> — net 3"
     )
-    assert said({"kind": "bet", "amount": 5}) == "bet(amount=5)" and said({"kind": "x"}) == "x"
+    assert said({"kind": "bet", "amount": 5}) == "bet: amount 5" and said({"kind": "x"}) == "x"
+    assert said({"kind": "__start__", "players": [1575]}) == "started the game"

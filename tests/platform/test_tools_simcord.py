@@ -58,7 +58,7 @@ async def test_history_and_verify_of_a_fair_table(simcord_env):
     report = answered(await bob.slash(world.channel, "verify", table=1), ephemeral=True)
     assert "✅" in report.response.embeds[0].description
     history = answered(await bob.slash(world.channel, "history", table=1), ephemeral=True)
-    assert "call(side=heads)" in history.response.embeds[0].description
+    assert "call: side heads" in history.response.embeds[0].description
     assert "seed `" in world.channel.last_message.embeds[0].footer.text
 
     stats = answered(await alice.slash(world.channel, "stats"), ephemeral=True)

@@ -166,14 +166,36 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
         # Name only what can be placed: a limit under the table minimum takes nothing.
         limit = min(limit, rules.max_stake - held_now)
         placeable = limit > 0 and held_now + limit >= rules.min_stake
-        more = (
-            f"The bank would take at most {_coins(limit)} more on it now."
-            if placeable
-            else "The bank takes no more on it this turn."
+        raise GuardRefused(
+            bet.kind,
+            bet.amount,
+            limit if placeable else 0,
+            awaiting_shooter=not state.bets.get(state.shooter, {}).get("shooter"),
         )
-        raise IllegalMove(
-            f"The house guard refuses {_BET_NAMES[bet.kind]} of {_coins(bet.amount)}: with "
-            f"it the table's bets together would beat the bank on average. {more}"
+
+
+class GuardRefused(IllegalMove):
+    """The house guard refuses a side bet: ``limit`` is the most the bank would take on
+    it now (0: none); ``awaiting_shooter`` when the shooter has not bet yet, so the room
+    is not yet known. The words here count coins; a table's face names its currency."""
+
+    def __init__(self, kind: str, amount: int, limit: int, *, awaiting_shooter: bool) -> None:
+        self.bet_kind, self.amount, self.limit = kind, amount, limit
+        self.awaiting_shooter = awaiting_shooter
+        super().__init__(self.sentence(_coins))
+
+    def sentence(self, amount_words: Callable[[int], str]) -> str:
+        """The refusal, with amounts as ``amount_words`` says them."""
+        if self.limit:
+            more = f"The bank would take at most {amount_words(self.limit)} more on it now."
+        elif self.awaiting_shooter:
+            more = "Wait for the shooter's bet: what the bank takes beside it depends on it."
+        else:
+            more = "The bank takes no more on it this turn."
+        return (
+            f"The house guard refuses {_BET_NAMES[self.bet_kind]} of "
+            f"{amount_words(self.amount)}: with it the table's bets together would beat the "
+            f"bank on average. {more}"
         )
 
 
