@@ -739,6 +739,11 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
     def ply(self, state: State) -> int:
         return state.ply
 
+    def waiting_on(self, state: State) -> list[int]:
+        """The shooter (to bet, roll, or choose after a win), except while the betting
+        window keeps them from rolling."""
+        return [] if state.finished or state.window_open else [state.shooter]
+
     name = "fortunes_winds"
 
     def honours_at_end(

@@ -711,6 +711,10 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
     def ply(self, state: State) -> int:
         return state.ply
 
+    def waiting_on(self, state: State) -> list[int]:
+        """The caster, except while the betting window keeps them from throwing."""
+        return [] if state.finished or state.window_open else [state.caster]
+
     name = "hazard"
 
     def honours_at_end(
