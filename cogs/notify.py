@@ -44,6 +44,13 @@ class NotifyCog(commands.Cog, name="Notify"):
     ) -> None:
         assert interaction.guild_id is not None
         service = self.bot.tables
+        if not self.bot.settings.turn_notices:
+            await send_ephemeral(
+                interaction,
+                "This bot tells nobody that a table waits for them (its operator switched "
+                "turn notices off), so there is nothing to set. Nothing was changed.",
+            )
+            return
         if mode is None:
             stored = await service.notify_mode(interaction.guild_id, interaction.user.id)
             current = Mode(stored) if stored in set(Mode) else DEFAULT_MODE

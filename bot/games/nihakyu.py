@@ -1044,10 +1044,10 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
         if state.finished:
             return []
         if state.phase == "sleight":
-            asked, done = list(state.sleight_players), state.sleights.keys()
+            asked, done = list(state.sleight_players), set(state.sleights)
         else:
             asked = [p for p in standing(state) if p not in state.eliminated]
-            done = state.choices.keys()
+            done = set(state.choices)
         left = [p for p in asked if p not in done]
         return left if len(left) < len(asked) else []
 

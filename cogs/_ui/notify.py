@@ -112,6 +112,8 @@ class Notifier:
         ``actor``: who made the outcome (``None``: the table itself, a deadline)."""
         snapshot = outcome.snapshot
         table = snapshot.id
+        if not self.hub.bot.settings.turn_notices:
+            return
         lock = self._locks.setdefault(table, asyncio.Lock())
         async with lock:
             if snapshot.row.version < self._version.get(table, -1):
