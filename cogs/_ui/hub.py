@@ -105,7 +105,7 @@ class TableHub(MessageSync):
         self.ended_listeners: list[tuple[str, EndedListener]] = []
         """Run (each as its own task) once a table's last outcome is shown."""
         bot.tables.deadline_listeners.append(self.on_deadline_outcome)
-        self.notifier = Notifier(self)
+        self.notifier = Notifier(bot)
         """Tells a member the table waits for them, in a way Discord notifies."""
 
     @classmethod

@@ -33,7 +33,7 @@ from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 
 if TYPE_CHECKING:
-    from cogs._ui.hub import TableHub
+    from bot.app import TanzakuBot
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +96,8 @@ def dm_text(snapshot: TableSnapshot[Any, Any]) -> str:
 class Notifier:
     """Who has been told at each live table, and the messages that told them."""
 
-    def __init__(self, hub: TableHub) -> None:
-        self.hub = hub
+    def __init__(self, bot: TanzakuBot) -> None:
+        self.bot = bot
         self._told: dict[int, dict[int, Entry]] = {}
         """Per live table: member → their notification, or why they need none."""
         self._version: dict[int, int] = {}
@@ -112,7 +112,7 @@ class Notifier:
         ``actor``: who made the outcome (``None``: the table itself, a deadline)."""
         snapshot = outcome.snapshot
         table = snapshot.id
-        if not self.hub.bot.settings.turn_notices:
+        if not self.bot.settings.turn_notices:
             return
         lock = self._locks.setdefault(table, asyncio.Lock())
         async with lock:
@@ -161,7 +161,7 @@ class Notifier:
 
     async def _tell(self, snapshot: TableSnapshot[Any, Any], member: int) -> Entry:
         try:
-            stored = await self.hub.service.notify_mode(snapshot.row.guild_id, member)
+            stored = await self.bot.tables.notify_mode(snapshot.row.guild_id, member)
         except Exception as error:
             log.warning("table %s: could not read a notify setting: %s", snapshot.id, error)
             stored = None
@@ -170,7 +170,7 @@ class Notifier:
             return Known.WAITED
         if mode is Mode.DM:
             try:
-                channel = await self.hub.bot.create_dm(discord.Object(member))
+                channel = await self.bot.create_dm(discord.Object(member))
                 message = await channel.send(dm_text(snapshot))
                 self.sent += 1
                 return Ping(message.channel.id, message.id)
@@ -178,7 +178,7 @@ class Notifier:
                 # Closed DMs: the channel mention still reaches them.
                 log.info("table %s: a turn DM failed (HTTP %s)", snapshot.id, error.status)
         row = snapshot.row
-        channel_at = self.hub.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        channel_at = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         try:
             sent = await channel_at.send(
                 channel_text(snapshot, member),
@@ -196,7 +196,7 @@ class Notifier:
     async def _take_back(self, entry: Entry) -> None:
         if not isinstance(entry, Ping):
             return
-        message = self.hub.bot.get_partial_messageable(entry.channel_id).get_partial_message(
+        message = self.bot.get_partial_messageable(entry.channel_id).get_partial_message(
             entry.message_id
         )
         try:
