@@ -248,3 +248,39 @@ async def test_notify_answers_privately_and_keeps_a_setting_per_server(simcord_e
     assert await world.env.bot.tables.notify_mode(world.guild.id + 1, alice.id) is None
     again = answered(await alice.slash(world.channel, "notify"), ephemeral=True)
     assert "nothing" in again.response.content
+
+
+async def test_a_deadline_that_plays_for_a_member_takes_their_notice_back(simcord_env):
+    world = await hachihachi_started(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    hands = Hands(world)
+    s = await hachihachi_state(world)
+    while s.turn == alice.id:
+        await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
+        s = await hachihachi_state(world)
+    assert s.turn == bob.id and list(pings(world)) == [bob.id]
+    await world.env.advance_time(3600)
+    after = await hachihachi_state(world)
+    assert after.ply > s.ply, "the deadline played for bob"
+    shown = pings(world)
+    assert bob.id not in shown
+    if after.turn == alice.id:
+        assert list(shown) == [alice.id], "alice last clicked before bob's turn: a new turn"
+
+
+async def test_a_hazard_caster_is_not_told_again_when_the_betting_window_closes(simcord_env, dice):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    opened = answered(await alice.slash(world.channel, "hazard open"))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Start"))
+    message = await table_message(world)
+    select = next(
+        c.custom_id
+        for row in message.components
+        for c in row.children
+        if ":main" in str(c.custom_id)
+    )
+    answered(await alice.select(message, ["7"], custom_id=select))
+    await click(world, bob, "Ready")  # the window closes: alice may throw
+    assert pings(world) == {}, "alice called the main herself a moment ago"

@@ -21,10 +21,10 @@ def test_hazard_waits_on_the_caster_until_the_end() -> None:
     assert hazard.ENGINE.waiting_on(state.model_copy(update={"finished": True})) == []
 
 
-def test_fortunes_waits_on_the_shooter_outside_the_betting_window() -> None:
+def test_fortunes_waits_on_the_shooter_through_the_betting_window() -> None:
     state = fw.ENGINE.start(fw.Rules(), [A, B], ScriptedDice())
     assert fw.ENGINE.waiting_on(state) == [state.shooter]
-    assert fw.ENGINE.waiting_on(state.model_copy(update={"window_open": True})) == []
+    assert fw.ENGINE.waiting_on(state.model_copy(update={"window_open": True})) == [state.shooter]
     assert fw.ENGINE.waiting_on(state.model_copy(update={"finished": True})) == []
 
 

@@ -740,9 +740,9 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
         return state.ply
 
     def waiting_on(self, state: State) -> list[int]:
-        """The shooter (to bet, roll, or choose after a win), except while the betting
-        window keeps them from rolling."""
-        return [] if state.finished or state.window_open else [state.shooter]
+        """The shooter, to bet, roll or choose after a win (the betting window only delays
+        their roll, so a shooter who has just bet is not told again when it closes)."""
+        return [] if state.finished else [state.shooter]
 
     name = "fortunes_winds"
 

@@ -712,8 +712,9 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
         return state.ply
 
     def waiting_on(self, state: State) -> list[int]:
-        """The caster, except while the betting window keeps them from throwing."""
-        return [] if state.finished or state.window_open else [state.caster]
+        """The caster: the next move is theirs (the betting window only delays it, so a
+        caster who has just called the main is not told again when it closes)."""
+        return [] if state.finished else [state.caster]
 
     name = "hazard"
 
