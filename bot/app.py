@@ -23,7 +23,13 @@ from bot.storage import DATABASE_ERRORS, database_for_url
 
 log = logging.getLogger(__name__)
 
-PLATFORM_EXTENSIONS = ("cogs.core", "cogs.economy", "cogs.table_tools", "cogs.server_config")
+PLATFORM_EXTENSIONS = (
+    "cogs.core",
+    "cogs.economy",
+    "cogs.table_tools",
+    "cogs.server_config",
+    "cogs.notify",
+)
 """The cogs every bot loads whatever games it hosts."""
 
 DEFAULT_EXTENSIONS = (*PLATFORM_EXTENSIONS, *CATALOG.extensions())

@@ -61,6 +61,13 @@ class Settings(BaseSettings):
     challenge_timeout_seconds: int = Field(
         default=300, ge=30, description="An unanswered duel challenge expires after this."
     )
+    turn_notices: bool = Field(
+        default=True,
+        description=(
+            "Tell a member that a table waits for their move (a mention in the channel, or"
+            " a DM: /notify). False: no table tells anyone."
+        ),
+    )
     shard_count: int | None = Field(
         default=None,
         ge=1,

@@ -29,6 +29,9 @@ def settings_for_tests(tmp_path: Path, **overrides: Any) -> Settings:
         "database_path": tmp_path / "tanzaku.db",
         "house_float": 100_000,
         "lobby_timeout_seconds": 900,
+        # Off unless a test is about them: a turn notice would become the channel's last
+        # message, where most tests find the table message (tests/cogs/test_notify_*).
+        "turn_notices": False,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)

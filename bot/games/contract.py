@@ -132,6 +132,13 @@ class Engine(ABC, Generic[RulesT, StateT, ActionT, EventT]):
         DM); by default none: a game settled in coins alone names nobody."""
         return []
 
+    def waiting_on(self, state: StateT) -> list[int]:
+        """The players the table waits on now, in seat order, for a turn notification:
+        whose move it is; at a round of secret choices, those still to choose once another
+        has chosen (until then every player is choosing and nobody is late). Only what the
+        table message already shows (who has chosen, never what). By default nobody."""
+        return []
+
     def player_banker(self, state: StateT) -> int | None:
         """The member who banks from their own wallet, if the game has one now."""
         return None

@@ -1038,6 +1038,19 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
     def ply(self, state: State) -> int:
         return state.ply
 
+    def waiting_on(self, state: State) -> list[int]:
+        """Once someone has chosen (or decided in the Sleight window): the standing players
+        still to, as the table's ⏳ marks show them."""
+        if state.finished:
+            return []
+        if state.phase == "sleight":
+            asked, done = list(state.sleight_players), set(state.sleights)
+        else:
+            asked = [p for p in standing(state) if p not in state.eliminated]
+            done = set(state.choices)
+        left = [p for p in asked if p not in done]
+        return left if len(left) < len(asked) else []
+
     def winners(self, state: State) -> list[int]:
         return [] if state.winner is None else [state.winner]
 

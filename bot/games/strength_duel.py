@@ -721,6 +721,12 @@ class StrengthDuelEngine(Engine[Rules, State, Action, Event]):
     def ply(self, state: State) -> int:
         return state.ply
 
+    def waiting_on(self, state: State) -> list[int]:
+        """Once a ninja has bid (or chosen a forbidden number): those still to, as the
+        table's ⏳ marks show them."""
+        left = waiting_for(state)
+        return left if len(left) < len(state.must_bid) else []
+
     def winners(self, state: State) -> list[int]:
         return [] if state.winner is None else [state.winner]
 

@@ -43,6 +43,7 @@ from bot.service.terms import (
 from bot.service.verify import VerifyReport, verify_table
 from bot.signals import DEADLINE, NOTICE, TERMS, SignalRouter
 from bot.storage import Database, Transaction
+from bot.storage import notify as nq
 from bot.storage import table_queries as tq
 from bot.storage.table_queries import TableStatus
 
@@ -198,6 +199,16 @@ class TableService:
     ) -> tuple[list[tuple[int, int]], int]:
         async with self._db.reading() as tx:
             return await tq.stat_board(tx, guild_id, stat, game, limit, offset)
+
+    async def notify_mode(self, guild_id: int, user_id: int) -> str | None:
+        """How the member wants to hear that a table waits for them (/notify): ``"on"``,
+        ``"off"`` or ``"dm"``; ``None`` when they never said."""
+        async with self._db.reading() as tx:
+            return await nq.notify_mode(tx, guild_id, user_id)
+
+    async def set_notify_mode(self, guild_id: int, user_id: int, mode: str) -> None:
+        async with self._db.transaction() as tx:
+            await nq.set_notify_mode(tx, guild_id, user_id, mode)
 
     async def toggle_watch(self, table_id: int, user_id: int) -> bool:
         """Watch a live table (one DM when it ends), or stop watching it; True when the

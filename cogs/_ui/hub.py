@@ -26,6 +26,7 @@ from bot.safe_log import log_failure
 from bot.service import Outcome, TableSnapshot, TableStatus, saved_writes
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
+from cogs._ui.notify import Notifier
 from cogs._ui.primitives import (
     ANSWER_REFUSED,
     APOLOGY,
@@ -112,6 +113,8 @@ class TableHub(MessageSync):
         self.ended_listeners: list[tuple[str, EndedListener]] = []
         """Run (each as its own task) once a table's last outcome is shown."""
         bot.tables.deadline_listeners.append(self.on_deadline_outcome)
+        self.notifier = Notifier(bot)
+        """Tells a member the table waits for them, in a way Discord notifies."""
 
     @classmethod
     def of(cls, bot: TanzakuBot) -> TableHub:
@@ -292,6 +295,7 @@ class TableHub(MessageSync):
         if outcome.snapshot.state is not None:
             # Started as it opened (against the computer): the player's private panel.
             await self.ui(game).after(outcome, interaction)
+            await self.notify(outcome, interaction.user.id)
         return outcome
 
     async def _post(
@@ -470,6 +474,7 @@ class TableHub(MessageSync):
         except Exception as error:
             log_failure(log, "table %s: private follow-ups failed", snapshot.id, error=error)
             shown = False
+        await self.notify(outcome, interaction.user.id)
         try:
             if not shown:
                 note = (
@@ -492,6 +497,16 @@ class TableHub(MessageSync):
         if not snapshot.row.live:
             self.ended(snapshot)
 
+    async def notify(self, outcome: Outcome, actor: int | None) -> None:
+        """Turn notifications after an outcome is shown (:mod:`cogs._ui.notify`); a
+        failure there never touches the answer to the click."""
+        try:
+            await self.notifier.after(outcome, actor)
+        except Exception as error:
+            log_failure(
+                log, "table %s: turn notifications failed", outcome.snapshot.id, error=error
+            )
+
     def ended(self, snapshot: TableSnapshot[Any, Any]) -> None:
         """A table has just ended (its last outcome is shown): forget it, and start the
         work its end brings (:attr:`ended_listeners`: its watchers told, its replay page
@@ -504,6 +519,8 @@ class TableHub(MessageSync):
         ui = self.games.get(game)
         if ui is not None:
             ui.forget(table_id)
+        if table_id in self.notifier.tables_held():
+            self._spawn(self.notifier.forget(table_id), f"tanzaku-unnotify-{table_id}")
 
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None
@@ -574,5 +591,6 @@ class TableHub(MessageSync):
         # game could not take ends it too): private panels must not keep live buttons.
         if outcome.snapshot.state is not None:
             await self.ui(outcome.snapshot.spec.name).after(outcome, None)
+        await self.notify(outcome, outcome.actor)
         if not outcome.snapshot.row.live:
             self.ended(outcome.snapshot)

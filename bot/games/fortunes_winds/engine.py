@@ -761,6 +761,11 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
     def ply(self, state: State) -> int:
         return state.ply
 
+    def waiting_on(self, state: State) -> list[int]:
+        """The shooter, to bet, roll or choose after a win (the betting window only delays
+        their roll, so a shooter who has just bet is not told again when it closes)."""
+        return [] if state.finished else [state.shooter]
+
     name = "fortunes_winds"
 
     def honours_at_end(

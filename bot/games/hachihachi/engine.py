@@ -400,6 +400,10 @@ class HachihachiEngine(Engine[Rules, State, Action, Event]):
     def ply(self, state: State) -> int:
         return state.ply
 
+    def waiting_on(self, state: State) -> list[int]:
+        """The player whose decision the table waits for."""
+        return [] if state.finished or state.turn is None else [state.turn]
+
     def winners(self, state: State) -> list[int]:
         return list(state.winners)
 

@@ -711,6 +711,11 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
     def ply(self, state: State) -> int:
         return state.ply
 
+    def waiting_on(self, state: State) -> list[int]:
+        """The caster: the next move is theirs (the betting window only delays it, so a
+        caster who has just called the main is not told again when it closes)."""
+        return [] if state.finished else [state.caster]
+
     name = "hazard"
 
     def honours_at_end(

@@ -1,0 +1,286 @@
+"""Turn notices through Discord, on each real game: a member the table waits for gets one
+new message that mentions them (or a DM, /notify dm) per turn, never for their own click,
+never as a computer seat, none with /notify off, and it is deleted once they act."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.games import hachihachi as hh
+from bot.games.dice import ScriptedDice
+from tests.cogs.test_hachihachi_simcord import (
+    ALICE_HAND,
+    BOB_HAND,
+    DRAW,
+    FIELD,
+    Hands,
+    deal,
+    do,
+)
+from tests.cogs.test_hachihachi_simcord import started as hachihachi_started
+from tests.cogs.test_hachihachi_simcord import state as hachihachi_state
+from tests.support.sim import answered, make_world, the_bot
+
+BELL = "🔔"
+
+
+@pytest.fixture
+def dice() -> ScriptedDice:
+    return ScriptedDice(orders=[deal(ALICE_HAND, BOB_HAND, FIELD, DRAW)])
+
+
+@pytest.fixture
+def simcord_bot(bot_factory: Any, dice: ScriptedDice) -> Any:
+    return bot_factory(dice_factory=lambda row: dice, settings={"turn_notices": True})
+
+
+def pings(world: Any) -> dict[int, list[Any]]:
+    """The turn notices in the table's channel, by the member each mentions."""
+    found: dict[int, list[Any]] = {}
+    for message in world.channel.history():
+        if message.content.startswith(BELL):
+            assert len(message.raw_mentions) == 1, message.content
+            found.setdefault(message.raw_mentions[0], []).append(message)
+    return found
+
+
+def dm_pings(member: Any) -> list[Any]:
+    return [m for m in member.user.dm_channel.history() if m.content.startswith(BELL)]
+
+
+async def table_message(world: Any, table: int = 1) -> Any:
+    message_id = (await world.env.bot.tables.snapshot(table)).row.message_id
+    for message in world.channel.history():
+        if message.id == message_id:
+            return message
+    raise AssertionError("no table message")
+
+
+async def click(world: Any, member: Any, label: str) -> Any:
+    return answered(await member.click(await table_message(world), label=label))
+
+
+# -- Nuki Hachi-hachi ---------------------------------------------------------------------
+
+
+async def test_hachihachi_tells_each_player_once_a_turn_and_takes_it_back(simcord_env):
+    world = await hachihachi_started(simcord_env, "alice", "bob")
+    by_id = {m.id: m for m in world.members.values()}
+    hands = Hands(world)
+    # Alice deals and started the table herself: she knows it is her turn.
+    assert (await hachihachi_state(world)).turn == world["alice"].id
+    assert pings(world) == {}
+    told_turns = 0
+    for _ in range(12):
+        s = await hachihachi_state(world)
+        if s.finished or s.turn is None:
+            break
+        actor = by_id[s.turn]
+        await do(world, hands, actor, hh.legal_actions(s, s.turn)[0])
+        after = await hachihachi_state(world)
+        shown = pings(world)
+        assert actor.id not in shown, "never for one's own click, and gone once they act"
+        if after.turn is not None and after.turn != actor.id:
+            assert list(shown) == [after.turn] and len(shown[after.turn]) == 1
+            told_turns += 1
+        else:
+            assert shown == {}
+    assert told_turns >= 4
+
+
+async def test_hachihachi_off_and_dm_are_each_members_own(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob", "carol")
+    alice, bob = world["alice"], world["bob"]
+    said = answered(await bob.slash(world.channel, "notify", mode="dm"), ephemeral=True)
+    assert "direct message" in said.response.content
+    answered(await alice.slash(world.channel, "notify", mode="off"), ephemeral=True)
+    shown = answered(await bob.slash(world.channel, "notify"), ephemeral=True)
+    assert "direct message" in shown.response.content
+    opened = answered(
+        await alice.slash(
+            world.channel, "hanafuda open", stake_per_kan=1, first_dealer="first_seat",
+            turn_seconds=3600, rounds=2,
+        )
+    )  # fmt: skip
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Start"))
+    hands = Hands(world)
+    by_id = {alice.id: alice, bob.id: bob}
+    bob_turns = 0
+    for _ in range(8):
+        s = await hachihachi_state(world)
+        if s.finished or s.turn is None:
+            break
+        actor = by_id[s.turn]
+        await do(world, hands, actor, hh.legal_actions(s, s.turn)[0])
+        after = await hachihachi_state(world)
+        assert pings(world) == {}, "alice is off, bob is told by DM"
+        assert dm_pings(alice) == []
+        if after.turn == bob.id and actor is not bob:
+            [dm] = dm_pings(bob)
+            assert "Nuki Hachi-hachi" in dm.content
+            bob_turns += 1
+        else:
+            assert dm_pings(bob) == [], "the DM goes once bob has acted"
+    assert bob_turns >= 2
+
+
+async def test_the_computer_is_never_told_nor_do_its_moves_ping_the_member(simcord_env, dice):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    dice.extend([1] * 60)  # the computer's samples: each the lowest bid of its mix
+    me = the_bot(world)
+    answered(await alice.slash(world.channel, "duel challenge", member=me, stake=10))
+    engine = world.env.bot.tables.registry.get("strength_duel").engine
+    rounds = 0
+    while not (current := await duel_state(world)).finished and rounds < 3:
+        # The computer bid as the round opened: the table waits for alice alone, who is
+        # playing (her own last bid or challenge), so nothing pings her.
+        assert engine.waiting_on(current) == [alice.id]
+        assert pings(world) == {} and dm_pings(alice) == []
+        await bid_by_dm(alice, 1)
+        rounds += 1
+    assert rounds == 3
+
+
+async def duel_state(world: Any) -> Any:
+    return (await world.env.bot.tables.snapshot(1)).state
+
+
+async def bid_by_dm(member: Any, amount: int) -> Any:
+    panel = next(
+        m for m in reversed(list(member.user.dm_channel.history())) if "Pick your bid" in m.content
+    )
+    return answered(await member.user.click(panel, label=str(amount)))
+
+
+# -- Strength Duel --------------------------------------------------------------------------
+
+
+async def test_a_duel_round_tells_the_bidder_still_to_bid_once_the_other_has(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    table = answered(
+        await alice.slash(world.channel, "duel challenge", member=bob, stake=10)
+    ).response.message
+    answered(await bob.click(table, label="Accept"))
+    for _ in range(2):
+        assert pings(world) == {}, "nobody is late while both are choosing"
+        await bid_by_dm(alice, 1)
+        [ping] = pings(world)[bob.id]
+        assert "Strength Duel" in ping.content
+        await bid_by_dm(alice, 2)  # alice changes her bid: bob is not told again
+        assert [m.id for m in pings(world)[bob.id]] == [ping.id]
+        await bid_by_dm(bob, 1)
+        assert pings(world) == {}, "deleted once bob has bid"
+    # Next round bob bids first: alice is the one told, whatever bob did last round.
+    await bid_by_dm(bob, 1)
+    assert list(pings(world)) == [alice.id]
+
+
+# -- Hazard and Fortunes and Winds: the caster, the shooter ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "title"), [("hazard open", "Hazard"), ("fortunes open", "Fortunes and Winds")]
+)
+async def test_the_caster_or_shooter_is_told_once_when_the_dice_come_to_them(
+    simcord_env, command, title
+):
+    world = await make_world(simcord_env, "alice", "bob", "carol")
+    alice, bob, carol = world["alice"], world["bob"], world["carol"]
+    opened = answered(await alice.slash(world.channel, command))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await carol.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Start"))
+    assert pings(world) == {}, "alice casts first and started the table herself"
+    await click(world, alice, "Pass the dice")
+    [ping] = pings(world)[bob.id]
+    assert list(pings(world)) == [bob.id] and title in ping.content
+    answered(await carol.slash(world.channel, "notify", mode="off"))
+    await click(world, bob, "Pass the dice")
+    assert pings(world) == {}, "bob's notice goes as he acts; carol switched hers off"
+    answered(await carol.slash(world.channel, "notify", mode="on"))
+    await click(world, carol, "Pass the dice")
+    assert list(pings(world)) == [alice.id]
+    await click(world, alice, "Pass the dice")
+    assert list(pings(world)) == [bob.id] and pings(world)[bob.id][0].id != ping.id
+
+
+# -- Nihakyu ---------------------------------------------------------------------------------
+
+
+async def test_a_nihakyu_round_tells_only_those_still_to_choose(simcord_env, dice):
+    dice.extend([3] * 30)
+    world = await make_world(simcord_env, "alice", "bob", "carol")
+    alice, bob, carol = world["alice"], world["bob"], world["carol"]
+    answered(await carol.slash(world.channel, "notify", mode="dm"))
+    opened = answered(await alice.slash(world.channel, "nihakyu open", ante=10))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await carol.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Start"))
+    assert pings(world) == {} and dm_pings(carol) == []
+    await click(world, alice, "Roll")
+    assert list(pings(world)) == [bob.id], "carol asked for a DM"
+    [dm] = dm_pings(carol)
+    assert "Nihakyu" in dm.content
+    # The table shows who has chosen, so naming who has not tells nothing more.
+    seats = "\n".join(f.value for f in (await table_message(world)).embeds[0].fields)
+    assert "⏳" in seats and "✅" in seats
+    await click(world, bob, "Roll")
+    assert pings(world) == {} and len(dm_pings(carol)) == 1
+    await click(world, carol, "Roll")
+    assert pings(world) == {} and dm_pings(carol) == []
+
+
+# -- the /notify command ------------------------------------------------------------------
+
+
+async def test_notify_answers_privately_and_keeps_a_setting_per_server(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    alice = world["alice"]
+    first = answered(await alice.slash(world.channel, "notify"), ephemeral=True)
+    assert "mentions you" in first.response.content
+    answered(await alice.slash(world.channel, "notify", mode="off"), ephemeral=True)
+    assert await world.env.bot.tables.notify_mode(world.guild.id, alice.id) == "off"
+    assert await world.env.bot.tables.notify_mode(world.guild.id + 1, alice.id) is None
+    again = answered(await alice.slash(world.channel, "notify"), ephemeral=True)
+    assert "nothing" in again.response.content
+
+
+async def test_a_deadline_that_plays_for_a_member_takes_their_notice_back(simcord_env):
+    world = await hachihachi_started(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    hands = Hands(world)
+    s = await hachihachi_state(world)
+    while s.turn == alice.id:
+        await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
+        s = await hachihachi_state(world)
+    assert s.turn == bob.id and list(pings(world)) == [bob.id]
+    await world.env.advance_time(3600)
+    after = await hachihachi_state(world)
+    assert after.ply > s.ply, "the deadline played for bob"
+    shown = pings(world)
+    assert bob.id not in shown
+    if after.turn == alice.id:
+        assert list(shown) == [alice.id], "alice last clicked before bob's turn: a new turn"
+
+
+async def test_a_hazard_caster_is_not_told_again_when_the_betting_window_closes(simcord_env, dice):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    opened = answered(await alice.slash(world.channel, "hazard open"))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Start"))
+    message = await table_message(world)
+    select = next(
+        c.custom_id
+        for row in message.components
+        for c in row.children
+        if ":main" in str(c.custom_id)
+    )
+    answered(await alice.select(message, ["7"], custom_id=select))
+    await click(world, bob, "Ready")  # the window closes: alice may throw
+    assert pings(world) == {}, "alice called the main herself a moment ago"
