@@ -536,6 +536,29 @@ def small_tile(card_id: str) -> Image.Image:
     return tile(card_id).resize((PILE_W, PILE_H), Image.Resampling.LANCZOS)
 
 
+@functools.lru_cache(maxsize=2048)
+def _width(text: str, size: int) -> int:
+    return math.ceil(_font(size).getlength(text))
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_image(text: str, size: int, colour: RGB) -> tuple[Image.Image, int, int]:
+    """``text`` drawn once on the background, with its offset from the left end of its
+    baseline: a picture pastes its labels (a FreeType render costs about half a
+    millisecond, and the same labels return on every picture)."""
+    font = _font(size)
+    x0, y0, x1, y1 = (round(v) for v in font.getbbox(text, anchor="ls"))
+    image = Image.new("RGB", (max(1, x1 - x0), max(1, y1 - y0)), BACKGROUND)
+    ImageDraw.Draw(image).text((-x0, -y0), text, fill=colour, font=font, anchor="ls")
+    return image, x0, y0
+
+
+def _write(image: Image.Image, xy: tuple[int, int], text: str, size: int, colour: RGB) -> None:
+    """``text`` with the left end of its baseline at ``xy``."""
+    drawn, dx, dy = _text_image(text, size, colour)
+    image.paste(drawn, (xy[0] + dx, xy[1] + dy))
+
+
 def _lines(groups: list[tuple[int, list[str]]]) -> list[list[tuple[int, str]]]:
     """Months kept whole on one line where they fit: at most MAX_PER_LINE tiles a line."""
     lines: list[list[tuple[int, str]]] = [[]]
@@ -563,8 +586,7 @@ def _positions(line: list[tuple[int, str]]) -> list[int]:
 def _pile_layout(groups: list[tuple[str, list[str]]]) -> list[tuple[int, int, int]]:
     """Each kind's x offset, tile step and width: the widest step (no overlap) with which
     the whole pile fits MAX_W on one line, down to PILE_MIN_STEP."""
-    head = _font(11)
-    heads = [math.ceil(head.getlength(f"{word} {len(cards)}")) for word, cards in groups]
+    heads = [_width(f"{word} {len(cards)}", 11) for word, cards in groups]
     step = PILE_STEP
     while True:
         widths = [
@@ -583,14 +605,15 @@ def _pile_layout(groups: list[tuple[str, list[str]]]) -> list[tuple[int, int, in
     return out
 
 
-def _row_size(
-    row: Row, label_font: ImageFont.FreeTypeFont | ImageFont.ImageFont
-) -> tuple[int, int]:
+NOTE_SEP = "   "
+
+
+def _row_size(row: Row) -> tuple[int, int]:
     """A row's width (of its widest part) and height, label included."""
-    width = math.ceil(label_font.getlength(row.label))
+    width = _width(row.label, 14)
     if row.layout == "pile":
-        note = "   ".join(text for text, _done in row.note)
-        width = max(width, math.ceil(_font(12).getlength(note)))
+        note = NOTE_SEP.join(text for text, _done in row.note)
+        width = max(width, _width(note, 12))
         groups = by_kind(row.cards)
         if not groups:
             return width, LABEL_H + (NOTE_H if row.note else 0) + EMPTY_H
@@ -613,48 +636,27 @@ def _frame(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
 
 
 def _draw_row(image: Image.Image, draw: ImageDraw.ImageDraw, row: Row, y: int) -> None:
-    draw.text((MARGIN, y + LABEL_H - 6), row.label, fill=LABEL_COLOUR, font=_font(14), anchor="ls")
+    _write(image, (MARGIN, y + LABEL_H - 6), row.label, 14, LABEL_COLOUR)
     y += LABEL_H
     if row.layout == "pile" and row.note:
         x = MARGIN
-        note_font = _font(12)
         for text, done in row.note:
-            draw.text(
-                (x, y + NOTE_H - 5),
-                text,
-                fill=DONE_COLOUR if done else MUTED_COLOUR,
-                font=note_font,
-                anchor="ls",
-            )
-            x += math.ceil(note_font.getlength(text + "   "))
+            _write(image, (x, y + NOTE_H - 5), text, 12, DONE_COLOUR if done else MUTED_COLOUR)
+            x += _width(text + NOTE_SEP, 12)
         y += NOTE_H
     if row.layout == "pile":
         groups = by_kind(row.cards)
         if not groups:
-            draw.text(
-                (MARGIN, y + EMPTY_H - 8),
-                "(no captures yet)",
-                fill=MUTED_COLOUR,
-                font=_font(13),
-                anchor="ls",
-            )
+            _write(image, (MARGIN, y + EMPTY_H - 8), "(no captures yet)", 13, MUTED_COLOUR)
             return
         for (word, cards), (x, step, _w) in zip(groups, _pile_layout(groups), strict=True):
-            draw.text(
-                (MARGIN + x, y + HEAD_H - 4),
-                f"{word} {len(cards)}",
-                fill=LABEL_COLOUR,
-                font=_font(11),
-                anchor="ls",
-            )
+            _write(image, (MARGIN + x, y + HEAD_H - 4), f"{word} {len(cards)}", 11, LABEL_COLOUR)
             for k, card_id in enumerate(cards):
                 image.paste(small_tile(card_id), (MARGIN + x + k * step, y + HEAD_H))
         return
     lines = _lines(month_groups(row.cards))
     if not lines:
-        draw.text(
-            (MARGIN, y + EMPTY_H - 8), "(empty)", fill=MUTED_COLOUR, font=_font(13), anchor="ls"
-        )
+        _write(image, (MARGIN, y + EMPTY_H - 8), "(empty)", 13, MUTED_COLOUR)
         return
     for j, line in enumerate(lines):
         y += LINE_GAP if j else 0
@@ -700,8 +702,7 @@ def _alt(rows: Sequence[Row]) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _render(rows: tuple[Row, ...], filename: str) -> RenderedImage:
-    label_font = _font(14)
-    sizes = [_row_size(row, label_font) for row in rows]
+    sizes = [_row_size(row) for row in rows]
     width = max((w for w, _h in sizes), default=0) + 2 * MARGIN
     height = 2 * MARGIN + sum(h for _w, h in sizes) + ROW_GAP * max(0, len(rows) - 1)
     image = Image.new("RGB", (width, height), BACKGROUND)

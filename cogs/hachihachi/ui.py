@@ -20,6 +20,7 @@ from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.game import Game
+from cogs._ui.hub import TableHub
 from cogs._ui.primitives import Payload, button, view_of
 from cogs._ui.verbs import Act, VerbTable, by_arg, fixed
 from cogs.hachihachi import art, words
@@ -34,6 +35,7 @@ from cogs.hachihachi.buttons import (
     decision,
     play_from,
 )
+from cogs.hachihachi.words import distinct
 
 Snapshot: TypeAlias = TableSnapshot[hm.Rules, hm.State]
 GAME = "hachihachi"
@@ -41,22 +43,6 @@ FIELD_FILE = "field.png"
 HAND_FILE = "hand.png"
 """Fixed file names: a name never depends on the cards (it is public, and a hand's digest
 could be inverted)."""
-
-
-def interchangeable(a: str, b: str) -> bool:
-    """Two chaff of one month: identical in play (rules §2.1), so a capture of either is
-    the same move and the player is not asked to pick."""
-    first, second = CARDS[a], CARDS[b]
-    return first.category == second.category == "chaff" and first.month == second.month
-
-
-def distinct(choices: Sequence[str]) -> list[str]:
-    """The capture choices that differ: of interchangeable ones the first (deck order)."""
-    kept: list[str] = []
-    for card in sorted(choices, key=lambda c: CARDS[c].index):
-        if not any(interchangeable(card, other) for other in kept):
-            kept.append(card)
-    return kept
 
 
 def table_rows(
@@ -67,9 +53,10 @@ def table_rows(
     picking: str | None = None,
 ) -> list[Row]:
     """The picture of the table: the field, the face-up drawn card waiting for its capture,
-    ``hand`` (its owner's picture only) and each active player's score pile (once it holds a card), grouped by
-    kind with its dekiyaku progress. The moment's subject is framed: the drawn card (or
-    ``picking``, the hand card being played) and the two field cards it may take."""
+    ``hand`` (its owner's picture only) and each active player's score pile (once it holds
+    a card), grouped by kind with its dekiyaku progress. The moment's subject is framed:
+    the drawn card (or ``picking``, the hand card being played) and the two field cards
+    it may take."""
     marked: frozenset[str] = frozenset()
     subject = state.drawn if state.phase == "capture_drawn" else picking
     if subject is not None:
@@ -108,6 +95,11 @@ class HachiHachiUI(Game):
     sentences = words.SENTENCES
     private_hands = True
     hand_label = words.MY_HAND
+
+    def __init__(self, hub: TableHub) -> None:
+        super().__init__(hub)
+        self.names: dict[int, str] = {}
+        """Members' display names, learnt from their clicks (public: shown on Discord)."""
 
     def verbs(self) -> VerbTable:
         return {
@@ -163,6 +155,8 @@ class HachiHachiUI(Game):
         def name(player: int) -> str:
             if is_computer(player):
                 return render.mention(player)
+            if player in self.names:
+                return self.names[player]
             user = self.hub.bot.get_user(player)
             if user is not None:
                 return user.display_name
@@ -247,6 +241,13 @@ class HachiHachiUI(Game):
             for i, (verb, label, arg, style) in enumerate(specs)
         ]
         return view_of(*items) if items else None
+
+    async def seated(self, interaction: discord.Interaction[Any], table: int) -> Snapshot:
+        """The table for a seated member, whose name the pictures learn here (without the
+        members intent the bot knows a member's name only from their own clicks)."""
+        snapshot: Snapshot = await super().seated(interaction, table)
+        self.names[interaction.user.id] = interaction.user.display_name
+        return snapshot
 
     async def pick_card(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]

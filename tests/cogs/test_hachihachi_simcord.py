@@ -20,7 +20,7 @@ from bot.games.hachihachi import models as hm
 from bot.games.hachihachi.cards import CARDS, DECK
 from cogs import hachihachi as cog
 from cogs._ui.hands import EARLIER
-from cogs.hachihachi.ui import distinct, interchangeable
+from cogs.hachihachi.words import distinct, interchangeable
 from tests.support.dice import SeededDice
 from tests.support.discord_limits import payload_problems
 from tests.support.sim import (
@@ -461,18 +461,20 @@ async def test_the_stale_the_stranger_and_the_bad_input_are_refused_privately(si
         "not seated",
     )
 
-    # A stale hand: Alice opens a second answer; the first is no longer kept, so once the
-    # turn moves on a click on it is from an earlier turn.
+    # A stale hand: Alice opens a second answer; the first is no longer kept (it says it
+    # was replaced and loses its buttons), so once the turn moves on a click on one of its
+    # former buttons (as an outdated client could still send it) is from an earlier turn.
     old = mine
+    stale = next(c for c in components(old) if not c.disabled)
     await hands.open(alice)
+    assert not components(current(world, alice, old.id))
     await do(world, hands, alice, hm.Play(card="plum-animal"))
     s = await state(world)
     while s.turn == alice.id and not s.finished:
         await do(world, hands, alice, hh.legal_actions(s, alice.id)[0])
         s = await state(world)
     before = s.model_dump_json()
-    stale = next(c for c in components(current(world, alice, old.id)) if not c.disabled)
-    text = refusal(await alice.click(current(world, alice, old.id), custom_id=stale.custom_id))
+    text = refusal(await forged(alice, current(world, alice, old.id), str(stale.custom_id)))
     assert text == EARLIER and (await state(world)).model_dump_json() == before
 
 
