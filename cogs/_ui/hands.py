@@ -18,6 +18,7 @@ A game turns this on with ``private_hands = True`` and a ``hand(snapshot, player
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -94,6 +95,7 @@ class HandKeeper:
         self.clock = clock
         self.edits = 0
         self._next_sweep = 0.0
+        self._marking: set[asyncio.Task[None]] = set()
 
     async def show(
         self,
@@ -148,8 +150,11 @@ class HandKeeper:
             self._drop(table, player)
         # The older copy, if this answer is another message: a new one was sent, or an
         # older copy's own button was clicked (never the message just edited).
+        # In the background: the click's answer never waits on another message's edit.
         if kept is not None and replaced:
-            await self._mark_replaced(table, kept)
+            task = asyncio.create_task(self._mark_replaced(table, kept))
+            self._marking.add(task)
+            task.add_done_callback(self._marking.discard)
         self._sweep()
 
     async def _mark_replaced(self, table: int, kept: _Kept) -> None:
