@@ -18,6 +18,7 @@ A game turns this on with ``private_hands = True`` and a ``hand(snapshot, player
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -34,6 +35,11 @@ TOKEN_SECONDS = 14 * 60
 """How long an interaction's answer is edited: Discord's 15 minutes, with a margin."""
 SWEEP_SECONDS = 60.0
 """How often expired answers are swept from every table (not on every click)."""
+REPLACED = (
+    "🔁 This copy of your hand was **replaced by a newer one** (you pressed **My hand** "
+    "again) and no longer updates: use the newest."
+)
+"""What an older hand answer is edited to say once a newer copy is kept."""
 EARLIER = (
     "That hand is from an earlier turn, so nothing was done. "
     "Press **My hand** on the table for your hand as it is now."
@@ -89,6 +95,7 @@ class HandKeeper:
         self.clock = clock
         self.edits = 0
         self._next_sweep = 0.0
+        self._marking: set[asyncio.Task[None]] = set()
 
     async def show(
         self,
@@ -119,6 +126,7 @@ class HandKeeper:
             and message.flags.ephemeral
         ):
             same = kept is not None and kept.message_id == message.id
+            replaced = kept is not None and kept.message_id not in (None, message.id)
             kwargs = payload.edit_kwargs(kept.picture if same and kept is not None else None)
             if done:  # deferred as an update of this very message
                 await interaction.edit_original_response(**kwargs)
@@ -126,10 +134,12 @@ class HandKeeper:
                 await interaction.response.edit_message(**kwargs)
             entry = _Kept(interaction, self.clock(), payload.picture_key, message.id, True, shown)
         elif not done:
+            replaced = True
             sent = await interaction.response.send_message(**payload.send_kwargs(), ephemeral=True)
             message_id = getattr(sent, "message_id", None)
             entry = _Kept(interaction, self.clock(), payload.picture_key, message_id, True, shown)
         else:
+            replaced = True
             followup = await interaction.followup.send(
                 **payload.send_kwargs(), ephemeral=True, wait=True
             )
@@ -138,7 +148,27 @@ class HandKeeper:
             self._kept.setdefault(table, {})[player] = entry
         else:
             self._drop(table, player)
+        # The older copy, if this answer is another message: a new one was sent, or an
+        # older copy's own button was clicked (never the message just edited).
+        # In the background: the click's answer never waits on another message's edit.
+        if kept is not None and replaced:
+            task = asyncio.create_task(self._mark_replaced(table, kept))
+            self._marking.add(task)
+            task.add_done_callback(self._marking.discard)
         self._sweep()
+
+    async def _mark_replaced(self, table: int, kept: _Kept) -> None:
+        """The older copy says it was replaced, and loses its picture and buttons: it would
+        otherwise stay frozen at its turn, still saying it updates (a click on it would be
+        refused as stale anyway). Past its token it cannot be edited; it is left."""
+        if kept.since <= self.clock() - TOKEN_SECONDS:
+            return
+        try:
+            await kept.edit(content=REPLACED, embed=None, view=None, attachments=[])
+        except discord.HTTPException as error:
+            log.info(
+                "table %s: a replaced hand answer could not be marked (%s)", table, error.status
+            )
 
     def _drop(self, table: int, player: int, only: _Kept | None = None) -> None:
         """Forget a player's answer (``only``: if it is still that one, not a newer one

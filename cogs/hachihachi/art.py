@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.hachihachi.cards import CARDS, MONTHS, Card
 from cogs._ui.primitives import Picture
-from cogs.hachihachi.tiles import BACKGROUND, TILE_H, TILE_W, tile
+from cogs.hachihachi.tiles import BACKGROUND, CORNER_RADIUS, GOLD, RGB, TILE_H, TILE_W, tile
 from cogs.hachihachi.tiles import font as _font
 
 log = logging.getLogger(__name__)
@@ -93,6 +93,115 @@ def month_groups(cards: Sequence[str]) -> list[tuple[int, list[str]]]:
 
 # --- Images ----------------------------------------------------------------------------
 
+PILE_SCALE = 0.6
+"""A score pile's tiles are drawn smaller: two piles fit under the field."""
+PILE_W = round(TILE_W * PILE_SCALE)
+PILE_H = round(TILE_H * PILE_SCALE)
+PILE_STEP = PILE_W + 3
+"""A pile tile's step when the pile fits; a long pile fans out (tiles overlap)."""
+PILE_MIN_STEP = 12
+"""The narrowest fan: the tile's month colour and number stay visible."""
+KIND_GAP = 14
+"""Between two kinds (brights, animals, ribbons, chaff) of one pile."""
+HEAD_H = 15
+"""A kind's heading above its pile tiles."""
+NOTE_H = 17
+"""A pile's dekiyaku progress line under its label."""
+MAX_W = MAX_PER_LINE * TILE_W + (MAX_PER_LINE - 1) * MONTH_GAP
+"""The widest a line of tiles gets: a pile is fanned to fit within it."""
+MARK = GOLD
+MARK_W = 3
+"""The frame round a card the moment is about (the card played, its two candidates)."""
+DONE_COLOUR = GOLD
+KINDS = (("bright", "Brights"), ("animal", "Animals"), ("ribbon", "Ribbons"), ("chaff", "Chaff"))
+
+
+@dataclass(frozen=True)
+class Row:
+    """A labelled row of a picture. ``layout`` "months": full tiles grouped by month;
+    "pile": a score pile's smaller tiles grouped by kind, with ``note`` (its dekiyaku
+    progress) under the label. ``marked`` cards get a gold frame."""
+
+    label: str
+    cards: tuple[str, ...]
+    layout: str = "months"
+    marked: frozenset[str] = frozenset()
+    note: tuple[tuple[str, bool], ...] = ()
+    """The progress line's parts: (text, complete)."""
+
+
+_FOUR = ("pine-bright", "cherry-bright", "susuki-bright", "paulownia-bright")
+_FIVE = (*_FOUR, "willow-bright")
+_POETRY = ("pine-ribbon", "plum-ribbon", "cherry-ribbon")
+_BLUE = ("peony-ribbon", "chrysanthemum-ribbon", "maple-ribbon")
+_RIBBONS = tuple(card.id for card in CARDS.values() if card.category == "ribbon")
+
+
+def progress(pile: Sequence[str]) -> list[tuple[str, bool]]:
+    """A pile's way toward each dekiyaku it has a card of (rules §12.1), and toward
+    Sixteen Chaff (§13.2, Willow counts): ``("Poetry 2/3", False)``; True once complete.
+    Boar-Deer-Butterflies is left out: the Boar is not in this deck."""
+    held = set(pile)
+    parts: list[tuple[str, bool]] = []
+
+    def count(name: str, cards: Sequence[str]) -> None:
+        have = sum(1 for card in cards if card in held)
+        if have:
+            parts.append((f"{name} {have}/{len(cards)}", have == len(cards)))
+
+    if "willow-bright" in held:
+        count("Five Brights", _FIVE)
+    else:
+        count("Four Brights", _FOUR)
+    count("Poetry", _POETRY)
+    count("Blue", _BLUE)
+    count("Seven Ribbons", _RIBBONS)
+    chaff = sum(1 for card in pile if CARDS[card].chaff_like)
+    if chaff:
+        parts.append((f"Chaff {chaff}/16", chaff >= 16))
+    return parts
+
+
+def by_kind(cards: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """A pile's cards by printed kind (brights, animals, ribbons, chaff; Willow cards keep
+    theirs), each kind in deck order; kinds without a card left out."""
+    ordered = sorted(cards, key=lambda card: card_of(card).index)
+    groups = []
+    for kind, word in KINDS:
+        mine = [card for card in ordered if CARDS[card].category == kind]
+        if mine:
+            groups.append((word, mine))
+    return groups
+
+
+@functools.cache
+def small_tile(card_id: str) -> Image.Image:
+    """The card's tile at pile size (cached; paste it, never draw on it)."""
+    return tile(card_id).resize((PILE_W, PILE_H), Image.Resampling.LANCZOS)
+
+
+@functools.lru_cache(maxsize=2048)
+def _width(text: str, size: int) -> int:
+    return math.ceil(_font(size).getlength(text))
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_image(text: str, size: int, colour: RGB) -> tuple[Image.Image, int, int]:
+    """``text`` drawn once on the background, with its offset from the left end of its
+    baseline: a picture pastes its labels (a FreeType render costs about half a
+    millisecond, and the same labels return on every picture)."""
+    font = _font(size)
+    x0, y0, x1, y1 = (round(v) for v in font.getbbox(text, anchor="ls"))
+    image = Image.new("RGB", (max(1, x1 - x0), max(1, y1 - y0)), BACKGROUND)
+    ImageDraw.Draw(image).text((-x0, -y0), text, fill=colour, font=font, anchor="ls")
+    return image, x0, y0
+
+
+def _write(image: Image.Image, xy: tuple[int, int], text: str, size: int, colour: RGB) -> None:
+    """``text`` with the left end of its baseline at ``xy``."""
+    drawn, dx, dy = _text_image(text, size, colour)
+    image.paste(drawn, (xy[0] + dx, xy[1] + dy))
+
 
 def _lines(groups: list[tuple[int, list[str]]]) -> list[list[tuple[int, str]]]:
     """Months kept whole on one line where they fit: at most MAX_PER_LINE tiles a line."""
@@ -118,55 +227,134 @@ def _positions(line: list[tuple[int, str]]) -> list[int]:
     return xs
 
 
-def _alt(rows: list[tuple[str, list[tuple[int, list[str]]]]]) -> str:
-    parts = []
-    for label, groups in rows:
+def _pile_layout(groups: list[tuple[str, list[str]]]) -> list[tuple[int, int, int]]:
+    """Each kind's x offset, tile step and width: the widest step (no overlap) with which
+    the whole pile fits MAX_W on one line, down to PILE_MIN_STEP."""
+    heads = [_width(f"{word} {len(cards)}", 11) for word, cards in groups]
+    step = PILE_STEP
+    while True:
+        widths = [
+            max(w, PILE_W + (len(cards) - 1) * step)
+            for w, (_word, cards) in zip(heads, groups, strict=True)
+        ]
+        total = sum(widths) + KIND_GAP * (len(groups) - 1)
+        if total <= MAX_W or step <= PILE_MIN_STEP:
+            break
+        step -= 1
+    out = []
+    x = 0
+    for width in widths:
+        out.append((x, step, width))
+        x += width + KIND_GAP
+    return out
+
+
+NOTE_SEP = "   "
+
+
+def _row_size(row: Row) -> tuple[int, int]:
+    """A row's width (of its widest part) and height, label included."""
+    width = _width(row.label, 14)
+    if row.layout == "pile":
+        note = NOTE_SEP.join(text for text, _done in row.note)
+        width = max(width, _width(note, 12))
+        groups = by_kind(row.cards)
         if not groups:
-            parts.append(f"{label}: empty")
+            return width, LABEL_H + (NOTE_H if row.note else 0) + EMPTY_H
+        x, _step, w = _pile_layout(groups)[-1]
+        return max(width, x + w), LABEL_H + (NOTE_H if row.note else 0) + HEAD_H + PILE_H
+    lines = _lines(month_groups(row.cards))
+    for line in lines:
+        width = max(width, _positions(line)[-1] + TILE_W)
+    body = len(lines) * TILE_H + (len(lines) - 1) * LINE_GAP if lines else EMPTY_H
+    return width, LABEL_H + body
+
+
+def _frame(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
+    draw.rounded_rectangle(
+        [(x - MARK_W, y - MARK_W), (x + w + MARK_W - 1, y + h + MARK_W - 1)],
+        radius=CORNER_RADIUS + MARK_W,
+        outline=MARK,
+        width=MARK_W,
+    )
+
+
+def _draw_row(image: Image.Image, draw: ImageDraw.ImageDraw, row: Row, y: int) -> None:
+    _write(image, (MARGIN, y + LABEL_H - 6), row.label, 14, LABEL_COLOUR)
+    y += LABEL_H
+    if row.layout == "pile" and row.note:
+        x = MARGIN
+        for text, done in row.note:
+            _write(image, (x, y + NOTE_H - 5), text, 12, DONE_COLOUR if done else MUTED_COLOUR)
+            x += _width(text + NOTE_SEP, 12)
+        y += NOTE_H
+    if row.layout == "pile":
+        groups = by_kind(row.cards)
+        if not groups:
+            _write(image, (MARGIN, y + EMPTY_H - 8), "(no captures yet)", 13, MUTED_COLOUR)
+            return
+        for (word, cards), (x, step, _w) in zip(groups, _pile_layout(groups), strict=True):
+            _write(image, (MARGIN + x, y + HEAD_H - 4), f"{word} {len(cards)}", 11, LABEL_COLOUR)
+            for k, card_id in enumerate(cards):
+                image.paste(small_tile(card_id), (MARGIN + x + k * step, y + HEAD_H))
+        return
+    lines = _lines(month_groups(row.cards))
+    if not lines:
+        _write(image, (MARGIN, y + EMPTY_H - 8), "(empty)", 13, MUTED_COLOUR)
+        return
+    for j, line in enumerate(lines):
+        y += LINE_GAP if j else 0
+        for x, (_month, card_id) in zip(_positions(line), line, strict=True):
+            image.paste(tile(card_id), (MARGIN + x, y))
+            if card_id in row.marked:
+                _frame(draw, MARGIN + x, y, TILE_W, TILE_H)
+        y += TILE_H
+
+
+def _alt(rows: Sequence[Row]) -> str:
+    parts = []
+    for row in rows:
+        if row.layout == "pile":
+            head = row.label
+            if row.note:
+                head += " (" + ", ".join(text for text, _done in row.note) + ")"
+            groups = by_kind(row.cards)
+            if not groups:
+                parts.append(f"{head}: no captures yet")
+                continue
+            kinds = "; ".join(
+                f"{word.lower()} — " + ", ".join(CARDS[card].name for card in cards)
+                for word, cards in groups
+            )
+            parts.append(f"{head}: {kinds}")
+            continue
+        groups_m = month_groups(row.cards)
+        if not groups_m:
+            parts.append(f"{row.label}: empty")
             continue
         months = "; ".join(
-            f"{MONTHS[month].name} — " + ", ".join(CARDS[card].name for card in cards)
-            for month, cards in groups
+            f"{MONTHS[month].name} — "
+            + ", ".join(
+                CARDS[card].name + (" (marked)" if card in row.marked else "") for card in cards
+            )
+            for month, cards in groups_m
         )
-        parts.append(f"{label}: {months}")
+        parts.append(f"{row.label}: {months}")
     text = ". ".join(parts)
     return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
 
 
 @functools.lru_cache(maxsize=256)
-def _render(rows: tuple[tuple[str, tuple[str, ...]], ...], filename: str) -> RenderedImage:
-    grouped = [(label, month_groups(cards)) for label, cards in rows]
-    laid_out = [(label, _lines(groups)) for label, groups in grouped]
-    label_font = _font(14)
-    width = 0
-    height = MARGIN
-    for i, (label, lines) in enumerate(laid_out):
-        width = max(width, math.ceil(label_font.getlength(label)))
-        for line in lines:
-            width = max(width, _positions(line)[-1] + TILE_W)
-        body = len(lines) * TILE_H + (len(lines) - 1) * LINE_GAP if lines else EMPTY_H
-        height += (ROW_GAP if i else 0) + LABEL_H + body
-    width += 2 * MARGIN
-    height += MARGIN
-
+def _render(rows: tuple[Row, ...], filename: str) -> RenderedImage:
+    sizes = [_row_size(row) for row in rows]
+    width = max((w for w, _h in sizes), default=0) + 2 * MARGIN
+    height = 2 * MARGIN + sum(h for _w, h in sizes) + ROW_GAP * max(0, len(rows) - 1)
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     y = MARGIN
-    for i, (label, lines) in enumerate(laid_out):
-        y += ROW_GAP if i else 0
-        draw.text((MARGIN, y + LABEL_H - 6), label, fill=LABEL_COLOUR, font=label_font, anchor="ls")
-        y += LABEL_H
-        if not lines:
-            draw.text(
-                (MARGIN, y + EMPTY_H - 8), "(empty)", fill=MUTED_COLOUR, font=_font(13), anchor="ls"
-            )
-            y += EMPTY_H
-            continue
-        for j, line in enumerate(lines):
-            y += LINE_GAP if j else 0
-            for x, (_month, card_id) in zip(_positions(line), line, strict=True):
-                image.paste(tile(card_id), (MARGIN + x, y))
-            y += TILE_H
+    for row, (_w, h) in zip(rows, sizes, strict=True):
+        _draw_row(image, draw, row, y)
+        y += h + ROW_GAP
     buffer = io.BytesIO()
     # A 256-colour palette: the tiles are flat colours, so nothing visible is lost, and
     # the PNG is a third of the RGB one (~35 KB), quicker to save and to upload.
@@ -174,7 +362,16 @@ def _render(rows: tuple[tuple[str, tuple[str, ...]], ...], filename: str) -> Ren
     palette.save(buffer, "PNG", optimize=False, compress_level=1)
     # No card ids in the log: a hand is secret, and logs are read by more people.
     log.debug("rendered %d rows into %d×%d px, %d bytes", len(rows), width, height, buffer.tell())
-    return RenderedImage(png=buffer.getvalue(), filename=filename, alt=_alt(grouped))
+    return RenderedImage(png=buffer.getvalue(), filename=filename, alt=_alt(rows))
+
+
+def render_rows(rows: Sequence[Row], *, filename: str = "cards.png") -> RenderedImage:
+    """One PNG of :class:`Row` s (see :func:`render_cards`); the same rows give the same
+    cached object. An unknown card id raises ``KeyError``."""
+    for row in rows:
+        for card_id in row.cards:
+            card_of(card_id)
+    return _render(tuple(rows), filename)
 
 
 def render_cards(
@@ -186,11 +383,9 @@ def render_cards(
 
     ``filename`` is the caller's fixed name and must not be derived from the cards (see
     the module docstring). An unknown card id raises ``KeyError``."""
-    rows = tuple((str(label), tuple(cards)) for label, cards in groups)
-    for _label, cards in rows:
-        for card_id in cards:
-            card_of(card_id)
-    return _render(rows, filename)
+    return render_rows(
+        [Row(str(label), tuple(cards)) for label, cards in groups], filename=filename
+    )
 
 
 def cache_clear() -> None:
@@ -208,7 +403,13 @@ def replay_tile(card_id: str, height: int) -> bytes:
     return buffer.getvalue()
 
 
-def picture(rows: list[tuple[str, list[str]]], filename: str) -> Picture:
-    image = render_cards(rows, filename=filename)
-    key = "|".join(f"{label}:{','.join(sorted(cards))}" for label, cards in rows)
+def picture(rows: Sequence[tuple[str, list[str]] | Row], filename: str) -> Picture:
+    """The rows as a message's picture; its key names what it shows (labels, cards, marks
+    and notes), so an unchanged picture is not uploaded again."""
+    made = [row if isinstance(row, Row) else Row(row[0], tuple(row[1])) for row in rows]
+    image = render_rows(made, filename=filename)
+    key = "|".join(
+        f"{row.label}:{row.layout}:{','.join(sorted(row.cards))}:{','.join(sorted(row.marked))}"
+        for row in made
+    )
     return Picture(key=key, png=image.png, filename=image.filename, description=image.alt)

@@ -43,7 +43,7 @@ BAND_TOP = 19
 BAND_BOTTOM = 16
 """The bottom band: the card's kind and points."""
 _RIM = 2
-_RADIUS = 6
+CORNER_RADIUS = 6
 NUMBER_SIZE = 11
 NAME_SIZES = (10, 9, 8)
 """The name's font sizes, largest first: the largest whose one line fits is used."""
@@ -697,7 +697,7 @@ def tile(card_id: str) -> Image.Image:
     canvas = Image.new("RGB", (TILE_W * _SCALE, TILE_H * _SCALE), BACKGROUND)
     draw = ImageDraw.Draw(canvas)
     outer = [(0, 0), (TILE_W * _SCALE - 1, TILE_H * _SCALE - 1)]
-    draw.rounded_rectangle(outer, radius=_RADIUS * _SCALE, fill=RIM_COLOUR)
+    draw.rounded_rectangle(outer, radius=CORNER_RADIUS * _SCALE, fill=RIM_COLOUR)
     inner = [
         (_RIM * _SCALE, _RIM * _SCALE),
         ((TILE_W - _RIM) * _SCALE - 1, (TILE_H - _RIM) * _SCALE - 1),
@@ -726,7 +726,7 @@ def tile(card_id: str) -> Image.Image:
         pen.text(label.xy, label.text, label.size, ink, anchor=label.anchor)
 
     mask = Image.new("L", canvas.size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle(inner, radius=(_RADIUS - 1) * _SCALE, fill=255)
+    ImageDraw.Draw(mask).rounded_rectangle(inner, radius=(CORNER_RADIUS - 1) * _SCALE, fill=255)
     canvas.paste(face, (0, 0), mask)
     return canvas.resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
 

@@ -14,13 +14,17 @@ from bot.games import hachihachi as hh
 from bot.games.dice import ScriptedDice
 from bot.games.hachihachi import models as hm
 from bot.games.hachihachi.cards import CARDS
+from bot.games.hachihachi.yaku import card_points
+from bot.players import is_computer
 from bot.service import Outcome, TableSnapshot
+from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.game import Game
+from cogs._ui.hub import TableHub
 from cogs._ui.primitives import Payload, button, view_of
 from cogs._ui.verbs import Act, VerbTable, by_arg, fixed
 from cogs.hachihachi import art, words
-from cogs.hachihachi.art import picture
+from cogs.hachihachi.art import Row, picture
 from cogs.hachihachi.buttons import (
     PRIMARY,
     SECONDARY,
@@ -31,6 +35,7 @@ from cogs.hachihachi.buttons import (
     decision,
     play_from,
 )
+from cogs.hachihachi.words import distinct
 
 Snapshot: TypeAlias = TableSnapshot[hm.Rules, hm.State]
 GAME = "hachihachi"
@@ -38,6 +43,44 @@ FIELD_FILE = "field.png"
 HAND_FILE = "hand.png"
 """Fixed file names: a name never depends on the cards (it is public, and a hand's digest
 could be inverted)."""
+
+
+def table_rows(
+    state: hm.State,
+    name: Callable[[int], str],
+    *,
+    hand: Sequence[str] = (),
+    picking: str | None = None,
+) -> list[Row]:
+    """The picture of the table: the field, the face-up drawn card waiting for its capture,
+    ``hand`` (its owner's picture only) and each active player's score pile (once it holds
+    a card), grouped by kind with its dekiyaku progress. The moment's subject is framed:
+    the drawn card (or ``picking``, the hand card being played) and the two field cards
+    it may take."""
+    marked: frozenset[str] = frozenset()
+    subject = state.drawn if state.phase == "capture_drawn" else picking
+    if subject is not None:
+        month = CARDS[subject].month
+        marked = frozenset(c for c in state.field if CARDS[c].month == month) | {subject}
+    rows = [Row("Field", tuple(state.field), marked=marked)]
+    if state.drawn is not None and state.turn is not None:
+        label = f"Drawn by {name(state.turn)}, face up: it takes one of the framed field cards"
+        rows.append(Row(label, (state.drawn,), marked=frozenset({state.drawn})))
+    if hand:
+        label = "Your hand"
+        if picking is not None:
+            label += f": {CARDS[picking].name} takes one of the framed field cards"
+        rows.append(Row(label, tuple(hand), marked=marked & frozenset(hand)))
+    # A pile is shown from its first card: until a capture the picture stays the field
+    # alone (and is not uploaded again when nothing on the table changed).
+    for player in state.active:
+        pile = state.piles.get(player, [])
+        if not pile:
+            continue
+        size = f"{len(pile)} card{'s' if len(pile) != 1 else ''}, {card_points(pile)} pts"
+        label = f"Pile of {name(player)}: {size}"
+        rows.append(Row(label, tuple(pile), layout="pile", note=tuple(art.progress(pile))))
+    return rows
 
 
 def blind(state: hm.State, player: int) -> bool:
@@ -52,6 +95,11 @@ class HachiHachiUI(Game):
     sentences = words.SENTENCES
     private_hands = True
     hand_label = words.MY_HAND
+
+    def __init__(self, hub: TableHub) -> None:
+        super().__init__(hub)
+        self.names: dict[int, str] = {}
+        """Members' display names, learnt from their clicks (public: shown on Discord)."""
 
     def verbs(self) -> VerbTable:
         return {
@@ -100,8 +148,24 @@ class HachiHachiUI(Game):
         payload = super().render_game(snapshot, events)
         state = snapshot.game
         if not state.finished:
-            payload.picture = picture([("Field", list(state.field))], FIELD_FILE)
+            payload.picture = picture(table_rows(state, self.namer(state)), FIELD_FILE)
         return payload
+
+    def namer(self, state: hm.State) -> Callable[[int], str]:
+        """Players as the picture writes them (a picture shows no mention): the member's
+        display name where the bot knows it, else their seat's number."""
+
+        def name(player: int) -> str:
+            if is_computer(player):
+                return render.mention(player)
+            if player in self.names:
+                return self.names[player]
+            user = self.hub.bot.get_user(player)
+            if user is not None:
+                return user.display_name
+            return f"seat {state.seats.index(player) + 1}" if player in state.seats else "?"
+
+        return name
 
     def public_line(self, outcome: Outcome) -> str | None:
         return words.result_line(list(outcome.events), outcome.snapshot)
@@ -119,9 +183,7 @@ class HachiHachiUI(Game):
         if picking is not None:
             note = f"**{words.card_name(picking)}** matches two field cards: which does it take?"
         embed = words.hand_embed(snapshot, player, blind=hidden, note=note)
-        rows = [("Field", list(state.field))]
-        if hand:
-            rows.append(("Your hand", hand))
+        rows = table_rows(state, self.namer(state), hand=hand, picking=picking)
         view = self.hand_view(snapshot, player, legal, picking=picking)
         return Payload(embed, view, content="", picture=picture(rows, HAND_FILE))
 
@@ -133,8 +195,18 @@ class HachiHachiUI(Game):
         cards: list[Spec] = []
         others: list[Spec] = []
         if picking is not None:
+            takes = [
+                a.capture
+                for a in legal
+                if isinstance(a, hm.Play) and a.card == picking and a.capture
+            ]
             for action in legal:
-                if isinstance(action, hm.Play) and action.card == picking and action.capture:
+                if (
+                    isinstance(action, hm.Play)
+                    and action.card == picking
+                    and action.capture in distinct(takes)
+                ):
+                    assert action.capture is not None
                     label = f"Take {words.card_button(action.capture)}"
                     cards.append(("play", label, card_arg(picking, action.capture), PRIMARY))
             others.append(("back", "Back", None, SECONDARY))
@@ -145,7 +217,11 @@ class HachiHachiUI(Game):
                     plays.setdefault(action.card, []).append(action)
             for _month, month_cards in art.month_groups(list(plays)):
                 for card in month_cards:
-                    options = plays[card]
+                    # Two chaff of one month are one choice: take either, no question.
+                    captures = [o.capture for o in plays[card] if o.capture]
+                    options = [
+                        o for o in plays[card] if not o.capture or o.capture in distinct(captures)
+                    ]
                     label = words.card_button(card)
                     matches = any(CARDS[f].month == CARDS[card].month for f in state.field)
                     style = PRIMARY if matches else SECONDARY
@@ -156,7 +232,10 @@ class HachiHachiUI(Game):
             # A claim names the teyaku of the hand as dealt (claim_hands, while open).
             hand = state.claim_hands.get(player, state.hands.get(player, []))
             pending = state.to_claim.get(player, [])
+            drawn = [a.capture for a in legal if isinstance(a, hm.CaptureDrawn)]
             for action in legal:
+                if isinstance(action, hm.CaptureDrawn) and action.capture not in distinct(drawn):
+                    continue
                 spec = decision(action, hand, pending)
                 if spec is not None:
                     others.append(spec)
@@ -167,6 +246,13 @@ class HachiHachiUI(Game):
             for i, (verb, label, arg, style) in enumerate(specs)
         ]
         return view_of(*items) if items else None
+
+    async def seated(self, interaction: discord.Interaction[Any], table: int) -> Snapshot:
+        """The table for a seated member, whose name the pictures learn here (without the
+        members intent the bot knows a member's name only from their own clicks)."""
+        snapshot: Snapshot = await super().seated(interaction, table)
+        self.names[interaction.user.id] = interaction.user.display_name
+        return snapshot
 
     async def pick_card(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]

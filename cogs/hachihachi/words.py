@@ -67,6 +67,22 @@ def cards_by_month(cards: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def interchangeable(a: str, b: str) -> bool:
+    """Two chaff of one month: identical in play (rules §2.1), so a capture of either is
+    the same move and the player is not asked to pick."""
+    first, second = CARDS[a], CARDS[b]
+    return first.category == second.category == "chaff" and first.month == second.month
+
+
+def distinct(choices: Sequence[str]) -> list[str]:
+    """The capture choices that differ: of interchangeable ones the first (deck order)."""
+    kept: list[str] = []
+    for card in sorted(choices, key=lambda c: CARDS[c].index):
+        if not any(interchangeable(card, other) for other in kept):
+            kept.append(card)
+    return kept
+
+
 def cards_inline(cards: Sequence[str]) -> str:
     return ", ".join(card_name(card) for card in cards) or "nothing"
 
@@ -614,7 +630,11 @@ def ask_text(state: hh.State, player: int, legal: Sequence[object]) -> str | Non
             "mizuten": "**Mizuten?** Decide before you look at your hand.",
             "participate": "**Play or drop?**",
             "play": "**Your turn:** play a card.",
-            "capture_drawn": "**The drawn card matches two:** pick the one it takes.",
+            "capture_drawn": (
+                "**The drawn card matches two identical chaff:** it takes one."
+                if len(distinct([a.capture for a in legal if isinstance(a, hh.CaptureDrawn)])) == 1
+                else "**The drawn card matches two:** pick the one it takes."
+            ),
             "call": "**New dekiyaku:** sage (play on) or shoubu (end the round and score it)?",
         }.get(state.phase, "Your decision.")
     )
