@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.games.errors import IllegalMove, UserFacingError
+from bot.i18n import _
 
 __all__ = [
     "IllegalMove",
@@ -14,6 +15,7 @@ __all__ = [
     "StaleAction",
     "TableNotFound",
     "UserFacingError",
+    "explain",
 ]
 
 
@@ -86,3 +88,8 @@ class LossLimitReached(UserFacingError):
         self.limit = limit
         self.lost = lost
         self.stake = stake
+
+
+def explain(error: UserFacingError) -> str:
+    """A refusal in the locale in effect (``bot.i18n.use_locale``)."""
+    return _(error.template, **error.params)

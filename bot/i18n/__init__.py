@@ -1,0 +1,153 @@
+"""The one translation layer: gettext catalogs (``.po`` files, read with Babel) and
+per-locale number formatting.
+
+Source strings are English and are their own message ids. A string shown to players is
+written ``_("You bid {amount}.", amount=n)``: it is looked up in the catalog of the
+locale in effect, then its ``{placeholders}`` are filled in, numbers formatted the
+locale's way. ``N_`` marks a string for extraction where it is defined (an engine's
+refusal template, a table of titles) and is translated where it is shown.
+
+The locale in effect is a context variable: the code that decides the audience of a
+message (the table, which everyone sees in the server's language, or one member's private
+answer in their own) sets it with ``use_locale`` around building that message. Asyncio
+tasks copy it when created, so a task started while rendering keeps its audience.
+
+Every ``bot/i18n/locales/<locale>/LC_MESSAGES/*.po`` file is one domain of the same
+catalog (one per area of the bot, so translators and changes do not collide); adding a
+language is adding a folder of ``.po`` files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gettext
+import logging
+import string
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+
+log = logging.getLogger(__name__)
+
+SOURCE_LOCALE = "en"
+LOCALES_FOLDER = Path(__file__).resolve().parent / "locales"
+
+_current: ContextVar[str] = ContextVar("tanzaku_locale", default=SOURCE_LOCALE)
+
+
+def available_locales() -> tuple[str, ...]:
+    """English (the source) and every locale with a catalog folder."""
+    found = sorted(p.name for p in LOCALES_FOLDER.iterdir() if (p / "LC_MESSAGES").is_dir())
+    return (SOURCE_LOCALE, *(name for name in found if name != SOURCE_LOCALE))
+
+
+def normalize(discord_locale: object) -> str:
+    """A Discord locale (``discord.Locale`` or its value: ``ja``, ``en-US``…) as one of
+    ours; anything we have no catalog for is English."""
+    value = str(getattr(discord_locale, "value", discord_locale) or "")
+    language = value.replace("_", "-").split("-")[0].lower()
+    return language if language in available_locales() else SOURCE_LOCALE
+
+
+@functools.cache
+def catalog(locale: str) -> Mapping[str | tuple[str, str], str | tuple[str, ...]]:
+    """Every translated entry of a locale's ``.po`` files (untranslated and fuzzy entries
+    left out: the English shows instead, and the catalog test names them)."""
+    entries: dict[str | tuple[str, str], str | tuple[str, ...]] = {}
+    folder = LOCALES_FOLDER / locale / "LC_MESSAGES"
+    if locale == SOURCE_LOCALE or not folder.is_dir():
+        return entries
+    for path in sorted(folder.glob("*.po")):
+        with path.open("rb") as file:
+            parsed = read_po(file, locale=locale)
+        for message in parsed:
+            if not message.id or message.fuzzy:
+                continue
+            if isinstance(message.id, tuple | list):
+                forms = tuple(message.string or ())
+                if all(forms):
+                    entries[(message.id[0], message.id[1])] = forms
+            elif message.string:
+                entries[message.id] = str(message.string)
+    return entries
+
+
+def current_locale() -> str:
+    return _current.get()
+
+
+@contextlib.contextmanager
+def use_locale(locale: str) -> Iterator[str]:
+    """Build what is inside for an audience reading ``locale``."""
+    token = _current.set(normalize(locale))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for extraction; translated later, where it is shown."""
+    return message
+
+
+def _(message: str, /, **params: Any) -> str:
+    """``message`` in the locale in effect, its placeholders filled in."""
+    return translate(message, current_locale(), **params)
+
+
+def translate(message: str, locale: str, /, **params: Any) -> str:
+    found = catalog(locale).get(message)
+    text = found if isinstance(found, str) else message
+    return fill(text, locale, params)
+
+
+def ngettext(singular: str, plural: str, count: int, /, **params: Any) -> str:
+    """The form of a message for ``count`` (``{count}`` is filled in too)."""
+    locale = current_locale()
+    forms = catalog(locale).get((singular, plural))
+    if isinstance(forms, tuple):
+        text = forms[min(_plural_index(locale)(count), len(forms) - 1)]
+    else:
+        text = singular if count == 1 else plural
+    return fill(text, locale, {"count": count, **params})
+
+
+@functools.cache
+def _plural_index(locale: str) -> Callable[[int], int]:
+    """The gettext plural expression Babel writes in a locale's .po header, as a
+    function (the order of a translation's forms)."""
+    return gettext.c2py(get_plural(locale).plural_expr)
+
+
+def number(value: int | float, locale: str | None = None) -> str:
+    """A number the locale's way (digit grouping)."""
+    return format_decimal(value, locale=locale or current_locale())
+
+
+def fill(text: str, locale: str, params: Mapping[str, Any]) -> str:
+    if not params:
+        return text
+    shown = {
+        key: number(value, locale)
+        if isinstance(value, int | float) and not isinstance(value, bool)
+        else value
+        for key, value in params.items()
+    }
+    return text.format_map(shown)
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The ``{names}`` a message fills in (the catalog test compares them across
+    languages)."""
+    return frozenset(
+        name.split(".")[0].split("[")[0]
+        for _literal, name, _spec, _conversion in string.Formatter().parse(text)
+        if name
+    )
