@@ -31,7 +31,7 @@ from typing import Any
 
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_group_symbol
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,17 @@ def _plural_index(locale: str) -> Callable[[int], int]:
 
 def number(value: int | float, locale: str | None = None) -> str:
     """A number the locale's way (digit grouping)."""
-    return format_decimal(value, locale=locale or current_locale())
+    locale = locale or current_locale()
+    if isinstance(value, int):
+        # Whole numbers are most of what a table shows: Python's grouping with the locale's
+        # separator, without Babel's pattern machinery on every render.
+        return f"{value:,}".replace(",", _group_symbol(locale))
+    return format_decimal(value, locale=locale)
+
+
+@functools.cache
+def _group_symbol(locale: str) -> str:
+    return get_group_symbol(locale)
 
 
 def fill(text: str, locale: str, params: Mapping[str, Any]) -> str:
