@@ -150,18 +150,14 @@ async def answer_dropped_click(
     turned by a double click, a table moved on) is dropped by discord.py without a word,
     and Discord shows "This interaction failed". Such a click is given here to its item,
     built from the custom id alone — the same item discord.py would have called, so the
-    click is answered once, by its own code.
-
-    Items that are answered by a listener of their own whatever the message holds (the
-    table components: ``answered_by_listener``) are left to it."""
+    click is answered once, by its own code. (The table components are not registered
+    dynamic items: a listener of their own answers them whatever the message holds.)"""
     if interaction.type != discord.InteractionType.component or interaction.message is None:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     component_type = int(data.get("component_type", 0))
     for factory in factories:
-        if getattr(factory, "answered_by_listener", False):
-            continue
         match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is None:
             continue
