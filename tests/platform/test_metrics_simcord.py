@@ -177,3 +177,77 @@ async def test_unset_port_nothing_listens(bot_factory: BotFactory) -> None:
     await bot.setup_hook()
     assert bot.meter is NO_METER and bot.metrics is None
     assert listening_ports() == listening, "no socket was bound"
+
+
+async def test_a_strength_duel_counts_its_forms_and_a_refused_bid(simcord_env: Any) -> None:
+    bot: TanzakuBot = simcord_env.bot
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    before = await scrape(bot)
+    challenge = answered(await alice.slash(world.channel, "duel challenge", member=bob, stake=10))
+    answered(await bob.click(challenge.response.message, label="Accept"))
+    panel = alice.user.dm_channel.last_message
+    shown = answered(await alice.user.click(panel, label="Other amount…"))
+    assert "whole number" in refusal(await alice.user.submit_modal(shown, {"amount": "lots"}))
+    shown = answered(await alice.user.click(panel, label="Other amount…"))
+    answered(await alice.user.submit_modal(shown, {"amount": "23"}))
+    answered(await bob.user.click(bob.user.dm_channel.last_message, label="2"))
+    after = await scrape(bot)
+
+    actions = "tanzaku_table_actions_total"
+    # The challenge, its acceptance, alice's bid and bob's (which reveals the round).
+    assert moved(before, after, actions, game="strength_duel", source="member") == 4
+    answered_total = "tanzaku_interactions_answered_total"
+    assert moved(before, after, answered_total, kind="command") == 1
+    # Accept, two "Other amount…" (each answered by showing its form), bob's bid button.
+    assert moved(before, after, answered_total, kind="click") == 4
+    assert moved(before, after, answered_total, kind="form") == 2
+    refusals = every(after, "tanzaku_refusals_total")
+    assert list(refusals) == [(("kind", "form"), ("reason", "NotAllowed"))]
+    assert moved(before, after, "tanzaku_refusals_total", kind="form", reason="NotAllowed") == 1
+    assert value(after, "tanzaku_live_tables", game="strength_duel", status="running") == 1
+
+
+async def test_failed_and_unanswered_interactions_are_counted_by_reason(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot: TanzakuBot = simcord_env.bot
+    world = await make_world(simcord_env, "alice", "bob", "carol")
+    alice, bob, carol = world["alice"], world["bob"], world["carol"]
+    opened = answered(await alice.slash(world.channel, "coinflip open", stake=10))
+    table = opened.response.message
+    before = await scrape(bot)
+    failures = "tanzaku_interaction_failures_total"
+
+    # Discord refuses the answer to bob's join (a 5xx): the join is saved, and he is
+    # told so by a second answer.
+    simcord_env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
+    await bob.click(table, label="Join")
+    refused = await scrape(bot)
+    assert moved(before, refused, failures, kind="click", reason="discord_error") == 1
+    assert moved(before, refused, "tanzaku_interactions_answered_total", kind="click") == 1
+    assert moved(before, refused, "tanzaku_table_actions_total", game="coinflip", source="member")
+
+    # A failure inside the handler reaches the apology.
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("broken for the test")
+
+    monkeypatch.setattr(bot.tables, "join", broken)
+    answered(await carol.click(world.channel.last_message, label="Join"))
+    errored = await scrape(bot)
+    assert moved(refused, errored, failures, kind="click", reason="error") == 1
+
+    # A click nobody answers: counted once Discord's 3 s have passed.
+    hub: Any = bot.table_hub
+
+    async def silent(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    monkeypatch.setattr(hub, "dispatch", silent)
+    result = await carol.click(world.channel.last_message, label="Join")
+    assert not result.acknowledged
+    await simcord_env.advance_time(4)  # past Discord's 3 s (SimCord may have been already)
+    unanswered = await scrape(bot)
+    assert moved(errored, unanswered, failures, kind="click", reason="unanswered") == 1
+    assert moved(errored, unanswered, "tanzaku_interactions_answered_total", kind="click") == 0
+    assert sum(every(unanswered, failures).values()) == 3
