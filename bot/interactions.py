@@ -223,7 +223,7 @@ def kind_of(interaction: discord.Interaction[Any]) -> str:
 
 def meter_of(interaction: discord.Interaction[Any]) -> Meter:
     """The bot's metrics (:mod:`bot.meter`); nothing recorded for a client without."""
-    meter = getattr(interaction.client, "meter", NO_METER)
+    meter = getattr(getattr(interaction, "client", None), "meter", NO_METER)
     return meter if isinstance(meter, Meter) else NO_METER
 
 
@@ -317,9 +317,13 @@ def meter_interaction(interaction: discord.Interaction[Any], meter: Meter) -> No
 def note_refusal(interaction: discord.Interaction[Any], reason: str) -> None:
     """The member was told no; `reason` is bounded (a refusal's ``reason``, a check's
     class name), never the text."""
-    meter_of(interaction).refused(kind_of(interaction), reason)
+    meter = meter_of(interaction)
+    if meter is not NO_METER:
+        meter.refused(kind_of(interaction), reason)
 
 
 def note_failure(interaction: discord.Interaction[Any], reason: str) -> None:
     """The interaction failed (an error handler reached it, a followup was refused)."""
-    meter_of(interaction).failed(kind_of(interaction), reason)
+    meter = meter_of(interaction)
+    if meter is not NO_METER:
+        meter.failed(kind_of(interaction), reason)
