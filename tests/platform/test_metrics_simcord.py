@@ -5,14 +5,18 @@ unset, nothing listens."""
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
+import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.app import TanzakuBot
+from bot.app import MetricsUnavailable, TanzakuBot
+from bot.interactions import kind_of
 from bot.meter import NO_METER
 from bot.players import COMPUTER_IDS
 from tests.conftest import BotFactory
@@ -251,3 +255,40 @@ async def test_failed_and_unanswered_interactions_are_counted_by_reason(
     assert moved(errored, unanswered, failures, kind="click", reason="unanswered") == 1
     assert moved(errored, unanswered, "tanzaku_interactions_answered_total", kind="click") == 0
     assert sum(every(unanswered, failures).values()) == 3
+
+
+async def test_closing_the_bot_stops_listening(simcord_env: Any) -> None:
+    bot: TanzakuBot = simcord_env.bot
+    assert bot.metrics is not None
+    port = bot.metrics.port
+    assert port in listening_ports()
+    await bot.close()
+    assert bot.metrics is None and port not in listening_ports()
+
+
+async def test_a_metrics_port_already_taken_stops_the_start(bot_factory: BotFactory) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        bot = bot_factory(settings={"metrics_port": taken.getsockname()[1]})
+        with pytest.raises(MetricsUnavailable):
+            await bot.setup_hook()
+    assert bot.metrics is None
+
+
+@pytest.mark.parametrize(
+    ("interaction_type", "data", "kind"),
+    [
+        (discord.InteractionType.application_command, {}, "command"),
+        (discord.InteractionType.component, {"component_type": 2}, "click"),
+        (discord.InteractionType.component, {"component_type": 3}, "select"),
+        (discord.InteractionType.component, {"component_type": 5}, "select"),
+        (discord.InteractionType.modal_submit, {}, "form"),
+        (discord.InteractionType.autocomplete, {}, "autocomplete"),
+    ],
+)
+def test_each_kind_of_interaction_has_its_label(
+    interaction_type: discord.InteractionType, data: dict[str, int], kind: str
+) -> None:
+    stand_in: Any = SimpleNamespace(type=interaction_type, data=data)
+    assert kind_of(stand_in) == kind
