@@ -109,7 +109,9 @@ async def main(args: argparse.Namespace) -> None:
     Route.BASE = args.api
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     plans = json.loads(args.plans.read_text())
-    bot = click_latency.make_bot(args.database_url, args.synchronous)
+    bot = click_latency.make_bot(
+        args.database_url, args.synchronous, metrics_port=0 if args.metrics else None
+    )
     await bot.add_cog(click_latency.BareCog(bot))
     # Every guild arrives right after READY here: no need for discord.py's 2 s wait for
     # more (start-up only; nothing timed).
@@ -159,6 +161,9 @@ if __name__ == "__main__":
     parser.add_argument("--synchronous", default="FULL")
     parser.add_argument("--profile", help="write a cProfile of the whole run to this file")
     parser.add_argument("--timings", action="store_true", help="time steps of each click")
+    parser.add_argument(
+        "--metrics", action="store_true", help="serve Prometheus metrics (on a free port)"
+    )
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(main(parser.parse_args()))

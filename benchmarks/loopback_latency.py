@@ -192,6 +192,7 @@ class BotProcess:
         synchronous: str = "FULL",
         profile: Path | None = None,
         timings: bool = False,
+        metrics: bool = False,
     ) -> None:
         self.command = [
             sys.executable,
@@ -211,6 +212,8 @@ class BotProcess:
             self.command += ["--profile", str(profile)]
         if timings:
             self.command.append("--timings")
+        if metrics:
+            self.command.append("--metrics")
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -634,7 +637,9 @@ async def run_on(backend: Backend, url: str, args: argparse.Namespace, folder: P
         )
     )
     await discord.start()
-    bot = BotProcess(discord, url, plans, args.synchronous, args.profile_bot, args.bot_timings)
+    bot = BotProcess(
+        discord, url, plans, args.synchronous, args.profile_bot, args.bot_timings, args.metrics
+    )
     figures = Figures(backend)
     started = time.perf_counter()
     try:
@@ -789,6 +794,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--profile-bot", type=Path, help="write a cProfile of the bot process to this file"
+    )
+    parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="the bot serves Prometheus metrics (TANZAKU_METRICS_PORT), to measure their cost",
     )
     args = parser.parse_args(argv)
     with contextlib.suppress(KeyboardInterrupt):
