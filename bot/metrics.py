@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from aiohttp import web
 from prometheus_client import (
@@ -70,83 +71,121 @@ class LiveTables(Collector):
         yield family
 
 
+class Children:
+    """A labelled metric's children, each looked up once: ``labels()`` takes a lock and
+    builds a key every call (5 µs; an answered click records five). Label values are
+    bounded, so the cache is too."""
+
+    def __init__(self, metric: Counter | Histogram) -> None:
+        self._metric = metric
+        self._children: dict[tuple[str, ...], Any] = {}
+
+    def __call__(self, *values: str) -> Any:
+        child = self._children.get(values)
+        if child is None:
+            child = self._children[values] = self._metric.labels(*values)
+        return child
+
+
 class PrometheusMeter(Meter):
     """Every metric the bot serves, in :attr:`registry`."""
 
     def __init__(self, games: Iterable[str] = ()) -> None:
         self.registry = registry = CollectorRegistry()
-        self._answered = Counter(
-            "tanzaku_interactions_answered",
-            "Interactions Discord acknowledged, by kind",
-            ("kind",),
-            registry=registry,
+        self._answered = Children(
+            Counter(
+                "tanzaku_interactions_answered",
+                "Interactions Discord acknowledged, by kind",
+                ("kind",),
+                registry=registry,
+            )
         )
-        self._answer_seconds = Histogram(
-            "tanzaku_interaction_answer_seconds",
-            "From an interaction's arrival to Discord acknowledging its answer, by kind",
-            ("kind",),
-            buckets=LATENCY_BUCKETS,
-            registry=registry,
+        self._answer_seconds = Children(
+            Histogram(
+                "tanzaku_interaction_answer_seconds",
+                "From an interaction's arrival to Discord acknowledging its answer, by kind",
+                ("kind",),
+                buckets=LATENCY_BUCKETS,
+                registry=registry,
+            )
         )
-        self._failed = Counter(
-            "tanzaku_interaction_failures",
-            "Interactions unanswered in 3 s, answered too late, whose answer Discord refused,"
-            " or that reached an error handler, by kind and reason",
-            ("kind", "reason"),
-            registry=registry,
+        self._failed = Children(
+            Counter(
+                "tanzaku_interaction_failures",
+                "Interactions unanswered in 3 s, answered too late, whose answer Discord refused,"
+                " or that reached an error handler, by kind and reason",
+                ("kind", "reason"),
+                registry=registry,
+            )
         )
-        self._refused = Counter(
-            "tanzaku_refusals",
-            "Members told no (a refusal with its reason), by kind and reason",
-            ("kind", "reason"),
-            registry=registry,
+        self._refused = Children(
+            Counter(
+                "tanzaku_refusals",
+                "Members told no (a refusal with its reason), by kind and reason",
+                ("kind", "reason"),
+                registry=registry,
+            )
         )
-        self._acted = Counter(
-            "tanzaku_table_actions",
-            "Changes to a table saved, by game and source (member, computer, deadline)",
-            ("game", "source"),
-            registry=registry,
+        self._acted = Children(
+            Counter(
+                "tanzaku_table_actions",
+                "Changes to a table saved, by game and source (member, computer, deadline)",
+                ("game", "source"),
+                registry=registry,
+            )
         )
-        self._commit_seconds = Histogram(
-            "tanzaku_db_commit_seconds",
-            "Time of one database COMMIT, by backend",
-            ("backend",),
-            buckets=COMMIT_BUCKETS,
-            registry=registry,
+        self._commit_seconds = Children(
+            Histogram(
+                "tanzaku_db_commit_seconds",
+                "Time of one database COMMIT, by backend",
+                ("backend",),
+                buckets=COMMIT_BUCKETS,
+                registry=registry,
+            )
         )
-        self._group_units = Histogram(
-            "tanzaku_db_commit_units",
-            "Units of work (actions, writes) sharing one COMMIT, by backend",
-            ("backend",),
-            buckets=GROUP_BUCKETS,
-            registry=registry,
+        self._group_units = Children(
+            Histogram(
+                "tanzaku_db_commit_units",
+                "Units of work (actions, writes) sharing one COMMIT, by backend",
+                ("backend",),
+                buckets=GROUP_BUCKETS,
+                registry=registry,
+            )
         )
-        self._deadlines = Counter(
-            "tanzaku_deadlines_fired",
-            "Table deadlines that acted (a lobby expired, a game's timeout), by kind",
-            ("kind",),
-            registry=registry,
+        self._deadlines = Children(
+            Counter(
+                "tanzaku_deadlines_fired",
+                "Table deadlines that acted (a lobby expired, a game's timeout), by kind",
+                ("kind",),
+                registry=registry,
+            )
         )
-        self._lateness = Histogram(
-            "tanzaku_deadline_lateness_seconds",
-            "How long after its time a deadline acted, by kind",
-            ("kind",),
-            buckets=LATENESS_BUCKETS,
-            registry=registry,
+        self._lateness = Children(
+            Histogram(
+                "tanzaku_deadline_lateness_seconds",
+                "How long after its time a deadline acted, by kind",
+                ("kind",),
+                buckets=LATENESS_BUCKETS,
+                registry=registry,
+            )
         )
-        self._late = Counter(
-            "tanzaku_deadlines_late",
-            f"Deadlines that acted more than {LATE_SECONDS:g} s after their time, by kind",
-            ("kind",),
-            registry=registry,
+        self._late = Children(
+            Counter(
+                "tanzaku_deadlines_late",
+                f"Deadlines that acted more than {LATE_SECONDS:g} s after their time, by kind",
+                ("kind",),
+                registry=registry,
+            )
         )
-        self._decisions = Histogram(
-            "tanzaku_computer_decision_seconds",
-            "Time a computer seat took to decide a move (recorded once the move has landed),"
-            " by game",
-            ("game",),
-            buckets=DECISION_BUCKETS,
-            registry=registry,
+        self._decisions = Children(
+            Histogram(
+                "tanzaku_computer_decision_seconds",
+                "Time a computer seat took to decide a move (recorded once the move has landed),"
+                " by game",
+                ("game",),
+                buckets=DECISION_BUCKETS,
+                registry=registry,
+            )
         )
         self.live = LiveTables(games)
         registry.register(self.live)
@@ -154,31 +193,31 @@ class PrometheusMeter(Meter):
         ProcessCollector(registry=registry)
 
     def answered(self, kind: str, seconds: float) -> None:
-        self._answered.labels(kind).inc()
-        self._answer_seconds.labels(kind).observe(seconds)
+        self._answered(kind).inc()
+        self._answer_seconds(kind).observe(seconds)
 
     def failed(self, kind: str, reason: str) -> None:
-        self._failed.labels(kind, reason).inc()
+        self._failed(kind, reason).inc()
 
     def refused(self, kind: str, reason: str) -> None:
-        self._refused.labels(kind, reason).inc()
+        self._refused(kind, reason).inc()
 
     def acted(self, game: str, source: str) -> None:
-        self._acted.labels(game, source).inc()
+        self._acted(game, source).inc()
 
     def committed(self, backend: str, seconds: float, units: int) -> None:
-        self._commit_seconds.labels(backend).observe(seconds)
-        self._group_units.labels(backend).observe(units)
+        self._commit_seconds(backend).observe(seconds)
+        self._group_units(backend).observe(units)
 
     def deadline_fired(self, kind: str, late_seconds: float) -> None:
         late_seconds = max(0.0, late_seconds)
-        self._deadlines.labels(kind).inc()
-        self._lateness.labels(kind).observe(late_seconds)
+        self._deadlines(kind).inc()
+        self._lateness(kind).observe(late_seconds)
         if late_seconds > LATE_SECONDS:
-            self._late.labels(kind).inc()
+            self._late(kind).inc()
 
     def computer_decided(self, game: str, seconds: float) -> None:
-        self._decisions.labels(game).observe(seconds)
+        self._decisions(game).observe(seconds)
 
     def set_live_tables(self, counts: LiveCounts) -> None:
         self.live.counts = dict(counts)
