@@ -208,7 +208,9 @@ async def main(args: argparse.Namespace) -> None:
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     plans = json.loads(args.plans.read_text())
     global FLOOR
-    bot = click_latency.make_bot(args.database_url, args.synchronous)
+    bot = click_latency.make_bot(
+        args.database_url, args.synchronous, metrics_port=0 if args.metrics else None
+    )
     await bot.add_cog(click_latency.BareCog(bot))
     FLOOR = DurableFloor(args.floor_database)
     await FLOOR.open()
@@ -274,6 +276,9 @@ if __name__ == "__main__":
         "--profile", type=Path, help="profile between SIGUSR1 and SIGUSR2 into this file"
     )
     parser.add_argument("--timings", action="store_true", help="time steps of each click")
+    parser.add_argument(
+        "--metrics", action="store_true", help="serve Prometheus metrics (on a free port)"
+    )
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(main(parser.parse_args()))

@@ -212,6 +212,7 @@ class BotProcess:
         synchronous: str = "FULL",
         profile: Path | None = None,
         timings: bool = False,
+        metrics: bool = False,
     ) -> None:
         self.command = [
             sys.executable,
@@ -234,6 +235,8 @@ class BotProcess:
             self.command += ["--profile", str(profile)]
         if timings:
             self.command.append("--timings")
+        if metrics:
+            self.command.append("--metrics")
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -775,6 +778,7 @@ async def run_on(
         if args.no_breakdown
         else (args.keep_profiles or folder) / f"burst-{backend}-{run_number}.prof",
         args.bot_timings,
+        args.metrics,
     )
     figures = Figures(backend)
     started = time.perf_counter()
@@ -999,6 +1003,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--top", type=int, default=0, help="list this many functions of the profiled bursts"
+    )
+    parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="the bot serves Prometheus metrics (TANZAKU_METRICS_PORT), to measure their cost",
     )
     args = parser.parse_args(argv)
     global TOP_FUNCTIONS

@@ -6,7 +6,7 @@ import asyncio
 import gc
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -16,10 +16,20 @@ from bot.catalog import CATALOG, Catalog
 from bot.clock import Clock, discord_clock
 from bot.config import Settings
 from bot.economy import Economy
-from bot.interactions import GuardedTree, answer_dropped_click, describe, is_routine
+from bot.interactions import (
+    GuardedTree,
+    answer_dropped_click,
+    describe,
+    is_routine,
+    meter_interaction,
+)
+from bot.meter import NO_METER, Meter
 from bot.safe_log import log_failure, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
 from bot.storage import DATABASE_ERRORS, database_for_url
+
+if TYPE_CHECKING:
+    from bot.metrics import MetricsServer
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +74,14 @@ class DatabaseUnavailable(Exception):
         self.error = error
 
 
+class MetricsUnavailable(Exception):
+    """The metrics port could not be listened on; `error` says why."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 class TanzakuBot(commands.Bot):
     def __init__(
         self,
@@ -96,6 +114,16 @@ class TanzakuBot(commands.Bot):
         self.settings = settings
         self.clock = clock
         self.db = database_for_url(settings.database_url, synchronous=settings.database_synchronous)
+        self.meter: Meter = NO_METER
+        """Where the bot's metrics go: nowhere unless `TANZAKU_METRICS_PORT` is set."""
+        self.metrics: MetricsServer | None = None
+        """The metrics server (``bot.metrics.MetricsServer``) while one listens."""
+        if settings.metrics_port is not None:
+            # Imported only when asked for: a bot without metrics loads none of it.
+            from bot.metrics import PrometheusMeter
+
+            self.meter = PrometheusMeter(catalog.names())
+        self.db.meter = self.meter
         self.economy = Economy(self.db, house_float=settings.house_float, clock=clock)
         self.catalog = catalog
         """The games this bot hosts; the table service's engines and computers come from
@@ -111,6 +139,7 @@ class TanzakuBot(commands.Bot):
             lobby_timeout_seconds=settings.lobby_timeout_seconds,
             owns_guild=settings.owns_guild,
             takeover_seconds=settings.deadline_takeover_seconds,
+            meter=self.meter,
         )
         self.background_tasks: set[asyncio.Task[Any]] = set()
         self.table_hub: object | None = None
@@ -134,6 +163,7 @@ class TanzakuBot(commands.Bot):
             # Named here, where it is known to be the database's: an OSError alone could
             # as well be the network to Discord (a refused PostgreSQL connection is one).
             raise DatabaseUnavailable(error) from error
+        await self._serve_metrics()
         log.info(
             "database %s open%s",
             self.db.dialect,
@@ -158,6 +188,30 @@ class TanzakuBot(commands.Bot):
         # What exists now lives as long as the bot: keep it out of every later full
         # collection, whose pauses would otherwise land inside clicks.
         gc.freeze()
+
+    async def _serve_metrics(self) -> None:
+        port = self.settings.metrics_port
+        if port is None:
+            return
+        from bot.metrics import MetricsServer, PrometheusMeter
+
+        assert isinstance(self.meter, PrometheusMeter)
+        server = MetricsServer(
+            self.meter, self.settings.metrics_host, port, live_tables=self.tables.live_table_counts
+        )
+        try:
+            await server.start()
+        except OSError as error:
+            # The operator asked for metrics: a port already taken stops the start.
+            raise MetricsUnavailable(error) from error
+        self.metrics = server
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction" and self.meter is not NO_METER:
+            # Called as the interaction arrives, after discord.py has scheduled its
+            # handlers but before any of them ran: the answer is timed from here.
+            meter_interaction(args[0], self.meter)
+        super().dispatch(event_name, *args, **kwargs)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -232,6 +286,9 @@ class TanzakuBot(commands.Bot):
                 # Looping, not one wait: a handler may start a refresh as it finishes.
                 await asyncio.wait(in_flight, timeout=remaining)
             await super().close()
+            if self.metrics is not None:
+                await self.metrics.stop()
+                self.metrics = None
             # Closing waits for the transaction in flight, so an action is never cut in half.
             await self.db.close()
         finally:

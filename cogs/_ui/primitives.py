@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.interactions import describe, is_routine, respond
+from bot.interactions import describe, is_routine, note_failure, respond
 from bot.safe_log import log_failure
 from bot.service import Actor
 from cogs._ui import render
@@ -179,6 +179,7 @@ class TableView(discord.ui.View):
     ) -> None:
         cid = ComponentId.parse(str(getattr(item, "custom_id", "") or ""))
         where = (cid.verb, cid.table) if cid is not None else ("?", "?")
+        note_failure(interaction, "error")
         log_click_failure("a %r component at table %s failed", *where, error=error)
 
 
