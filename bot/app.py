@@ -22,6 +22,7 @@ from bot.i18n.commands import CatalogTranslator
 from bot.interactions import GuardedTree, answer_dropped_click, describe, is_routine
 from bot.safe_log import log_failure, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
+from bot.signals import LANGUAGE
 from bot.storage import DATABASE_ERRORS, database_for_url
 
 log = logging.getLogger(__name__)
@@ -117,8 +118,14 @@ class TanzakuBot(commands.Bot):
         )
         self.background_tasks: set[asyncio.Task[Any]] = set()
         self.languages = Languages(
-            self.db, discord_locale_of=self._discord_locale_of, spawn=self._spawn_background
+            self.db,
+            discord_locale_of=self._discord_locale_of,
+            spawn=self._spawn_background,
+            changed=self.economy.changed_elsewhere,
         )
+        # Other processes sharing the database change servers' languages too.
+        self.tables.signals.on(LANGUAGE, self.languages.on_signal)
+        self.tables.signals.on_resync(self.languages.load)
         """The server's language for what everyone sees, each member's for what they alone
         see (:mod:`bot.i18n.audience`)."""
         self.economy.default_currency = self._default_currency
