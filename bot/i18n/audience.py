@@ -63,7 +63,9 @@ class Languages:
 
     def discord_language(self, guild_id: int) -> str:
         """The server's Discord language, as one of ours (English if not known)."""
-        raw = self._guild_locales.get(guild_id) or self._discord_locale_of(guild_id)
+        # The gateway's guild first (kept current by its updates), else what the server's
+        # last interaction said (a guild not in the cache yet, or another shard's).
+        raw = self._discord_locale_of(guild_id) or self._guild_locales.get(guild_id)
         return normalize(raw) if raw else SOURCE_LOCALE
 
     def server(self, guild_id: int | None) -> str:
