@@ -42,8 +42,10 @@ LOCALES_FOLDER = Path(__file__).resolve().parent / "locales"
 _current: ContextVar[str] = ContextVar("tanzaku_locale", default=SOURCE_LOCALE)
 
 
+@functools.cache
 def available_locales() -> tuple[str, ...]:
-    """English (the source) and every locale with a catalog folder."""
+    """English (the source) and every locale with a catalog folder (read once: every
+    message built and every interaction asks)."""
     found = sorted(p.name for p in LOCALES_FOLDER.iterdir() if (p / "LC_MESSAGES").is_dir())
     return (SOURCE_LOCALE, *(name for name in found if name != SOURCE_LOCALE))
 

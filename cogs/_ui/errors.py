@@ -13,7 +13,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.errors import explain
 from bot.games.errors import UserFacingError
+from bot.i18n import N_, _
 from bot.interactions import describe, is_routine, note_failure, note_refusal
 from bot.safe_log import log_failure
 from bot.service import saved_writes
@@ -21,38 +23,40 @@ from cogs._ui.primitives import ANSWER_REFUSED, APOLOGY, send_ephemeral
 
 log = logging.getLogger(__name__)
 
-GIFT_WENT_THROUGH = (
+GIFT_WENT_THROUGH = N_(
     "Your gift went through, but the answer failed. Nothing needs doing again: /wallet shows it."
 )
-DAILY_WENT_THROUGH = (
+DAILY_WENT_THROUGH = N_(
     "Your daily coins were paid, but the answer failed. Nothing needs doing again: /wallet "
     "shows them."
 )
-WENT_THROUGH = "What you asked went through, but the answer failed. Nothing needs doing again."
+WENT_THROUGH = N_("What you asked went through, but the answer failed. Nothing needs doing again.")
 SAVED_BY_COMMAND = {"give": GIFT_WENT_THROUGH, "daily": DAILY_WENT_THROUGH}
 """A command's own words for "it went through, but the answer failed"."""
 
 
 def failure_text(command: str, error: BaseException, saved: bool) -> str:
-    """What a member is told after `command` failed with `error` (not their mistake)."""
+    """What a member is told after `command` failed with `error` (not their mistake), in
+    the language in effect (the member's)."""
     if saved:
-        return SAVED_BY_COMMAND.get(command, WENT_THROUGH)
+        return _(SAVED_BY_COMMAND.get(command, WENT_THROUGH))
     if isinstance(error, discord.HTTPException):
         # Discord refused something the command sent: the command's own writes may have
         # been made before (not every store write is counted), so never "nothing".
-        return ANSWER_REFUSED
-    return APOLOGY
+        return _(ANSWER_REFUSED)
+    return _(APOLOGY)
 
 
 def refusal_text(error: app_commands.CheckFailure | app_commands.TransformerError) -> str:
-    """What a member is told when a command's check or option refused them."""
+    """What a member is told when a command's check or option refused them (in the
+    language in effect: the member's)."""
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server channel, not in direct messages."
+        return _("This command works in a server channel, not in direct messages.")
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for this command."
+        return _("You need the Manage Server permission for this command.")
     if isinstance(error, app_commands.TransformerError):
-        return f"I could not read `{error.value}` as the option expects."
-    return "You cannot use this command here."
+        return _("I could not read `{value}` as the option expects.", value=str(error.value))
+    return _("You cannot use this command here.")
 
 
 async def on_app_command_error(
@@ -61,7 +65,7 @@ async def on_app_command_error(
     original = getattr(error, "original", error)
     if isinstance(original, UserFacingError):
         note_refusal(interaction, original.reason)
-        text = str(original)
+        text = explain(original)
     elif isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         # The member's mistake (a check, an option), named by its class: bounded.
         note_refusal(interaction, type(error).__name__)
