@@ -60,7 +60,7 @@ def noto(size: int, weight: Weight = "Medium") -> ImageFont.FreeTypeFont:
         font = ImageFont.truetype(str(font_path()), size, index=JAPANESE_FACE)
     except OSError as error:
         raise FontMissing(f"Pillow cannot open {font_path()}: {error}") from error
-    if font.getname()[0] != FAMILY:
+    if font.getname()[0] != FAMILY:  # a KR or SC face would draw kanji the wrong way
         raise FontMissing(f"{font_path()} face {JAPANESE_FACE} is {font.getname()[0]!r}")
     # A variable font whose default instance is Thin: hairlines at tile sizes.
     font.set_variation_by_name(weight)
@@ -71,4 +71,4 @@ def check() -> str:
     """Load the font once (raising :class:`FontMissing` if it cannot be): for start-up."""
     family, _style = noto(12).getname()
     log.debug("pictures' font: %s from %s", family, font_path())
-    return family
+    return str(family)
