@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeAlias
 
 import discord
@@ -12,6 +13,7 @@ from pydantic import BaseModel
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.games import fortunes_winds as fw
 from bot.games.dice import ScriptedDice
+from bot.i18n import N_, _
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control, draw
@@ -36,32 +38,40 @@ def bet_shown(kind: str) -> Any:
 
 
 CONTROLS: tuple[Control, ...] = (
-    Control("roll", "Roll", row=0, style="primary", emoji="🎲",
+    Control("roll", N_("Roll"), row=0, style="primary", emoji="🎲",
             shown=lambda s: s.phase == "betting" and s.roll_number == 0),
-    Control("newturn", "New turn", row=0, style="success", shown=lambda s: s.phase == "won"),
-    Control("pass", "Pass the dice", row=0, shown=lambda s: s.roll_number == 0,
+    Control("newturn", N_("New turn"), row=0, style="success", shown=lambda s: s.phase == "won"),
+    Control("pass", N_("Pass the dice"), row=0, shown=lambda s: s.roll_number == 0,
             live=fw.can_pass_dice),
-    Control("bestroll", "Roll with best keep", row=0, style="primary", emoji="🎲",
+    Control("bestroll", N_("Roll with best keep"), row=0, style="primary", emoji="🎲",
             shown=keeping),
-    Control("keep", "Best keep", row=0, emoji="💡", shown=keeping),
-    Control("ready", "Ready", row=0, style="success", emoji="✋", shown=lambda s: s.window_open),
+    Control("keep", N_("Best keep"), row=0, emoji="💡", shown=keeping),
+    Control("ready", N_("Ready"), row=0, style="success", emoji="✋",
+            shown=lambda s: s.window_open),
     *(Control("bet", words.BET_BUTTONS[k], k, row=2 + (i == 5), shown=bet_shown(k))
       for i, k in enumerate(fw.BET_KINDS)),
-    Control("join", "Join", row=4, style="success", lobby=True),
-    Control("leave", "Cash out", row=4, lobby=True),
+    Control("join", N_("Join"), row=4, style="success", lobby=True),
+    Control("leave", N_("Cash out"), row=4, lobby=True),
 )  # fmt: skip
+"""The table's buttons; their labels are translated when drawn (:meth:`FortunesUI.controls`)."""
+
+
+def translated(controls: Sequence[Control]) -> list[Control]:
+    """The controls with their labels in the locale in effect (the table's language)."""
+    return [replace(control, label=_(control.label)) for control in controls]
 
 
 class FortunesUI(Game):
     game = "fortunes_winds"
-    title = "Fortunes and Winds"
+    title = N_("Fortunes and Winds")
     recent_events = 12
     sentences = words.SENTENCES
     buttons = CONTROLS
 
     def verbs(self) -> VerbTable:
         self.bets = AmountPicker(
-            self, kinds=words.BET_LABELS, room=self.bet_room, notes=words.BET_NOTES,
+            self, kinds=words.Translated(words.BET_LABELS), room=self.bet_room,
+            notes=words.BET_NOTES,
             action=lambda kind, amount: fw.Bet.model_validate({"kind": kind, "amount": amount}),
             step=lambda kind: fw.whole_pays_step(kind),  # type: ignore[arg-type]
         )  # fmt: skip
@@ -95,11 +105,11 @@ class FortunesUI(Game):
 
     def controls(self, snapshot: Snapshot, picked: Sequence[str] = ()) -> discord.ui.View:
         s = snapshot.game
-        items = draw(snapshot.id, s, self.buttons)
+        items = draw(snapshot.id, s, translated(self.buttons))
         if keeping(s):
             labels = {die: words.die_label(die, s) for die in fw.WHITE_DICE}
             items += PICKS.draw(
-                snapshot.id, s.ply, labels, picked, s.set_aside, "Roll again", row=1
+                snapshot.id, s.ply, labels, picked, s.set_aside, _("Roll again"), row=1
             )
         return view_of(*items)
 
@@ -168,8 +178,7 @@ class FortunesUI(Game):
     ) -> str | None:
         if isinstance(event, fw.DiceSetAside):
             # The live sentence reads the dice as they are now; the log's, as they were.
-            by = " by the table" if event.by_deadline else ""
-            return words.set_aside_then(event, earlier, by)
+            return words.set_aside_then(event, earlier, event.by_deadline)
         return self.event_text(event, snapshot)
 
     def left_word(self, outcome: Outcome, player: int) -> str | None:
