@@ -121,7 +121,8 @@ class FortunesUI(Game):
         except fw.GuardRefused as refused:
             # The engine counts coins; the table speaks the server's currency.
             currency = (await self.service.snapshot(table)).currency
-            raise NotAllowed(refused.sentence(lambda n: render.coins(n, currency))) from refused
+            template, params = refused.parts(lambda n: render.coins(n, currency))
+            raise NotAllowed(template, **params) from refused
 
     def wallet_refusal(self, short: InsufficientFunds, currency: str) -> str | None:
         return words.cannot_cover(short.user_id or 0, short.needed, short.balance, currency)
