@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, TypeAlias
 
 import discord
@@ -53,12 +52,7 @@ CONTROLS: tuple[Control, ...] = (
     Control("join", N_("Join"), row=4, style="success", lobby=True),
     Control("leave", N_("Cash out"), row=4, lobby=True),
 )  # fmt: skip
-"""The table's buttons; their labels are translated when drawn (:meth:`FortunesUI.controls`)."""
-
-
-def translated(controls: Sequence[Control]) -> list[Control]:
-    """The controls with their labels in the locale in effect (the table's language)."""
-    return [replace(control, label=_(control.label)) for control in controls]
+"""The table's buttons; a Control's label is translated where it is drawn."""
 
 
 class FortunesUI(Game):
@@ -70,8 +64,7 @@ class FortunesUI(Game):
 
     def verbs(self) -> VerbTable:
         self.bets = AmountPicker(
-            self, kinds=words.Translated(words.BET_LABELS), room=self.bet_room,
-            notes=words.BET_NOTES,
+            self, kinds=words.BET_LABELS, room=self.bet_room, notes=words.BET_NOTES,
             action=lambda kind, amount: fw.Bet.model_validate({"kind": kind, "amount": amount}),
             step=lambda kind: fw.whole_pays_step(kind),  # type: ignore[arg-type]
         )  # fmt: skip
@@ -105,7 +98,7 @@ class FortunesUI(Game):
 
     def controls(self, snapshot: Snapshot, picked: Sequence[str] = ()) -> discord.ui.View:
         s = snapshot.game
-        items = draw(snapshot.id, s, translated(self.buttons))
+        items = draw(snapshot.id, s, self.buttons)
         if keeping(s):
             labels = {die: words.die_label(die, s) for die in fw.WHITE_DICE}
             items += PICKS.draw(

@@ -63,14 +63,6 @@ BET_NOTES: dict[str, str] = {
 }
 
 
-class Translated(dict[str, str]):
-    """Words looked up by key and shown in the locale in effect (a picker reads its bet
-    kinds' words this way while it builds a member's answer)."""
-
-    def __getitem__(self, key: str) -> str:
-        return _(super().__getitem__(key))
-
-
 RESULT_NAMES: dict[str, str] = {
     "moon": N_("Moon"),
     **{c.key: c.name for c in fw.COMBINATIONS},
