@@ -169,7 +169,8 @@ class HachiHachiUI(Game):
 
         def name(player: int) -> str:
             if is_computer(player):
-                return render.mention(player)
+                # The font has no emoji: the picture names the computer without its 🤖.
+                return render.mention(player).replace("🤖", "").strip()
             if player in self.names:
                 return self.names[player]
             user = self.hub.bot.get_user(player)
