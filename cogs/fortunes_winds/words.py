@@ -390,7 +390,7 @@ def odds_embed() -> discord.Embed:
     for result in fw.RESULTS:
         cells = [best.outcomes.get((roll, result), Fraction(0)) for roll in (1, 2, 3)]
         shown = " · ".join(percent(p, 3) for p in cells)
-        lines.append(f"{result_name(result)}: {shown}")
+        lines.append(_("{result}: {chances}", result=result_name(result), chances=shown))
     embed.add_field(name=_("Each outcome on roll 1 · 2 · 3"), value="\n".join(lines), inline=False)
     edges = "\n".join(
         _(
