@@ -90,7 +90,8 @@ def sep() -> str:
 
 def face(name: str) -> str:
     """A face as players read it: ``北 North`` (``北`` in Japanese)."""
-    return _(f"{fw.KANJI.get(name, '?')} {name}")
+    shown = f"{fw.KANJI.get(name, '?')} {name}"
+    return _(shown)
 
 
 def die_name(die: str) -> str:
@@ -415,13 +416,14 @@ def odds_embed() -> discord.Embed:
             "100 bet"
         )
     )
+    per_100 = f"{float(abs(best.shooter_ev)) * 100:.2f}"
     embed.add_field(
         name=_("Shooter"),
         value=_(
             shooter,
             win=percent(best.win),
             share=percent(abs(best.shooter_ev)),
-            per_100=f"{float(abs(best.shooter_ev)) * 100:.2f}",
+            per_100=per_100,
         ),
         inline=False,
     )

@@ -84,7 +84,8 @@ def card_label(card_id: str) -> str:
     Translated whole, card by card (the catalog holds each card's label: a Japanese
     player says 松に鶴（光）, the month already in the name)."""
     card = card_of(card_id)
-    return _(f"{card.name} ({card.month_name} · {KIND_WORDS[card.category]})")
+    label = f"{card.name} ({card.month_name} · {KIND_WORDS[card.category]})"
+    return _(label)
 
 
 def card_name(card_id: str) -> str:

@@ -68,7 +68,8 @@ def card_button(card: str) -> str:
     """A card on a button: its month's kanji, then its name (``松 Crane with Sun``; in
     Japanese the name alone, ``松に鶴``, which names the month already)."""
     info = CARDS[card]
-    return _(f"{MONTHS[info.month].kanji} {info.name}")
+    label = f"{MONTHS[info.month].kanji} {info.name}"
+    return _(label)
 
 
 def yaku_name(name: str) -> str:
@@ -85,7 +86,8 @@ def cards_by_month(cards: Sequence[str]) -> str:
         info = MONTHS[month]
         names = sep().join(art.card_name(card) for card in ids)
         # The heading is translated whole, month by month: ``松 **Pine**`` is ``**松**``.
-        heading = _(f"{info.kanji} **{info.name}**")
+        heading = f"{info.kanji} **{info.name}**"
+        heading = _(heading)
         lines.append(
             _("{month} ({number}): {cards}", month=heading, number=str(month), cards=names)
         )
@@ -520,14 +522,14 @@ def last_round_field(snapshot: Snapshot) -> tuple[str, str] | None:
 
 def rules_summary(snapshot: Snapshot) -> list[str]:
     rules, currency = snapshot.rules, snapshot.currency
-    per_point = rules.stake_per_kan / rules.points_per_kan
+    point = f"{rules.stake_per_kan / rules.points_per_kan:g}"
     lines = [
         _(
             "**{stake} per kan** (1 kan = {points} pts; a point is {per_point} {currency}) · "
             "{rounds} rounds · {players} players · {seconds} s a decision",
             stake=render.coins(rules.stake_per_kan, currency),
             points=str(rules.points_per_kan),
-            per_point=f"{per_point:g}",
+            per_point=point,
             currency=currency,
             rounds=rules.rounds,
             players=rules.seated_players,
