@@ -297,3 +297,37 @@ async def test_the_card_games_commands_carry_japanese(simcord_env: Any, command:
     assert (
         payload["name_localizations"]["ja"] == {"hanafuda": "花札", "fortunes": "福と風"}[command]
     )
+
+
+@pytest.mark.parametrize("card", DECK)
+def test_japanese_labels_fit_their_bands(ja: None, card: str) -> None:
+    from tests.cogs.test_hachihachi_tiles import text_box
+
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    for label in tiles.labels(card):
+        left, top, right, bottom = text_box(measure, label)
+        box_left, box_top, box_right, box_bottom = label.box
+        assert box_left <= left and right <= box_right, label
+        assert box_top <= top and bottom <= box_bottom, label
+
+
+# -- /history and the replay page -------------------------------------------------------------
+
+
+def test_logged_moves_read_in_japanese(ja: None) -> None:
+    played = {"kind": "play", "card": "pine-bright", "capture": "pine-chaff-1"}
+    assert hh_words.action_text(played, "両") == "松に鶴（光）を出して松のカス（カス）を取る"
+    assert hh_words.action_text({"kind": "shoubu"}, "両") == "しょうぶ（この回を終える）"
+    bet = fw_words.action_text({"kind": "daikoku", "amount": 4}, "両")
+    assert bet == "大黒の腹に4 両を賭ける"
+    aside = fw_words.action_text({"kind": "set_aside", "dice": ["earth", "air"]}, "両")
+    assert aside == "土のサイ、風のサイを残す"
+
+
+def test_logged_moves_in_english_are_unchanged() -> None:
+    played = {"kind": "play", "card": "pine-bright", "capture": "pine-chaff-1"}
+    assert hh_words.action_text(played, "coins") == (
+        "plays the Crane with Sun (Pine · Bright), taking the Pine chaff (Pine · Chaff)"
+    )
+    aside = fw_words.action_text({"kind": "set_aside", "dice": ["earth", "air"]}, "coins")
+    assert aside == "sets aside the earth die, air die"
