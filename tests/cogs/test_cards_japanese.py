@@ -22,6 +22,7 @@ from bot.games.hachihachi import models as hm
 from bot.games.hachihachi.cards import CARDS, DECK, MONTHS
 from bot.games.hachihachi.engine import _card
 from bot.games.hachihachi.yaku import DEKIYAKU_KAN, GROUP_A_KAN, GROUP_B_KAN
+from bot.games.said import Said
 from bot.i18n import use_locale
 from cogs.fortunes_winds import ui as fw_ui
 from cogs.fortunes_winds import words as fw_words
@@ -237,6 +238,13 @@ def test_a_refusal_names_its_card_in_the_readers_language() -> None:
     with use_locale("ja"):
         assert explain(refused) == "桜に幕は手札にありません。"
     assert explain(refused) == "You don't hold the Curtain."
+
+
+def test_a_refusal_made_in_a_japanese_click_is_english_in_its_own_text() -> None:
+    with use_locale("ja"):  # the engine runs inside the member's interaction
+        refused = IllegalMove("The {die} die is already set aside.", die=Said("Earth"))
+        assert explain(refused) == "土のサイはもう残してあります。"
+    assert str(refused) == "The Earth die is already set aside."
 
 
 def test_the_house_guard_refusal_in_both_languages() -> None:
