@@ -5,7 +5,6 @@ English while the table speaks the server's Japanese."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -33,11 +32,6 @@ def ja(text: str) -> str:
     return translate(text, "ja")
 
 
-# The fair-dice footer (cogs/_ui/hub.py, the foundation's) writes the command to type bare,
-# "/verify table:1": a command as typed, not a sentence, left out of the scan here.
-TYPED_COMMAND = re.compile(r"/verify table:\d*")
-
-
 def seen_by(world: Any, member: Any) -> list[str]:
     """Every text ``member`` can read in the channel now, picture descriptions included."""
     messages = visible_to(world, member)
@@ -48,7 +42,7 @@ def seen_by(world: Any, member: Any) -> list[str]:
 
 def english(texts: list[str]) -> list[str]:
     """What of ``texts`` a Japanese member should not read in English."""
-    return english_in([TYPED_COMMAND.sub(" ", text) for text in texts], names=NAMES)
+    return english_in(texts, names=NAMES)
 
 
 async def open_with_the_computer(world: Any, member: Any, command: str, **options: Any) -> None:
