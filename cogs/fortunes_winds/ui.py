@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.games import fortunes_winds as fw
 from bot.games.dice import ScriptedDice
+from bot.i18n import N_, _
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control, draw
@@ -36,25 +37,27 @@ def bet_shown(kind: str) -> Any:
 
 
 CONTROLS: tuple[Control, ...] = (
-    Control("roll", "Roll", row=0, style="primary", emoji="🎲",
+    Control("roll", N_("Roll"), row=0, style="primary", emoji="🎲",
             shown=lambda s: s.phase == "betting" and s.roll_number == 0),
-    Control("newturn", "New turn", row=0, style="success", shown=lambda s: s.phase == "won"),
-    Control("pass", "Pass the dice", row=0, shown=lambda s: s.roll_number == 0,
+    Control("newturn", N_("New turn"), row=0, style="success", shown=lambda s: s.phase == "won"),
+    Control("pass", N_("Pass the dice"), row=0, shown=lambda s: s.roll_number == 0,
             live=fw.can_pass_dice),
-    Control("bestroll", "Roll with best keep", row=0, style="primary", emoji="🎲",
+    Control("bestroll", N_("Roll with best keep"), row=0, style="primary", emoji="🎲",
             shown=keeping),
-    Control("keep", "Best keep", row=0, emoji="💡", shown=keeping),
-    Control("ready", "Ready", row=0, style="success", emoji="✋", shown=lambda s: s.window_open),
+    Control("keep", N_("Best keep"), row=0, emoji="💡", shown=keeping),
+    Control("ready", N_("Ready"), row=0, style="success", emoji="✋",
+            shown=lambda s: s.window_open),
     *(Control("bet", words.BET_BUTTONS[k], k, row=2 + (i == 5), shown=bet_shown(k))
       for i, k in enumerate(fw.BET_KINDS)),
-    Control("join", "Join", row=4, style="success", lobby=True),
-    Control("leave", "Cash out", row=4, lobby=True),
+    Control("join", N_("Join"), row=4, style="success", lobby=True),
+    Control("leave", N_("Cash out"), row=4, lobby=True),
 )  # fmt: skip
+"""The table's buttons; a Control's label is translated where it is drawn."""
 
 
 class FortunesUI(Game):
     game = "fortunes_winds"
-    title = "Fortunes and Winds"
+    title = N_("Fortunes and Winds")
     recent_events = 12
     sentences = words.SENTENCES
     buttons = CONTROLS
@@ -99,7 +102,7 @@ class FortunesUI(Game):
         if keeping(s):
             labels = {die: words.die_label(die, s) for die in fw.WHITE_DICE}
             items += PICKS.draw(
-                snapshot.id, s.ply, labels, picked, s.set_aside, "Roll again", row=1
+                snapshot.id, s.ply, labels, picked, s.set_aside, _("Roll again"), row=1
             )
         return view_of(*items)
 
@@ -111,7 +114,8 @@ class FortunesUI(Game):
         except fw.GuardRefused as refused:
             # The engine counts coins; the table speaks the server's currency.
             currency = (await self.service.snapshot(table)).currency
-            raise NotAllowed(refused.sentence(lambda n: render.coins(n, currency))) from refused
+            template, params = refused.parts(lambda n: render.coins(n, currency))
+            raise NotAllowed(template, **params) from refused
 
     def wallet_refusal(self, short: InsufficientFunds, currency: str) -> str | None:
         return words.cannot_cover(short.user_id or 0, short.needed, short.balance, currency)
@@ -168,8 +172,7 @@ class FortunesUI(Game):
     ) -> str | None:
         if isinstance(event, fw.DiceSetAside):
             # The live sentence reads the dice as they are now; the log's, as they were.
-            by = " by the table" if event.by_deadline else ""
-            return words.set_aside_then(event, earlier, by)
+            return words.set_aside_then(event, earlier, event.by_deadline)
         return self.event_text(event, snapshot)
 
     def left_word(self, outcome: Outcome, player: int) -> str | None:

@@ -1,5 +1,9 @@
 """Fortunes and Winds' words: faces, bet names, event sentences, the odds and keep screens.
-Data for cogs/fortunes_winds/ui.py (the frame around them is cogs/_ui/frame.py)."""
+Data for cogs/fortunes_winds/ui.py (the frame around them is cogs/_ui/frame.py).
+
+Every sentence is a whole template in the locale in effect (``bot.i18n``): the table's
+language for what everyone sees, the member's for what only they see. A face is translated
+whole (``北 North`` is ``北`` in Japanese: the dice carry the kanji)."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from typing import Any, TypeAlias
 import discord
 
 from bot.games import fortunes_winds as fw
+from bot.i18n import N_, _, ngettext
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
@@ -17,54 +22,86 @@ from cogs._ui.frame import Sentences
 Snapshot: TypeAlias = TableSnapshot[fw.Rules, fw.State]
 
 BET_BUTTONS: dict[str, str] = {
-    "shooter": "Shooter's bet",
-    "ride": "Ride",
-    "daikoku": "Daikoku's Belly",
-    "against": "Against",
-    "tea": "Lady Sun's Tea",
-    "hungry": "Hungry Moon",
+    "shooter": N_("Shooter's bet"),
+    "ride": N_("Ride"),
+    "daikoku": N_("Daikoku's Belly"),
+    "against": N_("Against"),
+    "tea": N_("Lady Sun's Tea"),
+    "hungry": N_("Hungry Moon"),
 }
 BET_LABELS: dict[str, str] = {
-    "shooter": "as the shooter",
-    "ride": "riding the shooter",
-    "daikoku": "on Daikoku's Belly",
-    "against": "against the shooter",
-    "tea": "on Lady Sun's Tea",
-    "hungry": "on Hungry Moon",
+    "shooter": N_("as the shooter"),
+    "ride": N_("riding the shooter"),
+    "daikoku": N_("on Daikoku's Belly"),
+    "against": N_("against the shooter"),
+    "tea": N_("on Lady Sun's Tea"),
+    "hungry": N_("on Hungry Moon"),
 }
-LORD_MOON = "The same amount again goes down for Lord Moon (lost only on Moon)."
+"""A bet's words after its amount; translated where shown (``_(BET_LABELS[kind])``)."""
 BET_NOTES: dict[str, str] = {
-    "shooter": f"Wins at the combination's pays, double on roll 1. {LORD_MOON}",
-    "ride": f"Settles exactly as the shooter's bet. {LORD_MOON}",
-    "daikoku": "Bet 2 to win 3 if the shooter wins: **bet in multiples of 2**, so every "
-    "win is whole coins.",
-    "against": "Bet 3 to win 2 if the shooter loses: **bet in multiples of 3**, so every "
-    "win is whole coins.",
-    "tea": "Even money: the shooter makes all three rolls.",
-    "hungry": "Even money: the shooter makes only one or two rolls; a push on Fortunes and "
-    "Winds on roll 1 or 2.",
+    "shooter": N_(
+        "Wins at the combination's pays, double on roll 1. The same amount again goes down "
+        "for Lord Moon (lost only on Moon)."
+    ),
+    "ride": N_(
+        "Settles exactly as the shooter's bet. The same amount again goes down for Lord Moon "
+        "(lost only on Moon)."
+    ),
+    "daikoku": N_(
+        "Bet 2 to win 3 if the shooter wins: **bet in multiples of 2**, so every win is "
+        "whole coins."
+    ),
+    "against": N_(
+        "Bet 3 to win 2 if the shooter loses: **bet in multiples of 3**, so every win is "
+        "whole coins."
+    ),
+    "tea": N_("Even money: the shooter makes all three rolls."),
+    "hungry": N_(
+        "Even money: the shooter makes only one or two rolls; a push on Fortunes and Winds "
+        "on roll 1 or 2."
+    ),
 }
+
+
 RESULT_NAMES: dict[str, str] = {
-    "moon": "Moon",
+    "moon": N_("Moon"),
     **{c.key: c.name for c in fw.COMBINATIONS},
-    "nothing": "nothing in three rolls",
+    "nothing": N_("nothing in three rolls"),
 }
 PASS_REASONS = {
-    "lost": "the turn was lost",
-    "voluntary": "by choice",
-    "absent": "the shooter was idle",
-    "left": "the shooter left",
+    "lost": N_("the turn was lost"),
+    "voluntary": N_("by choice"),
+    "absent": N_("the shooter was idle"),
+    "left": N_("the shooter left"),
 }
+
+
+def result_name(result: str) -> str:
+    return _(RESULT_NAMES[result])
+
+
+def bet_label(kind: str) -> str:
+    return _(BET_LABELS[kind])
+
+
+def sep() -> str:
+    return _(", ")
 
 
 def face(name: str) -> str:
-    """A face as players read it: ``北 North``."""
-    return f"{fw.KANJI.get(name, '?')} {name}"
+    """A face as players read it: ``北 North`` (``北`` in Japanese)."""
+    shown = f"{fw.KANJI.get(name, '?')} {name}"
+    return _(shown)
+
+
+def die_name(die: str) -> str:
+    """A white die by its element: ``Earth`` (``土``)."""
+    return _(die.capitalize())
 
 
 def die_label(die: str, state: fw.State) -> str:
     """A white die's toggle: its face, and whether it is aside."""
-    shown = face(state.faces[die]) if die in state.faces else die.capitalize()
+    shown = face(state.faces[die]) if die in state.faces else die_name(die)
     return f"🔒 {shown}" if die in state.set_aside else shown
 
 
@@ -76,94 +113,140 @@ def dice_line(faces: Mapping[Any, str], aside: Sequence[str]) -> str:
         if die in faces
     ]
     if "moon" not in faces:
-        return "The dice have not been rolled yet."
-    return " · ".join(whites) + f" · ⚫ **{face(faces['moon'])}** (black)"
+        return _("The dice have not been rolled yet.")
+    return _(
+        "{whites} · ⚫ **{black}** (black)", whites=" · ".join(whites), black=face(faces["moon"])
+    )
 
 
 def banker(state: fw.State) -> str:
-    return "the house" if state.banker is None else render.mention(state.banker)
+    return _("the house") if state.banker is None else render.mention(state.banker)
 
 
 def settled(event: fw.BetSettled, snapshot: Snapshot) -> str:
-    who, bet = render.mention(event.player), BET_LABELS[event.bet]
+    who, bet = render.mention(event.player), bet_label(event.bet)
     if event.push:
-        return f"{who}'s bet {bet} is a push: returned."
-    verb = "wins" if event.won else "loses"
-    return f"{who} {verb} {bet}: {render.signed_coins(event.net, snapshot.currency)}."
+        return _("{player}'s bet {bet} is a push: returned.", player=who, bet=bet)
+    net = render.signed_coins(event.net, snapshot.currency)
+    if event.won:
+        return _("{player} wins {bet}: {net}.", player=who, bet=bet, net=net)
+    return _("{player} loses {bet}: {net}.", player=who, bet=bet, net=net)
 
 
 def rolled(event: fw.Rolled, snapshot: Snapshot) -> str:
-    by = " (rolled by the table)" if event.by_deadline else ""
-    text = f"Roll {event.roll}{by}: {dice_line(event.faces, event.set_aside)}"
+    dice = dice_line(event.faces, event.set_aside)
+    if event.by_deadline:
+        text = _("Roll {roll} (rolled by the table): {dice}", roll=str(event.roll), dice=dice)
+    else:
+        text = _("Roll {roll}: {dice}", roll=str(event.roll), dice=dice)
     if event.result is None:
         return text
+    name = result_name(event.result)
     if event.result in ("moon", "nothing"):
-        return f"{text} — **{RESULT_NAMES[event.result]}**."
-    double = " on the first roll (pays double)" if event.roll == 1 else ""
-    return f"{text} — **{RESULT_NAMES[event.result]}**{double}!"
+        return _("{text} — **{result}**.", text=text, result=name)
+    if event.roll == 1:
+        return _("{text} — **{result}** on the first roll (pays double)!", text=text, result=name)
+    return _("{text} — **{result}**!", text=text, result=name)
 
 
 def placed(event: fw.BetPlaced, snapshot: Snapshot) -> str:
-    moon = (
-        f" (+{render.coins(event.amount, snapshot.currency)} for Lord Moon)"
-        if event.bet in ("shooter", "ride")
-        else ""
-    )
-    return (
-        f"{render.mention(event.player)} bets {render.coins(event.amount, snapshot.currency)}"
-        f"{moon} {BET_LABELS[event.bet]}."
+    amount = render.coins(event.amount, snapshot.currency)
+    if event.bet in ("shooter", "ride"):
+        return _(
+            "{player} bets {amount} (+{amount} for Lord Moon) {bet}.",
+            player=render.mention(event.player),
+            amount=amount,
+            bet=bet_label(event.bet),
+        )
+    return _(
+        "{player} bets {amount} {bet}.",
+        player=render.mention(event.player),
+        amount=amount,
+        bet=bet_label(event.bet),
     )
 
 
 def turn_ended(event: fw.TurnEnded, snapshot: Snapshot) -> str:
-    how = RESULT_NAMES[event.result]
+    how = result_name(event.result)
     if event.won:
-        return (
-            f"**{render.mention(event.shooter)} wins the turn** with {how} on roll {event.rolls}."
+        return _(
+            "**{shooter} wins the turn** with {result} on roll {roll}.",
+            shooter=render.mention(event.shooter),
+            result=how,
+            roll=str(event.rolls),
         )
-    return f"**{render.mention(event.shooter)} loses the turn**: {how} (roll {event.rolls})."
+    return _(
+        "**{shooter} loses the turn**: {result} (roll {roll}).",
+        shooter=render.mention(event.shooter),
+        result=how,
+        roll=str(event.rolls),
+    )
+
+
+def set_aside_now(event: fw.DiceSetAside, snapshot: Snapshot) -> str:
+    faces = snapshot.game.faces
+    shown = sep().join(face(faces.get(d, d.capitalize())) for d in event.dice)
+    if event.by_deadline:
+        return _("Set aside by the table: {dice}.", dice=shown)
+    return _("Set aside: {dice}.", dice=shown)
+
+
+def aborted(event: fw.Aborted, snapshot: Snapshot) -> str:
+    if event.by is not None:
+        return _(
+            "The table was ended by {by}; open bets were returned or settled at their exact value.",
+            by=render.mention(event.by),
+        )
+    return _("The table was ended; open bets were returned or settled at their exact value.")
 
 
 SENTENCES = Sentences(
     {
         fw.BetPlaced: placed,
-        fw.PlayerReady: "{player:@} is ready.",
+        fw.PlayerReady: lambda e, s: _("{player} is ready.", player=render.mention(e.player)),
         fw.BettingClosed: lambda e, s: (
-            "Time is up: **bets are closed**." if e.by_deadline else "**Bets are closed.**"
+            _("Time is up: **bets are closed**.") if e.by_deadline else _("**Bets are closed.**")
         ),
-        fw.DiceSetAside: lambda e, s: (
-            f"Set aside{' by the table' if e.by_deadline else ''}: "
-            + ", ".join(face(s.game.faces.get(d, d.capitalize())) for d in e.dice)
-            + "."
-        ),
+        fw.DiceSetAside: set_aside_now,
         fw.Rolled: rolled,
         fw.BetSettled: settled,
-        fw.BetReturned: lambda e, s: (
-            f"{render.mention(e.player)}'s bet {BET_LABELS[e.bet]} is returned."
+        fw.BetReturned: lambda e, s: _(
+            "{player}'s bet {bet} is returned.",
+            player=render.mention(e.player),
+            bet=bet_label(e.bet),
         ),
-        fw.BetValued: lambda e, s: (
-            f"{render.mention(e.player)}'s bet {BET_LABELS[e.bet]} is settled at its exact "
-            f"value: {render.signed_coins(e.net, s.currency)}."
+        fw.BetValued: lambda e, s: _(
+            "{player}'s bet {bet} is settled at its exact value: {net}.",
+            player=render.mention(e.player),
+            bet=bet_label(e.bet),
+            net=render.signed_coins(e.net, s.currency),
         ),
         fw.TurnEnded: turn_ended,
         fw.NewTurnStarted: lambda e, s: (
-            f"{render.mention(e.shooter)} goes again"
-            f"{' (chosen by the table)' if e.by_deadline else ''}: bets are open."
+            _(
+                "{shooter} goes again (chosen by the table): bets are open.",
+                shooter=render.mention(e.shooter),
+            )
+            if e.by_deadline
+            else _("{shooter} goes again: bets are open.", shooter=render.mention(e.shooter))
         ),
-        fw.DicePassed: lambda e, s: (
-            f"The dice pass to {render.mention(e.to_player)} ({PASS_REASONS[e.reason]})."
+        fw.DicePassed: lambda e, s: _(
+            "The dice pass to {player} ({reason}).",
+            player=render.mention(e.to_player),
+            reason=_(PASS_REASONS[e.reason]),
         ),
-        fw.Joined: "{player:@} sits down.",
-        fw.Left: "{player:@} cashes out at {net:+c}.",
+        fw.Joined: lambda e, s: _("{player} sits down.", player=render.mention(e.player)),
+        fw.Left: lambda e, s: _(
+            "{player} cashes out at {net}.",
+            player=render.mention(e.player),
+            net=render.signed_coins(e.net, s.currency),
+        ),
         fw.Closed: lambda e, s: (
-            "The banker left: the table closes."
+            _("The banker left: the table closes.")
             if e.reason == "banker_left"
-            else "Everyone has gone: the table closes."
+            else _("Everyone has gone: the table closes.")
         ),
-        fw.Aborted: lambda e, s: (
-            f"The table was ended{f' by {render.mention(e.by)}' if e.by is not None else ''}; "
-            "open bets were returned or settled at their exact value."
-        ),
+        fw.Aborted: aborted,
     }
 )
 
@@ -178,7 +261,12 @@ def result_line(events: list[object], snapshot: Snapshot) -> str | None:
         for e in events
         if isinstance(e, fw.BetSettled)
     ]
-    return f"🎲 Turn {ended.turn}: {turn_ended(ended, snapshot)} " + " · ".join(nets)
+    return _(
+        "🎲 Turn {turn}: {ended} {nets}",
+        turn=str(ended.turn),
+        ended=turn_ended(ended, snapshot),
+        nets=" · ".join(nets),
+    )
 
 
 def cashed_out(events: Sequence[object], player: int, snapshot: Snapshot) -> str | None:
@@ -187,35 +275,48 @@ def cashed_out(events: Sequence[object], player: int, snapshot: Snapshot) -> str
     if left is None:
         return None
     net = render.signed_coins(left.net, snapshot.currency)
-    return f"💰 You cashed out of table #{snapshot.id}: net **{net}** at this table."
+    return _(
+        "💰 You cashed out of table #{table}: net **{net}** at this table.",
+        table=str(snapshot.id),
+        net=net,
+    )
 
 
 def clock_line(state: fw.State, due: str) -> str:
     if state.window_open:
         waiting = fw.waiting_on(state)
-        names = ", ".join(render.mention(p) for p in waiting)
-        verb = "has" if len(waiting) == 1 else "have"
-        return (
-            f"⏳ **Bets are open** — they close {due}, or as soon as {names} {verb} "
-            "bet or pressed **Ready**; then the shooter rolls."
+        names = sep().join(render.mention(p) for p in waiting)
+        return ngettext(
+            "⏳ **Bets are open** — they close {due}, or as soon as {names} has bet or "
+            "pressed **Ready**; then the shooter rolls.",
+            "⏳ **Bets are open** — they close {due}, or as soon as {names} have bet or "
+            "pressed **Ready**; then the shooter rolls.",
+            len(waiting),
+            due=due,
+            names=names,
         )
     if fw.betting_open(state):
         if not state.bets.get(state.shooter, {}).get("shooter"):
-            dice = (
-                " (no shooter's bet by then: bets go back, the dice pass)"
-                if fw.can_pass_dice(state)
-                else ""
-            )
-            return f"⏳ **Bets are open**; the shooter bets by {due}{dice}."
-        return (
+            if fw.can_pass_dice(state):
+                return _(
+                    "⏳ **Bets are open**; the shooter bets by {due} (no shooter's bet by then: "
+                    "bets go back, the dice pass).",
+                    due=due,
+                )
+            return _("⏳ **Bets are open**; the shooter bets by {due}.", due=due)
+        return _(
             "⏳ **Bets are open** until the shooter's first roll; the table rolls for the "
-            f"shooter {due}."
+            "shooter {due}.",
+            due=due,
         )
     if state.phase == "won":
-        return f"The shooter goes again or passes the dice; the table goes again {due}."
+        return _("The shooter goes again or passes the dice; the table goes again {due}.", due=due)
     if state.roll_number == 0:
-        return f"The shooter rolls; the table rolls for them {due}."
-    return f"The shooter sets dice aside and rolls again; the table plays the best keep {due}."
+        return _("The shooter rolls; the table rolls for them {due}.", due=due)
+    return _(
+        "The shooter sets dice aside and rolls again; the table plays the best keep {due}.",
+        due=due,
+    )
 
 
 def percent(value: Fraction, places: int = 2) -> str:
@@ -223,27 +324,44 @@ def percent(value: Fraction, places: int = 2) -> str:
 
 
 def rules_summary(rules: fw.Rules, currency: str) -> list[str]:
-    bank = "the richest player banks" if rules.player_banker else "the house banks"
-    guard = "house guard on" if rules.guarded else "house guard off"
-    against = "bets against the shooter taken" if rules.allow_bet_against else "no bets against"
+    bank = _("the richest player banks") if rules.player_banker else _("the house banks")
+    guard = _("house guard on") if rules.guarded else _("house guard off")
+    against = (
+        _("Bets against the shooter taken") if rules.allow_bet_against else _("No bets against")
+    )
     window = (
-        f"after the shooter's bet, bets stay open up to {rules.bet_seconds:,} s until "
-        "everyone has bet or pressed Ready"
+        _(
+            "after the shooter's bet, bets stay open up to {seconds} s until everyone has bet "
+            "or pressed Ready",
+            seconds=rules.bet_seconds,
+        )
         if rules.bet_seconds
-        else "bets open until the first roll"
+        else _("bets open until the first roll")
     )
     return [
-        f"Bets {rules.min_stake:,}–{rules.max_stake:,} {currency} · {bank} · {guard}",
-        f"{against.capitalize()} · {window} · {rules.roll_seconds:,} s to roll.",
-        SERVER_SET,
+        _(
+            "Bets {least}–{most} {currency} · {bank} · {guard}",
+            least=rules.min_stake,
+            most=rules.max_stake,
+            currency=currency,
+            bank=bank,
+            guard=guard,
+        ),
+        _(
+            "{against} · {window} · {seconds} s to roll.",
+            against=against,
+            window=window,
+            seconds=rules.roll_seconds,
+        ),
+        _(SERVER_SET),
     ]
 
 
-SERVER_SET = "The house guard and bets against are the server's (moderators: /config rule)."
+SERVER_SET = N_("The house guard and bets against are the server's (moderators: /config rule).")
 """Who set the terms that move the bank's edge: never the table's opener."""
 
 
-GUARD_TEXT = (
+GUARD_TEXT = N_(
     "**House guard.** Every side bet pays on something the shooter steers by keeping, so "
     "friends at a table could farm the bank (the house or a player banker). With the guard "
     "on, a bet is taken only if all the members' bets together, the shooter keeping to "
@@ -257,14 +375,15 @@ def odds_embed() -> discord.Embed:
     """The exact outcome table and every bet's edge, from the engine (no simulation)."""
     best, never = fw.turn_odds("best"), fw.turn_odds("never_keep")
     embed = discord.Embed(
-        title="Fortunes and Winds — exact odds",
-        description=(
+        title=_("Fortunes and Winds — exact odds"),
+        description=_(
             "Computed exactly over the dice and every keep (dynamic programming, not "
             "simulation), the shooter keeping for their own best value. A bet's *edge* "
             "is what the bank expects to gain on it, as a share of the bet (for the "
             "shooter's bet and a ride: of the bet itself, the Lord Moon stake beside it "
             "included in the result); a negative edge favours the bettor, which the house "
-            f"guard watches.\n\n{GUARD_TEXT}"
+            "guard watches.\n\n{guard}",
+            guard=_(GUARD_TEXT),
         ),
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
@@ -272,21 +391,39 @@ def odds_embed() -> discord.Embed:
     for result in fw.RESULTS:
         cells = [best.outcomes.get((roll, result), Fraction(0)) for roll in (1, 2, 3)]
         shown = " · ".join(percent(p, 3) for p in cells)
-        lines.append(f"{RESULT_NAMES[result]}: {shown}")
-    embed.add_field(name="Each outcome on roll 1 · 2 · 3", value="\n".join(lines), inline=False)
+        lines.append(_("{result}: {chances}", result=result_name(result), chances=shown))
+    embed.add_field(name=_("Each outcome on roll 1 · 2 · 3"), value="\n".join(lines), inline=False)
     edges = "\n".join(
-        f"{BET_BUTTONS[kind]}: **{percent(best.edges[kind])}** "
-        f"(never keeping: {percent(never.edges[kind])})"
+        _(
+            "{bet}: **{edge}** (never keeping: {never})",
+            bet=_(BET_BUTTONS[kind]),
+            edge=percent(best.edges[kind]),
+            never=percent(never.edges[kind]),
+        )
         for kind in fw.BET_KINDS
     )
-    embed.add_field(name="Bank edge per bet", value=edges, inline=False)
+    embed.add_field(name=_("Bank edge per bet"), value=edges, inline=False)
+    shooter = (
+        N_(
+            "Wins the turn {win} of the time. On average the shooter loses {share} of the "
+            "shooter's bet per turn (Lord Moon stake included): about {per_100} for every "
+            "100 bet"
+        )
+        if best.shooter_ev < 0
+        else N_(
+            "Wins the turn {win} of the time. On average the shooter gains {share} of the "
+            "shooter's bet per turn (Lord Moon stake included): about {per_100} for every "
+            "100 bet"
+        )
+    )
+    per_100 = f"{float(abs(best.shooter_ev)) * 100:.2f}"
     embed.add_field(
-        name="Shooter",
-        value=(
-            f"Wins the turn {percent(best.win)} of the time. On average the shooter "
-            f"{'loses' if best.shooter_ev < 0 else 'gains'} {percent(abs(best.shooter_ev))} "
-            "of the shooter's bet per turn (Lord Moon stake included): about "
-            f"{float(abs(best.shooter_ev)) * 100:.2f} for every 100 bet"
+        name=_("Shooter"),
+        value=_(
+            shooter,
+            win=percent(best.win),
+            share=percent(abs(best.shooter_ev)),
+            per_100=per_100,
         ),
         inline=False,
     )
@@ -296,32 +433,48 @@ def odds_embed() -> discord.Embed:
 def keep_text(advice: fw.KeepAdvice, state: fw.State) -> str:
     """The private answer to "Best keep": the keep, then the chances that matter (winning
     the turn, meeting Lord Moon) exactly, then each roll's outcomes on one line."""
+    roll_number = str(state.roll_number)
     if advice.keep:
-        keep = "set aside " + ", ".join(face(state.faces[d]) for d in advice.keep)
+        kept = sep().join(face(state.faces[d]) for d in advice.keep)
+        head = _(
+            "**Best keep** after roll {roll}: set aside {dice}, then roll again (**Roll with "
+            "best keep** does both in one click).",
+            roll=roll_number,
+            dice=kept,
+        )
     else:
-        keep = "set nothing aside"
+        head = _(
+            "**Best keep** after roll {roll}: set nothing aside, then roll again (**Roll with "
+            "best keep** does both in one click).",
+            roll=roll_number,
+        )
     win = sum(
-        (p for (_, result), p in advice.outcomes.items() if result not in ("moon", "nothing")),
+        (p for (_at, result), p in advice.outcomes.items() if result not in ("moon", "nothing")),
         Fraction(0),
     )
-    moon = sum((p for (_, result), p in advice.outcomes.items() if result == "moon"), Fraction(0))
+    moon = sum((p for (_at, result), p in advice.outcomes.items() if result == "moon"), Fraction(0))
     lines = [
-        f"**Best keep** after roll {state.roll_number}: {keep}, then roll again "
-        "(**Roll with best keep** does both in one click).",
-        f"With it the shooter **wins the turn {percent(win)}** of the time and **meets "
-        f"Lord Moon {percent(moon)}**.",
+        head,
+        _(
+            "With it the shooter **wins the turn {win}** of the time and **meets Lord Moon "
+            "{moon}**.",
+            win=percent(win),
+            moon=percent(moon),
+        ),
     ]
     for roll in (1, 2, 3):
         cells = [
-            f"{RESULT_NAMES[result]} {percent(chance, 1)}"
+            f"{result_name(result)} {percent(chance, 1)}"
             for (at, result), chance in advice.outcomes.items()
             if at == roll and chance
         ]
         if cells:
-            lines.append(f"-# Roll {roll}: " + " · ".join(cells))
+            lines.append(_("-# Roll {roll}: {cells}", roll=str(roll), cells=" · ".join(cells)))
     lines.append(
-        f"-# On average from here: {signed_percent(advice.shooter_ev)} of the shooter's bet "
-        "(Lord Moon stake included)."
+        _(
+            "-# On average from here: {share} of the shooter's bet (Lord Moon stake included).",
+            share=signed_percent(advice.shooter_ev),
+        )
     )
     return "\n".join(lines)
 
@@ -334,25 +487,32 @@ def signed_percent(value: Fraction, places: int = 2) -> str:
 
 def status_lines(snapshot: Snapshot) -> list[str]:
     s = snapshot.game
-    roll = f"roll **{s.roll_number}/3**" if s.roll_number else "before the first roll"
+    if s.roll_number:
+        roll = _("roll **{roll}/3**", roll=str(s.roll_number))
+    else:
+        roll = _("before the first roll")
     lines = [
-        f"Turn {s.turn:,} · shooter {render.mention(s.shooter)} · {roll} · banker: {banker(s)}",
+        _(
+            "Turn {turn} · shooter {shooter} · {roll} · banker: {banker}",
+            turn=s.turn,
+            shooter=render.mention(s.shooter),
+            roll=roll,
+            banker=banker(s),
+        ),
         dice_line(s.faces, s.set_aside),
     ]
-    return ["**The table is closed.**", *lines] if s.finished else lines
+    return [_("**The table is closed.**"), *lines] if s.finished else lines
 
 
 def bets_text(held: Mapping[Any, int]) -> str:
     """A player's bets on the table, each with its owner's Lord Moon stake."""
-    return (
-        ", ".join(
-            f"{BET_LABELS[kind]} {amount:,}"
-            + (f" (+{amount:,} Lord Moon)" if kind in ("shooter", "ride") else "")
-            for kind, amount in held.items()
-            if amount
-        )
-        or "no bets"
-    )
+    return sep().join(
+        _("{bet} {amount} (+{amount} Lord Moon)", bet=bet_label(kind), amount=amount)
+        if kind in ("shooter", "ride")
+        else _("{bet} {amount}", bet=bet_label(kind), amount=amount)
+        for kind, amount in held.items()
+        if amount
+    ) or _("no bets")
 
 
 def seat_lines(snapshot: Snapshot) -> list[str]:
@@ -362,7 +522,13 @@ def seat_lines(snapshot: Snapshot) -> list[str]:
         role = "🎲 " if player == s.shooter else "🏦 " if player == s.banker else ""
         net = render.signed_coins(s.payouts.get(player, 0), snapshot.currency)
         lines.append(
-            f"{role}{render.mention(player)} — {bets_text(s.bets.get(player, {}))} · net {net}"
+            _(
+                "{role}{player} — {bets} · net {net}",
+                role=role,
+                player=render.mention(player),
+                bets=bets_text(s.bets.get(player, {})),
+                net=net,
+            )
         )
     return lines
 
@@ -370,13 +536,17 @@ def seat_lines(snapshot: Snapshot) -> list[str]:
 def bank_field(snapshot: Snapshot) -> tuple[str, str]:
     s = snapshot.game
     net = render.signed_coins(s.payouts.get(s.banker or 0, 0), snapshot.currency)
-    return ("Bank", f"{banker(s)}: {net}")
+    return (_("Bank"), _("{banker}: {net}", banker=banker(s), net=net))
 
 
 def cannot_cover(banker_id: int, needed: int, balance: int, currency: str) -> str:
-    return (
-        f"The banker {render.mention(banker_id)} cannot cover that bet: the bets on the table "
-        f"could then cost them {needed:,} {currency}, and they hold {balance:,} {currency}."
+    return _(
+        "The banker {banker} cannot cover that bet: the bets on the table could then cost "
+        "them {needed} {currency}, and they hold {balance} {currency}.",
+        banker=render.mention(banker_id),
+        needed=needed,
+        balance=balance,
+        currency=currency,
     )
 
 
@@ -384,26 +554,36 @@ def action_text(action: Mapping[str, Any], currency: str) -> str | None:
     """A logged action in words, without its actor (/history, the replay page)."""
     kind = str(action.get("kind"))
     if kind in BET_LABELS:
-        return f"bets {render.coins(int(action.get('amount', 0)), currency)} {BET_LABELS[kind]}"
+        return _(
+            "bets {amount} {bet}",
+            amount=render.coins(int(action.get("amount", 0)), currency),
+            bet=bet_label(kind),
+        )
     if kind == "set_aside":
         dice = [str(d) for d in action.get("dice", [])]
-        return "sets aside the " + ", ".join(f"{d} die" for d in dice) if dice else None
-    return ACTION_WORDS.get(kind)
+        if not dice:
+            return None
+        named = sep().join(_("{die} die", die=_(d)) for d in dice)
+        return _("sets aside the {dice}", dice=named)
+    found = ACTION_WORDS.get(kind)
+    return _(found) if found is not None else None
 
 
 ACTION_WORDS: dict[str, str] = {
-    "roll": "rolls",
-    "new_turn": "goes again",
-    "pass_dice": "passes the dice",
-    "ready": "is ready",
-    "join": "sits down",
-    "leave": "cashes out",
+    "roll": N_("rolls"),
+    "new_turn": N_("goes again"),
+    "pass_dice": N_("passes the dice"),
+    "ready": N_("is ready"),
+    "join": N_("sits down"),
+    "leave": N_("cashes out"),
 }
 
 
-def set_aside_then(event: fw.DiceSetAside, earlier: Sequence[object], by: str = "") -> str:
+def set_aside_then(event: fw.DiceSetAside, earlier: Sequence[object], by: bool = False) -> str:
     """A set-aside as it read at its step: the faces of the roll before it."""
     rolled = next((e for e in reversed(earlier) if isinstance(e, fw.Rolled)), None)
     faces: Mapping[Any, str] = rolled.faces if rolled is not None else {}
-    shown = ", ".join(face(faces[d]) if d in faces else d.capitalize() for d in event.dice)
-    return f"Set aside{by}: {shown}."
+    shown = sep().join(face(faces[d]) if d in faces else die_name(d) for d in event.dice)
+    if by:
+        return _("Set aside by the table: {dice}.", dice=shown)
+    return _("Set aside: {dice}.", dice=shown)

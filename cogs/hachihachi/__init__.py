@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import fonts
 from bot.app import TanzakuBot
 from bot.errors import InsufficientFunds, NotAllowed
 from bot.games import hachihachi as hh
@@ -102,4 +103,7 @@ class HachiHachiCog(
 
 
 async def setup(bot: TanzakuBot) -> None:
+    # The pictures' font (Noto Sans CJK JP, a pip dependency) must be there before a table
+    # opens: a missing font stops the start with FontMissing, never a picture of boxes.
+    fonts.check()
     await install_game(bot, HachiHachiUI, HachiHachiCog)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.games.hachihachi.cards import CARDS, MONTHS, Card
+from bot.i18n import N_, _, current_locale, use_locale
 from cogs._ui.primitives import Picture
 from cogs.hachihachi.tiles import BACKGROUND, CORNER_RADIUS, GOLD, RGB, TILE_H, TILE_W, tile
 from cogs.hachihachi.tiles import font as _font
@@ -52,7 +53,12 @@ MUTED_COLOUR = (140, 144, 150)
 ALT_LIMIT = 1024
 """Discord's limit on an attachment's description."""
 
-KIND_WORDS = {"bright": "Bright", "animal": "Animal", "ribbon": "Ribbon", "chaff": "Chaff"}
+KIND_WORDS = {
+    "bright": N_("Bright"),
+    "animal": N_("Animal"),
+    "ribbon": N_("Ribbon"),
+    "chaff": N_("Chaff"),
+}
 
 
 @dataclass(frozen=True)
@@ -73,9 +79,18 @@ def card_of(card_id: str) -> Card:
 
 
 def card_label(card_id: str) -> str:
-    """ "Crane with Sun (Pine · Bright)": the card's name, month and kind, for text lists."""
+    """ "Crane with Sun (Pine · Bright)": the card's name, month and kind, for text lists.
+
+    Translated whole, card by card (the catalog holds each card's label: a Japanese
+    player says 松に鶴（光）, the month already in the name)."""
     card = card_of(card_id)
-    return f"{card.name} ({card.month_name} · {KIND_WORDS[card.category]})"
+    label = f"{card.name} ({card.month_name} · {KIND_WORDS[card.category]})"
+    return _(label)
+
+
+def card_name(card_id: str) -> str:
+    """The card's name alone in the locale in effect (松に鶴 in Japanese)."""
+    return _(card_of(card_id).name)
 
 
 def month_groups(cards: Sequence[str]) -> list[tuple[int, list[str]]]:
@@ -113,7 +128,12 @@ MARK = GOLD
 MARK_W = 3
 """The frame round a card the moment is about (the card played, its two candidates)."""
 DONE_COLOUR = GOLD
-KINDS = (("bright", "Brights"), ("animal", "Animals"), ("ribbon", "Ribbons"), ("chaff", "Chaff"))
+KINDS = (
+    ("bright", N_("Brights")),
+    ("animal", N_("Animals")),
+    ("ribbon", N_("Ribbons")),
+    ("chaff", N_("Chaff")),
+)
 
 
 @dataclass(frozen=True)
@@ -147,18 +167,19 @@ def progress(pile: Sequence[str]) -> list[tuple[str, bool]]:
     def count(name: str, cards: Sequence[str]) -> None:
         have = sum(1 for card in cards if card in held)
         if have:
-            parts.append((f"{name} {have}/{len(cards)}", have == len(cards)))
+            text = _("{name} {have}/{total}", name=_(name), have=str(have), total=str(len(cards)))
+            parts.append((text, have == len(cards)))
 
     if "willow-bright" in held:
-        count("Five Brights", _FIVE)
+        count(N_("Five Brights"), _FIVE)
     else:
-        count("Four Brights", _FOUR)
-    count("Poetry", _POETRY)
-    count("Blue", _BLUE)
-    count("Seven Ribbons", _RIBBONS)
+        count(N_("Four Brights"), _FOUR)
+    count(N_("Poetry"), _POETRY)
+    count(N_("Blue"), _BLUE)
+    count(N_("Seven Ribbons"), _RIBBONS)
     chaff = sum(1 for card in pile if CARDS[card].chaff_like)
     if chaff:
-        parts.append((f"Chaff {chaff}/16", chaff >= 16))
+        parts.append((_("Chaff {count}/16", count=str(chaff)), chaff >= 16))
     return parts
 
 
@@ -170,14 +191,20 @@ def by_kind(cards: Sequence[str]) -> list[tuple[str, list[str]]]:
     for kind, word in KINDS:
         mine = [card for card in ordered if CARDS[card].category == kind]
         if mine:
-            groups.append((word, mine))
+            groups.append((_(word), mine))
     return groups
 
 
-@functools.cache
 def small_tile(card_id: str) -> Image.Image:
-    """The card's tile at pile size (cached; paste it, never draw on it)."""
-    return tile(card_id).resize((PILE_W, PILE_H), Image.Resampling.LANCZOS)
+    """The card's tile at pile size, words in the locale in effect (cached; paste it,
+    never draw on it)."""
+    return _small_tile(card_id, current_locale())
+
+
+@functools.cache
+def _small_tile(card_id: str, locale: str) -> Image.Image:
+    with use_locale(locale):
+        return tile(card_id).resize((PILE_W, PILE_H), Image.Resampling.LANCZOS)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -291,7 +318,7 @@ def _draw_row(image: Image.Image, draw: ImageDraw.ImageDraw, row: Row, y: int) -
     if row.layout == "pile":
         groups = by_kind(row.cards)
         if not groups:
-            _write(image, (MARGIN, y + EMPTY_H - 8), "(no captures yet)", 13, MUTED_COLOUR)
+            _write(image, (MARGIN, y + EMPTY_H - 8), _("(no captures yet)"), 13, MUTED_COLOUR)
             return
         for (word, cards), (x, step, _w) in zip(groups, _pile_layout(groups), strict=True):
             _write(image, (MARGIN + x, y + HEAD_H - 4), f"{word} {len(cards)}", 11, LABEL_COLOUR)
@@ -300,7 +327,7 @@ def _draw_row(image: Image.Image, draw: ImageDraw.ImageDraw, row: Row, y: int) -
         return
     lines = _lines(month_groups(row.cards))
     if not lines:
-        _write(image, (MARGIN, y + EMPTY_H - 8), "(empty)", 13, MUTED_COLOUR)
+        _write(image, (MARGIN, y + EMPTY_H - 8), _("(empty)"), 13, MUTED_COLOUR)
         return
     for j, line in enumerate(lines):
         y += LINE_GAP if j else 0
@@ -313,39 +340,56 @@ def _draw_row(image: Image.Image, draw: ImageDraw.ImageDraw, row: Row, y: int) -
 
 def _alt(rows: Sequence[Row]) -> str:
     parts = []
+    comma = _(", ")
     for row in rows:
         if row.layout == "pile":
             head = row.label
             if row.note:
-                head += " (" + ", ".join(text for text, _done in row.note) + ")"
+                notes = comma.join(text for text, _done in row.note)
+                head = _("{label} ({notes})", label=head, notes=notes)
             groups = by_kind(row.cards)
             if not groups:
-                parts.append(f"{head}: no captures yet")
+                parts.append(_("{label}: no captures yet", label=head))
                 continue
-            kinds = "; ".join(
-                f"{word.lower()} — " + ", ".join(CARDS[card].name for card in cards)
+            kinds = _("; ").join(
+                _(
+                    "{kind} — {cards}",
+                    kind=word.lower(),
+                    cards=comma.join(card_name(card) for card in cards),
+                )
                 for word, cards in groups
             )
-            parts.append(f"{head}: {kinds}")
+            parts.append(_("{label}: {cards}", label=head, cards=kinds))
             continue
         groups_m = month_groups(row.cards)
         if not groups_m:
-            parts.append(f"{row.label}: empty")
+            parts.append(_("{label}: empty", label=row.label))
             continue
-        months = "; ".join(
-            f"{MONTHS[month].name} — "
-            + ", ".join(
-                CARDS[card].name + (" (marked)" if card in row.marked else "") for card in cards
+        months = _("; ").join(
+            _(
+                "{kind} — {cards}",
+                kind=_(MONTHS[month].name),
+                cards=comma.join(
+                    _("{card} (marked)", card=card_name(card))
+                    if card in row.marked
+                    else card_name(card)
+                    for card in cards
+                ),
             )
             for month, cards in groups_m
         )
-        parts.append(f"{row.label}: {months}")
-    text = ". ".join(parts)
+        parts.append(_("{label}: {cards}", label=row.label, cards=months))
+    text = _(". ").join(parts)
     return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
 
 
 @functools.lru_cache(maxsize=256)
-def _render(rows: tuple[Row, ...], filename: str) -> RenderedImage:
+def _render(rows: tuple[Row, ...], filename: str, locale: str) -> RenderedImage:
+    with use_locale(locale):
+        return _compose(rows, filename)
+
+
+def _compose(rows: tuple[Row, ...], filename: str) -> RenderedImage:
     sizes = [_row_size(row) for row in rows]
     width = max((w for w, _h in sizes), default=0) + 2 * MARGIN
     height = 2 * MARGIN + sum(h for _w, h in sizes) + ROW_GAP * max(0, len(rows) - 1)
@@ -371,7 +415,7 @@ def render_rows(rows: Sequence[Row], *, filename: str = "cards.png") -> Rendered
     for row in rows:
         for card_id in row.cards:
             card_of(card_id)
-    return _render(tuple(rows), filename)
+    return _render(tuple(rows), filename, current_locale())
 
 
 def render_cards(
@@ -408,7 +452,7 @@ def picture(rows: Sequence[tuple[str, list[str]] | Row], filename: str) -> Pictu
     and notes), so an unchanged picture is not uploaded again."""
     made = [row if isinstance(row, Row) else Row(row[0], tuple(row[1])) for row in rows]
     image = render_rows(made, filename=filename)
-    key = "|".join(
+    key = current_locale() + "|".join(
         f"{row.label}:{row.layout}:{','.join(sorted(row.cards))}:{','.join(sorted(row.marked))}"
         for row in made
     )

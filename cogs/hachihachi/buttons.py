@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from bot.errors import NotAllowed
 from bot.games.hachihachi import models as hm
 from bot.games.hachihachi.cards import CARDS, DECK
+from bot.i18n import _
 from cogs._ui.verbs import NOTHING, small_number
 from cogs.hachihachi import words
 
@@ -64,23 +65,23 @@ def decision(action: BaseModel, hand: Sequence[str], pending: Sequence[str] = ()
     """The button of a legal decision that is not a hand card (``pending``: the teyaku
     groups the player has still to claim or decline)."""
     if isinstance(action, hm.CaptureDrawn):
-        label = f"Take {words.card_button(action.capture)}"
+        label = _("Take {card}", card=words.card_button(action.capture))
         return ("drawn", label, card_arg(action.capture), PRIMARY)
     if isinstance(action, hm.Mizuten):
         if action.declare:
-            return ("mizuten", "Play blind (mizuten)", "yes", DANGER)
-        return ("mizuten", "Look at my hand", "no", PRIMARY)
+            return ("mizuten", _("Play blind (mizuten)"), "yes", DANGER)
+        return ("mizuten", _("Look at my hand"), "no", PRIMARY)
     if isinstance(action, hm.Participate):
         if action.play:
-            return ("part", "Play this round", "yes", SUCCESS)
-        return ("part", "Drop out", "no", SECONDARY)
+            return ("part", _("Play this round"), "yes", SUCCESS)
+        return ("part", _("Drop out"), "no", SECONDARY)
     if isinstance(action, hm.ClaimTeyaku):
         style = SUCCESS if action.claim else SECONDARY
         return ("claim", words.claim_label(action, hand, pending), claim_arg(action), style)
     if isinstance(action, hm.Sage):
-        return ("sage", "Sage — play on", None, PRIMARY)
+        return ("sage", _("Sage — play on"), None, PRIMARY)
     if isinstance(action, hm.Shoubu):
-        return ("shoubu", "Shoubu — end the round", None, SUCCESS)
+        return ("shoubu", _("Shoubu — end the round"), None, SUCCESS)
     if isinstance(action, hm.Cancel):
-        return ("stop", "Cancel the round (half your dekiyaku)", None, DANGER)
+        return ("stop", _("Cancel the round (half your dekiyaku)"), None, DANGER)
     return None

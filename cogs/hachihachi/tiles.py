@@ -1,8 +1,10 @@
 """The 34 Hachi-hachi card tiles: each card drawn with its own traditional hanafuda picture.
 
 A hanafuda player knows a card by its picture, not its words, so every card of the deck
-has its own motif, drawn with Pillow primitives (no image or font files: the default font
-has no kanji, so a tile names its month in Latin letters):
+has its own motif, drawn with Pillow primitives (no image files). The words in its bands are
+in the locale in effect (the table's language for the table's picture, the member's for a
+private hand), written in Noto Sans CJK JP (bot/fonts.py): a Japanese tile names its month
+松, 梅… and its kind 光, タネ, 赤短, カス.
 
 - Brights: the Crane under the red Sun in pine, the Curtain under cherry blossom, the Full
   Moon over the pampas hill, the Rain Man with his umbrella (and frog) under the willow,
@@ -17,7 +19,8 @@ has no kanji, so a tile names its month in Latin letters):
 
 Every tile also carries its month's colour as its ground, its month number and full name
 in the top band (two lines when the name is too long for one), and its kind and points in
-the bottom band. A tile is drawn once at _SCALE times its size, scaled down and cached.
+the bottom band. A tile is drawn once per locale at _SCALE times its size, scaled down and
+cached.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
+from bot.fonts import noto
 from bot.games.hachihachi.cards import CARDS, Card
+from bot.i18n import N_, _, current_locale, use_locale
 
 TILE_W = 60
 TILE_H = 96
@@ -67,7 +72,9 @@ MONTH_COLOURS: dict[int, RGB] = {
 }
 """One colour per month, spread round the colour wheel so no two months look alike."""
 
-RIBBON_WORDS = {"poetry": "Poetry", "blue": "Blue", "plain": "Ribbon"}
+RIBBON_WORDS = {"poetry": N_("Poetry"), "blue": N_("Blue"), "plain": N_("Ribbon")}
+KIND_WORDS = {"bright": N_("Bright"), "animal": N_("Animal"), "chaff": N_("Chaff")}
+"""A tile's kind word: hanafuda's own in Japanese (光, タネ, 赤短, 青短, 短冊, カス)."""
 RIBBON_COLOURS: dict[str, RGB] = {
     "poetry": (211, 47, 47),
     "blue": (30, 90, 168),
@@ -97,9 +104,9 @@ def _light(colour: RGB) -> bool:
     return 0.299 * r + 0.587 * g + 0.114 * b > 150
 
 
-@functools.cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The pictures' font at ``size`` pixels: it has Latin letters, kana and kanji."""
+    return noto(size)
 
 
 def _oval(centre: Point, rx: float, ry: float, angle: float = 0.0, n: int = 20) -> list[Point]:
@@ -642,8 +649,9 @@ class Label:
 
 
 def labels(card_id: str) -> list[Label]:
-    """The texts written on the card's tile: its month number and full name in the top band
-    (the name in two lines when one line would not fit), its kind and points below."""
+    """The texts written on the card's tile, in the locale in effect: its month number and
+    full name in the top band (the name in two lines when one line would not fit), its kind
+    and points below."""
     card = CARDS[card_id]
     left, right = _RIM + 1, TILE_W - _RIM - 1
     top_box = (left, _RIM, right, BAND_TOP)
@@ -652,8 +660,10 @@ def labels(card_id: str) -> list[Label]:
     found = [Label((3.5, 14), number, NUMBER_SIZE, "ls", top_box)]
     name_x = 3.5 + font(NUMBER_SIZE * _SCALE).getlength(number) / _SCALE + 2
     room = right - name_x
-    name = card.month_name
+    name = _(card.month_name)
     size = next((s for s in NAME_SIZES if font(s * _SCALE).getlength(name) / _SCALE <= room), None)
+    if size is None and name not in NAME_SPLITS:
+        size = NAME_SIZES[-1]  # a translation too long for the band: the tests catch it
     if size is not None:
         found.append(Label((name_x, 14), name, size, "ls", top_box))
     else:
@@ -667,8 +677,8 @@ def labels(card_id: str) -> list[Label]:
 
 def _kind_word(card: Card) -> str:
     if card.category == "ribbon" and card.ribbon is not None:
-        return RIBBON_WORDS[card.ribbon]
-    return {"bright": "Bright", "animal": "Animal", "chaff": "Chaff"}[card.category]
+        return _(RIBBON_WORDS[card.ribbon])
+    return _(KIND_WORDS[card.category])
 
 
 def _kind_colour(card: Card, band: RGB) -> RGB:
@@ -684,15 +694,25 @@ def _kind_colour(card: Card, band: RGB) -> RGB:
 # --- The tile ---------------------------------------------------------------------------------
 
 
-@functools.cache
 def tile(card_id: str) -> Image.Image:
-    """The card's tile (TILE_W × TILE_H, RGB, on the image background), drawn once.
+    """The card's tile (TILE_W × TILE_H, RGB, on the image background) with its words in
+    the locale in effect, drawn once per locale.
 
     The cached image is shared: paste it, never draw on it. An unknown id raises KeyError."""
+    return _tile(card_id, current_locale())
+
+
+@functools.cache
+def _tile(card_id: str, locale: str) -> Image.Image:
     try:
         card = CARDS[card_id]
     except (KeyError, TypeError):
         raise KeyError(f"unknown hanafuda card {card_id!r}") from None
+    with use_locale(locale):
+        return _draw_tile(card)
+
+
+def _draw_tile(card: Card) -> Image.Image:
     colour = MONTH_COLOURS[card.month]
     canvas = Image.new("RGB", (TILE_W * _SCALE, TILE_H * _SCALE), BACKGROUND)
     draw = ImageDraw.Draw(canvas)
@@ -732,6 +752,7 @@ def tile(card_id: str) -> Image.Image:
 
 
 def warm_tiles() -> None:
-    """Draw every card's tile now (about a tenth of a second), e.g. when the cog loads."""
+    """Draw every card's tile now (about a tenth of a second), e.g. when the cog loads: a
+    missing font fails here, at start, not at the first picture."""
     for card_id in CARDS:
         tile(card_id)

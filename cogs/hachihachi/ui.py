@@ -15,6 +15,7 @@ from bot.games.dice import ScriptedDice
 from bot.games.hachihachi import models as hm
 from bot.games.hachihachi.cards import CARDS
 from bot.games.hachihachi.yaku import card_points
+from bot.i18n import N_, _, ngettext
 from bot.players import is_computer
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
@@ -62,14 +63,20 @@ def table_rows(
     if subject is not None:
         month = CARDS[subject].month
         marked = frozenset(c for c in state.field if CARDS[c].month == month) | {subject}
-    rows = [Row("Field", tuple(state.field), marked=marked)]
+    rows = [Row(_("Field"), tuple(state.field), marked=marked)]
     if state.drawn is not None and state.turn is not None:
-        label = f"Drawn by {name(state.turn)}, face up: it takes one of the framed field cards"
+        label = _(
+            "Drawn by {player}, face up: it takes one of the framed field cards",
+            player=name(state.turn),
+        )
         rows.append(Row(label, (state.drawn,), marked=frozenset({state.drawn})))
     if hand:
-        label = "Your hand"
+        label = _("Your hand")
         if picking is not None:
-            label += f": {CARDS[picking].name} takes one of the framed field cards"
+            label = _(
+                "Your hand: {card} takes one of the framed field cards",
+                card=art.card_name(picking),
+            )
         rows.append(Row(label, tuple(hand), marked=marked & frozenset(hand)))
     # A pile is shown from its first card: until a capture the picture stays the field
     # alone (and is not uploaded again when nothing on the table changed).
@@ -77,8 +84,13 @@ def table_rows(
         pile = state.piles.get(player, [])
         if not pile:
             continue
-        size = f"{len(pile)} card{'s' if len(pile) != 1 else ''}, {card_points(pile)} pts"
-        label = f"Pile of {name(player)}: {size}"
+        size = ngettext(
+            "{count} card, {points} pts",
+            "{count} cards, {points} pts",
+            len(pile),
+            points=card_points(pile),
+        )
+        label = _("Pile of {player}: {size}", player=name(player), size=size)
         rows.append(Row(label, tuple(pile), layout="pile", note=tuple(art.progress(pile))))
     return rows
 
@@ -90,7 +102,7 @@ def blind(state: hm.State, player: int) -> bool:
 
 class HachiHachiUI(Game):
     game = GAME
-    title = "Nuki Hachi-hachi"
+    title = N_("Nuki Hachi-hachi")
     recent_events = 10
     sentences = words.SENTENCES
     private_hands = True
@@ -157,13 +169,16 @@ class HachiHachiUI(Game):
 
         def name(player: int) -> str:
             if is_computer(player):
-                return render.mention(player)
+                # The font has no emoji: the picture names the computer without its 🤖.
+                return render.mention(player).replace("🤖", "").strip()
             if player in self.names:
                 return self.names[player]
             user = self.hub.bot.get_user(player)
             if user is not None:
                 return user.display_name
-            return f"seat {state.seats.index(player) + 1}" if player in state.seats else "?"
+            if player in state.seats:
+                return _("seat {number}", number=str(state.seats.index(player) + 1))
+            return "?"
 
         return name
 
@@ -181,7 +196,10 @@ class HachiHachiUI(Game):
         hand = [] if hidden else list(state.hands.get(player, []))
         note = words.call_text(snapshot, player) or words.ask_text(state, player, legal)
         if picking is not None:
-            note = f"**{words.card_name(picking)}** matches two field cards: which does it take?"
+            note = _(
+                "**{card}** matches two field cards: which does it take?",
+                card=words.card_name(picking),
+            )
         embed = words.hand_embed(snapshot, player, blind=hidden, note=note)
         rows = table_rows(state, self.namer(state), hand=hand, picking=picking)
         view = self.hand_view(snapshot, player, legal, picking=picking)
@@ -207,9 +225,9 @@ class HachiHachiUI(Game):
                     and action.capture in distinct(takes)
                 ):
                     assert action.capture is not None
-                    label = f"Take {words.card_button(action.capture)}"
+                    label = _("Take {card}", card=words.card_button(action.capture))
                     cards.append(("play", label, card_arg(picking, action.capture), PRIMARY))
-            others.append(("back", "Back", None, SECONDARY))
+            others.append(("back", _("Back"), None, SECONDARY))
         else:
             plays: dict[str, list[hm.Play]] = {}
             for action in legal:
@@ -270,7 +288,10 @@ class HachiHachiUI(Game):
         if len(choices) < 2:
             # Let the engine say why (not your turn, not in your hand...): act never mutates.
             hh.act(state, player, hm.Play(card=card), ScriptedDice())
-            raise NotAllowed(words.NOT_TWO.format(card=words.card_name(card)))
+            raise NotAllowed(
+                "{card} does not match two field cards: there is no capture to choose.",
+                card=words.card_name(card),
+            )
         await self.give_hand(interaction, snapshot, self.hand(snapshot, player, picking=card))
 
     async def back(

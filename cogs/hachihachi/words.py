@@ -2,6 +2,11 @@
 tables and every event's sentence. Data for cogs/hachihachi/ui.py (the frame around them is
 cogs/_ui/frame.py, the pictures cogs/hachihachi/art.py).
 
+Every sentence is a whole template in the locale in effect (``bot.i18n``): the table's
+language for what everyone sees, the member's for their hand. Card, month, teyaku and
+dekiyaku names are translated where shown (hanafuda's own words in Japanese: 松に鶴, 三本,
+赤短…).
+
 Secrecy: nothing here that is public (status, seats, sentences) reads ``state.hands``
 except to count cards, or a claimed teyaku's revealed cards (public by rules §9.3). Only
 :func:`hand_embed` shows a hand, and only to its owner.
@@ -29,6 +34,7 @@ from bot.games.hachihachi.yaku import (
     group_a,
     group_b,
 )
+from bot.i18n import N_, _, ngettext, number
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
@@ -37,33 +43,54 @@ from cogs.hachihachi import art
 Snapshot: TypeAlias = TableSnapshot[hh.Rules, hh.State]
 
 MY_HAND = "My hand"
-NOT_TWO = "{card} does not match two field cards: there is no capture to choose."
+"""The hand button's label (the frame's): translated where it is shown."""
 DEALER = "🎴"
 TURN = "▶️"
 
 # -- cards ---------------------------------------------------------------------------------
 
 
+def my_hand() -> str:
+    return _(MY_HAND)
+
+
+def sep() -> str:
+    """The list separator of the locale in effect (``, `` or ``、``)."""
+    return _(", ")
+
+
 def card_name(card: str) -> str:
-    """``Crane with Sun (Pine · Bright)``."""
+    """``Crane with Sun (Pine · Bright)`` (``松に鶴（光）``)."""
     return art.card_label(card)
 
 
 def card_button(card: str) -> str:
-    """A card on a button: its month's kanji, then its name (``松 Crane with Sun``)."""
+    """A card on a button: its month's kanji, then its name (``松 Crane with Sun``; in
+    Japanese the name alone, ``松に鶴``, which names the month already)."""
     info = CARDS[card]
-    return f"{MONTHS[info.month].kanji} {info.name}"
+    label = f"{MONTHS[info.month].kanji} {info.name}"
+    return _(label)
+
+
+def yaku_name(name: str) -> str:
+    """A teyaku or dekiyaku as the engine names it, in the locale in effect (三本, 赤短)."""
+    return _(name)
 
 
 def cards_by_month(cards: Sequence[str]) -> str:
     """The cards as a text list grouped by month: ``松 Pine: Crane with Sun, Pine chaff``."""
     if not cards:
-        return "(none)"
+        return _("(none)")
     lines = []
     for month, ids in art.month_groups(cards):
         info = MONTHS[month]
-        names = ", ".join(CARDS[card].name for card in ids)
-        lines.append(f"{info.kanji} **{info.name}** ({month}): {names}")
+        names = sep().join(art.card_name(card) for card in ids)
+        # The heading is translated whole, month by month: ``松 **Pine**`` is ``**松**``.
+        heading = f"{info.kanji} **{info.name}**"
+        heading = _(heading)
+        lines.append(
+            _("{month} ({number}): {cards}", month=heading, number=str(month), cards=names)
+        )
     return "\n".join(lines)
 
 
@@ -84,74 +111,92 @@ def distinct(choices: Sequence[str]) -> list[str]:
 
 
 def cards_inline(cards: Sequence[str]) -> str:
-    return ", ".join(card_name(card) for card in cards) or "nothing"
+    return sep().join(card_name(card) for card in cards) or _("nothing")
 
 
 def kan(value: int) -> str:
-    return f"{value} kan"
+    return _("{value} kan", value=value)
+
+
+def signed(value: int) -> str:
+    return ("+" if value > 0 else "") + number(value)
 
 
 def points(value: int) -> str:
-    return f"{value:+,} pts" if value else "0 pts"
+    return _("{value} pts", value=signed(value)) if value else _("{value} pts", value="0")
+
+
+def pts(value: int) -> str:
+    """Unsigned points: ``40 pts``."""
+    return _("{value} pts", value=value)
 
 
 # -- the yaku tables -------------------------------------------------------------------------
 
 TEYAKU_A_NOTES = {
-    "Triplet": "3 of one month (two triplets pay one)",
-    "Three Pairs": "three pairs",
-    "Four of a Kind": "all 4 of one month",
-    "Triplet and Two Pairs": "a triplet and two pairs",
-    "One-Two-Four": "a four, a pair and a single",
-    "Four-Three": "a four and a triplet",
+    "Triplet": N_("3 of one month (two triplets pay one)"),
+    "Three Pairs": N_("three pairs"),
+    "Four of a Kind": N_("all 4 of one month"),
+    "Triplet and Two Pairs": N_("a triplet and two pairs"),
+    "One-Two-Four": N_("a four, a pair and a single"),
+    "Four-Three": N_("a four and a triplet"),
 }
 TEYAKU_B_NOTES = {
-    "Red": "2+ ribbons (poetry or blue), the rest chaff",
-    "One Ribbon": "1 ribbon, 6 chaff",
-    "One Animal": "1 animal, 6 chaff",
-    "One Bright": "1 bright, 6 chaff",
-    "Empty Hand": "7 chaff",
+    "Red": N_("2+ ribbons (poetry or blue), the rest chaff"),
+    "One Ribbon": N_("1 ribbon, 6 chaff"),
+    "One Animal": N_("1 animal, 6 chaff"),
+    "One Bright": N_("1 bright, 6 chaff"),
+    "Empty Hand": N_("7 chaff"),
 }
 DEKIYAKU_NOTES = {
-    "Five Brights": "Crane, Curtain, Full Moon, Rain Man, Phoenix (not with Four Brights)",
-    "Four Brights": "Crane, Curtain, Full Moon, Phoenix",
-    "Seven Ribbons": "all 7 ribbons (with Poetry and Blue: 24 kan)",
-    "Poetry Ribbons": "Pine, Plum and Cherry ribbons",
-    "Blue Ribbons": "Peony, Chrysanthemum and Maple ribbons",
-    "Boar-Deer-Butterflies": "house option; the Boar is not in this deck",
+    "Five Brights": N_("Crane, Curtain, Full Moon, Rain Man, Phoenix (not with Four Brights)"),
+    "Four Brights": N_("Crane, Curtain, Full Moon, Phoenix"),
+    "Seven Ribbons": N_("all 7 ribbons (with Poetry and Blue: 24 kan)"),
+    "Poetry Ribbons": N_("Pine, Plum and Cherry ribbons"),
+    "Blue Ribbons": N_("Peony, Chrysanthemum and Maple ribbons"),
+    "Boar-Deer-Butterflies": N_("house option; the Boar is not in this deck"),
 }
+
+
+def _yaku_rows(values: Mapping[str, int], notes: Mapping[str, str]) -> str:
+    return "\n".join(
+        _(
+            "**{name}** — {kan} · {note}",
+            name=yaku_name(name),
+            kan=kan(value),
+            note=_(notes[name]),
+        )
+        for name, value in values.items()
+    )
 
 
 def yaku_embed() -> discord.Embed:
     """``/hanafuda yaku``: the teyaku and dekiyaku tables with their values."""
     embed = discord.Embed(
-        title="Nuki Hachi-hachi — yaku",
-        description=(
+        title=_("Nuki Hachi-hachi — yaku"),
+        description=_(
             "Values in **kan** (1 kan = 10 points, or 12 at a table that says so), × the "
             "field. Teyaku are in your 7 starting cards: at most one of each group, the "
             "best; the groups add. Dekiyaku are captured in your pile during the round."
         ),
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
-    table_a = "\n".join(
-        f"**{name}** — {value} kan · {TEYAKU_A_NOTES[name]}" for name, value in GROUP_A_KAN.items()
-    )
-    table_b = "\n".join(
-        f"**{name}** — {value} kan · {TEYAKU_B_NOTES[name]}" for name, value in GROUP_B_KAN.items()
-    )
-    table_d = "\n".join(
-        f"**{name}** — {value} kan · {DEKIYAKU_NOTES[name]}" for name, value in DEKIYAKU_KAN.items()
-    )
-    embed.add_field(name="Teyaku, Group A (same month)", value=table_a, inline=False)
     embed.add_field(
-        name="Teyaku, Group B (chaff hands; every Willow card counts as chaff)",
-        value=table_b,
+        name=_("Teyaku, Group A (same month)"),
+        value=_yaku_rows(GROUP_A_KAN, TEYAKU_A_NOTES),
         inline=False,
     )
-    embed.add_field(name="Dekiyaku", value=table_d, inline=False)
     embed.add_field(
-        name="Also",
-        value=(
+        name=_("Teyaku, Group B (chaff hands; every Willow card counts as chaff)"),
+        value=_yaku_rows(GROUP_B_KAN, TEYAKU_B_NOTES),
+        inline=False,
+    )
+    embed.add_field(
+        name=_("Dekiyaku"), value=_yaku_rows(DEKIYAKU_KAN, DEKIYAKU_NOTES), inline=False
+    )
+    embed.add_field(
+        name=_("Also"),
+        value=_(
             "**Sixteen Chaff**: 16+ chaff (Willow included) and no dekiyaku — 12 kan + 2 per "
             "card over 16.\n**Diving**, **Escape**, **Mizuten**: 1 kan each (see /rules "
             "hachihachi, Scoring)."
@@ -164,20 +209,26 @@ def yaku_embed() -> discord.Embed:
 # -- the table message -----------------------------------------------------------------------
 
 PHASE_WAIT = {
-    "mizuten": "decides on **mizuten** (playing blind) before seeing their hand",
-    "participate": "says whether they **play or drop**",
-    "claim": "draws once the teyaku claim steps are taken",
-    "play": "plays a card",
-    "capture_drawn": "picks what the drawn card takes",
-    "call": "calls **sage** (play on) or **shoubu** (end the round)",
+    "mizuten": N_("decides on **mizuten** (playing blind) before seeing their hand"),
+    "participate": N_("says whether they **play or drop**"),
+    "claim": N_("draws once the teyaku claim steps are taken"),
+    "play": N_("plays a card"),
+    "capture_drawn": N_("picks what the drawn card takes"),
+    "call": N_("calls **sage** (play on) or **shoubu** (end the round)"),
 }
 
 
 def field_text(state: hh.State) -> str:
-    field = f"**Large Field ×{state.multiplier}**" if state.multiplier > 1 else "Small Field ×1"
+    if state.multiplier > 1:
+        field = _("**Large Field ×{multiplier}**", multiplier=str(state.multiplier))
+    else:
+        field = _("Small Field ×1")
     owed = state.pending_large
     if owed and state.rules.field_multiplier_mode == "carry_over":
-        field += f" · {owed} more Large round{'s' if owed != 1 else ''} carried over"
+        carried = ngettext(
+            "{count} more Large round carried over", "{count} more Large rounds carried over", owed
+        )
+        field = _("{field} · {carried}", field=field, carried=carried)
     return field
 
 
@@ -187,14 +238,23 @@ def waiting_line(state: hh.State) -> str | None:
     if state.phase == "claim":
         # Never who is still to take their step (``turn`` names one): that would tell who
         # is still thinking it over.
-        return (
-            f"{TURN} {render.mention(state.acting_dealer)}'s first draw waits for the "
-            f"**teyaku claim steps** — each player's in their **{MY_HAND}**."
+        return _(
+            "{turn} {dealer}'s first draw waits for the **teyaku claim steps** — each "
+            "player's in their **{hand}**.",
+            turn=TURN,
+            dealer=render.mention(state.acting_dealer),
+            hand=my_hand(),
         )
-    what = PHASE_WAIT.get(state.phase, "decides")
+    what = _(PHASE_WAIT.get(state.phase, N_("decides")))
     if state.phase == "capture_drawn" and state.drawn is not None:
-        what = f"picks what the drawn **{card_name(state.drawn)}** takes"
-    return f"{TURN} Waiting for {render.mention(state.turn)}, who {what} — in their **{MY_HAND}**."
+        what = _("picks what the drawn **{card}** takes", card=card_name(state.drawn))
+    return _(
+        "{turn} Waiting for {player}, who {what} — in their **{hand}**.",
+        turn=TURN,
+        player=render.mention(state.turn),
+        what=what,
+        hand=my_hand(),
+    )
 
 
 def status_lines(snapshot: Snapshot) -> list[str]:
@@ -203,44 +263,79 @@ def status_lines(snapshot: Snapshot) -> list[str]:
     total = rules.rounds
     if state.finished:
         played = state.rounds_played
-        head = f"**Match over** after {played} round{'s' if played != 1 else ''}."
+        head = ngettext(
+            "**Match over** after {count} round.", "**Match over** after {count} rounds.", played
+        )
         if state.winners:
-            head += " Winner" + ("s: " if len(state.winners) > 1 else ": ")
-            head += ", ".join(render.mention(p) for p in state.winners)
+            names = sep().join(render.mention(p) for p in state.winners)
+            if len(state.winners) > 1:
+                head = _("{head} Winners: {names}", head=head, names=names)
+            else:
+                head = _("{head} Winner: {names}", head=head, names=names)
         lines = [head]
         for player in state.forfeited:
             lines.append(
-                f"{render.mention(player)} forfeited: the clock decided for them "
-                f"{state.rules.afk_rounds_to_forfeit} times in a row."
+                _(
+                    "{player} forfeited: the clock decided for them {count} times in a row.",
+                    player=render.mention(player),
+                    count=state.rules.afk_rounds_to_forfeit,
+                )
             )
         return lines
-    extra = " (extra round)" if state.round > total else ""
-    lines = [
-        f"Round **{state.round}** of {total}{extra} · dealer {render.mention(state.dealer)}"
-        + (
-            f" (moving first: {render.mention(state.acting_dealer)})"
-            if state.acting_dealer != state.dealer and state.active
-            else ""
+    dealer = render.mention(state.dealer)
+    if state.acting_dealer != state.dealer and state.active:
+        dealer = _(
+            "{dealer} (moving first: {first})",
+            dealer=dealer,
+            first=render.mention(state.acting_dealer),
         )
-        + f" · {field_text(state)}",
-        f"Draw pile: **{len(state.draw_pile)}** cards"
-        + (" · the dealer plays **blind** (mizuten)" if state.mizuten_declared else "")
-        + (f" · pot {sum(state.pot.values())} pts" if state.pot else ""),
-        f"**Field** ({len(state.field)}):",
+    if state.round > total:
+        head = _(
+            "Round **{round}** of {total} (extra round) · dealer {dealer} · {field}",
+            round=str(state.round),
+            total=str(total),
+            dealer=dealer,
+            field=field_text(state),
+        )
+    else:
+        head = _(
+            "Round **{round}** of {total} · dealer {dealer} · {field}",
+            round=str(state.round),
+            total=str(total),
+            dealer=dealer,
+            field=field_text(state),
+        )
+    pile = _("Draw pile: **{count}** cards", count=len(state.draw_pile))
+    if state.mizuten_declared:
+        pile = _("{pile} · the dealer plays **blind** (mizuten)", pile=pile)
+    if state.pot:
+        pile = _("{pile} · pot {pot} pts", pile=pile, pot=sum(state.pot.values()))
+    lines = [
+        head,
+        pile,
+        _("**Field** ({count}):", count=len(state.field)),
         cards_by_month(state.field),
     ]
     if state.drawn is not None:
-        lines.append(f"Drawn, face up: **{card_name(state.drawn)}**")
+        lines.append(_("Drawn, face up: **{card}**", card=card_name(state.drawn)))
     for player, claims in state.claims.items():
         for claim in claims:
             lines.append(
-                f"{render.mention(player)} claimed **{claim.name}** ({kan(claim.kan)}), "
-                f"showing {cards_inline(claim.revealed)}."
+                _(
+                    "{player} claimed **{teyaku}** ({kan}), showing {cards}.",
+                    player=render.mention(player),
+                    teyaku=yaku_name(claim.name),
+                    kan=kan(claim.kan),
+                    cards=cards_inline(claim.revealed),
+                )
             )
     if state.claims_open:
         lines.append(
-            f"**Teyaku claims are open** until the dealer's first draw: every player claims, "
-            f"or not, privately in their **{MY_HAND}**."
+            _(
+                "**Teyaku claims are open** until the dealer's first draw: every player "
+                "claims, or not, privately in their **{hand}**.",
+                hand=my_hand(),
+            )
         )
     waiting = waiting_line(state)
     if waiting:
@@ -253,25 +348,44 @@ def deadline_line(snapshot: Snapshot) -> str | None:
     if due is None or state.turn is None:
         return None
     if state.phase == "claim":
-        return (
-            f"⏳ Claim steps close {render.timestamp(due.due_at)}; then the draw happens "
-            "(a teyaku not claimed by then is void)."
+        return _(
+            "⏳ Claim steps close {due}; then the draw happens (a teyaku not claimed by then "
+            "is void).",
+            due=render.timestamp(due.due_at),
         )
-    return (
-        f"⏳ {render.mention(state.turn)} has until {render.timestamp(due.due_at)}; "
-        "then the table decides for them."
+    return _(
+        "⏳ {player} has until {due}; then the table decides for them.",
+        player=render.mention(state.turn),
+        due=render.timestamp(due.due_at),
     )
 
 
 def pile_summary(state: hh.State, player: int) -> str:
     pile = state.piles.get(player, [])
     if not pile:
-        return "pile empty"
-    text = f"pile {len(pile)} cards, {card_points(pile)} pts"
+        return _("pile empty")
+    text = _("pile {count} cards, {points} pts", count=len(pile), points=card_points(pile))
     made = dekiyaku(pile, boar_deer_butterflies=state.rules.boar_deer_butterflies)
     if made:
-        text += " · " + ", ".join(f"**{name}** {value}" for name, value in made)
+        found = sep().join(
+            _("**{name}** {value}", name=yaku_name(name), value=value) for name, value in made
+        )
+        text = _("{pile} · {dekiyaku}", pile=text, dekiyaku=found)
     return text
+
+
+def your_pile(state: hh.State, player: int) -> str:
+    pile = state.piles.get(player, [])
+    if not pile:
+        return _("Your pile empty.")
+    text = _("Your pile {count} cards, {points} pts", count=len(pile), points=card_points(pile))
+    made = dekiyaku(pile, boar_deer_butterflies=state.rules.boar_deer_butterflies)
+    if made:
+        found = sep().join(
+            _("**{name}** {value}", name=yaku_name(name), value=value) for name, value in made
+        )
+        text = _("{pile} · {dekiyaku}", pile=text, dekiyaku=found)
+    return _("{text}.", text=text)
 
 
 def coins_of(state: hh.State, player: int, currency: str) -> str:
@@ -291,116 +405,174 @@ def seat_lines(snapshot: Snapshot) -> list[str]:
         parts = []
         sitting_out = state.active and player not in state.active and not state.finished
         if sitting_out:
-            parts.append("forced out" if player in state.forced_out else "sits this round out")
+            parts.append(
+                _("forced out") if player in state.forced_out else _("sits this round out")
+            )
         elif not state.finished:
             held = len(state.hands.get(player, []))
-            parts.append(f"{held} card{'s' if held != 1 else ''} in hand")
+            parts.append(ngettext("{count} card in hand", "{count} cards in hand", held))
             parts.append(pile_summary(state, player))
         if player in state.forfeited:
-            parts.append("forfeited")
+            parts.append(_("forfeited"))
         score = state.scores.get(player, 0)
-        parts.append(f"score **{points(score)}** ({coins_of(state, player, snapshot.currency)})")
-        lines.append(f"{who} — " + " · ".join(parts))
+        parts.append(
+            _(
+                "score **{points}** ({coins})",
+                points=points(score),
+                coins=coins_of(state, player, snapshot.currency),
+            )
+        )
+        lines.append(_("{who} — {parts}", who=who, parts=" · ".join(parts)))
     return lines
 
 
 LINE_WORDS = {
-    "teyaku": "teyaku",
-    "dekiyaku": "dekiyaku",
-    "sixteen_chaff": "Sixteen Chaff",
-    "card_points": "card points",
-    "diving": "Diving",
-    "escape": "Escape",
-    "mizuten": "mizuten",
-    "compensation": "forced-out compensation",
-    "dropout": "the pot",
+    "teyaku": N_("teyaku"),
+    "dekiyaku": N_("dekiyaku"),
+    "sixteen_chaff": N_("Sixteen Chaff"),
+    "card_points": N_("card points"),
+    "diving": N_("Diving"),
+    "escape": N_("Escape"),
+    "mizuten": N_("mizuten"),
+    "compensation": N_("forced-out compensation"),
+    "dropout": N_("the pot"),
 }
 ENDINGS = {
-    "exhaustion": "played to the last card",
-    "shoubu": "ended by shoubu",
-    "cancel": "ended by cancel",
-    "one_player": "only one player played",
-    "void": "void",
+    "exhaustion": N_("played to the last card"),
+    "shoubu": N_("ended by shoubu"),
+    "cancel": N_("ended by cancel"),
+    "one_player": N_("only one player played"),
+    "void": N_("void"),
 }
+
+
+def _translated(table: Mapping[str, str], key: str) -> str:
+    found = table.get(key)
+    return _(found) if found is not None else key
+
+
+def detail_text(detail: str) -> str:
+    """A settlement line's detail (a yaku's or a month's name, "17 chaff", "bonus") in the
+    locale in effect: the engine writes it in English."""
+    count, space, word = detail.partition(" ")
+    if space and word == "chaff" and count.isdigit():
+        return _("{count} chaff", count=int(count))
+    return _(detail)
 
 
 def result_head(result: Any) -> str:
-    how = ENDINGS.get(result.ended_by, result.ended_by)
+    how = _translated(ENDINGS, result.ended_by)
     if result.caller is not None and result.ended_by in ("shoubu", "cancel"):
-        how += f" ({render.mention(result.caller)})"
-    winner = f" · winner {render.mention(result.winner)}" if result.winner is not None else ""
-    return f"Round {result.round} (×{result.multiplier}), {how}{winner}"
+        how = _("{how} ({caller})", how=how, caller=render.mention(result.caller))
+    if result.winner is not None:
+        return _(
+            "Round {round} (×{multiplier}), {how} · winner {winner}",
+            round=str(result.round),
+            multiplier=str(result.multiplier),
+            how=how,
+            winner=render.mention(result.winner),
+        )
+    return _(
+        "Round {round} (×{multiplier}), {how}",
+        round=str(result.round),
+        multiplier=str(result.multiplier),
+        how=how,
+    )
 
 
 def settlement_lines(result: Any) -> list[str]:
     lines = []
     for line in result.lines:
-        what = LINE_WORDS.get(line.kind, line.kind)
-        detail = f": {line.detail}" if line.detail else ""
+        what = _translated(LINE_WORDS, line.kind)
+        if line.detail:
+            what = _("{what}: {detail}", what=what, detail=detail_text(line.detail))
         lines.append(
-            f"{render.mention(line.payer)} → {render.mention(line.payee)} "
-            f"{line.points} pts ({what}{detail})"
+            _(
+                "{payer} → {payee} {points} pts ({what})",
+                payer=render.mention(line.payer),
+                payee=render.mention(line.payee),
+                points=line.points,
+                what=what,
+            )
         )
     if result.card_points and result.case == "C":
         lines.append(
-            "Card points: "
-            + ", ".join(f"{render.mention(p)} {v}" for p, v in result.card_points.items())
+            _(
+                "Card points: {points}",
+                points=sep().join(
+                    f"{render.mention(p)} {number(v)}" for p, v in result.card_points.items()
+                ),
+            )
         )
-    nets = ", ".join(f"{render.mention(p)} {points(v)}" for p, v in result.net.items() if v)
-    lines.append(f"Net: {nets or 'nothing changed hands'}")
+    lines.append(_("Net: {nets}", nets=nets_text(result)))
     return lines
+
+
+def nets_text(result: Any) -> str:
+    nets = sep().join(f"{render.mention(p)} {points(v)}" for p, v in result.net.items() if v)
+    return nets or _("nothing changed hands")
 
 
 def last_round_field(snapshot: Snapshot) -> tuple[str, str] | None:
     result = snapshot.game.last_round
     if result is None:
         return None
-    return ("Last round", "\n".join([result_head(result), *settlement_lines(result)]))
+    return (_("Last round"), "\n".join([result_head(result), *settlement_lines(result)]))
 
 
 def rules_summary(snapshot: Snapshot) -> list[str]:
     rules, currency = snapshot.rules, snapshot.currency
-    per_point = rules.stake_per_kan / rules.points_per_kan
+    point = f"{rules.stake_per_kan / rules.points_per_kan:g}"
     lines = [
-        f"**{render.coins(rules.stake_per_kan, currency)} per kan** "
-        f"(1 kan = {rules.points_per_kan} pts; a point is {per_point:g} {currency}) · "
-        f"{rules.rounds} rounds · {rules.seated_players} players · "
-        f"{rules.turn_seconds} s a decision",
-        f"Escrow: each seat puts up **{render.coins(snapshot.hold, currency)}** — the most "
-        "one round can cost you (the worst round there can be, at the highest field, plus "
-        "a coin for rounding). A round's loss is paid from it and put back from your wallet "
-        "before the next round; if your wallet cannot, that round is the match's last.",
+        _(
+            "**{stake} per kan** (1 kan = {points} pts; a point is {per_point} {currency}) · "
+            "{rounds} rounds · {players} players · {seconds} s a decision",
+            stake=render.coins(rules.stake_per_kan, currency),
+            points=str(rules.points_per_kan),
+            per_point=point,
+            currency=currency,
+            rounds=rules.rounds,
+            players=rules.seated_players,
+            seconds=rules.turn_seconds,
+        ),
+        _(
+            "Escrow: each seat puts up **{hold}** — the most one round can cost you (the "
+            "worst round there can be, at the highest field, plus a coin for rounding). A "
+            "round's loss is paid from it and put back from your wallet before the next "
+            "round; if your wallet cannot, that round is the match's last.",
+            hold=render.coins(snapshot.hold, currency),
+        ),
     ]
     options = []
     if not rules.mizuten:
-        options.append("no mizuten")
+        options.append(_("no mizuten"))
     if rules.teyaku_claims == "manual":
-        options.append("manual teyaku claims")
+        options.append(_("manual teyaku claims"))
     if rules.field_multiplier_mode == "stack":
-        options.append("stacked fields (×1–×8)")
+        options.append(_("stacked fields (×1–×8)"))
     if rules.rain_man_phoenix_make_large_field:
-        options.append("Rain Man and Phoenix make Large Fields")
+        options.append(_("Rain Man and Phoenix make Large Fields"))
     if rules.extend_game_for_carryover:
-        options.append("extra rounds for carried-over Large Fields")
+        options.append(_("extra rounds for carried-over Large Fields"))
     if rules.boar_deer_butterflies:
-        options.append("Boar-Deer-Butterflies")
+        options.append(_("Boar-Deer-Butterflies"))
     if rules.diving_eligibility == "triplet_only":
-        options.append("Diving on Triplet only")
+        options.append(_("Diving on Triplet only"))
     if rules.escape_excludes_one_bright:
-        options.append("no Escape for One Bright")
+        options.append(_("no Escape for One Bright"))
     if rules.seated_players > 2:
         if rules.dropout_penalties:
-            options.append("dropout penalties")
+            options.append(_("dropout penalties"))
         if rules.forced_out_compensation:
-            options.append("forced-out compensation")
+            options.append(_("forced-out compensation"))
         if rules.must_two_play:
-            options.append("must two play")
+            options.append(_("must two play"))
         if not rules.shuffle_draw_after_dropouts:
-            options.append("no shuffle after dropouts")
+            options.append(_("no shuffle after dropouts"))
     if rules.first_dealer == "first_seat":
-        options.append("the first seat deals first")
+        options.append(_("the first seat deals first"))
     if options:
-        lines.append("House options: " + ", ".join(options) + ".")
+        lines.append(_("House options: {options}.", options=sep().join(options)))
     return lines
 
 
@@ -413,123 +585,239 @@ class _PlayedByTheTable(Protocol):
 
 
 def by_table(event: _PlayedByTheTable) -> str:
-    return " (decided by the table)" if event.by_deadline else ""
+    return _(" (decided by the table)") if event.by_deadline else ""
 
 
 def dealt(event: hh.Dealt, snapshot: Snapshot) -> str:
-    field = f"**Large Field ×{event.multiplier}**" if event.multiplier > 1 else "Small Field"
-    return f"🎴 Round {event.round}: {render.mention(event.dealer)} deals — {field}."
+    if event.multiplier > 1:
+        field = _("**Large Field ×{multiplier}**", multiplier=str(event.multiplier))
+    else:
+        field = _("Small Field")
+    return _(
+        "🎴 Round {round}: {dealer} deals — {field}.",
+        round=str(event.round),
+        dealer=render.mention(event.dealer),
+        field=field,
+    )
 
 
 def misdealt(event: hh.Misdealt, snapshot: Snapshot) -> str:
     if event.reason == "nobody_plays":
-        why = "nobody wants to play"
+        why = _("nobody wants to play")
+    elif event.month in MONTHS:
+        why = _("all four {month} cards on the field", month=_(MONTHS[event.month].name))
     else:
-        month = MONTHS[event.month].name if event.month in MONTHS else "one month"
-        why = f"all four {month} cards on the field"
-    return f"Misdeal ({why}): {render.mention(event.dealer)} deals again; it is not a round."
+        why = _("all four one month cards on the field")
+    return _(
+        "Misdeal ({why}): {dealer} deals again; it is not a round.",
+        why=why,
+        dealer=render.mention(event.dealer),
+    )
 
 
 def participated(event: hh.Participated, snapshot: Snapshot) -> str:
     who = render.mention(event.player)
     if event.play:
-        return f"{who} plays{' (must)' if event.auto else ''}{by_table(event)}."
-    pot = f", putting {event.penalty} pts in the pot" if event.penalty else ""
-    return f"{who} drops out{pot}{by_table(event)}."
+        if event.auto:
+            return _("{player} plays (must){by_table}.", player=who, by_table=by_table(event))
+        return _("{player} plays{by_table}.", player=who, by_table=by_table(event))
+    if event.penalty:
+        return _(
+            "{player} drops out, putting {penalty} pts in the pot{by_table}.",
+            player=who,
+            penalty=event.penalty,
+            by_table=by_table(event),
+        )
+    return _("{player} drops out{by_table}.", player=who, by_table=by_table(event))
 
 
 def line_up(event: hh.LineUp, snapshot: Snapshot) -> str:
     a, b = (render.mention(p) for p in event.active)
-    text = f"This round: {a} and {b}; {render.mention(event.acting_dealer)} moves first."
+    text = _(
+        "This round: {a} and {b}; {first} moves first.",
+        a=a,
+        b=b,
+        first=render.mention(event.acting_dealer),
+    )
     if event.forced_out:
         owed = [
-            f"{render.mention(p)}"
-            + (f" (owed {event.compensation[p]} pts)" if event.compensation.get(p) else "")
+            _("{player} (owed {points} pts)", player=render.mention(p), points=owing)
+            if (owing := event.compensation.get(p))
+            else render.mention(p)
             for p in event.forced_out
         ]
-        text += " Forced out: " + ", ".join(owed) + "."
+        text = _("{text} Forced out: {players}.", text=text, players=sep().join(owed))
     return text
 
 
 def card_played(event: hh.CardPlayed, snapshot: Snapshot) -> str:
     who, card = render.mention(event.player), card_name(event.card)
-    verb = "plays" if event.source == "hand" else "turns up"
+    table = by_table(event)
     if event.captured:
-        return f"{who} {verb} {card} and takes {cards_inline(event.captured)}{by_table(event)}."
-    return f"{who} {verb} {card}: laid on the field{by_table(event)}."
+        taken = cards_inline(event.captured)
+        if event.source == "hand":
+            return _(
+                "{player} plays {card} and takes {taken}{by_table}.",
+                player=who,
+                card=card,
+                taken=taken,
+                by_table=table,
+            )
+        return _(
+            "{player} turns up {card} and takes {taken}{by_table}.",
+            player=who,
+            card=card,
+            taken=taken,
+            by_table=table,
+        )
+    if event.source == "hand":
+        return _(
+            "{player} plays {card}: laid on the field{by_table}.",
+            player=who,
+            card=card,
+            by_table=table,
+        )
+    return _(
+        "{player} turns up {card}: laid on the field{by_table}.",
+        player=who,
+        card=card,
+        by_table=table,
+    )
 
 
 def formed(event: hh.DekiyakuFormed, snapshot: Snapshot) -> str:
-    made = ", ".join(f"**{name}** ({kan(value)})" for name, value in event.dekiyaku)
-    return f"✨ {render.mention(event.player)} has {made} — {kan(event.total)} in all."
+    made = sep().join(
+        _("**{name}** ({kan})", name=yaku_name(name), kan=kan(value))
+        for name, value in event.dekiyaku
+    )
+    return _(
+        "✨ {player} has {made} — {total} in all.",
+        player=render.mention(event.player),
+        made=made,
+        total=kan(event.total),
+    )
+
+
+CALL_WORDS = {
+    "sage": N_("**sage** — play on"),
+    "shoubu": N_("**shoubu**"),
+    "cancel": N_("**cancel**"),
+}
 
 
 def called(event: hh.Called, snapshot: Snapshot) -> str:
-    words = {"sage": "**sage** — play on", "shoubu": "**shoubu**", "cancel": "**cancel**"}
-    return f"{render.mention(event.player)} calls {words[event.call]}{by_table(event)}."
+    return _(
+        "{player} calls {call}{by_table}.",
+        player=render.mention(event.player),
+        call=_(CALL_WORDS[event.call]),
+        by_table=by_table(event),
+    )
 
 
 def scored(event: hh.RoundScored, snapshot: Snapshot) -> str:
     result = event.result
-    nets = ", ".join(f"{render.mention(p)} {points(v)}" for p, v in result.net.items() if v)
-    return f"**{result_head(result)}** — {nets or 'nothing changed hands'}."
+    return _("**{head}** — {nets}.", head=result_head(result), nets=nets_text(result))
+
+
+MATCH_ENDS = {
+    "forfeit": N_("**Match over** (a player forfeited): winner {winners}. Coins: {coins}."),
+    "aborted": N_("**Match over** (a moderator ended it): winner {winners}. Coins: {coins}."),
+    "uncovered": N_(
+        "**Match over** (a wallet could not cover another round): winner {winners}. Coins: {coins}."
+    ),
+}
 
 
 def match_over(event: hh.MatchOver, snapshot: Snapshot) -> str:
-    coins = ", ".join(
+    coins = sep().join(
         f"{render.mention(p)} {render.signed_coins(v, snapshot.currency)}"
         for p, v in event.payouts.items()
         if p != 0
     )
-    why = {
-        "forfeit": " (a player forfeited)",
-        "aborted": " (a moderator ended it)",
-        "uncovered": " (a wallet could not cover another round)",
-    }.get(event.reason, "")
-    winners = ", ".join(render.mention(p) for p in event.winners) or "nobody"
-    return f"🏁 **Match over**{why}: winner {winners}. Coins: {coins}."
+    winners = sep().join(render.mention(p) for p in event.winners) or _("nobody")
+    template = MATCH_ENDS.get(event.reason, N_("**Match over**: winner {winners}. Coins: {coins}."))
+    return "🏁 " + _(template, winners=winners, coins=coins)
+
+
+def mizuten_decided(event: hh.MizutenDecided, snapshot: Snapshot) -> str:
+    if event.declare:
+        return _(
+            "{player} plays **blind** (mizuten)!{by_table}",
+            player=render.mention(event.player),
+            by_table=by_table(event),
+        )
+    return _(
+        "{player} looks at their hand (no mizuten){by_table}.",
+        player=render.mention(event.player),
+        by_table=by_table(event),
+    )
+
+
+def aborted(event: hh.Aborted, snapshot: Snapshot) -> str:
+    if event.by is not None:
+        return _(
+            "The match was ended by {by} in round {round}: settled rounds stand, and the "
+            "table played that round out with its defaults and scored it.",
+            by=render.mention(event.by),
+            round=str(event.round),
+        )
+    return _(
+        "The match was ended in round {round}: settled rounds stand, and the table played "
+        "that round out with its defaults and scored it.",
+        round=str(event.round),
+    )
 
 
 SENTENCES = Sentences(
     {
         hh.Dealt: dealt,
         hh.Misdealt: misdealt,
-        hh.PaulowniaPair: lambda e, s: (
-            f"Both Paulownia cards on the field: {render.mention(e.player)} takes them."
+        hh.PaulowniaPair: lambda e, s: _(
+            "Both Paulownia cards on the field: {player} takes them.",
+            player=render.mention(e.player),
         ),
-        hh.MizutenDecided: lambda e, s: (
-            f"{render.mention(e.player)} plays **blind** (mizuten)!{by_table(e)}"
-            if e.declare
-            else f"{render.mention(e.player)} looks at their hand (no mizuten){by_table(e)}."
-        ),
+        hh.MizutenDecided: mizuten_decided,
         hh.Participated: participated,
         hh.LineUp: line_up,
-        hh.TeyakuClaimed: lambda e, s: (
-            f"{render.mention(e.player)} claims **{e.claim.name}** ({kan(e.claim.kan)}), "
-            f"showing {cards_inline(e.claim.revealed)}{by_table(e)}."
+        hh.TeyakuClaimed: lambda e, s: _(
+            "{player} claims **{teyaku}** ({kan}), showing {cards}{by_table}.",
+            player=render.mention(e.player),
+            teyaku=yaku_name(e.claim.name),
+            kan=kan(e.claim.kan),
+            cards=cards_inline(e.claim.revealed),
+            by_table=by_table(e),
         ),
-        hh.TeyakuDeclined: lambda e, s: (
-            f"{render.mention(e.player)} declines their Group {e.group} teyaku{by_table(e)}."
+        hh.TeyakuDeclined: lambda e, s: _(
+            "{player} declines their Group {group} teyaku{by_table}.",
+            player=render.mention(e.player),
+            group=e.group,
+            by_table=by_table(e),
         ),
         hh.CardPlayed: card_played,
-        hh.DrawnAwaits: lambda e, s: (
-            f"{render.mention(e.player)} turned up {card_name(e.card)}, which matches "
-            f"{cards_inline(e.choices)}: they pick one."
+        hh.DrawnAwaits: lambda e, s: _(
+            "{player} turned up {card}, which matches {choices}: they pick one.",
+            player=render.mention(e.player),
+            card=card_name(e.card),
+            choices=cards_inline(e.choices),
         ),
         hh.DekiyakuFormed: formed,
         hh.Called: called,
         hh.RoundScored: scored,
-        hh.Forfeited: "{player:@} let the clock decide too often: the table finishes the round "
-        "for them, and the match ends after it.",
-        hh.CannotCover: "{player:@}'s wallet cannot put back this round's loss to cover "
-        "another: this round, paid from the escrow, is the match's last.",
-        hh.MatchOver: match_over,
-        hh.Aborted: lambda e, s: (
-            f"The match was ended{f' by {render.mention(e.by)}' if e.by is not None else ''} "
-            f"in round {e.round}: settled rounds stand, and the table played that round out "
-            "with its defaults and scored it."
+        hh.Forfeited: lambda e, s: _(
+            "{player} let the clock decide too often: the table finishes the round for them, "
+            "and the match ends after it.",
+            player=render.mention(e.player),
         ),
-        Honour: "🏅 {player:@}: **{name}**!",
+        hh.CannotCover: lambda e, s: _(
+            "{player}'s wallet cannot put back this round's loss to cover another: this "
+            "round, paid from the escrow, is the match's last.",
+            player=render.mention(e.player),
+        ),
+        hh.MatchOver: match_over,
+        hh.Aborted: aborted,
+        Honour: lambda e, s: _(
+            "🏅 {player}: **{name}**!", player=render.mention(e.player), name=_(e.name)
+        ),
     }
 )
 
@@ -555,7 +843,7 @@ def teyaku_in(hand: Sequence[str]) -> dict[str, Any]:
 
 def teyaku_of(hand: Sequence[str]) -> str:
     found = [t for t in teyaku_in(hand).values() if t is not None]
-    return ", ".join(f"{t.name} ({kan(t.kan)})" for t in found)
+    return sep().join(_("{name} ({kan})", name=yaku_name(t.name), kan=kan(t.kan)) for t in found)
 
 
 def hand_embed(snapshot: Snapshot, player: int, *, blind: bool, note: str | None) -> discord.Embed:
@@ -566,89 +854,96 @@ def hand_embed(snapshot: Snapshot, player: int, *, blind: bool, note: str | None
     lines = []
     if blind:
         lines.append(
-            "You deal this round. Decide **before you look**: play blind (**mizuten**) or "
-            "look at your hand. Your hand is shown once you have decided."
+            _(
+                "You deal this round. Decide **before you look**: play blind (**mizuten**) "
+                "or look at your hand. Your hand is shown once you have decided."
+            )
         )
     elif state.active and player not in state.active and not state.finished:
-        lines.append("You sit this round out; you will be dealt in again next round.")
+        lines.append(_("You sit this round out; you will be dealt in again next round."))
     elif not hand:
-        lines.append("You hold no cards right now.")
+        lines.append(_("You hold no cards right now."))
     else:
-        lines.append(f"**Your hand** ({len(hand)}):")
+        lines.append(_("**Your hand** ({count}):", count=len(hand)))
         lines.append(cards_by_month(hand))
         early = state.claims_open or state.phase in ("mizuten", "participate")
         # While claims are open, the teyaku of the hand as dealt (the dealer may have
         # played a card of it since).
         if early and (found := teyaku_of(state.claim_hands.get(player, hand))):
-            lines.append(f"Teyaku in this hand: {found}.")
+            lines.append(_("Teyaku in this hand: {teyaku}.", teyaku=found))
     lines.append("")
-    lines.append(f"**Field** ({len(state.field)}) · {field_text(state)}:")
+    lines.append(
+        _("**Field** ({count}) · {field}:", count=len(state.field), field=field_text(state))
+    )
     lines.append(cards_by_month(state.field))
     if state.drawn is not None:
-        lines.append(f"Drawn, face up: **{card_name(state.drawn)}**")
-    pile = pile_summary(state, player)
-    lines.append(f"Your {pile}.")
+        lines.append(_("Drawn, face up: **{card}**", card=card_name(state.drawn)))
+    lines.append(your_pile(state, player))
     if note:
         lines.append("")
         lines.append(note)
     embed = discord.Embed(
-        title=f"Your hand — Nuki Hachi-hachi table #{snapshot.id}",
+        title=_("Your hand — Nuki Hachi-hachi table #{table}", table=str(snapshot.id)),
         description=render.clip("\n".join(lines), 4096),
         colour=discord.Colour(render.COLOUR_PLAYING),
     )
-    embed.set_footer(text=f"Round {state.round} · updates after every turn")
+    embed.set_footer(text=_("Round {round} · updates after every turn", round=str(state.round)))
     return embed
+
+
+ASKS = {
+    "mizuten": N_("**Mizuten?** Decide before you look at your hand."),
+    "participate": N_("**Play or drop?**"),
+    "play": N_("**Your turn:** play a card."),
+    "call": N_("**New dekiyaku:** sage (play on) or shoubu (end the round and score it)?"),
+}
 
 
 def ask_text(state: hh.State, player: int, legal: Sequence[object]) -> str | None:
     """What the player is asked to do now (``None``: nothing is theirs to do)."""
     if state.finished:
-        return "The match is over."
+        return _("The match is over.")
     if not legal:
         if state.turn is None:
             return None
         if state.phase == "claim":
-            return "The dealer's first draw waits for the teyaku claim steps."
-        return f"Waiting for {render.mention(state.turn)}."
+            return _("The dealer's first draw waits for the teyaku claim steps.")
+        return _("Waiting for {player}.", player=render.mention(state.turn))
     asks = []
     steps = [action for action in legal if isinstance(action, hh.ClaimTeyaku)]
     if steps:
         if any(step.claim for step in steps):
             asks.append(
-                "**Your claim step:** claim your teyaku (its cards are shown to all), or "
-                "not: not claiming is never announced."
+                _(
+                    "**Your claim step:** claim your teyaku (its cards are shown to all), or "
+                    "not: not claiming is never announced."
+                )
             )
         else:
-            asks.append("**Your claim step:** your hand holds no teyaku — nothing to claim.")
-        asks.append("Claims close at the dealer's first draw.")
+            asks.append(_("**Your claim step:** your hand holds no teyaku — nothing to claim."))
+        asks.append(_("Claims close at the dealer's first draw."))
         if len(steps) == len(legal):
             return " ".join(asks)
-    return (
-        " ".join(asks)
-        + ("\n" if asks else "")
-        + {
-            "mizuten": "**Mizuten?** Decide before you look at your hand.",
-            "participate": "**Play or drop?**",
-            "play": "**Your turn:** play a card.",
-            "capture_drawn": (
-                "**The drawn card matches two identical chaff:** it takes one."
-                if len(distinct([a.capture for a in legal if isinstance(a, hh.CaptureDrawn)])) == 1
-                else "**The drawn card matches two:** pick the one it takes."
-            ),
-            "call": "**New dekiyaku:** sage (play on) or shoubu (end the round and score it)?",
-        }.get(state.phase, "Your decision.")
-    )
+    if state.phase == "capture_drawn":
+        drawn = [a.capture for a in legal if isinstance(a, hh.CaptureDrawn)]
+        if len(distinct(drawn)) == 1:
+            ask = _("**The drawn card matches two identical chaff:** it takes one.")
+        else:
+            ask = _("**The drawn card matches two:** pick the one it takes.")
+    else:
+        ask = _(ASKS.get(state.phase, N_("Your decision.")))
+    return " ".join(asks) + ("\n" if asks else "") + ask
 
 
 def _amount(value: Fraction, currency: str) -> str:
     """Coins, a half shown as such (coins are made whole across the match's score)."""
     if value.denominator == 1:
         return render.coins(int(value), currency)
-    return f"{int(value):,}½ {currency}"
+    return f"{number(int(value))}½ {currency}"
 
 
 def _yaku_list(found: Sequence[tuple[str, int]]) -> str:
-    return ", ".join(f"{name} {kan}" for name, kan in found)
+    return sep().join(f"{yaku_name(name)} {number(kan)}" for name, kan in found)
 
 
 def call_text(snapshot: Snapshot, player: int) -> str | None:
@@ -658,48 +953,82 @@ def call_text(snapshot: Snapshot, player: int) -> str | None:
     if stakes is None:
         return None
     currency = snapshot.currency
-    rate = f"{stakes.kan} kan" + (
-        f" × {stakes.multiplier} (field)" if stakes.multiplier > 1 else ""
-    )
+    if stakes.multiplier > 1:
+        rate = _(
+            "{kan} kan × {multiplier} (field)",
+            kan=stakes.kan,
+            multiplier=str(stakes.multiplier),
+        )
+    else:
+        rate = kan(stakes.kan)
     shoubu = _amount(stakes.shoubu_coins, currency)
     half = _amount(stakes.half_coins, currency)
     them = render.mention(stakes.opponent)
-    held = (
-        f"{them} holds {_yaku_list(stakes.opponent_dekiyaku)} "
-        f"({_amount(stakes.opponent_coins, currency)} if they call shoubu)"
-        if stakes.opponent_dekiyaku
-        else f"{them} holds no dekiyaku"
-    )
+    if stakes.opponent_dekiyaku:
+        held = _(
+            "{them} holds {dekiyaku} ({coins} if they call shoubu)",
+            them=them,
+            dekiyaku=_yaku_list(stakes.opponent_dekiyaku),
+            coins=_amount(stakes.opponent_coins, currency),
+        )
+    else:
+        held = _("{them} holds no dekiyaku", them=them)
     if stakes.opponent_near:
-        held += f"; one card from {', '.join(stakes.opponent_near)}"
+        held = _(
+            "{held}; one card from {near}",
+            held=held,
+            near=sep().join(yaku_name(name) for name in stakes.opponent_near),
+        )
     lines = [
-        f"**New dekiyaku:** {_yaku_list(stakes.dekiyaku)} = {rate}.",
-        f"**Shoubu** — end the round now: {them} pays you **{shoubu}** for your dekiyaku "
-        "(teyaku and specials are settled as usual).",
+        _(
+            "**New dekiyaku:** {dekiyaku} = {rate}.",
+            dekiyaku=_yaku_list(stakes.dekiyaku),
+            rate=rate,
+        ),
+        _(
+            "**Shoubu** — end the round now: {them} pays you **{coins}** for your dekiyaku "
+            "(teyaku and specials are settled as usual).",
+            them=them,
+            coins=shoubu,
+        ),
     ]
     if stakes.last_turn:
         theirs = _amount(stakes.opponent_coins / 2, currency)
         if stakes.opponent_turns:
-            sage = (
-                f"{them} would play their last turn: if they make a dekiyaku and call shoubu "
-                f"you get nothing, else the hands run out and each is paid half their own — "
-                f"you {half}, less their half"
+            sage = _(
+                "{them} would play their last turn: if they make a dekiyaku and call shoubu "
+                "you get nothing, else the hands run out and each is paid half their own — "
+                "you {half}, less their half",
+                them=them,
+                half=half,
             )
         else:
-            sage = (
-                f"the round would end at once by exhaustion: each is paid half their own — "
-                f"you {half}, {them} {theirs}"
+            sage = _(
+                "the round would end at once by exhaustion: each is paid half their own — "
+                "you {half}, {them} {theirs}",
+                half=half,
+                them=them,
+                theirs=theirs,
             )
         lines.append(
-            "**Sage is not offered:** your hand is empty, so your pile is final and you have "
-            f"no turn left to cancel in. Sage here means {sage}: never more than shoubu."
+            _(
+                "**Sage is not offered:** your hand is empty, so your pile is final and you "
+                "have no turn left to cancel in. Sage here means {sage}: never more than "
+                "shoubu.",
+                sage=sage,
+            )
         )
     else:
         lines.append(
-            f"**Sage** — play on for more: if {them} then makes or improves a dekiyaku and "
-            f"calls shoubu, they are paid theirs in full and yours pay **nothing**; if the "
-            f"hands run out, each is paid half their own (you {half}, less their half); at "
-            f"the start of your next turn you may cancel for half ({half}). Now: {held}."
+            _(
+                "**Sage** — play on for more: if {them} then makes or improves a dekiyaku and "
+                "calls shoubu, they are paid theirs in full and yours pay **nothing**; if the "
+                "hands run out, each is paid half their own (you {half}, less their half); at "
+                "the start of your next turn you may cancel for half ({half}). Now: {held}.",
+                them=them,
+                half=half,
+                held=held,
+            )
         )
     return "\n".join(lines)
 
@@ -717,22 +1046,30 @@ def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str], pending: Sequence[s
     """A claim button: the teyaku by name (``pending``: the groups still to decide)."""
     groups = teyaku_in(hand)
     asked = [action.group] if action.group is not None else list(pending)
-    names = [t.name for g in asked if (t := groups.get(g)) is not None]
+    names = [yaku_name(t.name) for g in asked if (t := groups.get(g)) is not None]
     if not pending and not action.claim:
-        return "Nothing to claim"
-    what = " and ".join(names) or "every teyaku"
+        return _("Nothing to claim")
+    if len(names) == 2:
+        what = _("{first} and {second}", first=names[0], second=names[1])
+    else:
+        what = names[0] if names else _("every teyaku")
     if not action.claim:
-        return f"Don't claim {what}"
-    month = f" ({MONTHS[action.month].name})" if action.month in MONTHS else ""
-    return f"Claim {what}{month}"
+        return _("Don't claim {what}", what=what)
+    if action.month in MONTHS:
+        return _("Claim {what} ({month})", what=what, month=_(MONTHS[action.month].name))
+    return _("Claim {what}", what=what)
 
 
 def escrow_refusal(short: InsufficientFunds, rules: hh.Rules, affordable: int) -> str:
     """Why a table cannot open: the host's wallet does not cover one round's escrow."""
-    return (
-        f"Each seat puts **{short.needed:,} {short.currency}** in escrow — the most one round "
-        f"at {rules.stake_per_kan:,} a kan could cost, put back after each round — and your "
-        f"wallet holds {short.balance:,}. Open at a lower `stake_per_kan`."
+    return _(
+        "Each seat puts **{needed} {currency}** in escrow — the most one round at {stake} a "
+        "kan could cost, put back after each round — and your wallet holds {balance}. Open "
+        "at a lower `stake_per_kan`.",
+        needed=short.needed,
+        currency=short.currency,
+        stake=rules.stake_per_kan,
+        balance=short.balance,
     )
 
 
@@ -741,10 +1078,10 @@ def replay_cards(state: Any, name: Callable[[int], str]) -> dict[str, list[str]]
     state between rounds has neither)."""
     if not isinstance(state, hh.State):
         return None
-    cards = {"Field": list(state.field)}
+    cards = {_("Field"): list(state.field)}
     for player, pile in state.piles.items():
         if pile:
-            cards[f"Pile of {name(int(player))}"] = list(pile)
+            cards[_("Pile of {player}", player=name(int(player)))] = list(pile)
     return cards
 
 
@@ -753,16 +1090,32 @@ def action_text(action: Mapping[str, Any], currency: str) -> str | None:
     page); every card it names was face up when it was played."""
     kind = str(action.get("kind"))
     capture = action.get("capture")
-    taking = f", taking the {card_name(str(capture))}" if capture else ""
     if kind == "play":
-        return f"plays the {card_name(str(action.get('card')))}{taking}"
+        card = card_name(str(action.get("card")))
+        if capture:
+            return _(
+                "plays the {card}, taking the {capture}",
+                card=card,
+                capture=card_name(str(capture)),
+            )
+        return _("plays the {card}", card=card)
     if kind == "capture_drawn":
-        return f"takes the {card_name(str(capture))} with the drawn card"
+        return _("takes the {card} with the drawn card", card=card_name(str(capture)))
     if kind == "mizuten":
-        return "plays blind (mizuten)" if action.get("declare") else "does not play blind"
+        return _("plays blind (mizuten)") if action.get("declare") else _("does not play blind")
     if kind == "participate":
-        return "plays the round" if action.get("play") else "drops out of the round"
+        return _("plays the round") if action.get("play") else _("drops out of the round")
     if kind == "claim_teyaku":
-        group = f" (group {action.get('group')})" if action.get("group") else ""
-        return ("claims" if action.get("claim") else "declines") + f" teyaku{group}"
-    return {"sage": "calls sage (plays on)", "shoubu": "calls shoubu (ends the round)"}.get(kind)
+        group = action.get("group")
+        if action.get("claim"):
+            if group:
+                return _("claims teyaku (group {group})", group=str(group))
+            return _("claims teyaku")
+        if group:
+            return _("declines teyaku (group {group})", group=str(group))
+        return _("declines teyaku")
+    if kind == "sage":
+        return _("calls sage (plays on)")
+    if kind == "shoubu":
+        return _("calls shoubu (ends the round)")
+    return None

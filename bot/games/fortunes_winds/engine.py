@@ -89,12 +89,10 @@ from bot.games.kit import (
     seated_move,
     the_service_decides,
 )
+from bot.games.said import Said, coins
+from bot.i18n import SOURCE_LOCALE, fill
 
 # ----------------------------------------------------------------------- helpers
-
-
-def _coins(n: int) -> str:
-    return f"{n} coin" if n == 1 else f"{n} coins"
 
 
 def _next_shooter(state: State, after: int) -> int:
@@ -142,14 +140,17 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
     other = _OPPOSITE.get(bet.kind)
     if other is not None and held.get(other, 0):  # type: ignore[call-overload]
         raise IllegalMove(
-            f"You already hold {_BET_NAMES[other]} this turn; you can't back both sides."
+            "You already hold {bet} this turn; you can't back both sides.",
+            bet=Said(_BET_NAMES[other]),
         )
     total = held.get(bet.kind, 0) + bet.amount
     if total < rules.min_stake:
-        raise IllegalMove(f"The table minimum is {_coins(rules.min_stake)} per bet.")
+        raise IllegalMove("The table minimum is {amount} per bet.", amount=coins(rules.min_stake))
     if total > rules.max_stake:
         raise IllegalMove(
-            f"The table maximum is {_coins(rules.max_stake)} per bet; this would make {total}."
+            "The table maximum is {amount} per bet; this would make {total}.",
+            amount=coins(rules.max_stake),
+            total=str(total),
         )
     # A shooter's bet or a ride loses on average under every keeping (shooter_ev() < 0),
     # so it can only lower the members' joint value, which every bet accepted this turn
@@ -182,27 +183,42 @@ class GuardRefused(IllegalMove):
     def __init__(self, kind: str, amount: int, limit: int, *, awaiting_shooter: bool) -> None:
         self.bet_kind, self.amount, self.limit = kind, amount, limit
         self.awaiting_shooter = awaiting_shooter
-        super().__init__(self.sentence(_coins))
+        template, params = self.parts(coins)
+        super().__init__(template, **params)
 
-    def sentence(self, amount_words: Callable[[int], str]) -> str:
-        """The refusal, with amounts as ``amount_words`` says them."""
+    def parts(self, amount_words: Callable[[int], object]) -> tuple[str, dict[str, object]]:
+        """The refusal as a template and its values, amounts as ``amount_words`` says them
+        (a table names its currency): for ``NotAllowed(template, **params)``."""
+        params = {
+            "bet": Said(_BET_NAMES[self.bet_kind]),
+            "amount": amount_words(self.amount),
+            "limit": amount_words(self.limit),
+        }
         if self.limit:
-            more = f"The bank would take at most {amount_words(self.limit)} more on it now."
-        elif self.awaiting_shooter:
-            more = "Wait for the shooter's bet: what the bank takes beside it depends on it."
-        else:
-            more = "The bank takes no more on it this turn."
+            return (
+                "The house guard refuses {bet} of {amount}: with it the table's bets together "
+                "would beat the bank on average. The bank would take at most {limit} more on "
+                "it now.",
+                params,
+            )
+        del params["limit"]
+        if self.awaiting_shooter:
+            return (
+                "The house guard refuses {bet} of {amount}: with it the table's bets together "
+                "would beat the bank on average. Wait for the shooter's bet: what the bank "
+                "takes beside it depends on it.",
+                params,
+            )
         return (
-            f"The house guard refuses {_BET_NAMES[self.bet_kind]} of "
-            f"{amount_words(self.amount)}: with it the table's bets together would beat the "
-            f"bank on average. {more}"
+            "The house guard refuses {bet} of {amount}: with it the table's bets together "
+            "would beat the bank on average. The bank takes no more on it this turn.",
+            params,
         )
 
-
-_WHOLE_PAYS_WORDS: dict[str, str] = {
-    "daikoku": "Daikoku's Belly is bet in multiples of 2 (bet 2 to win 3)",
-    "against": "A bet against the shooter is in multiples of 3 (bet 3 to win 2)",
-}
+    def sentence(self, amount_words: Callable[[int], str]) -> str:
+        """The refusal in English, with amounts as ``amount_words`` says them."""
+        template, params = self.parts(amount_words)
+        return fill(template, SOURCE_LOCALE, params)
 
 
 def _check_whole_pays(bet: Bet) -> None:
@@ -213,10 +229,34 @@ def _check_whole_pays(bet: Bet) -> None:
         return
     below = bet.amount - bet.amount % step
     above = below + step
-    nearest = f"{below:,} or {above:,}" if below else f"{above:,}"
+    if bet.kind == "daikoku":
+        if below:
+            raise IllegalMove(
+                "Daikoku's Belly is bet in multiples of 2 (bet 2 to win 3), so every win is "
+                "whole coins: bet {below} or {above}, not {amount}.",
+                below=below,
+                above=above,
+                amount=bet.amount,
+            )
+        raise IllegalMove(
+            "Daikoku's Belly is bet in multiples of 2 (bet 2 to win 3), so every win is "
+            "whole coins: bet {above}, not {amount}.",
+            above=above,
+            amount=bet.amount,
+        )
+    if below:
+        raise IllegalMove(
+            "A bet against the shooter is in multiples of 3 (bet 3 to win 2), so every win "
+            "is whole coins: bet {below} or {above}, not {amount}.",
+            below=below,
+            above=above,
+            amount=bet.amount,
+        )
     raise IllegalMove(
-        f"{_WHOLE_PAYS_WORDS[bet.kind]}, so every win is whole coins: "
-        f"bet {nearest}, not {bet.amount:,}."
+        "A bet against the shooter is in multiples of 3 (bet 3 to win 2), so every win is "
+        "whole coins: bet {above}, not {amount}.",
+        above=above,
+        amount=bet.amount,
     )
 
 
@@ -258,11 +298,11 @@ def _check_set_aside(state: State, player: int, action: SetAside) -> None:
         if die not in WHITE_DICE:
             raise IllegalMove("Only white dice are set aside; the black die is always rolled.")
         if die in state.set_aside:
-            raise IllegalMove(f"The {die.capitalize()} die is already set aside.")
+            raise IllegalMove("The {die} die is already set aside.", die=Said(die.capitalize()))
     if len(state.set_aside) + len(action.dice) > 3:
         raise IllegalMove(
-            f"At most three white dice may be set aside in a turn; "
-            f"{len(state.set_aside)} already are."
+            "At most three white dice may be set aside in a turn; {count} already are.",
+            count=len(state.set_aside),
         )
 
 
@@ -799,14 +839,21 @@ class FortunesWindsEngine(Engine[Rules, State, Action, Event]):
         No dice are used."""
         low, high = self.seat_limits(rules)
         if not low <= len(players) <= high:
-            raise IllegalMove(f"A Fortunes and Winds table seats {low} to {high} players.")
+            raise IllegalMove(
+                "A Fortunes and Winds table seats {low} to {high} players.", low=low, high=high
+            )
         if len(set(players)) != len(players):
             raise IllegalMove("Each player can take only one seat.")
         if HOUSE in players:
             raise IllegalMove("That player id is reserved for the bank.")
         refusal = house_seat_refusal(rules)
         if refusal is not None and any(player in rules.house_seats for player in players):
-            raise IllegalMove(f"{refusal} Remove the computer, or play with the guard on.")
+            # house_seat_refusal has one sentence: the template says it whole.
+            raise IllegalMove(
+                "The computer never sits at a house-banked table whose house guard is off "
+                "(this server's moderators switched it off with /config rule). Remove the "
+                "computer, or play with the guard on."
+            )
         banker = players[0] if rules.player_banker else None
         shooter = players[1] if rules.player_banker else players[0]
         return State(

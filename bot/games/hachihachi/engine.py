@@ -40,6 +40,7 @@ from bot.games.kit import (
     seated_move,
     the_service_decides,
 )
+from bot.games.said import Said
 
 PERMISSIONS: dict[type[BaseModel], Permission] = {}
 """Every action is a seated player's (Abort is a moderator's, Deadline the table's: the
@@ -58,6 +59,13 @@ _WAITING: dict[str, str] = {
 }
 
 
+def _card(card: str, *, capitalized: bool = False) -> Said:
+    """A card named in a refusal: "the Curtain" in English, the card's own name (桜に幕)
+    in another language."""
+    name = rnd.card_name(card)
+    return Said(name.capitalize() if capitalized else name, CARDS[card].name)
+
+
 def _need_turn(s: State, player: int, phase: str, doing: str) -> None:
     """Refuse unless ``player`` owes the decision of ``phase`` now."""
     if s.phase == phase and s.turn == player:
@@ -65,12 +73,14 @@ def _need_turn(s: State, player: int, phase: str, doing: str) -> None:
     if s.active and player not in s.active and s.phase not in ("mizuten", "participate"):
         raise IllegalMove("You sat this round out: you play again next round.")
     if s.turn != player:
-        raise IllegalMove(f"It isn't your turn to {doing}.")
+        raise IllegalMove("It isn't your turn to {doing}.", doing=Said(doing))
     if s.phase == "capture_drawn":
         raise IllegalMove("First choose which field card your drawn card captures.")
     if s.phase == "call":
         raise IllegalMove("First call sage (go on) or shoubu (end the round).")
-    raise IllegalMove(f"You can't {doing} now. {_WAITING[s.phase]}")
+    raise IllegalMove(
+        "You can't {doing} now. {waiting}", doing=Said(doing), waiting=Said(_WAITING[s.phase])
+    )
 
 
 def _check_mizuten(s: State, player: int, action: Mizuten) -> None:
@@ -90,7 +100,9 @@ def _check_claim(s: State, player: int, action: ClaimTeyaku) -> None:
         if s.rules.teyaku_claims == "auto":
             raise IllegalMove("Teyaku are claimed for everyone at this table.")
         if s.phase in ("mizuten", "participate"):
-            raise IllegalMove(f"Teyaku claims open after the line-up. {_WAITING[s.phase]}")
+            raise IllegalMove(
+                "Teyaku claims open after the line-up. {waiting}", waiting=Said(_WAITING[s.phase])
+            )
         raise IllegalMove("Teyaku claims closed when the dealer drew their first card.")
     if player not in s.to_claim:
         raise IllegalMove("You have already taken your claim step this round.")
@@ -98,7 +110,9 @@ def _check_claim(s: State, player: int, action: ClaimTeyaku) -> None:
     if action.claim and not groups:
         raise IllegalMove("Your hand holds no teyaku: there is nothing to claim.")
     if action.group is not None and action.group not in groups:
-        raise IllegalMove(f"You have no Group {action.group} teyaku left to claim or decline.")
+        raise IllegalMove(
+            "You have no Group {group} teyaku left to claim or decline.", group=action.group
+        )
     if action.month is not None:
         found = group_a(s.claim_hands[player])
         months = found.triplet_months if found else ()
@@ -112,9 +126,9 @@ def _check_play(s: State, player: int, action: Play) -> None:
     _need_turn(s, player, "play", "play a card")
     card = action.card
     if card not in CARDS:
-        raise IllegalMove(f"There is no card called {card!r}.")
+        raise IllegalMove("There is no card called {card}.", card=repr(card))
     if card not in s.hands[player]:
-        raise IllegalMove(f"You don't hold {rnd.card_name(card)}.")
+        raise IllegalMove("You don't hold {card}.", card=_card(card))
     _check_capture(s.field, card, action.capture)
 
 
@@ -122,17 +136,24 @@ def _check_capture(field: list[str], card: str, capture: str | None) -> None:
     found = rnd.matches(field, card)
     if capture is None:
         if len(found) == 2:
-            names = " or ".join(rnd.card_name(other) for other in found)
-            raise IllegalMove(f"Two field cards match {rnd.card_name(card)}: choose {names}.")
+            first, second = found
+            raise IllegalMove(
+                "Two field cards match {card}: choose {first} or {second}.",
+                card=_card(card),
+                first=_card(first),
+                second=_card(second),
+            )
         return
     if capture in found:
         return
     if capture not in field:
-        raise IllegalMove(f"{rnd.card_name(capture).capitalize()} isn't on the field.")
+        raise IllegalMove("{card} isn't on the field.", card=_card(capture, capitalized=True))
     month = MONTHS[CARDS[card].month].name
     raise IllegalMove(
-        f"{rnd.card_name(card).capitalize()} ({month}) can't capture "
-        f"{rnd.card_name(capture)}: only a card of its own month."
+        "{card} ({month}) can't capture {capture}: only a card of its own month.",
+        card=_card(card, capitalized=True),
+        month=Said(month),
+        capture=_card(capture),
     )
 
 
@@ -146,9 +167,12 @@ def _check_call(s: State, player: int, action: Sage | Shoubu) -> None:
     if s.phase == "call" and s.turn == player:
         return
     if s.turn == player:
-        name = "Sage" if isinstance(action, Sage) else "Shoubu"
+        if isinstance(action, Sage):
+            raise IllegalMove(
+                "Sage is called only right after your turn formed or improved a dekiyaku."
+            )
         raise IllegalMove(
-            f"{name} is called only right after your turn formed or improved a dekiyaku."
+            "Shoubu is called only right after your turn formed or improved a dekiyaku."
         )
     _need_turn(s, player, "call", "call")
 
