@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.app import TanzakuBot
 from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Audit, Economy
 from bot.errors import UserFacingError, explain
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext, use_locale
 from bot.interactions import answer_saved
 from bot.rules_text import GAMES
 from bot.service.terms import count_saved_write
@@ -173,9 +173,16 @@ async def board_page(
     page: int,
     interaction: discord.Interaction[Any],
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """One page of a leaderboard, and its paging buttons (for `owner_id`, who asked)."""
+    """One page of a leaderboard, and its paging buttons (for `owner_id`, who asked), in
+    the server's language: the board is a public message."""
     assert interaction.guild_id is not None
-    guild_id = interaction.guild_id
+    with use_locale(bot.languages.server(interaction.guild_id)):
+        return await _board_page(bot, owner_id, ranking, game, page, interaction.guild_id)
+
+
+async def _board_page(
+    bot: TanzakuBot, owner_id: int, ranking: Ranking, game: str | None, page: int, guild_id: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
     currency = await bot.economy.currency(guild_id)
     page = max(page, 0)
     entries: list[tuple[int, str]] = []
@@ -445,15 +452,18 @@ class EconomyCog(commands.Cog, name="Economy"):
         )
         # Saved: whatever fails from here, the error handler must not say otherwise.
         count_saved_write()
-        await answer_saved(
-            interaction,
-            GIFT_WENT_THROUGH,
-            content=_(
+        with use_locale(self.bot.languages.server(interaction.guild_id)):
+            # The gift is announced in the channel: in the server's language.
+            announcement = _(
                 "{giver} gave {receiver} **{amount}**.",
                 giver=interaction.user.mention,
                 receiver=member.mention,
                 amount=render.coins(amount, after.currency),
-            ),
+            )
+        await answer_saved(
+            interaction,
+            GIFT_WENT_THROUGH,
+            content=announcement,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
