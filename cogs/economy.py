@@ -66,6 +66,8 @@ LEDGER_WORDS = frozenset(
         N_("bank"),
         N_("seat at the table"),
         N_("left the lobby"),
+        N_("welcome"),
+        N_("house float"),
     )
 )
 

@@ -1,0 +1,104 @@
+"""The platform in Japanese, end to end (issue 29): a member reading Japanese at a Japanese
+server uses the wallet, daily, gifts, the leaderboard, /stats, /history, /verify, /tables,
+/notify, self-exclusion and a moderator's loss limits and audit, and reads no English; a
+member reading English at the same server gets their own answers in English and the
+channel's lines in Japanese."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from simcord import Env, InteractionResult
+
+from tests.support.japanese import english_in, make_japanese_world, texts_of
+from tests.support.sim import answered, refusal
+
+NAMES = ("alice", "bob", "mod")
+
+
+@pytest.fixture
+def simcord_bot(bot_factory: Any) -> Any:
+    # Turn notices on, so /notify shows and saves a member's setting.
+    return bot_factory(settings={"turn_notices": True})
+
+
+def japanese_only(shown: list[InteractionResult]) -> list[str]:
+    return english_in(texts_of(shown), names=NAMES)
+
+
+async def test_a_japanese_member_reads_the_platform_in_japanese(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world, _locales = await make_japanese_world(simcord_env, monkeypatch, "alice", "bob")
+    alice, bob, mod, channel = world["alice"], world["bob"], world.moderator, world.channel
+    shown: list[Any] = []
+
+    async def run(who: Any, command: str, **options: Any) -> InteractionResult:
+        result = answered(await who.slash(channel, command, **options))
+        shown.append(result)
+        return result
+
+    wallet = await run(alice, "wallet")
+    assert "両" in wallet.response.content and "財布" in wallet.response.content
+    await run(alice, "daily")
+    assert "今日の両はもう受け取りました" in refusal(await run(alice, "daily"))
+    await run(bob, "wallet")
+    await run(alice, "wallet", member=bob)
+    gift = await run(alice, "give", member=bob, amount=250)
+    assert not gift.ephemeral and "贈りました" in gift.response.content
+    assert "自分自身には贈れません" in refusal(await run(alice, "give", member=alice, amount=5))
+    board = await run(alice, "leaderboard")
+    assert not board.ephemeral and board.response.embeds[0].title == "ランキング — 所持金"
+    await run(alice, "leaderboard", by="wins")
+    await run(alice, "stats")
+    await run(alice, "tables")
+    assert "#99" in refusal(await run(alice, "history", table=99))
+    refusal(await run(alice, "verify", table=99))
+    assert "チャンネル" in (await run(alice, "notify")).response.content
+    assert "保存しました" in (await run(alice, "notify", mode="dm")).response.content
+
+    asked = await run(alice, "selfexclude", days=7)
+    done = answered(await alice.click(asked.response, label="7日間、自己除外する"))
+    shown.append(done)
+    assert "完了しました" in done.response.content
+    assert "自己除外" in refusal(await run(alice, "give", member=bob, amount=5))
+
+    await run(mod, "economy loss-limit set", amount=100, member=bob)
+    await run(mod, "economy loss-limit clear")
+    await run(mod, "economy audit", member=alice)
+    await run(mod, "economy lift-exclusion", member=alice)
+    await run(bob, "wallet")
+
+    # The ledger's own words too (a new wallet's welcome coins, in the audit).
+    assert any("(歓迎)" in text for text in texts_of(shown))
+    assert japanese_only(shown) == []
+
+
+async def test_an_english_member_at_a_japanese_server_reads_english_in_private(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world, _locales = await make_japanese_world(
+        simcord_env, monkeypatch, "alice", "bob", english=["bob"]
+    )
+    alice, bob, channel = world["alice"], world["bob"], world.channel
+    answered(await alice.slash(channel, "wallet"))
+    wallet = answered(await bob.slash(channel, "wallet"), ephemeral=True)
+    # The server never named its currency: 両 for everyone at a Japanese server.
+    assert wallet.response.content == "Your wallet holds **1,000 両**."
+    notify = answered(await bob.slash(channel, "notify"), ephemeral=True)
+    assert notify.response.content.startswith("When a table on this server waits")
+    assert "already claimed your daily" not in refusal(
+        await bob.slash(channel, "give", member=bob, amount=1)
+    )
+    assert refusal(await bob.slash(channel, "give", member=bob, amount=1)) == (
+        "You cannot give coins to yourself."
+    )
+    # What the channel sees is in the server's language, whoever asked.
+    gift = answered(await bob.slash(channel, "give", member=alice, amount=10))
+    assert not gift.ephemeral and "贈りました" in gift.response.content
+    board = answered(await bob.slash(channel, "leaderboard"))
+    assert board.response.embeds[0].title == "ランキング — 所持金"
+    # And a Japanese member's own answers stay Japanese.
+    mine = answered(await alice.slash(channel, "wallet"), ephemeral=True)
+    assert mine.response.content.startswith("あなたの財布には")
