@@ -91,25 +91,34 @@ def _source_folder(path: str) -> bool:
 def extract(root: Path = ROOT) -> list[Found]:
     """Every message of the sources, in file order."""
     classes = refusal_classes(root)
-    keywords: dict[str, tuple[int, ...] | None] = {
-        **PLAIN_KEYWORDS,
-        **dict.fromkeys(classes),
-        "__init__": None,
-    }
     inside = [span for spans in classes.values() for span in spans]
+    found = _extract(root, {**PLAIN_KEYWORDS, **dict.fromkeys(classes)})
+    # ``super().__init__("…")``: a refusal's own template, only inside a refusal. A pass of
+    # its own: Babel reads no keyword call nested in another, so with ``__init__`` among
+    # the others a ``_()`` inside any ``__init__(…)`` call would be lost.
+    for item in _extract(root, {"__init__": None}):
+        path, _sep, line = item.where.rpartition(":")
+        if any(
+            str(span.path.relative_to(root)) == path and span.first <= int(line) <= span.last
+            for span in inside
+        ):
+            found.append(item)
+    return found
+
+
+def _extract(root: Path, keywords: Mapping[str, tuple[int, ...] | None]) -> list[Found]:
     found: list[Found] = []
     for source in SOURCES:
         folder = root / source
         for filename, line, message, _comments, _context in extract_from_dir(
             str(folder),
             method_map=[("**.py", "python")],
-            keywords=keywords,
+            keywords=dict(keywords),
             comment_tags=(),
             strip_comment_tags=True,
             # Babel skips folders starting with "_" by default: cogs/_ui is one.
             directory_filter=_source_folder,
         ):
-            path = folder / filename
             if isinstance(message, tuple | list):
                 if any(part is None for part in message):
                     continue
@@ -118,13 +127,7 @@ def extract(root: Path = ROOT) -> list[Found]:
                 continue
             else:
                 key = str(message)
-            # ``super().__init__("…")``: a refusal's own template, only inside a refusal.
-            text = path.read_text(encoding="utf-8").splitlines()[line - 1]
-            if "__init__(" in text and not any(
-                span.path == path and span.first <= line <= span.last for span in inside
-            ):
-                continue
-            found.append(Found(key, f"{path.relative_to(root)}:{line}"))
+            found.append(Found(key, f"{(folder / filename).relative_to(root)}:{line}"))
     return found
 
 
