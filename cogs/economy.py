@@ -439,7 +439,7 @@ class EconomyCog(commands.Cog, name="Economy"):
         )
 
     @app_commands.command(name="give", description="Give coins from your wallet to a member.")
-    @app_commands.describe(member="Who receives the coins", amount="How many coins")
+    @app_commands.describe(member="Who receives the coins", amount="How many coins to give")
     async def give(
         self,
         interaction: discord.Interaction[Any],

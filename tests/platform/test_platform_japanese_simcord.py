@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from simcord import Env, InteractionResult
 
+from tests.platform.test_translations import command_problems, synced_payloads
 from tests.support.japanese import english_in, make_japanese_world, texts_of
 from tests.support.sim import answered, refusal
 
@@ -102,3 +103,36 @@ async def test_an_english_member_at_a_japanese_server_reads_english_in_private(
     # And a Japanese member's own answers stay Japanese.
     mine = answered(await alice.slash(channel, "wallet"), ephemeral=True)
     assert mine.response.content.startswith("あなたの財布には")
+
+
+PLATFORM_COMMANDS = {
+    "wallet",
+    "daily",
+    "give",
+    "leaderboard",
+    "selfexclude",
+    "economy",
+    "tables",
+    "rules",
+    "history",
+    "verify",
+    "cancel",
+    "stats",
+    "notify",
+}
+
+
+async def test_the_platforms_commands_carry_japanese(simcord_env: Env) -> None:
+    """Every name, description, option and choice of the platform's commands has a valid
+    Japanese localization when synced (the foundation's test checks every area at once)."""
+    payloads = await synced_payloads(simcord_env)
+    assert set(payloads) >= PLATFORM_COMMANDS
+    problems = [
+        problem
+        for name in sorted(PLATFORM_COMMANDS)
+        for problem in command_problems(payloads[name])
+    ]
+    assert problems == []
+    assert payloads["wallet"]["name_localizations"]["ja"] == "財布"
+    notify = payloads["notify"]["options"][0]
+    assert [c["name_localizations"]["ja"] for c in notify["choices"]] == ["オン", "DM", "オフ"]
