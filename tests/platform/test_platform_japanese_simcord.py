@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from simcord import Env, InteractionResult
 
+from tests.platform.test_tools_simcord import play_until_finished
 from tests.platform.test_translations import command_problems, synced_payloads
 from tests.support.japanese import english_in, make_japanese_world, texts_of
 from tests.support.sim import answered, refusal
@@ -136,3 +137,40 @@ async def test_the_platforms_commands_carry_japanese(simcord_env: Env) -> None:
     assert payloads["wallet"]["name_localizations"]["ja"] == "財布"
     notify = payloads["notify"]["options"][0]
     assert [c["name_localizations"]["ja"] for c in notify["choices"]] == ["オン", "DM", "オフ"]
+
+
+async def test_table_tools_in_japanese(simcord_env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/tables, /history, /verify, /stats and /cancel about a real table: what the platform
+    writes is Japanese (the test coin flip's own words and title are the test game's)."""
+    world, _locales = await make_japanese_world(simcord_env, monkeypatch, "alice", "bob")
+    alice, bob, channel = world["alice"], world["bob"], world.channel
+    # A lobby: listed, its history titled, cancelled by its host.
+    answered(await alice.slash(channel, "coinflip open", stake=10))
+    tables = answered(await world.moderator.slash(channel, "tables"), ephemeral=True)
+    listed = tables.response.embeds[0]
+    assert listed.title == "開いているテーブル（1）" and "募集中" in listed.description
+    assert "#1を閉じて返金" in texts_of(tables)
+    lobby = answered(await alice.slash(channel, "history", table=1), ephemeral=True)
+    assert lobby.response.embeds[0].title.endswith("テーブル#1（募集中）")
+    cancelled = answered(await alice.slash(channel, "cancel", table=1))
+    assert any("賭け金はすべて持ち主に戻りました" in text for text in texts_of(cancelled))
+
+    # A played table: verified, and counted in /stats.
+    table = (await alice.slash(channel, "coinflip open", stake=10)).response.message
+    await bob.click(table, label="参加")
+    await alice.click(table, label="開始")
+    assert "対局中" in refusal(await alice.slash(channel, "verify", table=2))
+    await play_until_finished(simcord_env, world, 2)
+    report = answered(await bob.slash(channel, "verify", table=2), ephemeral=True)
+    stats = answered(await alice.slash(channel, "stats"), ephemeral=True)
+    embed = stats.response.embeds[0]
+    assert "対局数：**1**" in embed.fields[0].value and "累計収支" in embed.footer.text
+    shown = [
+        *texts_of(report),
+        *texts_of(stats),
+        listed.title,
+        listed.description,
+        lobby.response.embeds[0].title,
+        *texts_of(cancelled),
+    ]
+    assert english_in(shown, names=[*NAMES, "Coin Flip"]) == []
