@@ -42,7 +42,13 @@ STATS_CHART = "stats.png"
 STATUS_WORDS = frozenset((N_("lobby"), N_("running"), N_("finished"), N_("cancelled")))
 """A table's status as stored (English), shown translated."""
 STAT_WORDS = frozenset((N_("played"), N_("won"), N_("net")))
-"""The counts every game keeps; a game's honours are named (and translated) by the game."""
+"""The counts every game keeps; a game's honours are stored by their English name and
+translated where /stats shows them (most are the game's own words, in its catalog)."""
+HONOUR_WORDS = (
+    # Honours whose names are no other message of their game: their entries live here.
+    N_("Nick on the first throw"),
+    N_("Won with no strength left"),
+)
 
 
 def status_word(status: str) -> str:

@@ -17,6 +17,9 @@ from bot.errors import (
     explain,
 )
 from bot.games.common import Permission
+from bot.games.fortunes_winds import FORTUNES_AND_WINDS_HONOUR
+from bot.games.hazard import NICK_HONOUR
+from bot.games.strength_duel import EMPTY_HANDED_HONOUR
 from bot.i18n import _, use_locale
 from bot.service.config import ServerConfig
 from bot.service.terms import END_A_GAME, Actor, permit
@@ -168,3 +171,11 @@ def test_verify_reasons_translate() -> None:
     with use_locale("ja"):
         shown = _("outcome #{number} differs from the seed", number="12")
     assert shown == "結果#12がシードと異なります"
+
+
+@pytest.mark.parametrize("honour", [NICK_HONOUR, EMPTY_HANDED_HONOUR, FORTUNES_AND_WINDS_HONOUR])
+def test_an_honour_in_stats_reads_japanese(honour: str) -> None:
+    """/stats shows an honour by the English name it is stored under, translated."""
+    with use_locale("ja"):
+        shown = _("{stat}: **{value}**", stat=_(honour), value=3)
+    assert shown.endswith("：**3**") and english_in([shown]) == []
