@@ -21,6 +21,7 @@ from bot.games.fortunes_winds import FORTUNES_AND_WINDS_HONOUR
 from bot.games.hazard import NICK_HONOUR
 from bot.games.strength_duel import EMPTY_HANDED_HONOUR
 from bot.i18n import _, use_locale
+from bot.players import computer_refusal
 from bot.service.config import ServerConfig
 from bot.service.terms import END_A_GAME, Actor, permit
 from bot.storage import table_queries as tq
@@ -179,3 +180,15 @@ def test_an_honour_in_stats_reads_japanese(honour: str) -> None:
     with use_locale("ja"):
         shown = _("{stat}: **{value}**", stat=_(honour), value=3)
     assert shown.endswith("：**3**") and english_in([shown]) == []
+
+
+def test_a_computer_refusal_reads_in_the_askers_language() -> None:
+    """The refusal of a computer seat is worded where it is made, in the member's
+    language; English unchanged."""
+    rules = ServerConfig()  # any rules: a game without a computer never reads them
+    with use_locale("en"):
+        english = computer_refusal(None, "Hazard", rules, 0)  # type: ignore[arg-type]
+    with use_locale("ja"):
+        japanese = computer_refusal(None, "Hazard", rules, 0)  # type: ignore[arg-type]
+    assert english == "Hazard has no computer player."
+    assert japanese == "ハザードにはコンピューターのプレイヤーがいません。"
