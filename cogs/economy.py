@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.app import TanzakuBot
 from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Audit, Economy
 from bot.errors import UserFacingError, explain
-from bot.i18n import N_, _, ngettext, use_locale
+from bot.i18n import N_, _, ngettext
 from bot.interactions import answer_saved
 from bot.rules_text import GAMES
 from bot.service.terms import count_saved_write
@@ -30,7 +30,7 @@ from cogs._ui.custom_ids import (
 )
 from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
 from cogs._ui.options import GAME_CHOICES
-from cogs._ui.primitives import send_ephemeral
+from cogs._ui.primitives import in_server_language, send_ephemeral
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +178,7 @@ async def board_page(
     """One page of a leaderboard, and its paging buttons (for `owner_id`, who asked), in
     the server's language: the board is a public message."""
     assert interaction.guild_id is not None
-    with use_locale(bot.languages.server(interaction.guild_id)):
+    with in_server_language(interaction):
         return await _board_page(bot, owner_id, ranking, game, page, interaction.guild_id)
 
 
@@ -454,7 +454,7 @@ class EconomyCog(commands.Cog, name="Economy"):
         )
         # Saved: whatever fails from here, the error handler must not say otherwise.
         count_saved_write()
-        with use_locale(self.bot.languages.server(interaction.guild_id)):
+        with in_server_language(interaction):
             # The gift is announced in the channel: in the server's language.
             announcement = _(
                 "{giver} gave {receiver} **{amount}**.",
