@@ -127,7 +127,7 @@ def check_amount(amount: int) -> None:
     if amount <= 0:
         raise UserFacingError("The amount must be a whole number above zero.")
     if amount > MAX_AMOUNT:
-        raise UserFacingError(f"The amount must be at most {MAX_AMOUNT:,}.")
+        raise UserFacingError("The amount must be at most {most}.", most=MAX_AMOUNT)
 
 
 class Economy:
@@ -334,8 +334,10 @@ class Economy:
                 last = claimed.last_daily if claimed and claimed.last_daily is not None else now
                 ready_at = int(last + DAILY_COOLDOWN_SECONDS)
                 raise UserFacingError(
-                    f"You already claimed your daily {settings.currency_name}; "
-                    f"the next claim opens <t:{ready_at}:R>."
+                    "You already claimed your daily {currency}; "
+                    "the next claim opens <t:{ready_at}:R>.",
+                    currency=settings.currency_name,
+                    ready_at=str(ready_at),
                 )
             if settings.daily_amount:
                 await self._mint(
@@ -364,8 +366,11 @@ class Economy:
         if settings.house_balance < amount:
             terms = await self.terms(tx, guild_id)
             raise NotAllowed(
-                f"The house bank holds {settings.house_balance:,} {terms.currency_name}, "
-                f"too little for the computer to stake {amount:,}. Nothing changed."
+                "The house bank holds {house} {currency}, "
+                "too little for the computer to stake {amount}. Nothing changed.",
+                house=settings.house_balance,
+                currency=terms.currency_name,
+                amount=amount,
             )
 
     async def check_stake(
@@ -416,7 +421,7 @@ class Economy:
     async def set_loss_limit(self, guild_id: int, user_id: int | None, daily_limit: int) -> None:
         """A moderator sets a member's daily loss limit, or (`user_id` None) the server's."""
         if not 0 <= daily_limit <= MAX_AMOUNT:
-            raise NotAllowed(f"A loss limit is a number of coins from 0 to {MAX_AMOUNT:,}.")
+            raise NotAllowed("A loss limit is a number of coins from 0 to {most}.", most=MAX_AMOUNT)
         async with self._db.transaction() as tx:
             await self.ensure_guild(tx, guild_id)
             who = mq.SERVER_WIDE if user_id is None else user_id
@@ -439,16 +444,20 @@ class Economy:
         It can be made longer, never shorter: the member cannot lift it themself, so a
         shorter new one must not undo the old."""
         if not MIN_EXCLUSION_DAYS <= days <= MAX_EXCLUSION_DAYS:
-            raise NotAllowed(f"Choose from {MIN_EXCLUSION_DAYS} to {MAX_EXCLUSION_DAYS:,} days.")
+            raise NotAllowed(
+                "Choose from {least} to {most} days.",
+                least=MIN_EXCLUSION_DAYS,
+                most=MAX_EXCLUSION_DAYS,
+            )
         async with self._db.transaction() as tx:
             now = self._clock()
             until = now + days * 86_400
             current = await mq.exclusion_until(tx, guild_id, user_id)
             if current is not None and current >= until:
-                moment = int(current)
                 raise NotAllowed(
-                    f"You are already excluded until <t:{moment}:f>. An exclusion can be made "
-                    "longer, never shorter: nothing was changed."
+                    "You are already excluded until <t:{moment}:f>. An exclusion can be made "
+                    "longer, never shorter: nothing was changed.",
+                    moment=str(int(current)),
                 )
             await mq.set_exclusion(tx, guild_id, user_id, until, now)
         log.info("a member of server %s excluded themself for %d days", guild_id, days)
@@ -475,8 +484,9 @@ class Economy:
                 # A wallet is made, with its welcome coins, by its owner's own first
                 # action; a gift must not make (and fund) one for them.
                 raise UserFacingError(
-                    f"<@{receiver}> has no wallet here yet. It opens, with its welcome "
-                    "coins, the first time they use /wallet, /daily or sit at a table."
+                    "{member} has no wallet here yet. It opens, with its welcome "
+                    "coins, the first time they use /wallet, /daily or sit at a table.",
+                    member=f"<@{receiver}>",
                 )
             await self.transfer(
                 tx,
@@ -519,9 +529,10 @@ class Economy:
                 raise NotAllowed(
                     "The currency emoji must be one emoji (or a server emoji); nothing changed."
                 )
-        for name, value in (("starting balance", starting_balance), ("daily amount", daily_amount)):
-            if value is not None and not 0 <= value <= 1_000_000_000:
-                raise NotAllowed(f"The {name} must be between 0 and 1,000,000,000.")
+        if starting_balance is not None and not 0 <= starting_balance <= 1_000_000_000:
+            raise NotAllowed("The starting balance must be between 0 and 1,000,000,000.")
+        if daily_amount is not None and not 0 <= daily_amount <= 1_000_000_000:
+            raise NotAllowed("The daily amount must be between 0 and 1,000,000,000.")
         try:
             async with self._db.transaction() as tx:
                 await self.ensure_guild(tx, guild_id)

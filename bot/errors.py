@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.games.errors import IllegalMove, UserFacingError
-from bot.i18n import _
+from bot.i18n import N_, _
 
 __all__ = [
     "IllegalMove",
@@ -14,9 +14,19 @@ __all__ = [
     "SelfExcluded",
     "StaleAction",
     "TableNotFound",
+    "Term",
     "UserFacingError",
     "explain",
 ]
+
+
+class Term(str):
+    """A word or phrase filled into a refusal that is itself a message to translate (a
+    game's title, what was refused): English in ``str(error)``, translated by
+    :func:`explain` in the reader's language. Mark its English with ``N_`` where it is
+    written."""
+
+    __slots__ = ()
 
 
 class InsufficientFunds(UserFacingError):
@@ -24,7 +34,10 @@ class InsufficientFunds(UserFacingError):
         self, needed: int, balance: int, currency: str, *, user_id: int | None = None
     ) -> None:
         super().__init__(
-            f"That needs {needed:,} {currency} but your wallet holds {balance:,} {currency}."
+            "That needs {needed} {currency} but your wallet holds {balance} {currency}.",
+            needed=needed,
+            balance=balance,
+            currency=currency,
         )
         self.needed = needed
         self.balance = balance
@@ -46,7 +59,8 @@ class StaleAction(UserFacingError):
 
 class TableNotFound(UserFacingError):
     def __init__(self, table_id: int) -> None:
-        super().__init__(f"There is no table #{table_id} on this server.")
+        # The id as text: a table number is a name, never grouped like an amount.
+        super().__init__("There is no table #{table_id} on this server.", table_id=str(table_id))
 
 
 class NotAllowed(UserFacingError):
@@ -57,13 +71,30 @@ class SelfExcluded(UserFacingError):
     """The member barred themself from staking on this server (``/selfexclude``)."""
 
     def __init__(self, until: float) -> None:
-        moment = int(until)
+        moment = str(int(until))
         super().__init__(
-            f"You excluded yourself from staking here until <t:{moment}:f> (<t:{moment}:R>): "
+            "You excluded yourself from staking here until <t:{moment}:f> (<t:{moment}:R>): "
             "no table, bet, challenge or gift until then. A member with Manage Server can "
-            "lift it earlier if you ask them."
+            "lift it earlier if you ask them.",
+            moment=moment,
         )
         self.until = until
+
+
+LOSS_LIMIT_TEMPLATES = {
+    # One whole sentence per kind of stake: the word for it changes the sentence around it
+    # in other languages.
+    "stake": N_(
+        "That stake of {stake} {currency} would take your losses today to "
+        "{total} {currency}, past this server's daily loss limit of "
+        "{limit} {currency}. It starts again at <t:{moment}:t> (<t:{moment}:R>)."
+    ),
+    "gift": N_(
+        "That gift of {stake} {currency} would take your losses today to "
+        "{total} {currency}, past this server's daily loss limit of "
+        "{limit} {currency}. It starts again at <t:{moment}:t> (<t:{moment}:R>)."
+    ),
+}
 
 
 class LossLimitReached(UserFacingError):
@@ -79,11 +110,13 @@ class LossLimitReached(UserFacingError):
         *,
         what: str = "stake",
     ) -> None:
-        moment = int(resets_at)
         super().__init__(
-            f"That {what} of {stake:,} {currency} would take your losses today to "
-            f"{lost + stake:,} {currency}, past this server's daily loss limit of "
-            f"{limit:,} {currency}. It starts again at <t:{moment}:t> (<t:{moment}:R>)."
+            LOSS_LIMIT_TEMPLATES.get(what, LOSS_LIMIT_TEMPLATES["stake"]),
+            stake=stake,
+            total=lost + stake,
+            limit=limit,
+            currency=currency,
+            moment=str(int(resets_at)),
         )
         self.limit = limit
         self.lost = lost
@@ -92,4 +125,7 @@ class LossLimitReached(UserFacingError):
 
 def explain(error: UserFacingError) -> str:
     """A refusal in the locale in effect (``bot.i18n.use_locale``)."""
-    return _(error.template, **error.params)
+    params = {
+        key: _(value) if isinstance(value, Term) else value for key, value in error.params.items()
+    }
+    return _(error.template, **params)

@@ -14,7 +14,8 @@ from discord.ext import commands
 
 from bot.app import TanzakuBot
 from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Audit, Economy
-from bot.errors import UserFacingError
+from bot.errors import UserFacingError, explain
+from bot.i18n import N_, _, ngettext
 from bot.interactions import answer_saved, note_refusal
 from bot.rules_text import GAMES
 from bot.service.terms import count_saved_write
@@ -29,7 +30,7 @@ from cogs._ui.custom_ids import (
 )
 from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
 from cogs._ui.options import GAME_CHOICES
-from cogs._ui.primitives import send_ephemeral
+from cogs._ui.primitives import in_server_language, send_ephemeral
 
 log = logging.getLogger(__name__)
 
@@ -41,21 +42,61 @@ def until_text(until: float) -> str:
 
 def account_text(account: str) -> str:
     """A ledger account as a moderator reads it."""
-    kind, _, owner = account.partition(":")
+    kind, _sep, owner = account.partition(":")
     if kind == "wallet":
         return render.mention(int(owner))
     if kind == "escrow":
-        return f"table #{owner}"
-    return {"house": "the house bank", "mint": "new coins"}.get(account, account)
+        return _("table #{table_id}", table_id=owner)
+    if account in ACCOUNT_WORDS:
+        return _(ACCOUNT_WORDS[account])
+    return account
+
+
+ACCOUNT_WORDS = {"house": N_("the house bank"), "mint": N_("new coins")}
+LEDGER_WORDS = frozenset(
+    # The ledger's kinds and the memos the bot writes itself, shown as stored in English
+    # and translated elsewhere; a moderator's own reason for a grant shows as they wrote it.
+    (
+        N_("mint"),
+        N_("give"),
+        N_("table"),
+        N_("daily"),
+        N_("grant"),
+        N_("play"),
+        N_("bank"),
+        N_("seat at the table"),
+        N_("left the lobby"),
+        N_("welcome"),
+        N_("house float"),
+    )
+)
+
+
+def ledger_word(word: str) -> str:
+    return _(word) if word in LEDGER_WORDS else word
 
 
 def movement_line(row: LedgerRow, account: str, currency: str) -> str:
     incoming = row.target == account
     other = row.source if incoming else row.target
     amount = render.coins(row.amount, currency)
-    direction = f"**+{amount}** from" if incoming else f"**−{amount}** to"
-    memo = f" ({row.memo})" if row.memo else ""
-    return f"<t:{int(row.at)}:R> {direction} {account_text(other)} · {row.kind}{memo}"
+    kind = ledger_word(row.kind) + (f" ({ledger_word(row.memo)})" if row.memo else "")
+    when = f"<t:{int(row.at)}:R>"
+    if incoming:
+        return _(
+            "{when} **+{amount}** from {other} · {kind}",
+            when=when,
+            amount=amount,
+            other=account_text(other),
+            kind=kind,
+        )
+    return _(
+        "{when} **−{amount}** to {other} · {kind}",
+        when=when,
+        amount=amount,
+        other=account_text(other),
+        kind=kind,
+    )
 
 
 def audit_embed(audit: Audit, currency: str, member: discord.abc.User | None) -> discord.Embed:
@@ -64,43 +105,57 @@ def audit_embed(audit: Audit, currency: str, member: discord.abc.User | None) ->
     def coins(amount: int) -> str:
         return render.coins(amount, currency)
 
-    sums = (
-        f"wallets {coins(t.wallets)} + escrow {coins(t.escrow)} + house bank "
-        f"{coins(t.house)} = **{coins(t.wallets + t.escrow + t.house)}**; minted "
-        f"**{coins(t.minted)}**"
+    sums = _(
+        "wallets {wallets} + escrow {escrow} + house bank {house} = **{total}**; "
+        "minted **{minted}**",
+        wallets=coins(t.wallets),
+        escrow=coins(t.escrow),
+        house=coins(t.house),
+        total=coins(t.wallets + t.escrow + t.house),
+        minted=coins(t.minted),
     )
     if audit.invariant_holds:
-        invariant = f"✅ Every coin is accounted for: {sums}."
+        invariant = _("✅ Every coin is accounted for: {sums}.", sums=sums)
     else:
         off = t.wallets + t.escrow + t.house - t.minted
-        invariant = f"❌ The books are off by {coins(off)}: {sums}."
+        invariant = _("❌ The books are off by {off}: {sums}.", off=coins(off), sums=sums)
     if not audit.mismatches:
-        ledger = f"✅ All {audit.accounts:,} accounts hold exactly what the ledger says."
+        ledger = _(
+            "✅ All {count} accounts hold exactly what the ledger says.", count=audit.accounts
+        )
     else:
         shown = [
-            f"{account_text(a)}: ledger {coins(flow)}, stored {coins(held)}"
+            _(
+                "{account}: ledger {flow}, stored {held}",
+                account=account_text(a),
+                flow=coins(flow),
+                held=coins(held),
+            )
             for a, flow, held in audit.mismatches[:5]
         ]
         more = len(audit.mismatches) - len(shown)
-        ledger = "❌ Stored balances that differ from the ledger:\n" + "\n".join(shown)
+        ledger = _("❌ Stored balances that differ from the ledger:") + "\n" + "\n".join(shown)
         if more:
-            ledger += f"\n…and {more} more."
+            ledger += "\n" + _("…and {count} more.", count=str(more))
     embed = discord.Embed(
-        title="Economy audit",
+        title=_("Economy audit"),
         description=f"{invariant}\n{ledger}",
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
     if member is not None:
         account = f"wallet:{member.id}"
         if audit.member_balance is None:
-            value = "No wallet on this server."
+            value = _("No wallet on this server.")
         else:
             lines = [movement_line(row, account, currency) for row in audit.movements]
-            value = f"Balance **{coins(audit.member_balance)}**.\n" + (
-                "\n".join(lines) if lines else "No movements yet."
-            )
+            value = _("Balance **{amount}**.", amount=coins(audit.member_balance)) + "\n"
+            value += "\n".join(lines) if lines else _("No movements yet.")
         embed.add_field(
-            name=f"{member.display_name}: the last {len(audit.movements)} movements",
+            name=_(
+                "{member}: the last {count} movements",
+                member=member.display_name,
+                count=str(len(audit.movements)),
+            ),
             value=render.clip(value, 1024),
             inline=False,
         )
@@ -120,13 +175,20 @@ async def board_page(
     page: int,
     interaction: discord.Interaction[Any],
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """One page of a leaderboard, and its paging buttons (for `owner_id`, who asked)."""
+    """One page of a leaderboard, and its paging buttons (for `owner_id`, who asked), in
+    the server's language: the board is a public message."""
     assert interaction.guild_id is not None
-    guild_id = interaction.guild_id
+    with in_server_language(interaction):
+        return await _board_page(bot, owner_id, ranking, game, page, interaction.guild_id)
+
+
+async def _board_page(
+    bot: TanzakuBot, owner_id: int, ranking: Ranking, game: str | None, page: int, guild_id: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
     currency = await bot.economy.currency(guild_id)
     page = max(page, 0)
     entries: list[tuple[int, str]] = []
-    for _ in range(2):  # a second time when the page asked for is past the last one
+    for _attempt in range(2):  # a second time when the page asked for is past the last one
         offset = page * BOARD_PAGE
         if ranking == "coins":
             wallets, total = await bot.economy.leaderboard(guild_id, BOARD_PAGE, offset)
@@ -135,7 +197,7 @@ async def board_page(
             stat = "won" if ranking == "wins" else "net"
             rows, total = await bot.tables.stat_board(guild_id, stat, game, BOARD_PAGE, offset)
             entries = [
-                (user, f"{value:,} win{'s' if value != 1 else ''}")
+                (user, ngettext("{count} win", "{count} wins", value))
                 if ranking == "wins"
                 else (user, ("+" if value > 0 else "") + render.coins(value, currency))
                 for user, value in rows
@@ -145,28 +207,38 @@ async def board_page(
             break
         page = pages - 1
     lines = [
-        f"**{page * BOARD_PAGE + rank}.** {render.mention(user)} — {value}"
+        _(
+            "**{rank}.** {member} — {value}",
+            rank=str(page * BOARD_PAGE + rank),
+            member=render.mention(user),
+            value=value,
+        )
         for rank, (user, value) in enumerate(entries, 1)
     ]
-    what = {"coins": "the richest", "wins": "most wins", "net": "net coins won"}[ranking]
-    where = "" if ranking == "coins" else f" · {GAMES.get(game, game) if game else 'all games'}"
+    where = (_(GAMES[game]) if game in GAMES else game) if game else _("all games")
+    if ranking == "coins":
+        title = _("Leaderboard — the richest")
+    elif ranking == "wins":
+        title = _("Leaderboard — most wins · {game}", game=where)
+    else:
+        title = _("Leaderboard — net coins won · {game}", game=where)
     empty = (
-        "Nobody has a wallet yet: try /daily."
+        _("Nobody has a wallet yet: try /daily.")
         if ranking == "coins"
-        else "No finished games to rank yet."
+        else _("No finished games to rank yet.")
     )
     embed = discord.Embed(
-        title=f"Leaderboard — {what}{where}",
+        title=title,
         description="\n".join(lines) or empty,
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
     if pages == 1:
         return embed, None
-    embed.set_footer(text=f"Page {page + 1} of {pages}")
+    embed.set_footer(text=_("Page {page} of {pages}", page=str(page + 1), pages=str(pages)))
     view = discord.ui.View(timeout=None)
     for label, target, disabled in (
-        ("Previous", max(page - 1, 0), page == 0),
-        ("Next", page + 1, page == pages - 1),
+        (_("Previous"), max(page - 1, 0), page == 0),
+        (_("Next"), page + 1, page == pages - 1),
     ):
         view.add_item(BoardButton(owner_id, ranking, game, target, label, disabled=disabled))
     return embed, view
@@ -216,11 +288,11 @@ class BoardButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.user.id != self.owner_id:
             await send_ephemeral(
-                interaction, "Run /leaderboard yourself to turn its pages: this one is theirs."
+                interaction, _("Run /leaderboard yourself to turn its pages: this one is theirs.")
             )
             return
         if self.game is not None and self.game not in GAMES:
-            await send_ephemeral(interaction, "That game's board is no longer available.")
+            await send_ephemeral(interaction, _("That game's board is no longer available."))
             return
         embed, view = await board_page(
             interaction.client, self.owner_id, self.ranking, self.game, self.page, interaction
@@ -238,7 +310,7 @@ class SelfExcludeButton(
     def __init__(self, user_id: int, days: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"Exclude me for {days:,} days",
+                label=ngettext("Exclude me for {count} day", "Exclude me for {count} days", days),
                 style=discord.ButtonStyle.danger,
                 custom_id=self_exclude_id(user_id, days),
             )
@@ -258,7 +330,7 @@ class SelfExcludeButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: TanzakuBot = interaction.client
         if interaction.guild_id is None or interaction.user.id != self.user_id:
-            await send_ephemeral(interaction, "Only the member who asked can confirm this.")
+            await send_ephemeral(interaction, _("Only the member who asked can confirm this."))
             return
         try:
             until = await bot.economy.self_exclude(
@@ -266,13 +338,16 @@ class SelfExcludeButton(
             )
         except UserFacingError as error:
             note_refusal(interaction, error.reason)
-            await send_ephemeral(interaction, str(error))
+            await send_ephemeral(interaction, explain(error))
             return
         try:
             await interaction.response.edit_message(
-                content=f"Done. You cannot stake on this server until {until_text(until)}: "
-                "no table, bet, challenge or gift. A member with Manage Server can lift it "
-                "earlier.",
+                content=_(
+                    "Done. You cannot stake on this server until {until}: "
+                    "no table, bet, challenge or gift. A member with Manage Server can lift it "
+                    "earlier.",
+                    until=until_text(until),
+                ),
                 view=None,
             )
         except discord.HTTPException as error:
@@ -305,29 +380,46 @@ class EconomyCog(commands.Cog, name="Economy"):
             raise UserFacingError("Bots do not keep wallets here.")
         if target.id == interaction.user.id:
             balance = await self.economy.balance(interaction.guild_id, target.id)
-            whose = "Your wallet"
             status = await self.economy.loss_limit_status(interaction.guild_id, target.id)
             if status is not None:
                 limit, lost = status
                 await send_ephemeral(
                     interaction,
-                    f"Your wallet holds **{render.coins(balance.balance, balance.currency)}**. "
-                    f"Daily loss limit: {render.coins(limit, balance.currency)}; lost at the "
-                    f"tables or given away today: {render.coins(max(lost, 0), balance.currency)}.",
+                    _(
+                        "Your wallet holds **{amount}**. Daily loss limit: {limit}; lost at "
+                        "the tables or given away today: {lost}.",
+                        amount=render.coins(balance.balance, balance.currency),
+                        limit=render.coins(limit, balance.currency),
+                        lost=render.coins(max(lost, 0), balance.currency),
+                    ),
                 )
                 return
-        else:
-            peeked = await self.economy.peek(interaction.guild_id, target.id)
-            if peeked is None:
-                await send_ephemeral(
-                    interaction,
-                    f"{target.mention} has no wallet here yet: it opens at their own first "
+            await send_ephemeral(
+                interaction,
+                _(
+                    "Your wallet holds **{amount}**.",
+                    amount=render.coins(balance.balance, balance.currency),
+                ),
+            )
+            return
+        peeked = await self.economy.peek(interaction.guild_id, target.id)
+        if peeked is None:
+            await send_ephemeral(
+                interaction,
+                _(
+                    "{member} has no wallet here yet: it opens at their own first "
                     "/wallet, /daily or table.",
-                )
-                return
-            balance, whose = peeked, f"{target.mention}'s wallet"
+                    member=target.mention,
+                ),
+            )
+            return
         await send_ephemeral(
-            interaction, f"{whose} holds **{render.coins(balance.balance, balance.currency)}**."
+            interaction,
+            _(
+                "{member}'s wallet holds **{amount}**.",
+                member=target.mention,
+                amount=render.coins(peeked.balance, peeked.currency),
+            ),
         )
 
     @app_commands.command(name="daily", description="Claim your daily coins (every 20 hours).")
@@ -339,13 +431,16 @@ class EconomyCog(commands.Cog, name="Economy"):
         await answer_saved(
             interaction,
             DAILY_WENT_THROUGH,
-            content=f"You claimed **{render.coins(claim.amount, claim.currency)}**; your "
-            f"wallet now holds {render.coins(claim.balance, claim.currency)}.",
+            content=_(
+                "You claimed **{amount}**; your wallet now holds {balance}.",
+                amount=render.coins(claim.amount, claim.currency),
+                balance=render.coins(claim.balance, claim.currency),
+            ),
             ephemeral=True,
         )
 
     @app_commands.command(name="give", description="Give coins from your wallet to a member.")
-    @app_commands.describe(member="Who receives the coins", amount="How many coins")
+    @app_commands.describe(member="Who receives the coins", amount="How many coins to give")
     async def give(
         self,
         interaction: discord.Interaction[Any],
@@ -360,11 +455,18 @@ class EconomyCog(commands.Cog, name="Economy"):
         )
         # Saved: whatever fails from here, the error handler must not say otherwise.
         count_saved_write()
+        with in_server_language(interaction):
+            # The gift is announced in the channel: in the server's language.
+            announcement = _(
+                "{giver} gave {receiver} **{amount}**.",
+                giver=interaction.user.mention,
+                receiver=member.mention,
+                amount=render.coins(amount, after.currency),
+            )
         await answer_saved(
             interaction,
             GIFT_WENT_THROUGH,
-            content=f"{interaction.user.mention} gave {member.mention} "
-            f"**{render.coins(amount, after.currency)}**.",
+            content=announcement,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -410,14 +512,22 @@ class EconomyCog(commands.Cog, name="Economy"):
         assert interaction.guild_id is not None
         current = await self.economy.exclusion(interaction.guild_id, interaction.user.id)
         lines = [
-            f"For **{days:,} days** you will not be able to sit at a table, bet, challenge "
-            "or give coins on this server. You cannot lift it yourself; only a member with "
-            "Manage Server can, if you ask them. Tables you already sit at play on."
+            ngettext(
+                "For **{count} day** you will not be able to sit at a table, bet, challenge "
+                "or give coins on this server. You cannot lift it yourself; only a member with "
+                "Manage Server can, if you ask them. Tables you already sit at play on.",
+                "For **{count} days** you will not be able to sit at a table, bet, challenge "
+                "or give coins on this server. You cannot lift it yourself; only a member with "
+                "Manage Server can, if you ask them. Tables you already sit at play on.",
+                days,
+            )
         ]
         if current is not None:
             lines.append(
-                f"You are already excluded until {until_text(current)}: this can only make "
-                "it longer."
+                _(
+                    "You are already excluded until {until}: this can only make it longer.",
+                    until=until_text(current),
+                )
             )
         view = discord.ui.View(timeout=None)
         view.add_item(SelfExcludeButton(interaction.user.id, days))
@@ -446,8 +556,12 @@ class EconomyCog(commands.Cog, name="Economy"):
         after = await self.economy.grant(interaction.guild_id, member.id, amount, reason)
         await send_ephemeral(
             interaction,
-            f"Granted {render.coins(amount, after.currency)} to {member.mention}; "
-            f"their wallet now holds {render.coins(after.balance, after.currency)}.",
+            _(
+                "Granted {amount} to {member}; their wallet now holds {balance}.",
+                amount=render.coins(amount, after.currency),
+                member=member.mention,
+                balance=render.coins(after.balance, after.currency),
+            ),
         )
 
     loss_limit_group = app_commands.Group(
@@ -473,14 +587,23 @@ class EconomyCog(commands.Cog, name="Economy"):
             interaction.guild_id, None if member is None else member.id, amount
         )
         currency = await self.economy.currency(interaction.guild_id)
-        whom = "Everyone here" if member is None else member.mention
-        await send_ephemeral(
-            interaction,
-            f"{whom} may now lose at most **{render.coins(amount, currency)}** at the tables "
-            "in a day (from midnight UTC), coins they give away counting as lost; a stake or "
-            "gift past it is refused."
-            + ("" if member is None else " This replaces the server's limit for them."),
-        )
+        shown = render.coins(amount, currency)
+        if member is None:
+            text = _(
+                "Everyone here may now lose at most **{amount}** at the tables in a day (from "
+                "midnight UTC), coins they give away counting as lost; a stake or gift past "
+                "it is refused.",
+                amount=shown,
+            )
+        else:
+            text = _(
+                "{member} may now lose at most **{amount}** at the tables in a day (from "
+                "midnight UTC), coins they give away counting as lost; a stake or gift past "
+                "it is refused. This replaces the server's limit for them.",
+                member=member.mention,
+                amount=shown,
+            )
+        await send_ephemeral(interaction, text)
 
     @loss_limit_group.command(name="clear", description="Remove a daily loss limit.")
     @app_commands.describe(member="One member's limit; the server's if left out")
@@ -492,13 +615,20 @@ class EconomyCog(commands.Cog, name="Economy"):
         removed = await self.economy.clear_loss_limit(
             interaction.guild_id, None if member is None else member.id
         )
-        whose = "The server's" if member is None else f"{member.mention}'s own"
-        if removed:
-            await send_ephemeral(interaction, f"{whose} daily loss limit is removed.")
-        else:
-            await send_ephemeral(
-                interaction, f"{whose} daily loss limit was not set: nothing changed."
+        if member is None:
+            text = (
+                _("The server's daily loss limit is removed.")
+                if removed
+                else _("The server's daily loss limit was not set: nothing changed.")
             )
+        elif removed:
+            text = _("{member}'s own daily loss limit is removed.", member=member.mention)
+        else:
+            text = _(
+                "{member}'s own daily loss limit was not set: nothing changed.",
+                member=member.mention,
+            )
+        await send_ephemeral(interaction, text)
 
     @economy_group.command(
         name="lift-exclusion", description="End a member's self-exclusion early."
@@ -511,10 +641,16 @@ class EconomyCog(commands.Cog, name="Economy"):
         assert interaction.guild_id is not None
         if await self.economy.lift_exclusion(interaction.guild_id, member.id):
             log.info("a moderator lifted a self-exclusion on server %s", interaction.guild_id)
-            await send_ephemeral(interaction, f"Lifted: {member.mention} may stake again.")
+            await send_ephemeral(
+                interaction, _("Lifted: {member} may stake again.", member=member.mention)
+            )
         else:
             await send_ephemeral(
-                interaction, f"{member.mention} has no self-exclusion running: nothing changed."
+                interaction,
+                _(
+                    "{member} has no self-exclusion running: nothing changed.",
+                    member=member.mention,
+                ),
             )
 
     @economy_group.command(
@@ -562,10 +698,13 @@ async def configure_economy(
         if settings.currency_emoji
         else settings.currency_name
     )
-    return (
-        f"Currency **{shown}** · new wallets start with "
-        f"{settings.starting_balance:,} · /daily gives {settings.daily_amount:,} · "
-        f"house bank {settings.house_balance:,}."
+    return _(
+        "Currency **{currency}** · new wallets start with {starting} · /daily gives "
+        "{daily} · house bank {house}.",
+        currency=shown,
+        starting=settings.starting_balance,
+        daily=settings.daily_amount,
+        house=settings.house_balance,
     )
 
 

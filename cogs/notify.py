@@ -10,19 +10,30 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
+from bot.i18n import N_, _
 from cogs._ui.notify import DEFAULT_MODE, Mode
 from cogs._ui.primitives import send_ephemeral
 
 SAYS = {
-    Mode.ON: "a message in the table's channel that mentions you, deleted once you act",
-    Mode.DM: "a direct message (a mention in the channel if your DMs are closed), deleted "
-    "once you act",
-    Mode.OFF: "nothing: you watch the table yourself",
+    # Whole sentences: what a member gets is the object of the sentence, which moves in
+    # other languages.
+    Mode.ON: N_(
+        "When a table on this server waits for your move, you get a message in the table's "
+        "channel that mentions you, deleted once you act."
+    ),
+    Mode.DM: N_(
+        "When a table on this server waits for your move, you get a direct message (a "
+        "mention in the channel if your DMs are closed), deleted once you act."
+    ),
+    Mode.OFF: N_(
+        "When a table on this server waits for your move, you get nothing: you watch the "
+        "table yourself."
+    ),
 }
 
 
 def mode_text(mode: Mode) -> str:
-    return f"When a table on this server waits for your move, you get {SAYS[mode]}."
+    return _(SAYS[mode])
 
 
 class NotifyCog(commands.Cog, name="Notify"):
@@ -47,19 +58,22 @@ class NotifyCog(commands.Cog, name="Notify"):
         if not self.bot.settings.turn_notices:
             await send_ephemeral(
                 interaction,
-                "This bot tells nobody that a table waits for them (its operator switched "
-                "turn notices off), so there is nothing to set. Nothing was changed.",
+                _(
+                    "This bot tells nobody that a table waits for them (its operator switched "
+                    "turn notices off), so there is nothing to set. Nothing was changed."
+                ),
             )
             return
         if mode is None:
             stored = await service.notify_mode(interaction.guild_id, interaction.user.id)
             current = Mode(stored) if stored in set(Mode) else DEFAULT_MODE
             await send_ephemeral(
-                interaction, f"{mode_text(current)} Change it with `/notify on|dm|off`."
+                interaction,
+                _("{setting} Change it with `/notify on|dm|off`.", setting=mode_text(current)),
             )
             return
         await service.set_notify_mode(interaction.guild_id, interaction.user.id, mode)
-        await send_ephemeral(interaction, f"Saved. {mode_text(Mode(mode))}")
+        await send_ephemeral(interaction, _("Saved. {setting}", setting=mode_text(Mode(mode))))
 
 
 async def setup(bot: TanzakuBot) -> None:

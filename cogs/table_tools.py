@@ -15,7 +15,8 @@ from pydantic import BaseModel
 
 from bot import rules_text
 from bot.app import TanzakuBot
-from bot.errors import UserFacingError
+from bot.errors import UserFacingError, explain
+from bot.i18n import N_, _
 from bot.interactions import note_refusal
 from bot.records import records_by_game, running_net
 from bot.service.verify import public_log
@@ -39,12 +40,34 @@ TableId = app_commands.Range[int, 1, TABLE_ID_MAX]
 TABLES_PER_PAGE = 10
 STATS_CHART = "stats.png"
 """The chart's file name: the same for everyone (nothing in it depends on the data)."""
+STATUS_WORDS = frozenset((N_("lobby"), N_("running"), N_("finished"), N_("cancelled")))
+"""A table's status as stored (English), shown translated."""
+STAT_WORDS = frozenset((N_("played"), N_("won"), N_("net")))
+"""The counts every game keeps; a game's honours are stored by their English name and
+translated where /stats shows them (most are the game's own words, in its catalog)."""
+HONOUR_WORDS = (
+    # Honours whose names are no other message of their game: their entries live here.
+    N_("Nick on the first throw"),
+    N_("Won with no strength left"),
+)
+
+
+def status_word(status: str) -> str:
+    return _(status) if status in STATUS_WORDS else status
+
+
+def title_of(game: str) -> str:
+    """A game's title in the locale in effect (its name when no game has it)."""
+    return _(rules_text.GAMES[game]) if game in rules_text.GAMES else game
 
 
 def table_link(guild_id: int, table: LiveTable) -> str:
     if table.message_id is None:
         return f"<#{table.channel_id}>"
-    return f"[jump](https://discord.com/channels/{guild_id}/{table.channel_id}/{table.message_id})"
+    return _(
+        "[jump]({url})",
+        url=f"https://discord.com/channels/{guild_id}/{table.channel_id}/{table.message_id}",
+    )
 
 
 async def live_tables_page(
@@ -57,25 +80,35 @@ async def live_tables_page(
     page = min(max(page, 0), pages - 1)
     shown = tables[page * TABLES_PER_PAGE : (page + 1) * TABLES_PER_PAGE]
     lines = [
-        f"**#{t.id}** {rules_text.GAMES.get(t.game, t.game)} · {t.status.value} · "
-        f"{t.seated} seated · host {render.mention(t.host_id)} · opened <t:{int(t.created_at)}:R>"
-        f" · {table_link(interaction.guild_id, t)}"
+        _(
+            "**#{table_id}** {game} · {status} · {seated} seated · host {host} · opened "
+            "<t:{opened}:R> · {link}",
+            table_id=str(t.id),
+            game=title_of(t.game),
+            status=status_word(t.status.value),
+            seated=t.seated,
+            host=render.mention(t.host_id),
+            opened=str(int(t.created_at)),
+            link=table_link(interaction.guild_id, t),
+        )
         for t in shown
     ]
     embed = discord.Embed(
-        title=f"Live tables ({len(tables)})",
-        description="\n".join(lines) or "No table is open on this server.",
+        title=_("Live tables ({count})", count=len(tables)),
+        description="\n".join(lines) or _("No table is open on this server."),
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
     if pages > 1:
-        embed.set_footer(text=f"Page {page + 1} of {pages}")
+        embed.set_footer(text=_("Page {page} of {pages}", page=str(page + 1), pages=str(pages)))
     view = discord.ui.View(timeout=None)
     if is_moderator(interaction):
         for table in shown:
-            view.add_item(TablesButton("close", table.id, f"Close and refund #{table.id}"))
+            close = _("Close and refund #{table_id}", table_id=str(table.id))
+            view.add_item(TablesButton("close", table.id, close))
     if pages > 1:
-        view.add_item(TablesButton("page", max(page - 1, 0), "Previous", disabled=page == 0, row=4))
-        view.add_item(TablesButton("page", page + 1, "Next", disabled=page == pages - 1, row=4))
+        older, newer = _("Previous"), _("Next")
+        view.add_item(TablesButton("page", max(page - 1, 0), older, disabled=page == 0, row=4))
+        view.add_item(TablesButton("page", page + 1, newer, disabled=page == pages - 1, row=4))
     return embed, view if view.children else None
 
 
@@ -125,21 +158,26 @@ class TablesButton(
                 await close_and_refund(bot, interaction, self.arg)
         except UserFacingError as error:
             note_refusal(interaction, error.reason)
-            await send_ephemeral(interaction, str(error))
+            await send_ephemeral(interaction, explain(error))
 
     async def _ask(self, bot: TanzakuBot, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         snapshot = await bot.tables.snapshot(self.arg, interaction.guild_id)
         if not snapshot.row.live:
-            raise UserFacingError(f"Table #{self.arg} has already ended.")
+            raise UserFacingError("Table #{table_id} has already ended.", table_id=str(self.arg))
         view = discord.ui.View(timeout=None)
-        view.add_item(TablesButton("confirm", self.arg, f"Yes, close and refund #{self.arg}"))
-        game = rules_text.GAMES.get(snapshot.row.game, snapshot.row.game)
+        yes = _("Yes, close and refund #{table_id}", table_id=str(self.arg))
+        view.add_item(TablesButton("confirm", self.arg, yes))
         await send_ephemeral(
             interaction,
-            f"Close table #{self.arg} ({game}, {snapshot.row.status.value})? Results already "
-            "settled stand; every coin still "
-            "at stake goes back (a round in play is settled at its exact value).",
+            _(
+                "Close table #{table_id} ({game}, {status})? Results already settled stand; "
+                "every coin still at stake goes back (a round in play is settled at its exact "
+                "value).",
+                table_id=str(self.arg),
+                game=title_of(snapshot.row.game),
+                status=status_word(snapshot.row.status.value),
+            ),
             view=view,
         )
 
@@ -152,7 +190,9 @@ async def close_and_refund(
     await bot.tables.snapshot(table_id, interaction.guild_id)  # refuses other servers' tables
     outcome = await bot.tables.cancel(table_id, actor_of(interaction))
     await TableHub.of(bot).answer(
-        interaction, outcome, confirm=f"Table #{table_id} is closed; its stakes went back."
+        interaction,
+        outcome,
+        confirm=_("Table #{table_id} is closed; its stakes went back.", table_id=str(table_id)),
     )
 
 
@@ -178,25 +218,40 @@ async def history_page(
         row = step.row
         events = parsed_events(snapshot, json.loads(row.events_json))
         if first_shown < number <= first_shown + HISTORY_LINES:
-            who = render.mention(row.actor_id) if row.actor_id else "the table"
+            who = render.mention(row.actor_id) if row.actor_id else _("the table")
             text = step_line(speaker, snapshot, who, step.action, events, earlier)
             lines.append(f"`{number:>3}` {render.timestamp(row.at, 'T')} {text}")
         earlier.extend(events)
     if not live and snapshot.row.seed_hex:
         # The seed is public once the table has ended (/verify re-derives every roll).
-        lines.append(f"Fairness seed: `{snapshot.row.seed_hex}`")
+        lines.append(_("Fairness seed: `{seed}`", seed=snapshot.row.seed_hex))
     embed = discord.Embed(
-        title=f"{snapshot.spec.title} — table #{table} ({snapshot.status})",
-        description=render.clip("\n".join(lines) or "Nothing yet.", 4096),
+        title=_(
+            "{game} — table #{table_id} ({status})",
+            game=_(snapshot.spec.title),
+            table_id=str(table),
+            status=status_word(snapshot.status),
+        ),
+        description=render.clip("\n".join(lines) or _("Nothing yet."), 4096),
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
     if pages == 1:
         return embed, None
     first, last = page * HISTORY_LINES + 1, min((page + 1) * HISTORY_LINES, len(steps))
-    embed.set_footer(text=f"Steps {first}–{last} of {len(steps)} · page {page + 1} of {pages}")
+    embed.set_footer(
+        text=_(
+            "Steps {first}–{last} of {count} · page {page} of {pages}",
+            first=str(first),
+            last=str(last),
+            count=str(len(steps)),
+            page=str(page + 1),
+            pages=str(pages),
+        )
+    )
     view = discord.ui.View(timeout=None)
-    view.add_item(HistoryButton(table, max(page - 1, 0), "◀ Older", disabled=page == 0))
-    view.add_item(HistoryButton(table, page + 1, "Newer ▶", disabled=page == pages - 1))
+    older, newer = _("◀ Older"), _("Newer ▶")
+    view.add_item(HistoryButton(table, max(page - 1, 0), older, disabled=page == 0))
+    view.add_item(HistoryButton(table, page + 1, newer, disabled=page == pages - 1))
     return embed, view
 
 
@@ -236,7 +291,7 @@ class HistoryButton(
             )
         except UserFacingError as error:
             note_refusal(interaction, error.reason)
-            await send_ephemeral(interaction, str(error))
+            await send_ephemeral(interaction, explain(error))
             return
         await interaction.response.edit_message(embed=embed, view=view)
 
@@ -273,8 +328,17 @@ class TablesCog(commands.Cog, name="Tables"):
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
         games = self.playable()
         if game not in games:
-            listed = ", ".join(games.values()) or "none yet"
-            raise UserFacingError(f"There is no game called “{game[:40]}” here. Games: {listed}.")
+            # Answered here, not raised: the list of games is in the member's language.
+            listed = _(", ").join(_(title) for title in games.values()) or _("none yet")
+            await send_ephemeral(
+                interaction,
+                _(
+                    "There is no game called “{name}” here. Games: {listed}.",
+                    name=game[:40],
+                    listed=listed,
+                ),
+            )
+            return
         await interaction.response.send_message(**rules_page(game, 0).as_kwargs(), ephemeral=True)
 
     @rules.autocomplete("game")
@@ -282,10 +346,11 @@ class TablesCog(commands.Cog, name="Tables"):
         self, interaction: discord.Interaction[Any], typed: str
     ) -> list[app_commands.Choice[str]]:
         typed = typed.casefold()
+        # Matched on the title in the member's language and in English, and on the name.
         return [
-            app_commands.Choice(name=title, value=name)
+            app_commands.Choice(name=_(title), value=name)
             for name, title in self.playable().items()
-            if typed in title.casefold() or typed in name
+            if typed in _(title).casefold() or typed in title.casefold() or typed in name
         ][:25]
 
     @app_commands.command(name="history", description="What happened at a table, step by step.")
@@ -305,19 +370,35 @@ class TablesCog(commands.Cog, name="Tables"):
     async def verify(self, interaction: discord.Interaction[Any], table: TableId) -> None:
         assert interaction.guild_id is not None
         report = await self.bot.tables.verify(table, interaction.guild_id)
-        verdict = "✅ Every roll matches the seed." if report.matched else "❌ Mismatch found."
+        verdict = (
+            _("✅ Every roll matches the seed.") if report.matched else _("❌ Mismatch found.")
+        )
+        reason = _(report.reason_template or report.reason, **report.reason_params)
         embed = discord.Embed(
-            title=f"Fairness check — table #{table}",
-            description=(
-                f"{verdict}\n{report.reason}.\n\n"
-                f"Outcomes re-derived: **{report.draws_checked}** · "
-                f"actions replayed: **{report.actions_replayed}**\n"
-                f"Seed: `{report.seed_hex}`\nSHA-256 commitment: `{report.commitment}`\n"
-                "Each outcome is HMAC-SHA256(seed, block) split into 32-bit words, "
-                "with rejection sampling for an exact uniform die.\n\n"
-                "Don't take my word for it: open the attached page in any browser. It checks "
-                "the seed against the commitment and re-derives every roll on your own "
-                "machine, then replays the table step by step."
+            title=_("Fairness check — table #{table_id}", table_id=str(table)),
+            description="\n".join(
+                (
+                    verdict,
+                    _("{reason}.", reason=reason),
+                    "",
+                    _(
+                        "Outcomes re-derived: **{draws}** · actions replayed: **{actions}**",
+                        draws=str(report.draws_checked),
+                        actions=str(report.actions_replayed),
+                    ),
+                    _("Seed: `{seed}`", seed=report.seed_hex),
+                    _("SHA-256 commitment: `{commitment}`", commitment=report.commitment),
+                    _(
+                        "Each outcome is HMAC-SHA256(seed, block) split into 32-bit words, "
+                        "with rejection sampling for an exact uniform die."
+                    ),
+                    "",
+                    _(
+                        "Don't take my word for it: open the attached page in any browser. It "
+                        "checks the seed against the commitment and re-derives every roll on "
+                        "your own machine, then replays the table step by step."
+                    ),
+                )
             ),
             colour=discord.Colour(
                 render.COLOUR_FINISHED if report.matched else render.COLOUR_CANCELLED
@@ -325,7 +406,7 @@ class TablesCog(commands.Cog, name="Tables"):
         )
         page = await replay_file(self.bot, table, interaction.guild_id)
         if page is None:
-            embed.set_footer(text="The replay page is too large for Discord to attach.")
+            embed.set_footer(text=_("The replay page is too large for Discord to attach."))
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
         await interaction.response.send_message(embed=embed, file=page, ephemeral=True)
@@ -338,17 +419,21 @@ class TablesCog(commands.Cog, name="Tables"):
         assert interaction.guild_id is not None
         await self.bot.tables.snapshot(table, interaction.guild_id)  # refuses other guilds
         outcome = await self.bot.tables.cancel(table, actor_of(interaction))
-        settled = (
-            "results already settled stand; every coin still at stake came back or, on a round "
-            "in play, was settled at its exact value"
-            if outcome.snapshot.state is not None
-            else "every stake went back to its owner"
-        )
+        if outcome.snapshot.state is not None:
+            confirm = _(
+                "Table #{table_id} is cancelled: results already settled stand; every coin "
+                "still at stake came back or, on a round in play, was settled at its exact "
+                "value.",
+                table_id=str(table),
+            )
+        else:
+            confirm = _(
+                "Table #{table_id} is cancelled: every stake went back to its owner.",
+                table_id=str(table),
+            )
         # Through the hub like any outcome: the table message and the players' private
         # panels learn the table ended.
-        await TableHub.of(self.bot).answer(
-            interaction, outcome, confirm=f"Table #{table} is cancelled: {settled}."
-        )
+        await TableHub.of(self.bot).answer(interaction, outcome, confirm=confirm)
 
     @app_commands.command(name="stats", description="Games played, won and honours earned.")
     @app_commands.describe(member="Whose stats; yours by default", game="One game's only")
@@ -370,30 +455,41 @@ class TablesCog(commands.Cog, name="Tables"):
         by_game: dict[str, list[str]] = {}
         for (name, stat), value in sorted(stats.items()):
             if only is None or name == only:
-                by_game.setdefault(name, []).append(f"{stat}: **{value:,}**")
+                # A game's honour is named by its game (and translated in its catalog).
+                by_game.setdefault(name, []).append(
+                    _("{stat}: **{value}**", stat=_(stat), value=value)
+                )
         embed = discord.Embed(
-            title=f"Stats — {target.display_name}", colour=discord.Colour(render.COLOUR_LOBBY)
+            title=_("Stats — {member}", member=target.display_name),
+            colour=discord.Colour(render.COLOUR_LOBBY),
         )
         for name, lines in by_game.items():
             record = per_game.get(name)
             if record is not None:
-                lines.append(f"best win: **{record.best_win:,}**")
-                lines.append(f"longest streak: **{record.longest_streak:,}**")
-            embed.add_field(name=rules_text.GAMES.get(name, name), value="\n".join(lines))
+                lines.append(_("best win: **{value}**", value=record.best_win))
+                lines.append(_("longest streak: **{value}**", value=record.longest_streak))
+            embed.add_field(name=title_of(name), value="\n".join(lines))
         if not by_game:
-            embed.description = "No finished games yet."
+            embed.description = _("No finished games yet.")
         points = running_net(results)
         if not points:
             await send_ephemeral(interaction, embed=embed)
             return
+        # The chart's legend stays in English until the chart draws with a font that has
+        # kana and kanji (Pillow's default has none); its alt text below is translated.
         png = draw_running_net(points, rules_text.GAMES)
         embed.set_image(url=f"attachment://{STATS_CHART}")
         # Alt text for the chart, which an embed image cannot carry itself.
-        lowest, highest = min(v for _, v in points), max(v for _, v in points)
+        lowest, highest = min(v for _g, v in points), max(v for _g, v in points)
         embed.set_footer(
-            text=f"Chart: running net coins over the last {len(points)} tables, "
-            f"from {lowest:+,} at the lowest to {highest:+,} at the highest; "
-            f"now {points[-1][1]:+,}."
+            text=_(
+                "Chart: running net coins over the last {count} tables, from {lowest} at the "
+                "lowest to {highest} at the highest; now {now}.",
+                count=str(len(points)),
+                lowest=f"{lowest:+,}",
+                highest=f"{highest:+,}",
+                now=f"{points[-1][1]:+,}",
+            )
         )
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), filename=STATS_CHART), ephemeral=True

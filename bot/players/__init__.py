@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from bot.games.dice import Dice
+from bot.i18n import _
 
 COMPUTER_IDS: tuple[int, ...] = (1, 2, 3)
 """The computer seats' ids, in the order they are added to a table."""
@@ -110,24 +111,28 @@ def computer_refusal(
     no coins (a table without a stake or ante), or, at Hazard and Fortunes and Winds, it
     takes its turn with the dice and bets nothing (every bet there is against the house
     bank, whose edge the rules already guard)."""
+    # Worded in the locale in effect (the member who asked); the game's own reason
+    # (``seat_refusal``, ``house_stakes``) comes worded by the game the same way.
     if computer is None:
-        return f"{title} has no computer player."
+        return _("{title} has no computer player.", title=_(title))
     why_not = computer.seat_refusal(rules) if computer.seat_refusal is not None else None
     if why_not is not None:
-        return f"{why_not} Nothing changed."
+        return _("{why} Nothing changed.", why=why_not)
     if hold <= 0:
         return None
     if computer.house_stakes is not None:
         why = computer.house_stakes(rules)
         if why is None:
             return None
-        return (
-            f"{why} Open a table without a stake to play the computer for no coins. "
-            "Nothing changed."
+        return _(
+            "{why} Open a table without a stake to play the computer for no coins. "
+            "Nothing changed.",
+            why=why,
         )
-    return (
-        f"The computer plays {title} here for no coins: the house bank stakes coins only "
+    return _(
+        "The computer plays {title} here for no coins: the house bank stakes coins only "
         "where the computer's play is proven never to lose on average (the two-player "
         "Strength Duel). Open a table without a stake or ante to play the computer. "
-        "Nothing changed."
+        "Nothing changed.",
+        title=_(title),
     )

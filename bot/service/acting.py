@@ -21,7 +21,7 @@ from bot.games.registry import AnySpec
 from bot.players import is_computer
 from bot.service.snapshots import UNREAD, Outcome, Unread
 from bot.service.steps import Steps
-from bot.service.terms import DECIDED_WITH, GAME_DEADLINE, Actor, permit
+from bot.service.terms import DECIDED_WITH, DO_THAT, GAME_DEADLINE, Actor, permit
 from bot.storage import Transaction
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
@@ -103,7 +103,7 @@ class Play:
         row = await self._steps.row(tx, table_id)
         seats = await tq.seats(tx, table_id)
         spec = self._steps.registry.get(row.game)
-        permit(permission_of(spec, action), actor, row, seats, "do that")
+        permit(permission_of(spec, action), actor, row, seats, DO_THAT)
         return await self.act_locked(tx, row, actor.user_id, action, expected_ply, seats)
 
     async def act_locked(
@@ -326,8 +326,9 @@ class Play:
             staked = stake_increase(spec, before, after, player)
             if staked > 0 and not await economy.may_stake(tx, row.guild_id, player, staked):
                 raise NotAllowed(
-                    f"The banker <@{player}> cannot cover that bet now. Bet less, or wait "
-                    "for the bets on the table to settle. Nothing was changed."
+                    "The banker {banker} cannot cover that bet now. Bet less, or wait "
+                    "for the bets on the table to settle. Nothing was changed.",
+                    banker=f"<@{player}>",
                 )
 
     async def _check_top_ups(
@@ -376,7 +377,10 @@ class Play:
         if settings.house_balance < exposure:
             currency = settings.currency_name
             raise NotAllowed(
-                f"The bank holds {settings.house_balance:,} {currency} and could not "
-                f"pay out the {exposure:,} {currency} this table could then win from "
-                "it. Bet less, or ask a moderator to fund the bank."
+                "The bank holds {house} {currency} and could not "
+                "pay out the {exposure} {currency} this table could then win from "
+                "it. Bet less, or ask a moderator to fund the bank.",
+                house=settings.house_balance,
+                exposure=exposure,
+                currency=currency,
             )

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.errors import NotAllowed
+from bot.errors import NotAllowed, Term
 
 DISABLED_GAMES = "disabled_games"
 TABLE_CHANNELS = "table_channels"
@@ -44,19 +44,49 @@ class ServerConfig:
         ``least``..``most``: the stakes the table may take (one number: its seat's stake;
         a betting game: its bet limits, which must lie inside the server's)."""
         if game in self.disabled_games:
-            raise NotAllowed(f"{title} is switched off on this server (by its moderators).")
+            raise NotAllowed(
+                "{title} is switched off on this server (by its moderators).", title=Term(title)
+            )
         if self.table_channels and channel_id not in self.table_channels:
             allowed = ", ".join(f"<#{c}>" for c in sorted(self.table_channels))
-            raise NotAllowed(f"Tables open only in {allowed} on this server.")
+            raise NotAllowed("Tables open only in {allowed} on this server.", allowed=allowed)
         limits = self.stake_limits.get(game)
         if limits is not None:
             low, high = limits
             most = least if most is None else most
             if least < low or (high is not None and most > high):
-                span = f"{low:,} to {high:,}" if high is not None else f"at least {low:,}"
+                # Whole sentences for each shape of limit: the words around the numbers
+                # move in other languages.
+                if least == most and high is not None:
+                    raise NotAllowed(
+                        "{title} tables here take a stake of {low} to {high}, not {least}.",
+                        title=Term(title),
+                        low=low,
+                        high=high,
+                        least=least,
+                    )
                 if least == most:
-                    raise NotAllowed(f"{title} tables here take a stake of {span}, not {least:,}.")
+                    raise NotAllowed(
+                        "{title} tables here take a stake of at least {low}, not {least}.",
+                        title=Term(title),
+                        low=low,
+                        least=least,
+                    )
+                if high is not None:
+                    raise NotAllowed(
+                        "{title} tables here take bets of {low} to {high}, not {least} to "
+                        "{most}: choose min_stake and max_stake within that.",
+                        title=Term(title),
+                        low=low,
+                        high=high,
+                        least=least,
+                        most=most,
+                    )
                 raise NotAllowed(
-                    f"{title} tables here take bets of {span}, not {least:,} to {most:,}:"
-                    " choose min_stake and max_stake within that."
+                    "{title} tables here take bets of at least {low}, not {least} to "
+                    "{most}: choose min_stake and max_stake within that.",
+                    title=Term(title),
+                    low=low,
+                    least=least,
+                    most=most,
                 )

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from bot.clock import Clock, discord_clock
 from bot.economy import Economy
-from bot.errors import NotAllowed
+from bot.errors import NotAllowed, Term
 from bot.fairness import Draw
 from bot.games.registry import GameRegistry
 from bot.meter import NO_METER, Meter
@@ -167,7 +167,7 @@ class TableService:
             row = await tq.open_table_in_channel(tx, channel_id, game)
         if row is None:
             title = self.registry.get(game).title
-            raise NotAllowed(f"There is no open {title} table in this channel.")
+            raise NotAllowed("There is no open {title} table in this channel.", title=Term(title))
         return row.id
 
     async def game_of(self, table_id: int) -> str:
@@ -235,7 +235,7 @@ class TableService:
             await tq.lock_table(tx, table_id)
             row = await self._steps.row(tx, table_id)
             if not row.live:
-                raise NotAllowed(f"Table #{table_id} has already ended.")
+                raise NotAllowed("Table #{table_id} has already ended.", table_id=str(table_id))
             return await tq.toggle_watch(tx, table_id, user_id)
 
     async def take_watchers(self, table_id: int) -> list[int]:

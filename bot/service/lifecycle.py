@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.errors import NotAllowed, NotSeated, UserFacingError
+from bot.errors import NotAllowed, NotSeated, Term, UserFacingError
 from bot.fairness import RecordingDice, commitment
 from bot.games.common import Abort, Permission
 from bot.games.registry import AnySpec
@@ -64,7 +64,9 @@ def parse_rules(spec: AnySpec, options: Mapping[str, Any]) -> BaseModel:
             f"{'.'.join(str(part) for part in item['loc']) or 'rules'}: {item['msg']}"
             for item in error.errors()
         )
-        raise UserFacingError(f"Those table options do not work: {problems}.") from error
+        raise UserFacingError(
+            "Those table options do not work: {problems}.", problems=problems
+        ) from error
     return rules
 
 
@@ -73,9 +75,12 @@ async def _check_computer_tables(tx: Transaction, guild_id: int, host_id: int) -
     if len(hosted) >= MAX_COMPUTER_TABLES:
         listed = ", ".join(f"#{table}" for table in hosted)
         raise NotAllowed(
-            f"You already host {len(hosted)} tables with the computer ({listed}); one "
-            f"member may host at most {MAX_COMPUTER_TABLES} at once. Finish one of those "
-            "games, or remove the computer from one of those lobbies, first. Nothing changed."
+            "You already host {count} tables with the computer ({listed}); one "
+            "member may host at most {most} at once. Finish one of those "
+            "games, or remove the computer from one of those lobbies, first. Nothing changed.",
+            count=len(hosted),
+            listed=listed,
+            most=MAX_COMPUTER_TABLES,
         )
 
 
@@ -116,8 +121,10 @@ class Lifecycle:
         if len(hosted) >= MAX_OPEN_LOBBIES:
             listed = ", ".join(f"#{table}" for table in hosted)
             raise NotAllowed(
-                f"You already host {len(hosted)} open lobbies ({listed}), the most one "
-                f"member may host at once. Start or cancel one of them first."
+                "You already host {count} open lobbies ({listed}), the most one "
+                "member may host at once. Start or cancel one of them first.",
+                count=len(hosted),
+                listed=listed,
             )
         if against_computer:
             await _check_computer_tables(tx, guild_id, host_id)
@@ -159,7 +166,11 @@ class Lifecycle:
         seated = [seat.user_id for seat in await tq.seats(tx, table_id)]
         _, most = spec.engine.seat_limits(rules)
         if len(seated) >= most:
-            raise NotAllowed(f"This table is full: {spec.title} seats at most {most}.")
+            raise NotAllowed(
+                "This table is full: {title} seats at most {most}.",
+                title=Term(spec.title),
+                most=most,
+            )
         if not any(is_computer(seat) for seat in seated):
             # A second computer at a table already counted adds no table.
             await _check_computer_tables(tx, row.guild_id, row.host_id)
@@ -192,7 +203,7 @@ class Lifecycle:
             raise NotAllowed(refusal)
         free = [computer for computer in COMPUTER_IDS if computer not in seated]
         if not free:
-            raise NotAllowed(f"A table seats at most {len(COMPUTER_IDS)} computers.")
+            raise NotAllowed("A table seats at most {most} computers.", most=len(COMPUTER_IDS))
         computer = free[0]
         await self._steps.seat(tx, row, spec, rules, computer)
         await self._steps.log(tx, row.id, row.version + 1, computer, {"kind": LogKind.JOIN}, [], [])
@@ -207,7 +218,9 @@ class Lifecycle:
         require_lobby(row)
         if row.invitee_id is not None:
             if user_id != row.invitee_id:
-                raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
+                raise NotAllowed(
+                    "This challenge is for {member} only.", member=f"<@{row.invitee_id}>"
+                )
             # Joining would seat the invitee without starting; Accept seats and starts.
             raise NotAllowed("This is your challenge: use Accept (or Decline).")
         seated = [seat.user_id for seat in await tq.seats(tx, table_id)]
@@ -216,7 +229,11 @@ class Lifecycle:
         rules = spec.engine.rules_model.model_validate_json(row.rules_json)
         _, most = spec.engine.seat_limits(rules)
         if len(seated) >= most:
-            raise NotAllowed(f"This table is full: {spec.title} seats at most {most}.")
+            raise NotAllowed(
+                "This table is full: {title} seats at most {most}.",
+                title=Term(spec.title),
+                most=most,
+            )
         await steps.seat(tx, row, spec, rules, user_id)
         await steps.log(tx, row.id, row.version + 1, user_id, {"kind": LogKind.JOIN}, [], [])
         row = await steps.bump(tx, row)
@@ -258,7 +275,7 @@ class Lifecycle:
         if row.invitee_id is None:
             raise NotAllowed("This table is not a challenge; use Join.")
         if user_id != row.invitee_id:
-            raise NotAllowed(f"This challenge is for <@{row.invitee_id}> only.")
+            raise NotAllowed("This challenge is for {member} only.", member=f"<@{row.invitee_id}>")
         if user_id in {seat.user_id for seat in await tq.seats(tx, table_id)}:
             raise NotAllowed("You already have a seat at this table.")
         spec = steps.registry.get(row.game)
@@ -282,8 +299,20 @@ class Lifecycle:
         players = [seat.user_id for seat in await tq.seats(tx, row.id)]
         fewest, most = spec.engine.seat_limits(rules)
         if not fewest <= len(players) <= most:
-            need = f"exactly {fewest}" if fewest == most else f"{fewest} to {most}"
-            raise NotAllowed(f"{spec.title} needs {need} players; {len(players)} seated so far.")
+            if fewest == most:
+                raise NotAllowed(
+                    "{title} needs exactly {fewest} players; {seated} seated so far.",
+                    title=Term(spec.title),
+                    fewest=fewest,
+                    seated=len(players),
+                )
+            raise NotAllowed(
+                "{title} needs {fewest} to {most} players; {seated} seated so far.",
+                title=Term(spec.title),
+                fewest=fewest,
+                most=most,
+                seated=len(players),
+            )
         if spec.engine.seats_by_wallet:
             players = await self._by_wallet(tx, row, spec, rules, players)
         dice = RecordingDice(steps.dice_factory(row))

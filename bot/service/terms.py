@@ -8,10 +8,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.errors import NotAllowed, NotSeated, UserFacingError
+from bot.errors import NotAllowed, NotSeated, Term, UserFacingError
 from bot.fairness import FairDice
 from bot.games.common import Permission
 from bot.games.dice import Dice
+from bot.i18n import N_
 from bot.storage import table_queries as tq
 from bot.storage.table_queries import TableStatus
 
@@ -71,17 +72,22 @@ class TableAlreadyOpen(UserFacingError):
             f"https://discord.com/channels/{existing.guild_id}/{existing.channel_id}/"
             f"{existing.message_id}"
             if existing.message_id
-            else "this channel"
+            else Term(N_("this channel"))
         )
         super().__init__(
-            f"This channel already has an open {title} table (#{existing.id}): {where}. "
-            "Join that one, or wait for it to finish."
+            "This channel already has an open {title} table (#{table_id}): {where}. "
+            "Join that one, or wait for it to finish.",
+            title=Term(title),
+            table_id=str(existing.id),
+            where=where,
         )
         self.existing = existing
 
 
-END_A_GAME = "end it"
+END_A_GAME = Term(N_("end it"))
 """What :meth:`cancel` asks permission for (its refusal explains more)."""
+DO_THAT = Term(N_("do that"))
+"""What a game's action asks permission for."""
 
 
 def permit(
@@ -89,7 +95,7 @@ def permit(
     actor: Actor,
     row: tq.TableRow,
     seats: list[tq.SeatRow],
-    what: str,
+    what: Term,
 ) -> None:
     """The one place a table decides who may do what. Hosting is not moderating: a host
     runs the lobby; only a moderator may end or sanction, and not at a table where they
@@ -102,17 +108,20 @@ def permit(
             raise NotSeated()
     elif permission is Permission.HOST_OR_MODERATOR:
         if actor.user_id != row.host_id and not actor.is_moderator:
-            raise NotAllowed(f"Only the table's host or a moderator can {what}.")
+            raise NotAllowed("Only the table's host or a moderator can {what}.", what=what)
     elif not actor.is_moderator:
         if row.status == TableStatus.RUNNING and what == END_A_GAME:
             raise NotAllowed(
-                f"This game has started: only a moderator (Manage Server) can {what} now."
-                " Play it out, or ask a moderator."
+                "This game has started: only a moderator (Manage Server) can {what} now."
+                " Play it out, or ask a moderator.",
+                what=what,
             )
         raise NotAllowed(
-            f"Only a moderator (Manage Server) who is not playing at this table can {what}."
+            "Only a moderator (Manage Server) who is not playing at this table can {what}.",
+            what=what,
         )
     elif seated:
         raise NotAllowed(
-            f"You have a seat at this table, so it is not yours to {what}: another moderator can."
+            "You have a seat at this table, so it is not yours to {what}: another moderator can.",
+            what=what,
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -16,6 +16,7 @@ from bot.errors import NotAllowed
 from bot.fairness import Draw, FairDice, commitment, verify_draws
 from bot.games.common import is_public
 from bot.games.registry import AnySpec, GameRegistry
+from bot.i18n import N_, SOURCE_LOCALE, fill
 from bot.service.computers import with_house_seats
 from bot.service.terms import DECIDED_WITH, LogKind
 from bot.storage import table_queries as tq
@@ -79,8 +80,11 @@ class VerifyReport:
     draws_checked: int
     actions_replayed: int
     reason: str
+    """In English (logs, tests); shown translated from ``reason_template``."""
     seed_hex: str
     commitment: str
+    reason_template: str = ""
+    reason_params: dict[str, Any] = field(default_factory=dict)
 
 
 def verify_table(
@@ -91,21 +95,38 @@ def verify_table(
     if row.live:
         raise NotAllowed(
             "This table is still being played; its seed is revealed when it ends. "
-            f"Its commitment is `{row.commitment}`."
+            "Its commitment is `{commitment}`.",
+            commitment=row.commitment,
         )
     seed = bytes.fromhex(row.seed_hex)
 
-    def report(matched: bool, checked: int, replayed: int, reason: str) -> VerifyReport:
+    def report(
+        matched: bool, checked: int, replayed: int, reason: str, **params: Any
+    ) -> VerifyReport:
         return VerifyReport(
-            row.id, matched, checked, replayed, reason, row.seed_hex, row.commitment
+            row.id,
+            matched,
+            checked,
+            replayed,
+            fill(reason, SOURCE_LOCALE, params),
+            row.seed_hex,
+            row.commitment,
+            reason,
+            params,
         )
 
     if commitment(seed) != row.commitment:
-        return report(False, 0, 0, "the revealed seed does not hash to the commitment")
+        return report(False, 0, 0, N_("the revealed seed does not hash to the commitment"))
     logged = [[Draw.from_json(draw) for draw in json.loads(r.draws_json)] for r in log_rows]
     matched, checked = verify_draws(seed, logged)
     if not matched:
-        return report(False, checked, 0, f"outcome #{checked + 1} differs from the seed")
+        return report(
+            False,
+            checked,
+            0,
+            N_("outcome #{number} differs from the seed"),
+            number=str(checked + 1),
+        )
     spec = registry.get(row.game)
     state, _ = replay(spec, row, log_rows, FairDice(seed))
     # The whole log replays here; the count says only what anyone may see (a replaced or
@@ -120,10 +141,10 @@ def verify_table(
         try:
             stored = spec.engine.state_model.model_validate_json(row.state_json)
         except ValidationError:
-            return report(False, checked, replayed, "the stored result cannot be read")
+            return report(False, checked, replayed, N_("the stored result cannot be read"))
         if stored != state:
-            return report(False, checked, replayed, "replaying the log gives another result")
-    return report(True, checked, replayed, "every roll re-derives from the seed")
+            return report(False, checked, replayed, N_("replaying the log gives another result"))
+    return report(True, checked, replayed, N_("every roll re-derives from the seed"))
 
 
 @dataclass(frozen=True)
