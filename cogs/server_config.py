@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+from babel import Locale
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
 from bot.economy import DEFAULT_CURRENCY, GuildTerms
 from bot.errors import NotAllowed
-from bot.i18n import N_, _
+from bot.i18n import N_, _, available_locales
 from bot.rules_text import GAMES
 from bot.service.config import ServerConfig
 from cogs._ui import render
@@ -35,8 +36,14 @@ def render_value(value: Any) -> str:
 DEFAULT = N_(" *(default)*")
 FOLLOW_DISCORD = "discord"
 """The /config language choice that follows the server's Discord language (the default)."""
-LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
-"""Each language in its own words, as a member looking for theirs reads it."""
+
+
+def language_names() -> dict[str, str]:
+    """Each language with a catalog, in its own words (CLDR's, through Babel), as a member
+    looking for theirs reads it: a new catalog folder is a new choice, with no code change."""
+    return {code: Locale.parse(code).get_display_name(code) or code for code in available_locales()}
+
+
 DEADLINE_SECONDS = (10, 3600)
 """What a server default for any deadline (an option named ``*_seconds``) may be: an
 opener may type a shorter one where the game allows it, a server may not impose it."""
@@ -64,9 +71,9 @@ def language_line(chosen: str | None, discord_language: str) -> str:
     if chosen is None:
         return _(
             "{language} — the server's Discord language",
-            language=LANGUAGE_NAMES.get(discord_language, discord_language),
+            language=language_names().get(discord_language, discord_language),
         ) + _(DEFAULT)
-    return LANGUAGE_NAMES.get(chosen, chosen)
+    return language_names().get(chosen, chosen)
 
 
 def config_embed(
@@ -330,7 +337,10 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
     @app_commands.choices(
         language=[
             app_commands.Choice(name="The server's Discord language", value=FOLLOW_DISCORD),
-            *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
+            *(
+                app_commands.Choice(name=name, value=code)
+                for code, name in language_names().items()
+            ),
         ]
     )
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -353,7 +363,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         note = _(
             "Table messages here are now in {language}. What a member alone sees stays in "
             "their own Discord language.",
-            language=LANGUAGE_NAMES.get(shown, shown),
+            language=language_names().get(shown, shown),
         )
         config = await self.bot.tables.server_config(guild_id)
         await self.show_to(interaction, config, note)

@@ -270,3 +270,23 @@ async def test_a_description_made_from_a_template_is_translated_as_one() -> None
     ja = await CatalogTranslator().translate(described, discord.Locale.japanese, context)
     presets = described.extras["params"]["presets"]
     assert ja == f"用意されたオプションの組み合わせ：{presets}"
+
+
+def test_a_new_catalog_folder_is_a_new_language_with_no_code_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.i18n as i18n
+    from cogs.server_config import language_names
+
+    for code in ("ja", "fr"):
+        (tmp_path / code / "LC_MESSAGES").mkdir(parents=True)
+    (tmp_path / "notes").mkdir()  # not a catalog: no LC_MESSAGES
+    monkeypatch.setattr(i18n, "LOCALES_FOLDER", tmp_path)
+    i18n.available_locales.cache_clear()
+    try:
+        assert i18n.available_locales() == ("en", "fr", "ja")
+        assert i18n.normalize("fr") == "fr" and i18n.normalize("de") == "en"
+        assert language_names() == {"en": "English", "fr": "français", "ja": "日本語"}
+    finally:
+        monkeypatch.undo()
+        i18n.available_locales.cache_clear()
