@@ -475,9 +475,8 @@ class TablesCog(commands.Cog, name="Tables"):
         if not points:
             await send_ephemeral(interaction, embed=embed)
             return
-        # The chart's legend stays in English until the chart draws with a font that has
-        # kana and kanji (Pillow's default has none); its alt text below is translated.
-        png = draw_running_net(points, rules_text.GAMES)
+        # The legend in the reader's language: the chart draws with the pictures' font.
+        png = draw_running_net(points, {name: title_of(name) for name in rules_text.GAMES})
         embed.set_image(url=f"attachment://{STATS_CHART}")
         # Alt text for the chart, which an embed image cannot carry itself.
         lowest, highest = min(v for _g, v in points), max(v for _g, v in points)

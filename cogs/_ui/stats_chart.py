@@ -6,8 +6,9 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot import fonts
 from bot.catalog import CATALOG
 
 WIDTH, HEIGHT = 640, 240
@@ -29,7 +30,8 @@ def draw_running_net(points: Sequence[tuple[str, int]], titles: dict[str, str]) 
     """PNG bytes of the chart; `points` are (game, running net) per table, oldest first."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     pen = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=12)
+    # Noto Sans CJK JP, as the card pictures: Pillow's default font has no kana or kanji.
+    font = fonts.noto(12)
     values = [0, *(value for _, value in points)]
     low, high = min(values), max(values)
     if low == high:

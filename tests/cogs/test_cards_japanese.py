@@ -29,7 +29,7 @@ from cogs.fortunes_winds import words as fw_words
 from cogs.hachihachi import art, tiles
 from cogs.hachihachi import words as hh_words
 from cogs.hachihachi.buttons import decision
-from tests.support.japanese import english_in
+from tests.support.japanese import english_in, missing_glyphs
 
 LATIN = re.compile(r"[A-Za-z]")
 
@@ -65,30 +65,18 @@ def test_a_missing_font_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
     assert fonts.check() == "Noto Sans CJK JP"
 
 
-def _missing_glyphs(font: ImageFont.FreeTypeFont, text: str) -> list[str]:
-    """The characters of ``text`` the font draws as its 'no glyph' box (.notdef)."""
-    tofu = _glyph(font, "\ue000")  # a private-use code point: no font has it
-    return [ch for ch in text if not ch.isspace() and _glyph(font, ch) == tofu]
-
-
-def _glyph(font: ImageFont.FreeTypeFont, char: str) -> bytes:
-    image = Image.new("L", (int(font.size) * 2, int(font.size) * 2))
-    ImageDraw.Draw(image).text((0, 0), char, font=font, fill=255)
-    return image.tobytes()
-
-
 def test_every_japanese_word_on_a_tile_has_its_glyphs_in_the_font(ja: None) -> None:
     drawn = set()
     for card in DECK:
         for label in tiles.labels(card):
             font = tiles.font(round(label.size * 3))
-            assert not _missing_glyphs(font, label.text), label.text
+            assert not missing_glyphs(font, label.text), label.text
             drawn.add(label.text)
     assert {"松", "桐", "光", "タネ", "赤短", "青短", "短冊", "カス"} <= drawn
     # The default font Pillow falls back to has none of them: this is what the font fixes.
     default = ImageFont.load_default(size=30)
     assert isinstance(default, ImageFont.FreeTypeFont)
-    assert _missing_glyphs(default, "松光タネ")
+    assert missing_glyphs(default, "松光タネ")
 
 
 def test_a_japanese_tile_is_its_own_picture_and_english_is_unchanged() -> None:
@@ -113,7 +101,7 @@ def test_a_japanese_table_picture_renders_its_words(ja: None) -> None:
     assert not english_in([image.alt])
     assert "松に鶴" in image.alt and "素十六" in image.alt
     for text, _done in art.progress(DECK[16:30]):
-        assert not _missing_glyphs(tiles.font(12), text)
+        assert not missing_glyphs(tiles.font(12), text)
 
 
 # -- hanafuda in its own words ----------------------------------------------------------------

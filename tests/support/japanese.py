@@ -23,6 +23,7 @@ from typing import Any
 import discord
 import pytest
 import simcord.interactions
+from PIL import Image, ImageDraw, ImageFont
 from simcord import Env, InteractionResult, MemberActor
 from simcord.results import ResponseMessage
 
@@ -289,3 +290,15 @@ async def make_japanese_world(
         locales.set(member, "en-US" if name in english_names else "ja")
     locales.set(moderator, "ja")
     return World(env, guild, text_channel, members, moderator), locales
+
+
+def missing_glyphs(font: ImageFont.FreeTypeFont, text: str) -> list[str]:
+    """The characters of ``text`` the font draws as its 'no glyph' box (.notdef)."""
+    tofu = _glyph(font, "\ue000")  # a private-use code point: no font has it
+    return [ch for ch in text if not ch.isspace() and _glyph(font, ch) == tofu]
+
+
+def _glyph(font: ImageFont.FreeTypeFont, char: str) -> bytes:
+    image = Image.new("L", (int(font.size) * 2, int(font.size) * 2))
+    ImageDraw.Draw(image).text((0, 0), char, font=font, fill=255)
+    return image.tobytes()
