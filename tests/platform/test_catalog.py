@@ -93,6 +93,12 @@ ALLOWED_GETATTR: dict[tuple[str, str], str] = {
         "the metrics of a client that may not be a TanzakuBot"
     ),
     ("bot/interactions.py", "getattr(interaction, 'client', None)"): "the same, its client",
+    ("cogs/_ui/hands.py", "getattr(interaction, 'locale', None)"): (
+        "a kept answer's member language (an interaction from before may carry none)"
+    ),
+    ("cogs/_ui/primitives.py", "getattr(interaction.client, 'languages', None)"): (
+        "the server languages of a client that may not be a TanzakuBot"
+    ),
     ("bot/storage/database.py", "getattr(connection, '_thread', None)"): "aiosqlite's thread",
     ("bot/interactions.py", "getattr(item, 'custom_id', None)"): "a discord component",
     ("cogs/_ui/errors.py", "getattr(error, 'original', error)"): "discord.py's wrapped error",
