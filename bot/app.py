@@ -21,13 +21,10 @@ from bot.i18n.audience import Languages
 from bot.i18n.commands import CatalogTranslator
 from bot.interactions import (
     GuardedTree,
-    answer_dropped_click,
-    describe,
-    is_routine,
     meter_interaction,
 )
 from bot.meter import NO_METER, Meter
-from bot.safe_log import log_failure, redact_tokens_in_logs
+from bot.safe_log import redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
 from bot.signals import LANGUAGE
 from bot.storage import DATABASE_ERRORS, database_for_url
@@ -274,16 +271,6 @@ class TanzakuBot(commands.Bot):
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
         self.dynamic_item_types.extend(items)
-
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        # Every click gets an answer, also one on a button an edit just removed.
-        try:
-            await answer_dropped_click(interaction, self.dynamic_item_types)
-        except Exception as error:
-            if isinstance(error, discord.HTTPException) and is_routine(error):
-                log.warning("a click on a removed component: Discord refused: %s", describe(error))
-            else:
-                log_failure(log, "a click on a removed component failed", error=error)
 
     async def on_ready(self) -> None:
         # The gateway has now filled discord.py's caches (every guild, channel and role):

@@ -205,7 +205,7 @@ class Play:
             logged[DECIDED_WITH] = len(decided_with)
         await self._steps.log(tx, row.id, seq, user_id, logged, dice.draws, events)
         new_row, deadline = await self.save(
-            tx, row, spec, new_state, dice, seq, seats, final_status
+            tx, row, spec, new_state, dice, seq, seats, final_status, before=state
         )
         await self._check_charge(tx, row, spec, new_state, user_id)
         await self._check_bank(tx, row, spec, state, new_state)
@@ -223,10 +223,13 @@ class Play:
         seq: int,
         seats: list[tq.SeatRow] | None = None,
         final_status: str = TableStatus.FINISHED,
+        *,
+        before: Any = None,
     ) -> tuple[tq.TableRow, tq.DeadlineRow | Unread | None]:
         """Save the engine's new state: coins reconciled, the row, then the deadline (or,
         once finished, the stats). Returns the row and the deadline it left (`UNREAD`:
-        the one stored before, untouched)."""
+        the one stored before, untouched). `before`: the state the row held, when the
+        caller has it parsed already (else its ply is read from the row)."""
         house_net = await self._steps.reconcile(tx, row, state.stakes, state.payouts, seats)
         inner = dice.inner
         counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter
@@ -247,7 +250,7 @@ class Play:
                 f"table {row.id}: escrow {new_row.escrow} != stakes {sum(state.stakes.values())}"
             )
         if not state.finished:
-            return new_row, await self._next_deadline(tx, row, spec, state)
+            return new_row, await self._next_deadline(tx, row, spec, state, before)
         await tq.clear_deadline(tx, row.id)
         if status == TableStatus.FINISHED:
             # An aborted game was not played out: it counts in nobody's stats.
@@ -255,12 +258,15 @@ class Play:
         return new_row, None
 
     async def _next_deadline(
-        self, tx: Transaction, row: tq.TableRow, spec: AnySpec, state: Any
+        self, tx: Transaction, row: tq.TableRow, spec: AnySpec, state: Any, before: Any = None
     ) -> tq.DeadlineRow | Unread | None:
         """Re-arm the deadline when the decision point moved on (or the game just began);
         a choice made inside the same decision point keeps the clock running."""
         old_ply = None
-        if row.state_json is not None:
+        if before is not None:
+            # Not the row's JSON parsed again: a Hachi-hachi state is kilobytes.
+            old_ply = before.ply
+        elif row.state_json is not None:
             old_ply = json.loads(row.state_json).get("ply")
         seconds = spec.engine.deadline_seconds(state)
         if seconds is None:

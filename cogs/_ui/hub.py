@@ -24,6 +24,7 @@ from bot.i18n import _, use_locale
 from bot.interactions import (
     ALREADY_ACKNOWLEDGED,
     acknowledge_if_slow,
+    answer_dropped_click,
     describe,
     note_failure,
     note_refusal,
@@ -376,7 +377,9 @@ class TableHub(MessageSync):
         this is the one place they are answered: whether or not the clicked id is still
         on the message (a click made as an edit replaced the buttons gets the stale
         answer, or its action when its ply is still the table's), and whether or not the
-        form object is still in memory (after a restart or its timeout)."""
+        form object is still in memory (after a restart or its timeout). A click on any
+        other bot component that an edit took off its message is answered here too
+        (:func:`answer_dropped_click`): one listener, one task per interaction."""
         if interaction.type == discord.InteractionType.component:
             kind = "click"
         elif interaction.type == discord.InteractionType.modal_submit:
@@ -392,6 +395,8 @@ class TableHub(MessageSync):
                 await asyncio.sleep(0)
                 if not interaction.extras.get(FORM_ALIVE):
                     await self._answer_expired_form(interaction)
+            else:
+                await self._answer_dropped_click(interaction)
             return
         raw_values: Any = data.get("values") or []
         values = [str(value) for value in raw_values]
@@ -401,6 +406,13 @@ class TableHub(MessageSync):
             # Never let the library log this interaction: a button's label, a form's
             # value may be a bid.
             log_click_failure("a %r %s at table %s failed", cid.verb, kind, cid.table, error=error)
+
+    async def _answer_dropped_click(self, interaction: discord.Interaction[Any]) -> None:
+        # Every click gets an answer, also one on a button an edit just removed.
+        try:
+            await answer_dropped_click(interaction, self.bot.dynamic_item_types)
+        except Exception as error:
+            log_click_failure("a click on a removed component failed", error=error)
 
     async def _answer_expired_form(self, interaction: discord.Interaction[Any]) -> None:
         try:

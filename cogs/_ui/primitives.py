@@ -1,8 +1,8 @@
 """The pieces every Tanzaku UI module draws with: a message's payload and picture, the
 table components and views, and the private answers and member checks of an interaction.
 
-Every Tanzaku component is a :class:`TableComponent` (one ``DynamicItem`` for the custom-id
-grammar in :mod:`cogs._ui.custom_ids`); what a click on one does is the hub's
+Every Tanzaku component is a :data:`TableComponent` (a button or a select whose custom id
+follows the grammar in :mod:`cogs._ui.custom_ids`); what a click on one does is the hub's
 (:mod:`cogs._ui.hub`). This module imports no other UI module but the grammar and the
 text helpers, so any of them may import it.
 """
@@ -13,11 +13,10 @@ import hashlib
 import io
 import json
 import logging
-import re
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import discord
 
@@ -26,7 +25,7 @@ from bot.interactions import describe, is_routine, note_failure, respond
 from bot.safe_log import log_failure
 from bot.service import Actor
 from cogs._ui import render
-from cogs._ui.custom_ids import TEMPLATE, ComponentId, component_id
+from cogs._ui.custom_ids import ComponentId, component_id
 
 log = logging.getLogger(__name__)
 
@@ -137,15 +136,13 @@ def button(
     disabled: bool = False,
     row: int | None = None,
 ) -> TableComponent:
-    return TableComponent(
-        discord.ui.Button(
-            label=label,
-            style=style,
-            emoji=emoji,
-            disabled=disabled,
-            custom_id=component_id(table, ply, verb, arg),
-            row=row,
-        )
+    return TableButton(
+        label=label,
+        style=style,
+        emoji=emoji,
+        disabled=disabled,
+        custom_id=component_id(table, ply, verb, arg),
+        row=row,
     )
 
 
@@ -158,13 +155,11 @@ def select(
     *,
     row: int | None = None,
 ) -> TableComponent:
-    return TableComponent(
-        discord.ui.Select(
-            placeholder=placeholder,
-            options=list(options),
-            custom_id=component_id(table, ply, verb),
-            row=row,
-        )
+    return TableSelect(
+        placeholder=placeholder,
+        options=list(options),
+        custom_id=component_id(table, ply, verb),
+        row=row,
     )
 
 
@@ -214,30 +209,30 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
-    """Any button or select of a Tanzaku table; its custom id says everything needed.
+class TableButton(discord.ui.Button[Any]):
+    """A button of a Tanzaku table; its custom id (:mod:`cogs._ui.custom_ids`) says
+    everything a click on it needs.
 
     Only drawn, never dispatched by discord.py: :meth:`TableHub.on_interaction` answers
     every click on one from its custom id alone, whether or not the id is still on the
-    message. So the class is not registered as a dynamic item (discord.py would rebuild
-    the clicked message's whole view for each click, to call a callback that does
-    nothing) and a view of these is not dispatchable (discord.py would keep every table
-    message's view in memory, to call the same nothing)."""
-
-    def __init__(self, item: discord.ui.Item[Any]) -> None:
-        super().__init__(item)
+    message. So it is not a registered dynamic item (discord.py would rebuild the clicked
+    message's whole view for each click, to call a callback that does nothing) and a view
+    of these is not dispatchable (discord.py would keep every table message's view in
+    memory, to call the same nothing)."""
 
     def is_dispatchable(self) -> bool:
         return False
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> TableComponent:
-        return cls(item)
+
+class TableSelect(discord.ui.Select[Any]):
+    """A select of a Tanzaku table: drawn, never dispatched, as :class:`TableButton`."""
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+TableComponent: TypeAlias = TableButton | TableSelect
+"""Any component of a Tanzaku table."""
 
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:

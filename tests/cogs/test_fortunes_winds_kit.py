@@ -13,7 +13,7 @@ PICKS = Picks(("earth", "water", "fire", "air"), verb="die", confirm_verb="again
 
 
 def ids(items) -> list[ComponentId]:
-    parsed = [ComponentId.parse(item.item.custom_id) for item in items]
+    parsed = [ComponentId.parse(item.custom_id) for item in items]
     assert all(parsed)
     return parsed  # type: ignore[return-value]
 
@@ -37,12 +37,12 @@ def test_each_toggle_carries_the_choice_its_click_makes():
     assert [p.verb for p in parsed] == ["die"] * 4 + ["again"]
     assert {p.ply for p in parsed} == {12} and {p.table for p in parsed} == {7}
     earth, water, fire = drawn[:3]
-    assert earth.item.disabled and PICKS.locked_item(parsed[0].arg) == "earth"
+    assert earth.disabled and PICKS.locked_item(parsed[0].arg) == "earth"
     assert PICKS.decode(parsed[1].arg) == []  # unpick water
     assert PICKS.decode(parsed[2].arg) == ["water", "fire"]
     assert PICKS.decode(parsed[3].arg) == ["water", "air"]
     assert PICKS.decode(parsed[4].arg) == ["water"]  # confirm: the choice as it stands
-    assert water.item.style.name == "success" and fire.item.style.name == "secondary"
+    assert water.style.name == "success" and fire.style.name == "secondary"
     assert len({p.arg for p in parsed}) == 5, "custom ids are unique on a message"
 
 

@@ -20,6 +20,7 @@ from cogs._ui.custom_ids import ComponentId
 from cogs._ui.forms import AmountModal, parse_quick, quick_amounts, submitted, typed_amount
 from cogs._ui.frame import Frame, Sentences, frame_of
 from cogs._ui.options import REQUIRED, Option, Options, table
+from cogs._ui.primitives import TableButton
 
 
 def snapshot(*, finished: bool = False, due: float | None = 1_700_000_000.0) -> Any:
@@ -257,9 +258,11 @@ async def test_controls_are_drawn_from_the_table() -> None:
             Menu("pick", "Pick", choices=lambda s: [("One", "1", None)]),
         ],
     )
-    ids = [str(item.item.custom_id) for item in items]  # type: ignore[attr-defined]
+    ids = [str(item.custom_id) for item in items]
     assert ids == ["tz:5:9:go", "tz:5:0:join", "tz:5:9:pick"]
-    assert items[0].item.disabled and not items[1].item.disabled  # type: ignore[attr-defined]
+    first, second = items[0], items[1]
+    assert isinstance(first, TableButton) and isinstance(second, TableButton)
+    assert first.disabled and not second.disabled
 
 
 # -- options declared once -------------------------------------------------------------------
