@@ -1,0 +1,93 @@
+"""The rules pages in every language: a translation has the English pages, page for page
+(the page buttons lead to the same page in each), within Discord's embed limits, with
+every figure and every option name of the English; /rules shows the locale in effect."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot import rules_text
+from bot.i18n import use_locale
+
+GAMES = sorted(rules_text.GAMES)
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_japanese_pages_like_the_english(game: str) -> None:
+    english = rules_text.pages(game)
+    japanese = rules_text.pages(game, "ja")
+    assert len(japanese) == len(english)
+    assert rules_text.problems(english, japanese) == []
+    for title, body in japanese:
+        assert JAPANESE.search(title) and JAPANESE.search(body), title
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("locale", ["en", "ja"])
+def test_every_page_fits_an_embed(game: str, locale: str) -> None:
+    for title, body in rules_text.pages(game, locale):
+        assert 0 < len(body) <= rules_text.EMBED_DESCRIPTION_MAX
+        # The embed title is "<game> — <page>": the page's part leaves room for the game's.
+        assert 0 < len(title) <= rules_text.TITLE_ROOM
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_japanese_pages_list_the_options_the_server_sets(game: str) -> None:
+    def server_options(pages: rules_text.Pages, head: str) -> list[str]:
+        text = "\n".join(body for _title, body in pages)
+        assert head in text
+        names = []
+        for line in text.split(head, 1)[1].splitlines()[1:]:
+            found = re.match(r"- `([a-z_]+)`", line)
+            if found is None:
+                break
+            names.append(found.group(1))
+        return names
+
+    english = server_options(rules_text.pages(game), "**Set by the server's moderators**")
+    japanese = server_options(rules_text.pages(game, "ja"), "**サーバーのモデレーターが設定**")
+    assert japanese == english
+
+
+def test_other_locales_get_the_english() -> None:
+    english = rules_text.pages("hazard")
+    assert rules_text.pages("hazard", "fr") == english
+    assert rules_text.pages("hazard", "en-GB") == english
+    assert rules_text.pages("hazard", "ja-JP") == rules_text.pages("hazard", "ja") != english
+
+
+def test_the_checker_finds_a_broken_translation() -> None:
+    english = rules_text.pages("hazard")
+    good = rules_text.pages("hazard", "ja")
+    assert rules_text.problems(english, good) == []
+    assert rules_text.problems(english, good[:-1]) == ["6 pages where the source has 7"]
+    too_long = (good[0], (good[1][0], "あ" * (rules_text.EMBED_DESCRIPTION_MAX + 1)), *good[2:])
+    assert any("page 2 has 4097 characters" in p for p in rules_text.problems(english, too_long))
+    empty = ((good[0][0], " "), *good[1:])
+    assert "page 1 is empty" in rules_text.problems(english, empty)
+    # A translation that changes a figure or loses an option's name changes the rules.
+    title, body = good[-1]
+    changed = (*good[:-1], (title, body.replace("**1,000**", "**100**")))
+    assert rules_text.problems(english, changed) == ["page 7 lacks the source's figures: 1,000"]
+    lost = (*good[:-1], (title, body.replace("`against_bar`", "バー")))
+    assert rules_text.problems(english, lost) == ["page 7 lacks the source's names: against_bar"]
+    no_table = ((good[0]), (good[1][0], good[1][1].replace("```", "")), *good[2:])
+    assert "page 2 has another number of code blocks than the source" in rules_text.problems(
+        english, no_table
+    )
+
+
+def test_the_rules_page_follows_the_locale_in_effect() -> None:
+    from cogs._ui.rules_pages import rules_page
+
+    with use_locale("ja"):
+        japanese = rules_page("nihakyu", 1).embed
+    with use_locale("en"):
+        english = rules_page("nihakyu", 1).embed
+    assert japanese.description == rules_text.pages("nihakyu", "ja")[1][1]
+    assert english.description == rules_text.pages("nihakyu")[1][1]
+    assert "勝敗と同点" in (japanese.title or "")
+    assert (english.title or "").endswith("Winning & Ties")
