@@ -10,6 +10,7 @@ import pytest
 
 from bot import rules_text
 from bot.i18n import use_locale
+from tests.support.japanese import english_in
 
 GAMES = sorted(rules_text.GAMES)
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -23,6 +24,9 @@ def test_every_game_has_japanese_pages_like_the_english(game: str) -> None:
     assert rules_text.problems(english, japanese) == []
     for title, body in japanese:
         assert JAPANESE.search(title) and JAPANESE.search(body), title
+        # Commands, options and their values stay as typed (code marks); no sentence of
+        # English is left.
+        assert english_in([title, body]) == [], title
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -1,0 +1,67 @@
+"""/rules and /verify in the language of the member who asked (issue 29): at a Japanese
+server a Japanese member reads the Japanese rules and gets a Japanese replay page, an
+English member the English ones; a page turned keeps the language of who turns it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import rules_text
+from bot.replay import data_of
+from tests.platform.test_replay_page import attachment_text, play_a_hazard_table
+from tests.support.japanese import english_in, make_japanese_world
+from tests.support.sim import answered
+
+
+def next_button(message: Any) -> str:
+    """The custom id of the rules page's second button (Next), whatever its label."""
+    buttons = [child for row in message.components for child in row.to_dict()["components"]]
+    return str(buttons[1]["custom_id"])
+
+
+async def test_each_member_reads_the_rules_in_their_language(simcord_env, monkeypatch):
+    world, _locales = await make_japanese_world(
+        simcord_env, monkeypatch, "alice", "bob", english=["bob"]
+    )
+    alice, bob = world["alice"], world["bob"]
+    japanese = rules_text.pages("hachihachi", "ja")
+    english = rules_text.pages("hachihachi")
+
+    shown = answered(await alice.slash(world.channel, "rules", game="hachihachi"), ephemeral=True)
+    embed = shown.response.embeds[0]
+    assert embed.description == japanese[0][1]
+    assert (embed.title or "").endswith(f"— {japanese[0][0]}")
+    assert english_in([embed.description or ""], names=["alice", "bob"]) == []
+    # The page's buttons lead to the same page in every language.
+    turned = answered(
+        await alice.click(shown.response.message, custom_id=next_button(shown.response.message))
+    )
+    assert turned.response.embeds[0].description == japanese[1][1]
+    assert "光" in japanese[1][1] and "カス" in japanese[1][1]
+
+    theirs = answered(await bob.slash(world.channel, "rules", game="hachihachi"), ephemeral=True)
+    assert theirs.response.embeds[0].description == english[0][1]
+    turned = answered(
+        await bob.click(theirs.response.message, custom_id=next_button(theirs.response.message))
+    )
+    assert turned.response.embeds[0].description == english[1][1]
+
+
+async def test_verify_attaches_the_page_in_the_askers_language(simcord_env, monkeypatch):
+    world, _locales = await make_japanese_world(
+        simcord_env, monkeypatch, "alice", "bob", english=["bob"]
+    )
+    await play_a_hazard_table(world, rounds=1)
+    pages = {}
+    for name in ("alice", "bob"):
+        verified = answered(
+            await world[name].slash(world.channel, "verify", table=1), ephemeral=True
+        )
+        (attached,) = verified.response.attachments
+        pages[name] = attachment_text(world, attached)
+    assert '<html lang="ja">' in pages["alice"] and "シードを確認しています…" in pages["alice"]
+    assert '<html lang="en">' in pages["bob"] and "Checking the seed…" in pages["bob"]
+    assert data_of(pages["alice"])["seed"] == data_of(pages["bob"])["seed"]
+    assert [s["draws"] for s in data_of(pages["alice"])["steps"]] == [
+        s["draws"] for s in data_of(pages["bob"])["steps"]
+    ], "the same rolls to re-derive in both"
