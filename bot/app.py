@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.economy import Economy
 from bot.i18n import use_locale
 from bot.i18n.audience import Languages
+from bot.i18n.commands import CatalogTranslator
 from bot.interactions import GuardedTree, answer_dropped_click, describe, is_routine
 from bot.safe_log import log_failure, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
@@ -151,6 +152,8 @@ class TanzakuBot(commands.Bot):
             else "",
         )
         await self.languages.load()
+        # Slash commands carry their names and descriptions in every catalog's language.
+        await self.tree.set_translator(CatalogTranslator())
         # The extensions register everything Discord-facing themselves (cogs.core: the
         # table components and the command error handler): bot/ never imports cogs/.
         for extension in self._extensions:
