@@ -4,17 +4,23 @@ English is the source (``<game>.md`` here); a translation is the same file name 
 folder named for its locale (``ja/<game>.md``), with the same pages in the same order, so
 a page number means the same page in every language. A locale without a translation of a
 game shows the English.
+
+A translation writes commands and options as they are typed in English (`/hazard open`,
+`min_stake`); shown, each gets the name a member of that language sees in Discord beside
+it (the command strings' entries in the catalog: ``bot.i18n.commands``), since Discord
+shows a Japanese member ``/ハザード 開く``, while `/config rule` takes the English option.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 
 from bot.catalog import CATALOG
-from bot.i18n import SOURCE_LOCALE, normalize
+from bot.i18n import SOURCE_LOCALE, catalog, normalize
+from bot.i18n.commands import valid_name
 
 GAMES = {game.name: game.title for game in CATALOG if game.rules_file is not None}
 """The games /rules shows, by name: their titles (bot/catalog.py)."""
@@ -41,8 +47,39 @@ def _pages(game: str, locale: str) -> Pages:
     folder = resources.files(__name__)
     path = folder.joinpath(locale, rules_file)
     if locale == SOURCE_LOCALE or not path.is_file():
-        path = folder.joinpath(rules_file)
-    return split(path.read_text(encoding="utf-8"), GAMES[game])
+        return split(folder.joinpath(rules_file).read_text(encoding="utf-8"), GAMES[game])
+    text = with_local_names(path.read_text(encoding="utf-8"), catalog(locale))
+    return split(text, GAMES[game])
+
+
+Names = Mapping[str | tuple[str, str], str | tuple[str, ...]]
+"""A catalog (``bot.i18n.catalog``): English message → its translation."""
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
+IDENTIFIER = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def with_local_names(text: str, names: Names) -> str:
+    """``text`` with its commands and options (code spans: `/hazard open`, `min_stake`,
+    `banker:player`) followed by the names ``names`` (a catalog) gives them, where Discord
+    would show those: `/ハザード 開く`（`/hazard open`）. A word without a name Discord
+    would take stays in English, as Discord shows it."""
+
+    def local(word: str) -> str | None:
+        found = names.get(word) if IDENTIFIER.fullmatch(word) else None
+        return found if isinstance(found, str) and found != word and valid_name(found) else None
+
+    def shown(span: re.Match[str]) -> str:
+        code = span.group(1)
+        command = code.startswith("/")
+        words = []
+        for word in (code[1:] if command else code).split(" "):
+            name, colon, value = word.partition(":")
+            value_name = local(value) if value else None
+            words.append((local(name) or name) + colon + (value_name or value))
+        local_code = ("/" if command else "") + " ".join(words)
+        return span.group(0) if local_code == code else f"`{local_code}`（{span.group(0)}）"
+
+    return CODE_SPAN.sub(shown, text)
 
 
 def split(text: str, game_title: str) -> Pages:

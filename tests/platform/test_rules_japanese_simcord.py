@@ -9,8 +9,8 @@ from typing import Any
 from bot import rules_text
 from bot.replay import data_of
 from tests.platform.test_replay_page import attachment_text, play_a_hazard_table
-from tests.support.japanese import english_in, make_japanese_world
-from tests.support.sim import answered
+from tests.support.japanese import english_in, make_japanese_world, member_locales
+from tests.support.sim import answered, make_world
 
 
 def next_button(message: Any) -> str:
@@ -48,9 +48,11 @@ async def test_each_member_reads_the_rules_in_their_language(simcord_env, monkey
 
 
 async def test_verify_attaches_the_page_in_the_askers_language(simcord_env, monkeypatch):
-    world, _locales = await make_japanese_world(
-        simcord_env, monkeypatch, "alice", "bob", english=["bob"]
-    )
+    # An English server (its table in English), one member reading Japanese: the page
+    # follows whoever asked, not the server.
+    locales = member_locales(monkeypatch)
+    world = await make_world(simcord_env, "alice", "bob")
+    locales.set(world["alice"], "ja")
     await play_a_hazard_table(world, rounds=1)
     pages = {}
     for name in ("alice", "bob"):

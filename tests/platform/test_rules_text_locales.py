@@ -45,7 +45,8 @@ def test_the_japanese_pages_list_the_options_the_server_sets(game: str) -> None:
         assert head in text
         names = []
         for line in text.split(head, 1)[1].splitlines()[1:]:
-            found = re.match(r"- `([a-z_]+)`", line)
+            # Shown in Japanese, an option may have its Japanese name first: `名前`（`name`）.
+            found = re.match(r"- (?:`[^`]+`（)?`([a-z_]+)`", line)
             if found is None:
                 break
             names.append(found.group(1))
@@ -95,3 +96,40 @@ def test_the_rules_page_follows_the_locale_in_effect() -> None:
     assert english.description == rules_text.pages("nihakyu")[1][1]
     assert "勝敗と同点" in (japanese.title or "")
     assert (english.title or "").endswith("Winning & Ties")
+
+
+def test_commands_and_options_get_the_names_discord_shows_beside_them() -> None:
+    names = {
+        "hazard": "ハザード",
+        "open": "開く",
+        "min_stake": "最低賭け額",
+        "banker": "胴元",
+        "player": "参加者",
+        "member": "メンバー",
+        "duel": "決闘",
+        "bad": "Not A Name",  # Discord refuses it: it shows the English
+    }
+    text = (
+        "`/hazard open` `min_stake`, `max_stake`; `banker:player`; "
+        "`/duel challenge member:@Tanzaku`; `bad`; `/config rule`"
+    )
+    assert rules_text.with_local_names(text, names) == (
+        "`/ハザード 開く`（`/hazard open`） `最低賭け額`（`min_stake`）, `max_stake`; "
+        "`胴元:参加者`（`banker:player`）; "
+        "`/決闘 challenge メンバー:@Tanzaku`（`/duel challenge member:@Tanzaku`）; "
+        "`bad`; `/config rule`"
+    )
+
+
+def test_the_japanese_pages_name_commands_as_the_catalog_does(monkeypatch) -> None:
+    names = {"hazard": "ハザード", "odds": "確率", "min_stake": "最低賭け額"}
+    monkeypatch.setattr(rules_text, "catalog", lambda locale: names)
+    rules_text._pages.cache_clear()
+    try:
+        japanese = "\n".join(body for _title, body in rules_text.pages("hazard", "ja"))
+        english = "\n".join(body for _title, body in rules_text.pages("hazard"))
+    finally:
+        rules_text._pages.cache_clear()
+    assert "`/ハザード 確率`（`/hazard odds`）" in japanese
+    assert "`最低賭け額`（`min_stake`）" in japanese
+    assert "ハザード 確率" not in english and "`/hazard odds`" in english
