@@ -53,13 +53,10 @@ WORDS: dict[str, str] = {
     "re_deriving": N_("Re-deriving every roll…"),
     "prev": N_("◀ Prev"),
     "next": N_("Next ▶"),
-    "step_label": N_("Step"),
+    "step_label": N_("Replay step"),
     "draws_heading": N_("Every roll and shuffle, in the order drawn"),
-    "column_check": N_("Check"),
-    "column_step": N_("Step"),
-    "column_whose": N_("Whose"),
-    "column_roll": N_("Roll"),
-    "column_seed": N_("From the seed"),
+    # One message for the row: a lone "Roll" would be the games' button's translation.
+    "columns": N_("Check · Step · Whose · Roll · From the seed"),
     "computed_here": N_(
         "Everything above was computed in this browser from the data in this file: "
         "SHA-256 and HMAC-SHA256 by the browser's own Web Crypto. Nothing is fetched."
@@ -116,9 +113,13 @@ def page_html(data: dict[str, Any]) -> str:
     script = files.joinpath("fairdice.js").read_text(encoding="utf-8")
     # The templates as they are: the page's script fills their {names} in.
     words = {key: _(text) for key, text in WORDS.items()}
-    marks = {**words, "lang": current_locale()}
+    marks = {key: html.escape(text) for key, text in words.items()}
+    marks["lang"] = html.escape(current_locale())
+    marks["columns"] = "".join(
+        f"<th>{html.escape(column.strip())}</th>" for column in words["columns"].split("·")
+    )
     # The words go in before the data, so nothing in the data is ever read as a mark.
-    page = _MARK.sub(lambda found: html.escape(marks[found.group(1)]), template)
+    page = _MARK.sub(lambda found: marks[found.group(1)], template)
     page = page.replace("/*WORDS*/", _inline(words)).replace("/*FAIRDICE*/", script)
     payload = _inline({"format": FORMAT, "version": FORMAT_VERSION, **data})
     return page.replace("/*DATA*/", payload)

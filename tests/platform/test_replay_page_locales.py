@@ -66,6 +66,8 @@ def test_the_page_is_built_in_the_locale_in_effect() -> None:
     for words in ("Checking the seed…", "Re-deriving every roll…", "<th>Whose</th>"):
         assert words in english
     assert "Nothing is fetched." in english and "Nothing is fetched." not in japanese
+    assert "<th>Whose</th><th>Roll</th><th>From the seed</th>" in english
+    assert "<th>誰の</th><th>出目</th><th>シードから</th>" in japanese
 
 
 def test_a_word_cannot_break_out_of_the_script() -> None:
