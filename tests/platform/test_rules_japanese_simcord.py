@@ -9,7 +9,7 @@ from typing import Any
 from bot import rules_text
 from bot.replay import data_of
 from tests.platform.test_replay_page import attachment_text, play_a_hazard_table
-from tests.support.japanese import english_in, make_japanese_world, member_locales
+from tests.support.japanese import english_in, make_japanese_world, member_locales, texts_of
 from tests.support.sim import answered, make_world
 
 
@@ -31,7 +31,8 @@ async def test_each_member_reads_the_rules_in_their_language(simcord_env, monkey
     embed = shown.response.embeds[0]
     assert embed.description == japanese[0][1]
     assert (embed.title or "").endswith(f"— {japanese[0][0]}")
-    assert english_in([embed.description or ""], names=["alice", "bob"]) == []
+    # Nothing of the answer is English: the page, its title, footer and buttons.
+    assert english_in(texts_of(shown), names=["alice", "bob"]) == []
     # The page's buttons lead to the same page in every language.
     turned = answered(
         await alice.click(shown.response.message, custom_id=next_button(shown.response.message))
@@ -41,6 +42,7 @@ async def test_each_member_reads_the_rules_in_their_language(simcord_env, monkey
 
     theirs = answered(await bob.slash(world.channel, "rules", game="hachihachi"), ephemeral=True)
     assert theirs.response.embeds[0].description == english[0][1]
+    assert (theirs.response.embeds[0].footer.text or "").startswith("Page 1 of")
     turned = answered(
         await bob.click(theirs.response.message, custom_id=next_button(theirs.response.message))
     )
@@ -67,3 +69,11 @@ async def test_verify_attaches_the_page_in_the_askers_language(simcord_env, monk
     assert [s["draws"] for s in data_of(pages["alice"])["steps"]] == [
         s["draws"] for s in data_of(pages["bob"])["steps"]
     ], "the same rolls to re-derive in both"
+
+
+async def test_every_games_rules_read_in_japanese(simcord_env, monkeypatch):
+    world, _locales = await make_japanese_world(simcord_env, monkeypatch, "alice")
+    for game in sorted(rules_text.GAMES):
+        shown = answered(await world["alice"].slash(world.channel, "rules", game=game))
+        assert shown.response.embeds[0].description == rules_text.pages(game, "ja")[0][1]
+        assert english_in(texts_of(shown), names=["alice"]) == [], game
