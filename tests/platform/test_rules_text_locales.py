@@ -5,6 +5,8 @@ every figure and every option name of the English; /rules shows the locale in ef
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +135,13 @@ def test_the_japanese_pages_name_commands_as_the_catalog_does(monkeypatch) -> No
     assert "`/ハザード 確率`（`/hazard odds`）" in japanese
     assert "`最低賭け額`（`min_stake`）" in japanese
     assert "ハザード 確率" not in english and "`/hazard odds`" in english
+
+
+def test_the_translations_ship_with_the_package() -> None:
+    # pip install . (the Docker image) copies only the package data pyproject names.
+    root = Path(rules_text.__file__).parent
+    config = tomllib.loads((root.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["bot.rules_text"]
+    shipped = {path for pattern in globs for path in root.glob(pattern)}
+    assert (root / "ja" / "hazard.md") in shipped
+    assert set(root.rglob("*.md")) <= shipped
