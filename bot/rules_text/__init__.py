@@ -25,7 +25,6 @@ from bot.i18n.commands import valid_name
 GAMES = {game.name: game.title for game in CATALOG if game.rules_file is not None}
 """The games /rules shows, by name: their titles (bot/catalog.py)."""
 
-EMBED_TITLE_MAX = 256
 EMBED_DESCRIPTION_MAX = 4096
 TITLE_ROOM = 200
 """A page's own title goes after the game's in the embed title: it keeps this little."""
@@ -127,7 +126,7 @@ def problems(source: Pages, translated: Pages) -> list[str]:
     for number, ((_, theirs), (_, ours)) in enumerate(pairs, start=1):
         if theirs.count("```") != ours.count("```"):
             found.append(f"page {number} has another number of code blocks than the source")
-        for kind, pattern in (("figures", FIGURE), ("names", CODE_NAME)):
+        for kind, pattern in (("figures", FIGURE), ("names", CODE_SPAN)):
             lost = sorted(set(pattern.findall(theirs)) - set(pattern.findall(ours)))
             if lost:
                 found.append(f"page {number} lacks the source's {kind}: {', '.join(lost)}")
@@ -136,7 +135,6 @@ def problems(source: Pages, translated: Pages) -> list[str]:
 
 FIGURE = re.compile(r"\d+(?:[.,/]\d+)*")
 """A number as the rules write it: 49.3, 1,000, 244/495."""
-CODE_NAME = re.compile(r"`([^`\n]+)`")
 
 
 def page_sets(game: str) -> Sequence[tuple[str, Pages]]:
