@@ -5,13 +5,13 @@ from __future__ import annotations
 import discord
 
 from bot import rules_text
-from bot.i18n import _
+from bot.i18n import _, current_locale
 from cogs._ui import render
 from cogs._ui.primitives import RULES_TABLE, Payload, button, view_of
 
 
 def rules_page(game: str, page: int) -> Payload:
-    pages = rules_text.pages(game)
+    pages = rules_text.pages(game, current_locale())
     page = max(0, min(page, len(pages) - 1))
     title, body = pages[page]
     embed = discord.Embed(
