@@ -193,6 +193,10 @@ def percent(value: Fraction) -> str:
     return f"{float(value) * 100:,.2f}%"
 
 
+def decimal(value: Fraction) -> str:
+    return f"{float(value):,.2f}"
+
+
 def against_terms(rules: hazard.Rules) -> str:
     """How "against" bets are paid at a table, in a few words."""
     commission = str(rules.against_commission)
@@ -277,7 +281,7 @@ def odds_embed(main: int | None = None, rules: hazard.Rules | None = None) -> di
                 edge_against=percent(edges["against"]),
                 edge_odds=percent(edges["odds_for"]),
                 throws=str(figures.expected_throws),
-                throws_decimal=f"{float(figures.expected_throws):,.2f}",
+                throws_decimal=decimal(figures.expected_throws),
             ),
             inline=False,
         )

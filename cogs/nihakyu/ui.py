@@ -39,6 +39,8 @@ CONTROLS = (
     Control("skip", N_("Pass"), shown=lambda s: s.phase == "sleight"),
 )  # fmt: skip
 
+DEADLINE = N_("Resolves {due} at the latest.")
+
 Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
 
 
@@ -48,7 +50,7 @@ class NihakyuUI(Game):
     seats_title = N_("Stamina (✅ chosen · ⏳ waiting)")
     finished_seats_title = N_("Stamina at the end (✖ out)")
     recent_events = 12
-    deadline = N_("Resolves {due} at the latest.")
+    deadline = DEADLINE
     sentences = SENTENCES
     confirmations = CONFIRMATIONS
     buttons = CONTROLS
@@ -74,7 +76,7 @@ class NihakyuUI(Game):
         return rules_summary(snapshot.rules)
 
     def deadline_line(self, snapshot: Snapshot) -> str | None:
-        return deadline_text(_(self.deadline or ""), snapshot)
+        return deadline_text(_(DEADLINE), snapshot)
 
     def controls(self, snapshot: Snapshot) -> discord.ui.View | None:
         shown = [replace(c, label=_(c.label)) for c in CONTROLS]

@@ -144,13 +144,17 @@ SENTENCES = Sentences(
 )
 
 
+def signed(value: int) -> str:
+    return f"{value:+d}"
+
+
 def sleight_confirmed(event: nihakyu.SleightConfirmed, snapshot: Snapshot) -> str:
     if event.adjust == 0:
         return _("Round {round}: you pass.", round=str(event.round))
     return _(
         "Round {round}: Sleight of Hand {adjust}.",
         round=str(event.round),
-        adjust=f"{event.adjust:+d}",
+        adjust=signed(event.adjust),
     )
 
 
@@ -250,7 +254,7 @@ def action_text(action: Mapping[str, Any], currency: str) -> str | None:
     a choice is listed only once revealed (``public_log``)."""
     kind = str(action.get("kind"))
     if kind == "sleight":
-        return _("uses Sleight of Hand ({adjust})", adjust=f"{int(action.get('adjust', 0)):+d}")
+        return _("uses Sleight of Hand ({adjust})", adjust=signed(int(action.get("adjust", 0))))
     if kind == "eject":
         return _("ejects {player}", player=name(int(action.get("target", 0))))
     if kind == "kage_unpaid":

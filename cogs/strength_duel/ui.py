@@ -29,6 +29,8 @@ from cogs.strength_duel.words import (
     rules_summary,
 )
 
+DEADLINE = N_("Reveal {due} at the latest.")
+
 Snapshot: TypeAlias = TableSnapshot[duel.Rules, duel.State]
 
 
@@ -44,7 +46,7 @@ class DuelUI(Game):
     """No dice in this game: the table shows no fair-dice footer."""
     seats_title = N_("Ninjas")
     recent_events = 6
-    deadline = N_("Reveal {due} at the latest.")
+    deadline = DEADLINE
     sentences = SENTENCES
     confirmations = CONFIRMATIONS
     private_panels = True
@@ -95,7 +97,7 @@ class DuelUI(Game):
         ]
 
     def deadline_line(self, snapshot: Snapshot) -> str | None:
-        return deadline_text(_(self.deadline or ""), snapshot)
+        return deadline_text(_(DEADLINE), snapshot)
 
     def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
         review = bid_review(snapshot.game)

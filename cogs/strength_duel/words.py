@@ -289,6 +289,10 @@ def equilibrium_duel(state: duel.State) -> tuple[int, int] | None:
     return member, computer
 
 
+def share(value: float) -> str:
+    return f"{value:.1%}"
+
+
 def computer_line(state: duel.State) -> str | None:
     """The game's value from here, as the computer plays it (shown every round)."""
     pair = equilibrium_duel(state)
@@ -299,7 +303,7 @@ def computer_line(state: duel.State) -> str | None:
     return _(
         "🤖 The computer plays the exact equilibrium: against best play it wins "
         "**{percent}** from here (a draw counts half).",
-        percent=f"{wins:.1%}",
+        percent=share(wins),
     )
 
 
@@ -335,7 +339,7 @@ def bid_review(state: duel.State) -> str | None:
     if not lines:
         return None
     lines.append(
-        _("Win chance given up against best play: **{percent}** in all.", percent=f"{total:.1%}")
+        _("Win chance given up against best play: **{percent}** in all.", percent=share(total))
     )
     return "\n".join(lines)
 
