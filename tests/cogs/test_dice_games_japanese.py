@@ -445,3 +445,18 @@ def test_every_command_string_has_a_valid_japanese_localization(cog: type) -> No
             assert valid_name.match(local) and local == local.lower(), local
         else:
             assert 1 <= len(local) <= 100, local
+
+
+def test_why_the_house_will_not_stake_the_computer_reads_in_the_askers_language() -> None:
+    from bot.players.strength_duel import house_refusal
+
+    rules = duel.Rules(stake=10, mode="forbidden")
+    with use_locale("en"):
+        english = house_refusal(rules)
+    with use_locale("ja"):
+        japanese = house_refusal(rules)
+    assert english is not None and english.endswith(
+        "and this table differs: its mode is forbidden, not duel."
+    )
+    assert japanese is not None and "禁じ数" in japanese
+    assert english_in([japanese]) == []
