@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 import discord
@@ -16,6 +16,9 @@ from bot.catalog import CATALOG, Catalog
 from bot.clock import Clock, discord_clock
 from bot.config import Settings
 from bot.economy import Economy
+from bot.i18n import use_locale
+from bot.i18n.audience import Languages
+from bot.i18n.commands import CatalogTranslator
 from bot.interactions import GuardedTree, answer_dropped_click, describe, is_routine
 from bot.safe_log import log_failure, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
@@ -113,6 +116,13 @@ class TanzakuBot(commands.Bot):
             takeover_seconds=settings.deadline_takeover_seconds,
         )
         self.background_tasks: set[asyncio.Task[Any]] = set()
+        self.languages = Languages(
+            self.db, discord_locale_of=self._discord_locale_of, spawn=self._spawn_background
+        )
+        """The server's language for what everyone sees, each member's for what they alone
+        see (:mod:`bot.i18n.audience`)."""
+        self.economy.default_currency = self._default_currency
+        self._build_interactions_in_members_language()
         self.table_hub: object | None = None
         """The Discord layer's hub of table messages (``cogs._ui.hub.TableHub.of``): held
         here, typed by the layer that knows it, since bot/ never imports cogs/."""
@@ -141,6 +151,9 @@ class TanzakuBot(commands.Bot):
             if self.settings.shard_count is not None
             else "",
         )
+        await self.languages.load()
+        # Slash commands carry their names and descriptions in every catalog's language.
+        await self.tree.set_translator(CatalogTranslator())
         # The extensions register everything Discord-facing themselves (cogs.core: the
         # table components and the command error handler): bot/ never imports cogs/.
         for extension in self._extensions:
@@ -158,6 +171,44 @@ class TanzakuBot(commands.Bot):
         # What exists now lives as long as the bot: keep it out of every later full
         # collection, whose pauses would otherwise land inside clicks.
         gc.freeze()
+
+    def _discord_locale_of(self, guild_id: int) -> str | None:
+        guild = self.get_guild(guild_id)
+        return str(guild.preferred_locale) if guild is not None else None
+
+    def _default_currency(self, guild_id: int) -> str | None:
+        """The currency's name for a server whose moderators never named it: 両 where the
+        server reads Japanese (``None``: the stored default, ryō)."""
+        return "両" if self.languages.server(guild_id) == "ja" else None
+
+    def _spawn_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self.background_tasks.add(task)
+        task.add_done_callback(self.background_tasks.discard)
+
+    def _build_interactions_in_members_language(self) -> None:
+        """Every interaction is handled in its member's language: discord.py starts each
+        of its handlers (the command, the component's item, the form, every
+        ``on_interaction`` listener) as a task while parsing the event, and a task copies
+        the context it is started in. So the one boundary for what a member alone sees is
+        here; what everyone sees (the table message, a channel line) is built inside
+        ``use_locale(bot.languages.server(guild_id))`` where it is drawn."""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+        languages = self.languages
+
+        def parse_in_language(data: Any) -> None:
+            user = (data.get("member") or {}).get("user") or data.get("user") or {}
+            guild_id = int(data["guild_id"]) if data.get("guild_id") else None
+            locale = data.get("locale")
+            try:
+                languages.seen(int(user["id"]), locale, guild_id, data.get("guild_locale"))
+            except (KeyError, TypeError, ValueError):
+                log.debug("an interaction without a user id")
+            with use_locale(locale or ""):
+                parse(data)
+
+        parsers["INTERACTION_CREATE"] = parse_in_language
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)

@@ -21,6 +21,7 @@ from typing import Any, Generic
 from bot.games import fortunes_winds, hachihachi, hazard, nihakyu, strength_duel
 from bot.games.contract import ActionT, Engine, EventT, RulesT, StateT
 from bot.games.registry import GameRegistry, GameSpec
+from bot.i18n import N_
 from bot.players import AnyComputer, Computer
 from bot.players import fortunes_winds as fortunes_winds_player
 from bot.players import hachihachi as hachihachi_player
@@ -103,7 +104,7 @@ class Catalog:
 
 HAZARD = Game(
     engine=hazard.ENGINE,
-    title="Hazard",
+    title=N_("Hazard"),
     rules_file="hazard.md",
     colour=(237, 66, 69),
     extension="cogs.hazard",
@@ -117,7 +118,7 @@ HAZARD = Game(
 
 NIHAKYU = Game(
     engine=nihakyu.ENGINE,
-    title="Nihakyu",
+    title=N_("Nihakyu"),
     rules_file="nihakyu.md",
     colour=(155, 89, 182),
     extension="cogs.nihakyu",
@@ -128,7 +129,7 @@ NIHAKYU = Game(
 
 STRENGTH_DUEL = Game(
     engine=strength_duel.ENGINE,
-    title="Strength Duel",
+    title=N_("Strength Duel"),
     rules_file="strength_duel.md",
     colour=(230, 126, 34),
     extension="cogs.strength_duel",
@@ -141,7 +142,7 @@ STRENGTH_DUEL = Game(
 
 FORTUNES_WINDS = Game(
     engine=fortunes_winds.ENGINE,
-    title="Fortunes and Winds",
+    title=N_("Fortunes and Winds"),
     rules_file="fortunes_winds.md",
     colour=(26, 188, 156),
     extension="cogs.fortunes_winds",
@@ -152,7 +153,7 @@ FORTUNES_WINDS = Game(
 
 HACHIHACHI = Game(
     engine=hachihachi.ENGINE,
-    title="Nuki Hachi-hachi",
+    title=N_("Nuki Hachi-hachi"),
     rules_file="hachihachi.md",
     colour=(87, 242, 135),
     extension="cogs.hachihachi",

@@ -12,6 +12,7 @@ import logging
 import re
 import unicodedata
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.clock import Clock, discord_clock
@@ -31,6 +32,8 @@ MINT = "mint"
 HOUSE_ACCOUNT = "house"
 """The bank's ledger account; in an engine's payouts the bank is `bot.games.common.HOUSE` (0)."""
 DAILY_COOLDOWN_SECONDS = 20 * 3600
+DEFAULT_CURRENCY = "ryō"
+"""The currency's name until a moderator names it (the column's default)."""
 MAX_AMOUNT = 10**12
 """Bigger than any honest balance; keeps amounts far from SQLite's 64-bit limit."""
 
@@ -55,8 +58,12 @@ class GuildTerms:
     daily_amount: int
 
     @classmethod
-    def of(cls, row: mq.GuildSettingsRow) -> GuildTerms:
+    def of(cls, row: mq.GuildSettingsRow, default_name: str | None = None) -> GuildTerms:
+        """``default_name``: the name for a server that kept the stored default (両 in a
+        Japanese server, :attr:`Economy.default_currency`)."""
         name, emoji = row.currency_name, row.currency_emoji
+        if default_name is not None and name == DEFAULT_CURRENCY:
+            name = default_name
         return cls(f"{emoji} {name}" if emoji else name, row.starting_balance, row.daily_amount)
 
 
@@ -132,6 +139,9 @@ class Economy:
         # /economy config (:meth:`configure`) changes them: it empties the entry when its
         # transaction is over. A new process starts empty, so a restart reads them afresh.
         self._terms: dict[int, GuildTerms] = {}
+        self.default_currency: Callable[[int], str | None] = lambda guild_id: None
+        """The currency's name for a server that never named it (``None``: ryō); the bot
+        makes it follow the server's language (invalidate the server when that changes)."""
         self._configured = 0
         """Counts the `configure` calls that finished: a read they overtook is not kept."""
         self._made_in: weakref.WeakKeyDictionary[Transaction, set[int]] = (
@@ -142,13 +152,16 @@ class Economy:
 
     # -- the cached settings ------------------------------------------------------------------
 
+    def _terms_of(self, row: mq.GuildSettingsRow) -> GuildTerms:
+        return GuildTerms.of(row, self.default_currency(row.guild_id))
+
     async def terms(self, tx: Transaction, guild_id: int) -> GuildTerms:
         """The server's settings (its row made first if need be): from memory after the
         first read. Use :meth:`ensure_guild` for the house balance."""
         cached = self._terms.get(guild_id)
         if cached is not None:
             return cached
-        return GuildTerms.of(await self.ensure_guild(tx, guild_id))
+        return self._terms_of(await self.ensure_guild(tx, guild_id))
 
     def cached_terms(self, guild_id: int) -> GuildTerms | None:
         """The settings in memory, if read already (no database trip either way)."""
@@ -172,7 +185,7 @@ class Economy:
         # rollback could undo), and only if no /economy config finished since the read
         # began: its change would be hidden until a restart.
         if configured == self._configured and row.guild_id not in self._made_in.get(tx, ()):
-            self._terms[row.guild_id] = GuildTerms.of(row)
+            self._terms[row.guild_id] = self._terms_of(row)
 
     # -- building blocks, used inside a caller's transaction -------------------------------
 
@@ -289,7 +302,7 @@ class Economy:
                 settings = await mq.guild_settings(tx, guild_id)
                 if settings is not None:
                     self._remember(tx, settings, configured)
-                    terms = GuildTerms.of(settings)
+                    terms = self._terms_of(settings)
         if row is None:
             return None
         return Balance(row.balance, terms.currency_name if terms is not None else "coins")

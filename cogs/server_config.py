@@ -2,7 +2,7 @@
 channels, the stakes each game's tables may ask, the server's defaults for each game's
 options (and the options only the server sets: those that move the house's edge), and the
 economy's settings (/config economy, the same as /economy config); /config show lists
-them all, defaults marked."""
+them all, defaults marked; /config language, the language of what everyone sees."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
-from bot.economy import GuildTerms
+from bot.economy import DEFAULT_CURRENCY, GuildTerms
 from bot.errors import NotAllowed
+from bot.i18n import N_, _
 from bot.rules_text import GAMES
 from bot.service.config import ServerConfig
 from cogs._ui import render
 from cogs._ui.cog import GameCog
+from cogs._ui.hub import TableHub
 from cogs._ui.options import GAME_CHOICES, Options
 from cogs._ui.primitives import send_ephemeral
 from cogs.economy import configure_economy
@@ -26,11 +28,15 @@ from cogs.economy import configure_economy
 
 def render_value(value: Any) -> str:
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return _("on") if value else _("off")
     return str(value)
 
 
-DEFAULT = " *(default)*"
+DEFAULT = N_(" *(default)*")
+FOLLOW_DISCORD = "discord"
+"""The /config language choice that follows the server's Discord language (the default)."""
+LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
+"""Each language in its own words, as a member looking for theirs reads it."""
 DEADLINE_SECONDS = (10, 3600)
 """What a server default for any deadline (an option named ``*_seconds``) may be: an
 opener may type a shorter one where the game allows it, a server may not impose it."""
@@ -44,58 +50,85 @@ def check_deadline_default(option: str, value: Any) -> None:
     low, high = DEADLINE_SECONDS
     if not low <= value <= high:
         raise NotAllowed(
-            f"A server default for `{option}` must be from {low} seconds to an hour "
-            f"({high:,} s); {value:,} is not. Nothing changed."
+            "A server default for `{option}` must be from {low} seconds to an hour "
+            "({high} s); {value} is not. Nothing changed.",
+            option=option,
+            low=low,
+            high=high,
+            value=value,
         )
 
 
+def language_line(chosen: str | None, discord_language: str) -> str:
+    """The server's language as /config show says it."""
+    if chosen is None:
+        return _(
+            "{language} — the server's Discord language",
+            language=LANGUAGE_NAMES.get(discord_language, discord_language),
+        ) + _(DEFAULT)
+    return LANGUAGE_NAMES.get(chosen, chosen)
+
+
 def config_embed(
-    config: ServerConfig, playable: dict[str, str], terms: GuildTerms
+    config: ServerConfig,
+    playable: dict[str, str],
+    terms: GuildTerms,
+    language: str = "",
+    default_currency: str = DEFAULT_CURRENCY,
 ) -> discord.Embed:
+    """Every server setting, in the language in effect (the moderator's: it is theirs
+    alone to see); ``playable``: game name → English title."""
+    default = _(DEFAULT)
     games = [
-        f"{'❌' if name in config.disabled_games else '✅'} {title}"
-        + ("" if name in config.disabled_games else DEFAULT)
+        f"{'❌' if name in config.disabled_games else '✅'} {_(title)}"
+        + ("" if name in config.disabled_games else default)
         for name, title in playable.items()
     ]
     channels = (
-        ", ".join(f"<#{c}>" for c in sorted(config.table_channels))
+        _(", ").join(f"<#{c}>" for c in sorted(config.table_channels))
         if config.table_channels
-        else "any channel" + DEFAULT
+        else _("any channel") + default
     )
     stakes = []
     for name, title in playable.items():
         limits = config.stake_limits.get(name)
         if limits is None:
-            stakes.append(f"{title}: any stake{DEFAULT}")
+            stakes.append(_("{game}: any stake", game=_(title)) + default)
         else:
             low, high = limits
-            span = f"{low:,} to {high:,}" if high is not None else f"at least {low:,}"
-            stakes.append(f"{title}: {span}")
+            if high is not None:
+                stakes.append(_("{game}: {low} to {high}", game=_(title), low=low, high=high))
+            else:
+                stakes.append(_("{game}: at least {low}", game=_(title), low=low))
     economy = [
-        f"{label}: **{value}**" + (DEFAULT if value == default else "")
-        for label, value, default in (
-            ("currency", terms.currency_name, "ryō"),
-            ("starting balance", f"{terms.starting_balance:,}", "1,000"),
-            ("daily amount", f"{terms.daily_amount:,}", "100"),
-        )
+        _("currency: **{value}**", value=terms.currency_name)
+        + (default if terms.currency_name == default_currency else ""),
+        _("starting balance: **{value}**", value=terms.starting_balance)
+        + (default if terms.starting_balance == 1_000 else ""),
+        _("daily amount: **{value}**", value=terms.daily_amount)
+        + (default if terms.daily_amount == 100 else ""),
     ]
-    embed = discord.Embed(title="Server settings", colour=discord.Colour(render.COLOUR_LOBBY))
+    embed = discord.Embed(title=_("Server settings"), colour=discord.Colour(render.COLOUR_LOBBY))
+    if language:
+        embed.add_field(name=_("Language (/config language)"), value=language, inline=False)
     # A field holds 1,024 characters: a long channel list or many rules are clipped.
-    embed.add_field(name="Games", value=render.clip("\n".join(games) or "—", 1024), inline=False)
-    embed.add_field(name="Tables open in", value=render.clip(channels, 1024), inline=False)
-    embed.add_field(name="Stakes", value=render.clip("\n".join(stakes) or "—", 1024), inline=False)
+    embed.add_field(name=_("Games"), value=render.clip("\n".join(games) or "—", 1024), inline=False)
+    embed.add_field(name=_("Tables open in"), value=render.clip(channels, 1024), inline=False)
+    embed.add_field(
+        name=_("Stakes"), value=render.clip("\n".join(stakes) or "—", 1024), inline=False
+    )
     rules = [
-        f"{playable.get(game, game)}: "
+        f"{_(playable[game]) if game in playable else game}: "
         + " · ".join(f"{name} = {render_value(value)}" for name, value in sorted(values.items()))
         for game, values in sorted(config.rule_defaults.items())
         if values
     ]
     embed.add_field(
-        name="House rules (/config rule)",
-        value=render.clip("\n".join(rules) or "each game's own defaults" + DEFAULT, 1024),
+        name=_("House rules (/config rule)"),
+        value=render.clip("\n".join(rules) or _("each game's own defaults") + default, 1024),
         inline=False,
     )
-    embed.add_field(name="Economy (/config economy)", value="\n".join(economy), inline=False)
+    embed.add_field(name=_("Economy (/config economy)"), value="\n".join(economy), inline=False)
     return embed
 
 
@@ -115,16 +148,21 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
     async def show_to(
         self, interaction: discord.Interaction[Any], config: ServerConfig, note: str
     ) -> None:
-        assert interaction.guild_id is not None
-        terms = await self.bot.economy.terms_of(interaction.guild_id)
-        await send_ephemeral(interaction, note, embed=config_embed(config, self.playable(), terms))
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        terms = await self.bot.economy.terms_of(guild_id)
+        languages = self.bot.languages
+        language = language_line(languages.chosen(guild_id), languages.discord_language(guild_id))
+        default_currency = self.bot.economy.default_currency(guild_id) or DEFAULT_CURRENCY
+        embed = config_embed(config, self.playable(), terms, language, default_currency)
+        await send_ephemeral(interaction, note, embed=embed)
 
     @app_commands.command(name="show", description="Every server setting, defaults marked.")
     @app_commands.checks.has_permissions(manage_guild=True)
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         assert interaction.guild_id is not None
         config = await self.bot.tables.server_config(interaction.guild_id)
-        await self.show_to(interaction, config, "Server settings:")
+        await self.show_to(interaction, config, _("Server settings:"))
 
     @app_commands.command(name="game", description="Switch a game on or off on this server.")
     @app_commands.describe(game="Which game", enabled="Whether tables of it may open")
@@ -135,8 +173,15 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
     ) -> None:
         assert interaction.guild_id is not None
         config = await self.bot.tables.configure_game(interaction.guild_id, game.value, enabled)
-        state = "on" if enabled else "off: no new table of it opens (tables open now play on)"
-        await self.show_to(interaction, config, f"{game.name} is {state}.")
+        note = (
+            _("{game} is on.", game=_(game.name))
+            if enabled
+            else _(
+                "{game} is off: no new table of it opens (tables open now play on).",
+                game=_(game.name),
+            )
+        )
+        await self.show_to(interaction, config, note)
 
     @app_commands.command(name="channel", description="Allow tables in a channel, or stop it.")
     @app_commands.describe(
@@ -153,9 +198,9 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         assert interaction.guild_id is not None
         config = await self.bot.tables.configure_channel(interaction.guild_id, channel.id, allowed)
         note = (
-            f"Tables may open in {channel.mention}."
+            _("Tables may open in {channel}.", channel=channel.mention)
             if allowed
-            else f"{channel.mention} is off the list."
+            else _("{channel} is off the list.", channel=channel.mention)
         )
         await self.show_to(interaction, config, note)
 
@@ -186,10 +231,17 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         declared = None if options is None else options.option(option.strip())
         if options is None or declared is None:
             known = ", ".join(o.name for o in (options.options if options else ()) if o.rule)
+            if known:
+                raise NotAllowed(
+                    "{game} has no option `{option}`; its options: {known}. Nothing changed.",
+                    game=_(game.name),
+                    option=option.strip(),
+                    known=known,
+                )
             raise NotAllowed(
-                f"{game.name} has no option `{option.strip()}`"
-                + (f"; its options: {known}." if known else ".")
-                + " Nothing changed."
+                "{game} has no option `{option}`. Nothing changed.",
+                game=_(game.name),
+                option=option.strip(),
             )
         parsed = None if value.strip().lower() == "default" else declared.parse(value)
         check_deadline_default(declared.name, parsed)
@@ -199,25 +251,33 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         # members open (none of them can change a server option): refuse it here instead.
         refused = options.server_check({k: v for k, v in after.items() if v is not None})
         if refused is not None:
-            raise NotAllowed(f"{game.name} refuses that: {refused}. Nothing changed.")
+            raise NotAllowed(
+                "{game} refuses that: {refused}. Nothing changed.",
+                game=_(game.name),
+                refused=refused,
+            )
         config = await self.bot.tables.configure_rule(
             interaction.guild_id, game.value, declared.name, parsed
         )
-        shown = "the game's own default" if parsed is None else f"`{value.strip()}`"
+        said = {"game": _(game.name), "option": declared.name}
+        new = (
+            _("New {game} tables here get `{option}` the game's own default.", **said)
+            if parsed is None
+            else _("New {game} tables here get `{option}` `{value}`.", value=value.strip(), **said)
+        )
         switches = [s for s, names in options.server_while.items() if declared.name in names]
         who = (
-            " Only moderators set it (it moves the house's edge): openers cannot choose it."
+            _("Only moderators set it (it moves the house's edge): openers cannot choose it.")
             if declared.server
-            else f" An opener may choose their own, except while `{switches[0]}` is on here "
-            "(then every table takes this one)."
+            else _(
+                "An opener may choose their own, except while `{switch}` is on here "
+                "(then every table takes this one).",
+                switch=switches[0],
+            )
             if switches
-            else " An opener may still choose their own."
+            else _("An opener may still choose their own.")
         )
-        await self.show_to(
-            interaction,
-            config,
-            f"New {game.name} tables here get `{declared.name}` {shown}.{who}",
-        )
+        await self.show_to(interaction, config, f"{new} {who}")
 
     @app_commands.command(name="stakes", description="The stakes a game's tables may ask.")
     @app_commands.describe(
@@ -238,7 +298,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         config = await self.bot.tables.configure_stakes(
             interaction.guild_id, game.value, lowest, highest
         )
-        await self.show_to(interaction, config, f"{game.name} stakes are set.")
+        await self.show_to(interaction, config, _("{game} stakes are set.", game=_(game.name)))
 
     @app_commands.command(name="economy", description="The currency and the amounts.")
     @app_commands.describe(
@@ -261,6 +321,41 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
             self.bot.economy, interaction.guild_id, currency, emoji, starting_balance, daily_amount
         )
         config = await self.bot.tables.server_config(interaction.guild_id)
+        await self.show_to(interaction, config, note)
+
+    @app_commands.command(
+        name="language", description="The language of what everyone sees on this server."
+    )
+    @app_commands.describe(language="The server's Discord language (the default), or one")
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="The server's Discord language", value=FOLLOW_DISCORD),
+            *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
+        ]
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def language(
+        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    ) -> None:
+        """Table messages, channel lines and lobbies follow it; what one member alone sees
+        (answers, hands, DMs) stays in that member's own Discord language."""
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        chosen = None if language.value == FOLLOW_DISCORD else language.value
+        await self.bot.languages.choose(guild_id, chosen)
+        # The currency's default name follows the language (両 in Japanese).
+        self.bot.economy.invalidate(guild_id)
+        # The live tables' messages are redrawn in it.
+        hub = TableHub.of(self.bot)
+        for table in await self.bot.tables.live_tables(guild_id):
+            hub.schedule_refresh(table.id, force=True)
+        shown = self.bot.languages.server(guild_id)
+        note = _(
+            "Table messages here are now in {language}. What a member alone sees stays in "
+            "their own Discord language.",
+            language=LANGUAGE_NAMES.get(shown, shown),
+        )
+        config = await self.bot.tables.server_config(guild_id)
         await self.show_to(interaction, config, note)
 
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import discord
 
+from bot.i18n import _
 from cogs._ui.primitives import TableComponent, button, select
 
 Style = Literal["primary", "secondary", "success", "danger"]
@@ -37,7 +38,8 @@ class Control:
             table,
             0 if self.lobby else state.ply,
             self.verb,
-            self.label,
+            # An English message id (N_ where declared), in the table's language.
+            _(self.label),
             arg=self.arg,
             style=getattr(discord.ButtonStyle, self.style),
             emoji=self.emoji,
@@ -66,4 +68,4 @@ class Menu:
             discord.SelectOption(label=label, value=value, description=description)
             for label, value, description in self.choices(state)
         ]
-        return select(table, state.ply, self.verb, self.placeholder, options, row=self.row)
+        return select(table, state.ply, self.verb, _(self.placeholder), options, row=self.row)

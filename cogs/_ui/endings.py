@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import _, use_locale
 from bot.safe_log import log_failure
 from bot.service import TableSnapshot, TableStatus
 from cogs._ui import render
@@ -31,8 +32,12 @@ async def tell_watchers(hub: TableHub, snapshot: TableSnapshot[Any, Any]) -> Non
     watchers = await hub.service.take_watchers(snapshot.id)
     if not watchers:
         return
-    text = ending_note(snapshot)
+    languages = hub.bot.languages
+    server = languages.server(snapshot.row.guild_id)
     for user_id in watchers:
+        # Each watcher reads it in their own language, as last seen.
+        with use_locale(await languages.member(user_id, fallback=server)):
+            text = ending_note(snapshot)
         try:
             channel = await hub.bot.create_dm(discord.Object(user_id))
             await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
@@ -43,20 +48,26 @@ async def tell_watchers(hub: TableHub, snapshot: TableSnapshot[Any, Any]) -> Non
 
 def ending_note(snapshot: TableSnapshot[Any, Any]) -> str:
     """What a watcher is told: how the table ended, and where to see it."""
-    title = f"{snapshot.spec.title} — table #{snapshot.id}"
-    if snapshot.status == TableStatus.CANCELLED:
-        how = "was cancelled; every coin still at stake went back"
-    else:
-        winners = snapshot.spec.engine.winners(snapshot.state)
-        names = ", ".join(render.mention(int(w)) for w in winners if int(w) != 0)
-        how = f"has ended: won by {names}" if names else "has ended"
     row = snapshot.row
     where = (
-        f" https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
+        f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id}"
         if row.message_id is not None
-        else f" <#{row.channel_id}>"
+        else f"<#{row.channel_id}>"
     )
-    return f"🔔 {title} {how}.{where}"
+    said = {"game": _(snapshot.spec.title), "table": str(snapshot.id), "where": where}
+    if snapshot.status == TableStatus.CANCELLED:
+        return _(
+            "🔔 {game} — table #{table} was cancelled; every coin still at stake went back. "
+            "{where}",
+            **said,
+        )
+    winners = snapshot.spec.engine.winners(snapshot.state)
+    names = _(", ").join(render.mention(int(w)) for w in winners if int(w) != 0)
+    if names:
+        return _(
+            "🔔 {game} — table #{table} has ended: won by {names}. {where}", names=names, **said
+        )
+    return _("🔔 {game} — table #{table} has ended. {where}", **said)
 
 
 async def attach_replay(hub: TableHub, snapshot: TableSnapshot[Any, Any]) -> None:
@@ -69,7 +80,9 @@ async def attach_replay(hub: TableHub, snapshot: TableSnapshot[Any, Any]) -> Non
     if snapshot.state is None or row.message_id is None:
         return  # a lobby closed before play, or a table without a message: no page
     try:
-        page = await replay_file(hub.bot, row.id, row.guild_id)
+        # On the table message: in the server's language, like the message.
+        with use_locale(hub.bot.languages.server(row.guild_id)):
+            page = await replay_file(hub.bot, row.id, row.guild_id)
         if page is None:
             log.warning("table %s: its replay page is past Discord's file limit", row.id)
         channel = hub.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)

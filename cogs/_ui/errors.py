@@ -13,7 +13,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.errors import explain
 from bot.games.errors import UserFacingError
+from bot.i18n import N_, _
 from bot.interactions import describe, is_routine
 from bot.safe_log import log_failure
 from bot.service import saved_writes
@@ -21,27 +23,28 @@ from cogs._ui.primitives import ANSWER_REFUSED, APOLOGY, send_ephemeral
 
 log = logging.getLogger(__name__)
 
-GIFT_WENT_THROUGH = (
+GIFT_WENT_THROUGH = N_(
     "Your gift went through, but the answer failed. Nothing needs doing again: /wallet shows it."
 )
-DAILY_WENT_THROUGH = (
+DAILY_WENT_THROUGH = N_(
     "Your daily coins were paid, but the answer failed. Nothing needs doing again: /wallet "
     "shows them."
 )
-WENT_THROUGH = "What you asked went through, but the answer failed. Nothing needs doing again."
+WENT_THROUGH = N_("What you asked went through, but the answer failed. Nothing needs doing again.")
 SAVED_BY_COMMAND = {"give": GIFT_WENT_THROUGH, "daily": DAILY_WENT_THROUGH}
 """A command's own words for "it went through, but the answer failed"."""
 
 
 def failure_text(command: str, error: BaseException, saved: bool) -> str:
-    """What a member is told after `command` failed with `error` (not their mistake)."""
+    """What a member is told after `command` failed with `error` (not their mistake), in
+    the language in effect (the member's)."""
     if saved:
-        return SAVED_BY_COMMAND.get(command, WENT_THROUGH)
+        return _(SAVED_BY_COMMAND.get(command, WENT_THROUGH))
     if isinstance(error, discord.HTTPException):
         # Discord refused something the command sent: the command's own writes may have
         # been made before (not every store write is counted), so never "nothing".
-        return ANSWER_REFUSED
-    return APOLOGY
+        return _(ANSWER_REFUSED)
+    return _(APOLOGY)
 
 
 async def on_app_command_error(
@@ -49,15 +52,15 @@ async def on_app_command_error(
 ) -> None:
     original = getattr(error, "original", error)
     if isinstance(original, UserFacingError):
-        text = str(original)
+        text = explain(original)
     elif isinstance(error, app_commands.NoPrivateMessage):
-        text = "This command works in a server channel, not in direct messages."
+        text = _("This command works in a server channel, not in direct messages.")
     elif isinstance(error, app_commands.MissingPermissions):
-        text = "You need the Manage Server permission for this command."
+        text = _("You need the Manage Server permission for this command.")
     elif isinstance(error, app_commands.CheckFailure):
-        text = "You cannot use this command here."
+        text = _("You cannot use this command here.")
     elif isinstance(error, app_commands.TransformerError):
-        text = f"I could not read `{error.value}` as the option expects."
+        text = _("I could not read `{value}` as the option expects.", value=str(error.value))
     else:
         command = interaction.command.qualified_name if interaction.command else "?"
         if isinstance(original, discord.HTTPException) and is_routine(original):

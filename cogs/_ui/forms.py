@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from pydantic import BaseModel
 
-from bot.errors import NotAllowed, UserFacingError
+from bot.errors import NotAllowed, UserFacingError, explain
+from bot.i18n import N_, _, number
 from bot.interactions import acknowledge_if_slow
 from bot.service import Outcome, TableSnapshot, saved_writes
 from cogs._ui import render
@@ -58,7 +59,7 @@ class TableModal(discord.ui.Modal):
             with acknowledge_if_slow(interaction):
                 await self.submit(interaction)
         except UserFacingError as error:
-            await send_ephemeral(interaction, str(error))
+            await send_ephemeral(interaction, explain(error))
         except Exception as error:
             log_click_failure("a form at table %s failed", self.table_id, error=error)
             hub = TableHub.of(interaction.client)
@@ -130,15 +131,16 @@ class AmountModal(TableModal):
         cid: ComponentId,
         *,
         title: str,
-        label: str = "Amount",
-        placeholder: str = "Whole coins",
+        label: str = N_("Amount"),
+        placeholder: str = N_("Whole coins"),
         max_length: int = 16,
     ) -> None:
-        super().__init__(title=title, timeout=300, custom_id=str(cid))
+        # The member alone sees it, in their language (``title`` comes translated).
+        super().__init__(title=_(title), timeout=300, custom_id=str(cid))
         self.table_id = cid.table
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-            label=label,
-            placeholder=placeholder,
+            label=_(label),
+            placeholder=_(placeholder),
             min_length=1,
             max_length=max_length,
             custom_id=AMOUNT_FIELD,
@@ -170,10 +172,10 @@ async def typed_amount(
     cid: ComponentId,
     *,
     title: str,
-    label: str = "Amount",
-    placeholder: str = "Whole coins",
+    label: str = N_("Amount"),
+    placeholder: str = N_("Whole coins"),
     max_length: int = 16,
-    what: str = "a whole number of coins",
+    what: str = N_("a whole number of coins"),
 ) -> int | None:
     """A verb whose button opens an amount form: on the click, show the form and return
     ``None``; on the form's submission (routed to the same verb), the amount typed.
@@ -201,8 +203,8 @@ class AmountPicker:
         action: Callable[[str, int], BaseModel],
         verbs: tuple[str, str, str] = ("bet", "qbet", "betform"),
         presets: Sequence[int] = QUICK_AMOUNTS,
-        noun: str = "Bet",
-        placed: str = "Your bet is on: {amount} {kind}.",
+        noun: str = N_("Bet"),
+        placed: str = N_("Your bet is on: {amount} {kind}."),
         notes: Mapping[str, str] | None = None,
         step: Callable[[str], int] | None = None,
     ) -> None:
@@ -230,7 +232,7 @@ class AmountPicker:
 
     def confirmation(self, amount: int, kind: str, outcome: Outcome) -> str:
         shown = render.coins(amount, outcome.snapshot.currency)
-        return self.placed.format(amount=shown, kind=self.kinds[kind])
+        return _(self.placed, amount=shown, kind=_(self.kinds[kind]))
 
     async def picker(
         self, interaction: discord.Interaction[Any], table: int, kind: str
@@ -244,7 +246,7 @@ class AmountPicker:
                 table,
                 ply,
                 quick,
-                f"{amount:,}",
+                number(amount),
                 arg=f"{kind}-{amount}",
                 style=discord.ButtonStyle.primary,
                 disabled=not fits,
@@ -257,20 +259,23 @@ class AmountPicker:
                 table,
                 ply,
                 quick,
-                f"Max ({max(most, 0):,})",
+                _("Max ({most})", most=max(most, 0)),
                 arg=f"{kind}-{MAX}",
                 style=discord.ButtonStyle.primary,
                 disabled=most < least,
                 row=0,
             )
         )
-        items.append(button(table, ply, self.form_verb, "Other amount…", arg=kind, row=0))
-        text = (
-            f"**{self.noun} {self.kinds[kind]}** at table #{table}: how much? "
-            f"(you can add {max(most, 0):,} {snapshot.currency} at most now)"
+        items.append(button(table, ply, self.form_verb, _("Other amount…"), arg=kind, row=0))
+        text = _(
+            "**{noun} {kind}** at table #{table}: how much? (you can add {most} at most now)",
+            noun=_(self.noun),
+            kind=_(self.kinds[kind]),
+            table=str(table),
+            most=render.coins(max(most, 0), snapshot.currency),
         )
         if kind in self.notes:
-            text += f"\n{self.notes[kind]}"
+            text += f"\n{_(self.notes[kind])}"
         return text, view_of(*items)
 
     async def open(
@@ -286,7 +291,7 @@ class AmountPicker:
         the ply the button was drawn at (a form left from an earlier moment, or submitted
         after a restart into another round, bets nothing)."""
         kind = self.kind_of(cid.arg)
-        title = f"{self.noun}: {self.kinds[kind]}"
+        title = _("{noun}: {kind}", noun=_(self.noun), kind=_(self.kinds[kind]))
         amount = await typed_amount(interaction, cid, title=title)
         if amount is not None:
             await self.place(interaction, cid.table, kind, amount, ply=cid.ply)
@@ -319,7 +324,8 @@ class AmountPicker:
             least, chosen = await self.room(interaction, snapshot, kind)
             if chosen < least:
                 raise NotAllowed(
-                    f"There is no room for more on that {self.noun.lower()} right now."
+                    "There is no room for more on that {noun} right now.",
+                    noun=_(self.noun).lower(),
                 )
         amount = chosen
         outcome = await self.game.apply(

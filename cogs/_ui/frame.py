@@ -7,6 +7,8 @@ The fair-dice footer and the "cancelled" overlay are added by the hub for every 
 
 Event sentences may be templates (:class:`Sentences`): ``"{player:@} is ready."`` —
 ``:@`` mentions a member, ``:c`` shows coins in the table's currency, ``:+c`` signed.
+Templates, titles and headings are English message ids (marked ``N_`` where written),
+translated here as they are drawn, in the language in effect (the server's, for a table).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, Protocol
 import discord
 from pydantic import BaseModel
 
+from bot.i18n import _
 from bot.service import TableSnapshot
 from cogs._ui import render
 
@@ -99,13 +102,13 @@ def frame_of(facts: Facts, snapshot: TableSnapshot[Any, Any], events: Sequence[B
     finished = snapshot.state is not None and bool(snapshot.state.finished)
     happenings = [text for event in events if (text := facts.event_text(event, snapshot))]
     return Frame(
-        title=f"{facts.title} — table #{snapshot.id}",
+        title=_("{game} — table #{table}", game=_(facts.title), table=str(snapshot.id)),
         finished=finished,
         status=facts.status_lines(snapshot),
         deadline=None if finished else facts.deadline_line(snapshot),
         events=happenings[-facts.recent_events :] if facts.recent_events else [],
         notes=facts.notes(snapshot),
-        seats_title=(finished and facts.finished_seats_title) or facts.seats_title,
+        seats_title=_((finished and facts.finished_seats_title) or facts.seats_title),
         seats=facts.seat_lines(snapshot),
         extra_fields=facts.extra_fields(snapshot),
     )
@@ -138,7 +141,7 @@ class Sentences:
                 continue
             if isinstance(text, str):
                 fields = {name: getattr(event, name) for name in type(event).model_fields}
-                return _Formatter(snapshot.currency).format(text, **fields)
+                return _Formatter(snapshot.currency).format(_(text), **fields)
             return text(event, snapshot)
         return None
 
@@ -147,4 +150,4 @@ def deadline_text(template: str, snapshot: TableSnapshot[Any, Any]) -> str | Non
     """``template`` with ``{due}`` as a live countdown, when the table has a deadline."""
     if snapshot.deadline is None:
         return None
-    return template.format(due=render.timestamp(snapshot.deadline.due_at))
+    return _(template).format(due=render.timestamp(snapshot.deadline.due_at))

@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.games.common import PrivateEvent
+from bot.i18n import N_, _, use_locale
 from bot.service import Outcome, TableService, TableSnapshot
 from cogs._ui import render, verbs
 from cogs._ui.controls import Control, Menu, draw
@@ -51,7 +52,7 @@ class Game:
     title: ClassVar[str]
     has_dice: ClassVar[bool] = True
     """Whether the game draws on the fair dice; a game without chance shows no seed."""
-    seats_title: ClassVar[str] = "Seats"
+    seats_title: ClassVar[str] = N_("Seats")
     finished_seats_title: ClassVar[str | None] = None
     """The seats' heading once the table is over (``None``: :attr:`seats_title`), for a
     heading that explains marks only a table in play shows."""
@@ -68,8 +69,8 @@ class Game:
     """The table message's controls while the game runs (:mod:`cogs._ui.controls`)."""
     private_panels: ClassVar[bool] = False
     """A private panel per player (DM, or ephemeral when DMs are closed)."""
-    panel_label: ClassVar[str] = "Panel privately"
-    not_seated: ClassVar[str] = "You are not seated at this table."
+    panel_label: ClassVar[str] = N_("Panel privately")
+    not_seated: ClassVar[str] = N_("You are not seated at this table.")
     panel_moves: ClassVar[tuple[type[Any], ...]] = ()
     """Events after which every panel is redrawn (a new decision point, the end)."""
     own_moves: ClassVar[tuple[type[Any], ...]] = ()
@@ -78,7 +79,7 @@ class Game:
     """A private hand per player: the table's "My hand" button (:meth:`hand_button`)
     answers ephemerally with :meth:`hand`; every answer is edited after every outcome, and
     a click on one drawn at an earlier ply is refused in its own words."""
-    hand_label: ClassVar[str] = "My hand"
+    hand_label: ClassVar[str] = N_("My hand")
 
     def __init__(self, hub: TableHub) -> None:
         self.hub = hub
@@ -124,7 +125,11 @@ class Game:
             return []
         closed = self.panels.closed(snapshot.id)
         return [
-            f"📪 {render.mention(p)}: I cannot DM you — use **{self.panel_label}**."
+            _(
+                "📪 {player}: I cannot DM you — use **{button}**.",
+                player=render.mention(p),
+                button=_(self.panel_label),
+            )
             for p in snapshot.seats
             if p in closed
         ]
@@ -164,7 +169,7 @@ class Game:
         self, snapshot: TableSnapshot[Any, Any], label: str | None = None
     ) -> TableComponent:
         ply = snapshot.ply
-        return button(snapshot.id, ply, "panel", label or self.panel_label, emoji="🔒")
+        return button(snapshot.id, ply, "panel", label or _(self.panel_label), emoji="🔒")
 
     def action_for(
         self, snapshot_id: int, verb: str, arg: str | None, values: Sequence[str]
@@ -246,14 +251,18 @@ class Game:
             await self.hub.open_table(interaction, self.game, rules, against_computer=True)
             return
         if member.bot:
-            raise NotAllowed(f"Bots do not play {self.title}; challenge a member (or me).")
+            raise NotAllowed(
+                "Bots do not play {game}; challenge a member (or me).", game=_(self.title)
+            )
         if member.id == interaction.user.id:
             raise NotAllowed("You cannot challenge yourself.")
         assert interaction.guild_id is not None
         theirs = await self.hub.bot.economy.balance(interaction.guild_id, member.id)
         if theirs.balance < stake:
             raise NotAllowed(
-                f"{member.mention} cannot cover a stake of {render.coins(stake, theirs.currency)}."
+                "{member} cannot cover a stake of {stake}.",
+                member=member.mention,
+                stake=render.coins(stake, theirs.currency),
             )
         timeout = self.hub.bot.settings.challenge_timeout_seconds
         await self.hub.open_table(
@@ -266,7 +275,7 @@ class Game:
         """The panel, privately: for a player whose DMs are closed, or who prefers it."""
         snapshot = await self.service.snapshot(cid.table)
         if interaction.user.id not in snapshot.seats:
-            raise NotAllowed(self.not_seated)
+            raise NotAllowed(self.not_seated)  # a template: shown translated
         text, view = self.panel(snapshot, interaction.user.id)
         await send_ephemeral(interaction, text, view=view)
 
@@ -275,7 +284,12 @@ class Game:
     def hand_button(self, snapshot: TableSnapshot[Any, Any]) -> TableComponent:
         """The table message's button for a private hand (ply 0: never stale)."""
         return button(
-            snapshot.id, 0, "hand", self.hand_label, style=discord.ButtonStyle.primary, emoji="🎴"
+            snapshot.id,
+            0,
+            "hand",
+            _(self.hand_label),
+            style=discord.ButtonStyle.primary,
+            emoji="🎴",
         )
 
     async def seated(
@@ -380,9 +394,11 @@ class Game:
                     await send_ephemeral(interaction, text)
         if self.panels is not None:
             await self.panels.after(outcome)
-        line = self.public_line(outcome)
+        row = outcome.snapshot.row
+        # A line in the channel: everyone reads it, in the server's language.
+        with use_locale(self.hub.bot.languages.server(row.guild_id)):
+            line = self.public_line(outcome)
         if line is not None:
-            row = outcome.snapshot.row
             channel = self.hub.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
             try:
                 await channel.send(line, allowed_mentions=discord.AllowedMentions.none())

@@ -27,6 +27,7 @@ from typing import Any
 import discord
 
 from bot.errors import StaleAction
+from bot.i18n import N_, _, use_locale
 from cogs._ui.primitives import Payload
 
 log = logging.getLogger(__name__)
@@ -35,12 +36,12 @@ TOKEN_SECONDS = 14 * 60
 """How long an interaction's answer is edited: Discord's 15 minutes, with a margin."""
 SWEEP_SECONDS = 60.0
 """How often expired answers are swept from every table (not on every click)."""
-REPLACED = (
+REPLACED = N_(
     "🔁 This copy of your hand was **replaced by a newer one** (you pressed **My hand** "
     "again) and no longer updates: use the newest."
 )
 """What an older hand answer is edited to say once a newer copy is kept."""
-EARLIER = (
+EARLIER = N_(
     "That hand is from an earlier turn, so nothing was done. "
     "Press **My hand** on the table for your hand as it is now."
 )
@@ -51,10 +52,18 @@ class EarlierHand(StaleAction):
 
     def __init__(self) -> None:
         super().__init__()
+        # The template too: the hub shows a refusal translated from it (bot.errors.explain).
+        self.template = EARLIER
+        self.params = {}
         self.args = (EARLIER,)
 
     def __str__(self) -> str:
         return EARLIER
+
+
+def locale_of(interaction: Any) -> str:
+    """The language of the member behind an interaction (English if it carries none)."""
+    return str(getattr(interaction, "locale", None) or "")
 
 
 def now() -> float:
@@ -164,7 +173,9 @@ class HandKeeper:
         if kept.since <= self.clock() - TOKEN_SECONDS:
             return
         try:
-            await kept.edit(content=REPLACED, embed=None, view=None, attachments=[])
+            with use_locale(locale_of(kept.interaction)):
+                text = _(REPLACED)
+            await kept.edit(content=text, embed=None, view=None, attachments=[])
         except discord.HTTPException as error:
             log.info(
                 "table %s: a replaced hand answer could not be marked (%s)", table, error.status
@@ -224,7 +235,9 @@ class HandKeeper:
             if kept.since <= expired:
                 self._drop(table, player, kept)
                 continue
-            payload = draw(player)
+            # The player's own answer: in the language their interaction carried.
+            with use_locale(locale_of(kept.interaction)):
+                payload = draw(player)
             if payload is None:
                 continue
             shown = payload.fingerprint()

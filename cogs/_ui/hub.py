@@ -19,7 +19,8 @@ import discord
 from pydantic import BaseModel
 
 from bot import rules_text
-from bot.errors import NotAllowed, StaleAction, UserFacingError
+from bot.errors import NotAllowed, StaleAction, UserFacingError, explain
+from bot.i18n import _, use_locale
 from bot.interactions import ALREADY_ACKNOWLEDGED, acknowledge_if_slow, describe
 from bot.players import is_computer
 from bot.safe_log import log_failure
@@ -138,19 +139,22 @@ class TableHub(MessageSync):
 
     def render(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
         """The table message. Content is always set (even to empty) so an invitation's
-        mention does not linger once the challenge is answered."""
-        payload = self._render(snapshot)
-        if payload.content is None:
-            payload.content = ""
-        if snapshot.row.live:
-            payload.view = self.with_watch(payload.view, snapshot.id)
+        mention does not linger once the challenge is answered.
+
+        Everyone sees it: drawn in the server's language, whoever's click drew it."""
+        with use_locale(self.bot.languages.server(snapshot.row.guild_id)):
+            payload = self._render(snapshot)
+            if payload.content is None:
+                payload.content = ""
+            if snapshot.row.live:
+                payload.view = self.with_watch(payload.view, snapshot.id)
         return payload
 
     @staticmethod
     def with_watch(view: discord.ui.View | None, table: int) -> discord.ui.View | None:
         """A live table's message gets a Watch button on its last row (one DM when the
         table ends), unless the game's own buttons fill that row."""
-        watch = button(table, 0, "watch", "Watch", emoji="🔔", row=WATCH_ROW)
+        watch = button(table, 0, "watch", _("Watch"), emoji="🔔", row=WATCH_ROW)
         if view is None:
             return view_of(watch)
         try:
@@ -168,8 +172,11 @@ class TableHub(MessageSync):
         if snapshot.status == TableStatus.CANCELLED:
             payload.embed.colour = discord.Colour(render.COLOUR_CANCELLED)
             payload.embed.description = (
-                "**Cancelled** — results already settled stand; every coin still at stake "
-                "came back or, on a round in play, was settled at its exact value.\n"
+                _(
+                    "**Cancelled** — results already settled stand; every coin still at stake "
+                    "came back or, on a round in play, was settled at its exact value."
+                )
+                + "\n"
                 + (payload.embed.description or "")
             )[:4096]
             payload.view = None
@@ -183,44 +190,67 @@ class TableHub(MessageSync):
         invitee = snapshot.row.invitee_id
         if invitee is not None:
             lines = [
-                f"{render.mention(snapshot.row.host_id)} challenges {render.mention(invitee)}!"
+                _(
+                    "{host} challenges {invitee}!",
+                    host=render.mention(snapshot.row.host_id),
+                    invitee=render.mention(invitee),
+                )
             ]
         else:
-            lines = [f"Host: {render.mention(snapshot.row.host_id)} · players: {need}"]
+            lines = [
+                _(
+                    "Host: {host} · players: {need}",
+                    host=render.mention(snapshot.row.host_id),
+                    need=need,
+                )
+            ]
         if snapshot.hold:
-            lines.append(f"Stake to sit: **{render.coins(snapshot.hold, snapshot.currency)}**")
+            lines.append(
+                _(
+                    "Stake to sit: **{stake}**",
+                    stake=render.coins(snapshot.hold, snapshot.currency),
+                )
+            )
         lines.extend(self.ui(spec.name).describe_rules(snapshot))
         if snapshot.deadline is not None:
-            lines.append(f"Expires {render.timestamp(snapshot.deadline.due_at)} unless started.")
+            lines.append(
+                _(
+                    "Expires {when} unless started.",
+                    when=render.timestamp(snapshot.deadline.due_at),
+                )
+            )
         embed = discord.Embed(
-            title=f"{spec.title} — table #{snapshot.id} (lobby)",
+            title=_("{game} — table #{table} (lobby)", game=_(spec.title), table=str(snapshot.id)),
             description="\n".join(lines),
             colour=discord.Colour(render.COLOUR_LOBBY),
         )
         seats = "\n".join(
             f"{number}. {render.mention(user)}" for number, user in enumerate(snapshot.seats, 1)
         )
-        embed.add_field(name=f"Seats ({len(snapshot.seats)}/{most})", value=seats or "—")
+        embed.add_field(
+            name=_("Seats ({seated}/{most})", seated=len(snapshot.seats), most=most),
+            value=seats or "—",
+        )
         self.add_fairness(embed, snapshot)
         table = snapshot.id
         if invitee is not None:
             view = view_of(
-                button(table, 0, "accept", "Accept", style=discord.ButtonStyle.success),
-                button(table, 0, "decline", "Decline", style=discord.ButtonStyle.danger),
+                button(table, 0, "accept", _("Accept"), style=discord.ButtonStyle.success),
+                button(table, 0, "decline", _("Decline"), style=discord.ButtonStyle.danger),
                 self.rules_button(table, spec.name),
             )
             return Payload(embed, view, content=render.mention(invitee))
         computers: list[TableComponent] = []
         if self.service.has_computer(spec.name):
             # The host's alone (checked by the table service): fill a seat with the computer.
-            computers.append(button(table, 0, "computer", "Add computer", emoji="🤖"))
+            computers.append(button(table, 0, "computer", _("Add computer"), emoji="🤖"))
             if any(is_computer(seat) for seat in snapshot.seats):
-                computers.append(button(table, 0, "uncomputer", "Remove computer"))
+                computers.append(button(table, 0, "uncomputer", _("Remove computer")))
         view = view_of(
-            button(table, 0, "join", "Join", style=discord.ButtonStyle.success),
-            button(table, 0, "leave", "Leave"),
-            button(table, 0, "start", "Start", style=discord.ButtonStyle.primary),
-            button(table, 0, "cancel", "Cancel", style=discord.ButtonStyle.danger),
+            button(table, 0, "join", _("Join"), style=discord.ButtonStyle.success),
+            button(table, 0, "leave", _("Leave")),
+            button(table, 0, "start", _("Start"), style=discord.ButtonStyle.primary),
+            button(table, 0, "cancel", _("Cancel"), style=discord.ButtonStyle.danger),
             self.rules_button(table, spec.name),
             *computers,
         )
@@ -229,12 +259,16 @@ class TableHub(MessageSync):
     @staticmethod
     def rules_button(table: int, game: str) -> TableComponent:
         """Opens the game's rules privately, without touching the table message."""
-        return button(table, 0, "rules", "Rules", arg=game, emoji="📜")
+        return button(table, 0, "rules", _("Rules"), arg=game, emoji="📜")
 
     def render_cancelled(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
         embed = discord.Embed(
-            title=f"{snapshot.spec.title} — table #{snapshot.id} (closed)",
-            description="This table closed before play began; every stake was refunded.",
+            title=_(
+                "{game} — table #{table} (closed)",
+                game=_(snapshot.spec.title),
+                table=str(snapshot.id),
+            ),
+            description=_("This table closed before play began; every stake was refunded."),
             colour=discord.Colour(render.COLOUR_CANCELLED),
         )
         self.add_fairness(embed, snapshot)
@@ -246,12 +280,18 @@ class TableHub(MessageSync):
             return
         row = snapshot.row
         if snapshot.seed_revealed:
-            text = (
-                f"Fair dice — seed `{row.seed_hex}` (SHA-256 `{row.commitment[:16]}…`). "
-                f"Check every roll with /verify table:{row.id}"
+            text = _(
+                "Fair dice — seed `{seed}` (SHA-256 `{commitment}…`). "
+                "Check every roll with /verify table:{table}",
+                seed=row.seed_hex,
+                commitment=row.commitment[:16],
+                table=str(row.id),
             )
         else:
-            text = f"Fair dice — commitment SHA-256 `{row.commitment}`; seed revealed at the end."
+            text = _(
+                "Fair dice — commitment SHA-256 `{commitment}`; seed revealed at the end.",
+                commitment=row.commitment,
+            )
         embed.set_footer(text=text)
 
     # -- opening and clicking ----------------------------------------------------------------
@@ -286,9 +326,13 @@ class TableHub(MessageSync):
             withdrawn = await self.service.withdraw(table)
             await tell(
                 interaction,
-                f"I could not post the table message in this channel (Discord answered "
-                f"{error.status}), so table #{table} is cancelled and your stake, if any, is "
-                "back in your wallet. Check that I may send messages, embeds and files here.",
+                _(
+                    "I could not post the table message in this channel (Discord answered "
+                    "{status}), so table #{table} is cancelled and your stake, if any, is "
+                    "back in your wallet. Check that I may send messages, embeds and files here.",
+                    status=str(error.status),
+                    table=str(table),
+                ),
             )
             return withdrawn
         await self.service.set_message(table, message.id)
@@ -311,7 +355,7 @@ class TableHub(MessageSync):
             interaction.channel_id, guild_id=interaction.guild_id
         )
         message = await channel.send(**payload.send_kwargs())
-        await tell(interaction, f"Your table is open: {message.jump_url}")
+        await tell(interaction, _("Your table is open: {link}", link=message.jump_url))
         return message
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -350,7 +394,7 @@ class TableHub(MessageSync):
 
     async def _answer_expired_form(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await send_ephemeral(interaction, FORM_EXPIRED)
+            await send_ephemeral(interaction, _(FORM_EXPIRED))
         except Exception as error:
             log_click_failure("an expired form could not be answered", error=error)
 
@@ -403,12 +447,13 @@ class TableHub(MessageSync):
     async def _watch_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
         watching = await self.service.toggle_watch(cid.table, interaction.user.id)
         if watching:
-            text = (
-                f"🔔 You will get one DM when table #{cid.table} ends, with its result. "
-                "Press Watch again to stop."
+            text = _(
+                "🔔 You will get one DM when table #{table} ends, with its result. "
+                "Press Watch again to stop.",
+                table=str(cid.table),
             )
         else:
-            text = f"You no longer watch table #{cid.table}."
+            text = _("You no longer watch table #{table}.", table=str(cid.table))
         await send_ephemeral(interaction, text)
 
     async def _lobby_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
@@ -477,9 +522,8 @@ class TableHub(MessageSync):
         await self.notify(outcome, interaction.user.id)
         try:
             if not shown:
-                note = (
-                    SAVED_BUT_NOT_SHOWN if confirm is None else f"{confirm}\n{SAVED_BUT_NOT_SHOWN}"
-                )
+                saved = _(SAVED_BUT_NOT_SHOWN)
+                note = saved if confirm is None else f"{confirm}\n{saved}"
                 await send_ephemeral(interaction, note)
             elif confirm is not None:
                 await send_ephemeral(interaction, confirm)
@@ -487,7 +531,7 @@ class TableHub(MessageSync):
                 if interaction.type == discord.InteractionType.component:
                     await interaction.response.defer()
                 else:
-                    await send_ephemeral(interaction, "Done.")
+                    await send_ephemeral(interaction, _("Done."))
         except discord.HTTPException as error:
             log.warning(
                 "table %s: the action was saved but its answer failed: HTTP %s",
@@ -525,7 +569,7 @@ class TableHub(MessageSync):
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None
     ) -> None:
-        text = str(error) if error is not None else APOLOGY
+        text = explain(error) if error is not None else _(APOLOGY)
         await tell(interaction, text)
 
     async def refuse_stale(
@@ -566,12 +610,12 @@ class TableHub(MessageSync):
         whether the handler had already done its work, so it never says nothing was."""
         if saved:
             self.schedule_refresh(table_id, force=True)
-            await tell(interaction, SAVED_BUT_NOT_SHOWN)
+            await tell(interaction, _(SAVED_BUT_NOT_SHOWN))
         elif isinstance(error, discord.HTTPException):
             self.schedule_refresh(table_id, force=True)
-            await tell(interaction, ANSWER_REFUSED)
+            await tell(interaction, _(ANSWER_REFUSED))
         else:
-            await tell(interaction, APOLOGY)
+            await tell(interaction, _(APOLOGY))
 
     async def deliver_notice(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """A private message that could not be sent as a DM is shown on the next click."""
@@ -579,7 +623,8 @@ class TableHub(MessageSync):
         if notice is not None:
             await send_ephemeral(
                 interaction,
-                "Your direct messages are closed, so here is what I tried to send you:\n\n"
+                _("Your direct messages are closed, so here is what I tried to send you:")
+                + "\n\n"
                 + notice,
             )
 

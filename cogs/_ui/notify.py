@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import _, use_locale
 from bot.players import is_computer
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
@@ -79,17 +80,24 @@ def table_link(snapshot: TableSnapshot[Any, Any]) -> str:
 
 
 def channel_text(snapshot: TableSnapshot[Any, Any], player: int) -> str:
-    return (
-        f"🔔 {render.mention(player)}, **{snapshot.spec.title}** table #{snapshot.id} is "
-        f"waiting for you: {table_link(snapshot)} · `/notify` to change how you are told"
+    return _(
+        "🔔 {player}, **{game}** table #{table} is waiting for you: {link} · `/notify` to "
+        "change how you are told",
+        player=render.mention(player),
+        game=_(snapshot.spec.title),
+        table=str(snapshot.id),
+        link=table_link(snapshot),
     )
 
 
 def dm_text(snapshot: TableSnapshot[Any, Any]) -> str:
-    return (
-        f"🔔 **{snapshot.spec.title}** table #{snapshot.id} in <#{snapshot.row.channel_id}> is "
-        f"waiting for you: {table_link(snapshot)}\n"
-        "-# `/notify on` for a mention in the channel instead, `/notify off` for nothing."
+    return _(
+        "🔔 **{game}** table #{table} in {channel} is waiting for you: {link}\n"
+        "-# `/notify on` for a mention in the channel instead, `/notify off` for nothing.",
+        game=_(snapshot.spec.title),
+        table=str(snapshot.id),
+        channel=f"<#{snapshot.row.channel_id}>",
+        link=table_link(snapshot),
     )
 
 
@@ -171,7 +179,13 @@ class Notifier:
         if mode is Mode.DM:
             try:
                 channel = await self.bot.create_dm(discord.Object(member))
-                message = await channel.send(dm_text(snapshot))
+                # The member alone reads it: in their language as last seen.
+                language = await self.bot.languages.member(
+                    member, fallback=self.bot.languages.server(snapshot.row.guild_id)
+                )
+                with use_locale(language):
+                    text = dm_text(snapshot)
+                message = await channel.send(text)
                 self.sent += 1
                 return Ping(message.channel.id, message.id)
             except discord.HTTPException as error:
@@ -179,9 +193,11 @@ class Notifier:
                 log.info("table %s: a turn DM failed (HTTP %s)", snapshot.id, error.status)
         row = snapshot.row
         channel_at = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        with use_locale(self.bot.languages.server(row.guild_id)):
+            text = channel_text(snapshot, member)
         try:
             sent = await channel_at.send(
-                channel_text(snapshot, member),
+                text,
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(member)]
                 ),

@@ -32,6 +32,7 @@ from discord import app_commands
 from pydantic import BaseModel
 
 from bot.errors import NotAllowed
+from bot.i18n import N_, _
 from bot.rules_text import GAMES
 from cogs._ui.amounts import parse_amount
 from cogs._ui.forms import TableModal
@@ -87,10 +88,16 @@ class Option:
                 return True
             if cleaned.lower() in ("off", "false", "no", "0"):
                 return False
-            raise NotAllowed(f"`{self.name}` is on or off, not “{cleaned[:20]}”.")
+            raise NotAllowed(
+                "`{option}` is on or off, not “{typed}”.", option=self.name, typed=cleaned[:20]
+            )
         if self.choices:
             if cleaned not in self.choices:
-                raise NotAllowed(f"`{self.name}` is one of {', '.join(self.choices)}.")
+                raise NotAllowed(
+                    "`{option}` is one of {choices}.",
+                    option=self.name,
+                    choices=", ".join(self.choices),
+                )
             return cleaned
         if self.kind is int:
             if cleaned.lower() in ("", "none") and self.default is None:
@@ -101,7 +108,12 @@ class Option:
             if (self.low is not None and value < self.low) or (
                 self.high is not None and value > self.high
             ):
-                raise NotAllowed(f"`{self.name}` is from {self.low} to {self.high}.")
+                raise NotAllowed(
+                    "`{option}` is from {low} to {high}.",
+                    option=self.name,
+                    low=str(self.low),
+                    high=str(self.high),
+                )
             return value
         return cleaned
 
@@ -248,16 +260,22 @@ class Options:
         params.sort(key=lambda p: p.default is not inspect.Parameter.empty)
         return params
 
-    def descriptions(self) -> dict[str, str]:
-        described = {
+    def descriptions(self) -> dict[str, str | app_commands.locale_str]:
+        described: dict[str, str | app_commands.locale_str] = {
             option.name: option.description
             for option in self.options
             if option.inline and not option.server
         }
         if self.presets:
-            described["preset"] = "A ready set of options: " + ", ".join(self.presets)
+            # A template and its value: the command translator translates the template
+            # (bot.i18n.commands), the preset names being what a member types.
+            template = N_("A ready set of options: {presets}")
+            presets = ", ".join(self.presets)
+            described["preset"] = app_commands.locale_str(
+                template.format(presets=presets), template=template, params={"presets": presets}
+            )
         if self.extended:
-            described["more"] = "Set every other option in a form before the table opens"
+            described["more"] = N_("Set every other option in a form before the table opens")
         return described
 
     def values(
@@ -289,21 +307,27 @@ class Options:
             if option.server:
                 continue
             if option.name in given and given[option.name] != self.default(option):
-                raise NotAllowed(self.server_refusal(option, values))
+                raise self.server_refusal(option, values)
             values[option.name] = server.get(option.name, self.default(option))
         return values
 
-    def server_refusal(self, option: Option, values: Mapping[str, Any]) -> str:
+    def server_refusal(self, option: Option, values: Mapping[str, Any]) -> NotAllowed:
         """Why the opener may not set ``option`` here (it moves the house's edge)."""
         switches = [s for s, names in self.server_while.items() if option.name in names]
         on = next((s for s in switches if values.get(s)), None)
-        why = (
-            f"On this server `{on}` is on (set by its moderators), so `{option.name}` is "
-            "theirs to set too: it moves the house's share."
-            if on is not None and not option.server
-            else f"`{option.name}` moves the house's edge: only the server's moderators set it."
+        if on is not None and not option.server:
+            return NotAllowed(
+                "On this server `{switch}` is on (set by its moderators), so `{option}` is "
+                "theirs to set too: it moves the house's share. Ask one to use `/config "
+                "rule`. Nothing was opened.",
+                switch=on,
+                option=option.name,
+            )
+        return NotAllowed(
+            "`{option}` moves the house's edge: only the server's moderators set it. Ask "
+            "one to use `/config rule`. Nothing was opened.",
+            option=option.name,
         )
-        return f"{why} Ask one to use `/config rule`. Nothing was opened."
 
     def option(self, name: str) -> Option | None:
         """A rule option by name (what `/config rule` may set a server default for)."""
@@ -327,9 +351,9 @@ class Options:
                 continue
             value = getattr(rules, option.target)
             if option.kind is bool:
-                value = "on" if value else "off"
+                value = _("on") if value else _("off")
             shown.append(f"{option.name} {'—' if value is None else value}")
-        return [f"Options: {' · '.join(shown)}"] if shown else []
+        return [_("Options: {options}", options=" · ".join(shown))] if shown else []
 
     def form_text(self, values: Mapping[str, Any]) -> str:
         """The ``more`` form's prefill: the options not offered inline, one a line (never
@@ -356,9 +380,9 @@ class Options:
             name, sep, raw = line.partition("=")
             option = by_name.get(name.strip())
             if not sep or option is None:
-                raise NotAllowed(f"“{line.strip()[:30]}” is not `option = value`.")
+                raise NotAllowed("“{line}” is not `option = value`.", line=line.strip()[:30])
             if option.name in server:
-                raise NotAllowed(self.server_refusal(option, values))
+                raise self.server_refusal(option, values)
             updated[option.name] = option.parse(raw)
         return updated
 
@@ -426,12 +450,12 @@ class OptionsForm(TableModal):
         values: Values,
         then: Callable[[discord.Interaction[Any], Values], Awaitable[None]],
     ) -> None:
-        super().__init__(title="Table options", timeout=600)
+        super().__init__(title=_("Table options"), timeout=600)
         self.options = options
         self.values = values
         self.then = then
         self.text: discord.ui.TextInput[OptionsForm] = discord.ui.TextInput(
-            label="One option a line: name = value",
+            label=_("One option a line: name = value"),
             style=discord.TextStyle.paragraph,
             default=options.form_text(values)[:4000] or None,
             required=False,

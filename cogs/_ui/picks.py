@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.errors import NotAllowed
+from bot.i18n import _
 from cogs._ui.primitives import TableComponent, button
 from cogs._ui.verbs import NOTHING
 
@@ -82,7 +83,7 @@ class Picks:
                         table,
                         ply,
                         self.verb,
-                        labels[item],
+                        _(labels[item]),
                         arg=f"{LOCKED}-{index}",
                         disabled=True,
                         row=row,
@@ -96,7 +97,7 @@ class Picks:
                     table,
                     ply,
                     self.verb,
-                    labels[item],
+                    _(labels[item]),
                     arg=self.encode(flipped),
                     style=style,
                     row=row,
@@ -107,7 +108,7 @@ class Picks:
                 table,
                 ply,
                 self.confirm_verb,
-                confirm_label,
+                _(confirm_label),
                 arg=self.encode(chosen),
                 style=discord.ButtonStyle.primary,
                 emoji="🎲",

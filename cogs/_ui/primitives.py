@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.i18n import N_
 from bot.interactions import describe, is_routine, respond
 from bot.safe_log import log_failure
 from bot.service import Actor
@@ -32,12 +33,12 @@ WATCH_ROW = 4
 """The last of a message's five rows: the game's own buttons come first."""
 RULES_TABLE = 0
 """Rules pages use table id 0 in the custom-id grammar: no real table has it."""
-APOLOGY = "Something went wrong on our side; nothing was changed. Please try again."
-ANSWER_REFUSED = (
+APOLOGY = N_("Something went wrong on our side; nothing was changed. Please try again.")
+ANSWER_REFUSED = N_(
     "Discord did not take my answer, so I cannot say whether that went through. Please "
     "check before trying again."
 )
-SAVED_BUT_NOT_SHOWN = (
+SAVED_BUT_NOT_SHOWN = N_(
     "Your action was saved, but Discord did not take the update of the table message. "
     "I will refresh it; nothing needs doing again."
 )
@@ -187,7 +188,7 @@ FORM_ALIVE = "tanzaku_form_alive"
 submitted after a restart or past its timeout (discord.py dropped the object, and with it
 what the command had chosen) is told so by the hub instead of going unanswered."""
 
-FORM_EXPIRED = (
+FORM_EXPIRED = N_(
     "That form has expired (it was open too long, or the bot restarted since it was shown)."
     " Nothing was changed: run the command again."
 )

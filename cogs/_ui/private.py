@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import discord
 
+from bot.i18n import use_locale
 from bot.panels import PrivatePanels
 from bot.players import is_computer
 from bot.signals import PANEL
@@ -236,7 +237,12 @@ class PanelKeeper:
                 # an ended game sends nobody a first message.
                 if where is None and (not live or (player in closed and not must_act)):
                     continue
-                text, view = self.game.panel(snapshot, player)
+                # The player alone reads it: in their language as last seen.
+                language = await self.hub.bot.languages.member(
+                    player, fallback=self.hub.bot.languages.server(snapshot.row.guild_id)
+                )
+                with use_locale(language):
+                    text, view = self.game.panel(snapshot, player)
                 result = await show_panel(
                     self.hub, player, table_id, text, view=view, where=where, notice=must_act
                 )

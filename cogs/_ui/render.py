@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import N_, _, number
 from bot.players import COMPUTER_IDS, is_computer
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -10,15 +11,15 @@ COLOUR_LOBBY = 0x5865F2
 COLOUR_PLAYING = 0xE67E22
 COLOUR_FINISHED = 0x2ECC71
 COLOUR_CANCELLED = 0x95A5A6
-COMPUTER_NAME = "🤖 Computer"
+COMPUTER_NAME = N_("🤖 Computer")
 
 
 def mention(user_id: int) -> str:
     """A member as Discord shows them; a computer seat as the computer, never a mention
     of an id no member has."""
     if is_computer(user_id):
-        number = COMPUTER_IDS.index(user_id) + 1
-        return COMPUTER_NAME if number == 1 else f"{COMPUTER_NAME} {number}"
+        seat = COMPUTER_IDS.index(user_id) + 1
+        return _(COMPUTER_NAME) if seat == 1 else _("🤖 Computer {seat}", seat=str(seat))
     return f"<@{user_id}>"
 
 
@@ -36,11 +37,12 @@ def timestamp(seconds: float, style: str = "R") -> str:
 
 
 def coins(amount: int, currency: str) -> str:
-    return f"{amount:,} {currency}"
+    """An amount of the currency, grouped the reader's way."""
+    return f"{number(amount)} {currency}"
 
 
 def signed_coins(amount: int, currency: str) -> str:
-    return f"{'+' if amount > 0 else ''}{amount:,} {currency}"
+    return f"{'+' if amount > 0 else ''}{number(amount)} {currency}"
 
 
 def bar(value: int, maximum: int, width: int = 10) -> str:

@@ -17,10 +17,11 @@ import discord
 from pydantic import BaseModel
 
 from bot.errors import NotAllowed
+from bot.i18n import N_
 from bot.service import Outcome
 from cogs._ui.custom_ids import ComponentId
 
-NOTHING = "That button does nothing at this table."
+NOTHING = N_("That button does nothing at this table.")
 
 ActionFactory = Callable[[str | None, Sequence[str]], BaseModel]
 Handler = Callable[[discord.Interaction[Any], ComponentId, Sequence[str]], Awaitable[None]]

@@ -375,7 +375,7 @@ def test_presets_and_the_more_form_reach_every_option_within_discords_limits() -
     options = big_options(inline_flags=10)
     names = [p.name for p in options.slash_parameters()]
     assert len(names) <= 25 and names[-2:] == ["preset", "more"]
-    assert all(len(text) <= 100 for text in options.descriptions().values())
+    assert all(len(str(text)) <= 100 for text in options.descriptions().values())
 
     values = options.values({"preset": "wild", "stake": 7})
     assert values["flag3"] and values["flag29"] and values["stake"] == 7
