@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, TypeAlias
 
 import discord
@@ -14,10 +13,9 @@ from bot.games.common import HOUSE
 from bot.i18n import N_, _, number
 from bot.service import TableSnapshot
 from cogs._ui import render
-from cogs._ui.controls import Control, Menu, draw
+from cogs._ui.controls import Control, Menu
 from cogs._ui.forms import AmountPicker
 from cogs._ui.game import Game
-from cogs._ui.primitives import view_of
 from cogs._ui.verbs import Act, VerbTable, fixed, with_choice
 from cogs.hazard import words as hazard_words
 from cogs.hazard.words import BET_LABELS, SENTENCES, clock_line, percent, rules_summary
@@ -45,23 +43,6 @@ CONTROLS: tuple[Control | Menu, ...] = (
 )  # fmt: skip
 
 
-def translated(controls: tuple[Control | Menu, ...]) -> list[Control | Menu]:
-    """The controls with their words in the locale in effect (declared in English)."""
-    return [
-        replace(c, label=_(c.label)) if isinstance(c, Control) else replace(
-            c, placeholder=_(c.placeholder))
-        for c in controls
-    ]  # fmt: skip
-
-
-class TranslatedLabels(dict[str, str]):
-    """Kind → words, each read in the locale in effect (the amount picker keeps the
-    mapping and shows a kind's words to whoever asks, in their language)."""
-
-    def __getitem__(self, key: str) -> str:
-        return _(super().__getitem__(key))
-
-
 Snapshot: TypeAlias = TableSnapshot[hazard.Rules, hazard.State]
 
 
@@ -74,9 +55,7 @@ class HazardUI(Game):
     def verbs(self) -> VerbTable:
         self.bets = AmountPicker(
             self,
-            kinds=TranslatedLabels(BET_LABELS),
-            noun=N_("Bet"),
-            placed=N_("Your bet is on: {amount} {kind}."),
+            kinds=BET_LABELS,
             room=self.bet_room,
             action=lambda kind, amount: hazard.Bet.model_validate({"kind": kind, "amount": amount}),
         )
@@ -147,9 +126,6 @@ class HazardUI(Game):
     def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
         bank = snapshot.game.payouts.get(HOUSE, 0)
         return [(_("Bank"), render.signed_coins(bank, snapshot.currency))]
-
-    def controls(self, snapshot: Snapshot) -> discord.ui.View | None:
-        return view_of(*draw(snapshot.id, snapshot.state, translated(self.buttons)))
 
     async def bet_room(
         self, interaction: discord.Interaction[Any], snapshot: Snapshot, kind: str

@@ -4,19 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, TypeAlias
-
-import discord
 
 from bot.games import nihakyu
 from bot.i18n import N_, _
 from bot.service import TableSnapshot
 from cogs._ui import render
-from cogs._ui.controls import Control, draw
-from cogs._ui.frame import deadline_text
+from cogs._ui.controls import Control
 from cogs._ui.game import Game
-from cogs._ui.primitives import view_of
 from cogs._ui.verbs import VerbTable, by_arg, fixed
 from cogs.nihakyu import words as nihakyu_words
 from cogs.nihakyu.words import (
@@ -39,8 +34,6 @@ CONTROLS = (
     Control("skip", N_("Pass"), shown=lambda s: s.phase == "sleight"),
 )  # fmt: skip
 
-DEADLINE = N_("Resolves {due} at the latest.")
-
 Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
 
 
@@ -50,7 +43,7 @@ class NihakyuUI(Game):
     seats_title = N_("Stamina (✅ chosen · ⏳ waiting)")
     finished_seats_title = N_("Stamina at the end (✖ out)")
     recent_events = 12
-    deadline = DEADLINE
+    deadline = N_("Resolves {due} at the latest.")
     sentences = SENTENCES
     confirmations = CONFIRMATIONS
     buttons = CONTROLS
@@ -74,13 +67,6 @@ class NihakyuUI(Game):
 
     def describe_rules(self, snapshot: Snapshot) -> list[str]:
         return rules_summary(snapshot.rules)
-
-    def deadline_line(self, snapshot: Snapshot) -> str | None:
-        return deadline_text(_(DEADLINE), snapshot)
-
-    def controls(self, snapshot: Snapshot) -> discord.ui.View | None:
-        shown = [replace(c, label=_(c.label)) for c in CONTROLS]
-        return view_of(*draw(snapshot.id, snapshot.state, shown))
 
     def status_lines(self, snapshot: Snapshot) -> list[str]:
         state = snapshot.game

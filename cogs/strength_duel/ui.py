@@ -14,7 +14,6 @@ from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.forms import quick_amounts, typed_amount
-from cogs._ui.frame import deadline_text
 from cogs._ui.game import Game
 from cogs._ui.primitives import button, view_of
 from cogs._ui.verbs import VerbTable, with_number
@@ -28,8 +27,6 @@ from cogs.strength_duel.words import (
     panel_text,
     rules_summary,
 )
-
-DEADLINE = N_("Reveal {due} at the latest.")
 
 Snapshot: TypeAlias = TableSnapshot[duel.Rules, duel.State]
 
@@ -46,7 +43,7 @@ class DuelUI(Game):
     """No dice in this game: the table shows no fair-dice footer."""
     seats_title = N_("Ninjas")
     recent_events = 6
-    deadline = DEADLINE
+    deadline = N_("Reveal {due} at the latest.")
     sentences = SENTENCES
     confirmations = CONFIRMATIONS
     private_panels = True
@@ -95,9 +92,6 @@ class DuelUI(Game):
             *([against] if against else []),
             _("**Round {round}** — bids are secret until all are in.", round=str(state.round)),
         ]
-
-    def deadline_line(self, snapshot: Snapshot) -> str | None:
-        return deadline_text(_(DEADLINE), snapshot)
 
     def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
         review = bid_review(snapshot.game)

@@ -308,12 +308,15 @@ def test_the_odds_table_in_japanese_fits_an_embed() -> None:
     assert len(embed) <= 6000
 
 
-def test_the_bet_picker_labels_follow_the_reader() -> None:
+def test_the_bet_picker_names_the_bet_in_the_readers_language() -> None:
     ui = HazardUI(hub())
+    outcome = SimpleNamespace(snapshot=SimpleNamespace(currency=CURRENCY))
     with use_locale("ja"):
-        assert ui.bets.kinds["with"] == "振り手側"
+        assert "振り手側" in ui.bets.confirmation(30, "with", outcome)  # type: ignore[arg-type]
     with use_locale("en"):
-        assert ui.bets.kinds["with"] == "with the caster"
+        assert ui.bets.confirmation(30, "with", outcome) == (  # type: ignore[arg-type]
+            "Your bet is on: 30 両 with the caster."
+        )
 
 
 def test_duel_private_panels_and_review_in_japanese() -> None:
