@@ -1,0 +1,174 @@
+"""The dice games through Discord in Japanese (issue 29): a Japanese member at a Japanese
+server plays Hazard, Nihakyu and Strength Duel to the end and reads no English anywhere —
+the table, its buttons and selects, their private answers, pickers, refusals and DMs; at
+a mixed table an English member reads their own answers and DMs in English while the
+table everyone sees stays in the server's Japanese."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from simcord import Env
+
+from tests.support import japanese
+from tests.support.japanese import make_japanese_world
+from tests.support.sim import World, answered, select_id
+
+NAMES = ["alice", "bob"]
+DUEL_GAME = [(3, 2), (3, 4), (5, 0), (0, 2), (1, 1), (2, 1), (3, 3), (1, 3)]
+"""A whole duel from 25 strength each: bob wins in round 8."""
+
+
+# A command as a member types it ("/verify table:1" in the fair-dice footer) is a command,
+# not an English sentence; the shared helper strips command mentions but not this form.
+COMMAND_TYPED = re.compile(r"/[a-z][\w-]*(?: [a-z][\w-]*)?(?: [a-z_]+:\S+)*")
+
+
+def texts_of(shown: Any) -> list[str]:
+    return [COMMAND_TYPED.sub(" ", text) for text in japanese.texts_of(shown)]
+
+
+def english_in(texts: list[str], *, names: list[str]) -> list[str]:
+    return japanese.english_in(texts, names=names)
+
+
+def public(world: World) -> list[Any]:
+    """Everything the bot posted in the table's channel."""
+    return list(world.channel.history())
+
+
+def dms(world: World, name: str) -> list[Any]:
+    channel = world[name].user.dm_channel
+    return list(channel.history()) if channel is not None else []
+
+
+async def hazard_round(world: World, dice: Any, *, seen: dict[str, list[Any]]) -> None:
+    """alice opens and casts, bob bets with her through the private picker; the main is
+    called, bob is ready, a nick; a refused throw; the odds; alice closes the table."""
+    alice, bob = world["alice"], world["bob"]
+    opened = answered(await alice.slash(world.channel, "hazard open"))
+    table = opened.response.message
+    seen["alice"].append(opened)
+    seen["bob"].append(answered(await bob.click(table, label="参加")))
+    seen["alice"].append(answered(await alice.click(table, label="開始")))
+    picker = answered(
+        await bob.click(world.channel.last_message, label="振り手側に賭ける"), ephemeral=True
+    )
+    seen["bob"].append(picker)
+    seen["bob"].append(answered(await bob.click(picker.response.message, label="10")))
+    seen["alice"].append(
+        answered(await alice.slash(world.channel, "hazard bet", kind="caster", amount=20))
+    )
+    message = world.channel.last_message
+    seen["alice"].append(
+        answered(await alice.select(message, ["7"], custom_id=select_id(message, "main")))
+    )
+    seen["bob"].append(answered(await bob.click(world.channel.last_message, label="準備完了")))
+    seen["bob"].append(await bob.click(world.channel.last_message, label="振る"))  # refused
+    dice.extend([3, 4])  # 7 on a main of 7: the caster nicks
+    seen["alice"].append(answered(await alice.click(world.channel.last_message, label="振る")))
+    seen["bob"].append(answered(await bob.slash(world.channel, "hazard odds", main=7)))
+    seen["alice"].append(
+        answered(await alice.click(world.channel.last_message, label="卓を閉じる"))
+    )
+    state = (await world.env.bot.tables.snapshot(1)).state
+    assert state is not None and state.finished
+
+
+async def nihakyu_game(world: World, dice: Any, *, seen: dict[str, list[Any]]) -> None:
+    """Two players Roll; alice rolls 20 from 20 Stamina and falls: bob wins the pot."""
+    alice, bob = world["alice"], world["bob"]
+    opened = answered(
+        await alice.slash(world.channel, "nihakyu open", ante=10, starting_stamina=20)
+    )
+    table = opened.response.message
+    seen["alice"].append(opened)
+    seen["bob"].append(answered(await bob.click(table, label="参加")))
+    seen["alice"].append(answered(await alice.click(table, label="開始")))
+    seen["alice"].append(answered(await alice.click(table_of(world), label="振る")))
+    dice.extend([20, 1])  # seat order: alice loses 20, bob 1
+    seen["bob"].append(answered(await bob.click(table_of(world), label="振る")))
+    state = (await world.env.bot.tables.snapshot(1)).state
+    assert state is not None and state.finished and state.winner == bob.id
+
+
+def table_of(world: World) -> Any:
+    """The newest table message (a result line may follow it)."""
+    return next(m for m in reversed(public(world)) if m.embeds and "卓 #" in m.embeds[0].title)
+
+
+async def duel_game(world: World, *, seen: dict[str, list[Any]]) -> None:
+    """alice challenges bob; both bid by DM to the end of a whole duel."""
+    alice, bob = world["alice"], world["bob"]
+    challenge = answered(await alice.slash(world.channel, "duel challenge", member=bob, stake=10))
+    seen["alice"].append(challenge)
+    seen["bob"].append(answered(await bob.click(challenge.response.message, label="受ける")))
+    for a_bid, b_bid in DUEL_GAME:
+        for member, bid in ((alice, a_bid), (bob, b_bid)):
+            panel = member.user.dm_channel.last_message
+            seen[member.user.name].append(answered(await member.user.click(panel, label=str(bid))))
+    state = (await world.env.bot.tables.snapshot(1)).state
+    assert state is not None and state.finished and state.winner == bob.id
+
+
+async def play(game: str, world: World, dice: Any) -> dict[str, list[Any]]:
+    seen: dict[str, list[Any]] = {"alice": [], "bob": []}
+    if game == "hazard":
+        await hazard_round(world, dice, seen=seen)
+    elif game == "nihakyu":
+        await nihakyu_game(world, dice, seen=seen)
+    else:
+        await duel_game(world, seen=seen)
+    return seen
+
+
+GAMES = ["hazard", "nihakyu", "strength_duel"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_japanese_member_reads_no_english_from_start_to_end(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch, dice: Any, game: str
+) -> None:
+    world, _locales = await make_japanese_world(simcord_env, monkeypatch, *NAMES)
+    seen = await play(game, world, dice)
+    for name in NAMES:
+        shown = texts_of([*seen[name], *public(world), *dms(world, name)])
+        assert len(shown) > 10
+        assert english_in(shown, names=NAMES) == [], name
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_an_english_member_at_a_japanese_table_reads_their_own_in_english(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch, dice: Any, game: str
+) -> None:
+    world, _locales = await make_japanese_world(simcord_env, monkeypatch, *NAMES, english=["bob"])
+    seen = await play(game, world, dice)
+    # The table everyone sees is the server's: Japanese, for bob too.
+    assert english_in(texts_of(public(world)), names=NAMES) == []
+    # What each reads alone (private answers, DMs) is in their own language.
+    alice_own = texts_of([*own(seen["alice"]), *dms(world, "alice")])
+    bob_own = texts_of([*own(seen["bob"]), *dms(world, "bob")])
+    assert alice_own and bob_own
+    assert english_in(alice_own, names=NAMES) == []
+    assert all(KANA.search(text) for text in alice_own if WORDS.search(text)), alice_own
+    assert not any(KANA.search(text) for text in bob_own), bob_own
+    assert english_in(bob_own, names=NAMES), "bob reads his own answers in English"
+
+
+KANA = re.compile(r"[\u3040-\u30ff]")
+WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+def own(results: list[Any]) -> list[Any]:
+    """The private parts of interaction results: ephemeral answers and follow-ups (an
+    answer that edits the table message shows the table, which is everyone's)."""
+    parts: list[Any] = []
+    for result in results:
+        if result.response is not None and result.ephemeral:
+            parts.append(result.response)
+        parts.extend(f for f in result.followups if f.ephemeral)
+        if result.modal is not None:
+            parts.append(result.modal)
+    return parts
