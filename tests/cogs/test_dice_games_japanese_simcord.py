@@ -102,10 +102,24 @@ def table_of(world: World) -> Any:
 async def duel_game(world: World, *, seen: dict[str, list[Any]]) -> None:
     """alice challenges bob; both bid by DM to the end of a whole duel."""
     alice, bob = world["alice"], world["bob"]
+    # A challenge in a mode that opens a lobby is refused, in the challenger's words.
+    seen["alice"].append(
+        await alice.slash(world.channel, "duel challenge", member=bob, stake=10, mode="three")
+    )
     challenge = answered(await alice.slash(world.channel, "duel challenge", member=bob, stake=10))
     seen["alice"].append(challenge)
     seen["bob"].append(answered(await bob.click(challenge.response.message, label="受ける")))
-    for a_bid, b_bid in DUEL_GAME:
+    # alice bids round 1 through the table's private button and the amount form (the table
+    # button is the server's Japanese, her panel and form hers); too much is refused.
+    panel = answered(await alice.click(table_of(world), label="内緒で入札"), ephemeral=True)
+    form = answered(await alice.click(panel.response.message, label="他の金額…"))
+    seen["alice"] += [panel, form, await alice.submit_modal(form, {"amount": "99"})]
+    (a_first, b_first), *rest = DUEL_GAME
+    form = answered(await alice.click(panel.response.message, label="他の金額…"))
+    seen["alice"].append(answered(await alice.submit_modal(form, {"amount": str(a_first)})))
+    dm = bob.user.dm_channel.last_message
+    seen["bob"].append(answered(await bob.user.click(dm, label=str(b_first))))
+    for a_bid, b_bid in rest:
         for member, bid in ((alice, a_bid), (bob, b_bid)):
             panel = member.user.dm_channel.last_message
             seen[member.user.name].append(answered(await member.user.click(panel, label=str(bid))))
@@ -137,6 +151,20 @@ async def test_a_japanese_member_reads_no_english_from_start_to_end(
         shown = texts_of([*seen[name], *public(world), *dms(world, name)])
         assert len(shown) > 10
         assert english_in(shown, names=NAMES) == [], name
+    # /history tells the game's steps in the asker's words (the frame around them is the
+    # history command's own).
+    history = answered(await world["alice"].slash(world.channel, "history", table=1))
+    steps = "\n".join(texts_of(history))
+    japanese, english = HISTORY[game]
+    assert japanese in steps and english not in steps, steps
+
+
+HISTORY = {
+    "hazard": ("が振り手側に10 両賭けました。", "bets 10"),
+    "nihakyu": ("振る（1d20を失う）を選択", "chose Roll"),
+    "strength_duel": ("力3を入札", "bids 3 strength"),
+}
+"""A step of each game as /history tells it in Japanese, and in English."""
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -152,12 +180,14 @@ async def test_an_english_member_at_a_japanese_table_reads_their_own_in_english(
     bob_own = texts_of([*own(seen["bob"]), *dms(world, "bob")])
     assert alice_own and bob_own
     assert english_in(alice_own, names=NAMES) == []
-    assert all(KANA.search(text) for text in alice_own if WORDS.search(text)), alice_own
+    assert all(JAPANESE.search(text) for text in alice_own if WORDS.search(text)), alice_own
     assert not any(KANA.search(text) for text in bob_own), bob_own
     assert english_in(bob_own, names=NAMES), "bob reads his own answers in English"
 
 
 KANA = re.compile(r"[\u3040-\u30ff]")
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+"""Kana (what an English text never has, though a currency may be 両), or kanji too."""
 WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
