@@ -74,6 +74,23 @@ LOSES: dict[str, str] = {
     "odds_against": N_("{player} loses the odds on the main: {net}."),
 }
 
+# A bet placed, one whole sentence per kind: where the bet goes reads differently by kind
+# in other languages (the caster backs their own throw).
+PLACED: dict[str, str] = {
+    "caster": N_("{player} bets {amount} caster's stake."),
+    "with": N_("{player} bets {amount} with the caster."),
+    "against": N_("{player} bets {amount} against the caster."),
+    "odds_for": N_("{player} bets {amount} odds on the chance."),
+    "odds_against": N_("{player} bets {amount} odds on the main."),
+}
+LOGGED_BETS: dict[str, str] = {
+    "caster": N_("bets {amount} caster's stake"),
+    "with": N_("bets {amount} with the caster"),
+    "against": N_("bets {amount} against the caster"),
+    "odds_for": N_("bets {amount} odds on the chance"),
+    "odds_against": N_("bets {amount} odds on the main"),
+}
+
 
 def settled(event: hazard.BetSettled, snapshot: Snapshot) -> str:
     who, bet = render.mention(event.player), _(BET_LABELS[event.bet])
@@ -131,10 +148,9 @@ SENTENCES = Sentences(
         hazard.MainCalled: main_called,
         hazard.Thrown: thrown,
         hazard.BetPlaced: lambda e, s: _(
-            "{player} bets {amount} {bet}.",
+            PLACED[e.bet],
             player=render.mention(e.player),
             amount=render.coins(e.amount, s.currency),
-            bet=_(BET_LABELS[e.bet]),
         ),
         hazard.BetSettled: settled,
         hazard.BetReturned: lambda e, s: _(
@@ -292,11 +308,7 @@ def action_text(action: Mapping[str, Any], currency: str) -> str | None:
     """A logged Hazard action in words, without its actor (/history, the replay page)."""
     kind = str(action.get("kind"))
     if kind in BET_LABELS:
-        return _(
-            "bets {amount} {bet}",
-            amount=render.coins(int(action.get("amount", 0)), currency),
-            bet=_(BET_LABELS[kind]),
-        )
+        return _(LOGGED_BETS[kind], amount=render.coins(int(action.get("amount", 0)), currency))
     if kind == "call_main":
         return _("calls a main of {main}", main=str(action.get("main")))
     word = ACTION_WORDS.get(kind)
