@@ -202,3 +202,26 @@ def own(results: list[Any]) -> list[Any]:
         if result.modal is not None:
             parts.append(result.modal)
     return parts
+
+
+async def test_a_moderators_ejection_reads_in_japanese(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = ["alice", "bob", "carol"]
+    world, _locales = await make_japanese_world(simcord_env, monkeypatch, *names)
+    alice = world["alice"]
+    table = answered(await alice.slash(world.channel, "nihakyu open", ante=10)).response.message
+    for name in ("bob", "carol"):
+        answered(await world[name].click(table, label="参加"))
+    answered(await alice.click(table, label="開始"))
+    carol = world["carol"]
+    ejected = answered(
+        await world.moderator.slash(world.channel, "nihakyu eject", member=carol),
+        ephemeral=True,
+    )
+    assert (
+        ejected.response.content == f"{carol.mention}を退場させました。参加料はポットに残ります。"
+    )
+    shown = texts_of([ejected, *public(world)])
+    assert english_in(shown, names=names) == []
+    assert "退場" in table_of(world).embeds[0].description
