@@ -143,11 +143,15 @@ class TableHub(MessageSync):
 
         Everyone sees it: drawn in the server's language, whoever's click drew it."""
         with use_locale(self.bot.languages.server(snapshot.row.guild_id)):
-            payload = self._render(snapshot)
-            if payload.content is None:
-                payload.content = ""
-            if snapshot.row.live:
-                payload.view = self.with_watch(payload.view, snapshot.id)
+            return self.draw(snapshot)
+
+    def draw(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
+        """:meth:`render` in the language in effect (a replay page for whoever asked)."""
+        payload = self._render(snapshot)
+        if payload.content is None:
+            payload.content = ""
+        if snapshot.row.live:
+            payload.view = self.with_watch(payload.view, snapshot.id)
         return payload
 
     @staticmethod

@@ -15,12 +15,13 @@ import json
 import logging
 import re
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
 
-from bot.i18n import N_
+from bot.i18n import N_, use_locale
 from bot.interactions import describe, is_routine, respond
 from bot.safe_log import log_failure
 from bot.service import Actor
@@ -253,6 +254,15 @@ def is_moderator(interaction: discord.Interaction[Any]) -> bool:
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     """The member behind an interaction, as the table service checks them."""
     return Actor(interaction.user.id, is_moderator(interaction))
+
+
+def in_server_language(interaction: discord.Interaction[Any]) -> AbstractContextManager[str]:
+    """Build a public answer (one the whole channel reads, like /leaderboard) in the
+    server's language; an interaction is otherwise handled in its member's (set where
+    discord.py parses it, bot/app.py), which is right for everything private."""
+    languages = getattr(interaction.client, "languages", None)
+    locale = languages.server(interaction.guild_id) if languages is not None else ""
+    return use_locale(locale)
 
 
 async def send_ephemeral(

@@ -19,6 +19,7 @@ import discord
 
 from bot.errors import NotAllowed
 from bot.fairness import FairDice
+from bot.i18n import _
 from bot.players import is_computer
 from bot.replay import MAX_BYTES, page_html
 from bot.service import TableSnapshot
@@ -100,7 +101,7 @@ class Names:
     def __call__(self, user_id: int) -> str:
         if is_computer(user_id):
             return render.mention(user_id)
-        return self._known.get(user_id, f"member …{str(user_id)[-4:]}")
+        return self._known.get(user_id) or _("member …{digits}", digits=str(user_id)[-4:])
 
     def text(self, text: str) -> str:
         return MENTION.sub(lambda found: self(int(found.group(1))), text)
@@ -113,7 +114,8 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
     row = snapshot.row
     if row.live:
         raise NotAllowed(
-            f"Table #{table_id} is still being played; its replay comes with its seed, at the end."
+            "Table #{table} is still being played; its replay comes with its seed, at the end.",
+            table=str(table_id),
         )
     spec = snapshot.spec
     ui = hub.ui(spec.name)
@@ -146,12 +148,12 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
         entry: dict[str, Any] = {
             "seq": number,
             "at": log_row.at,
-            "actor": names(log_row.actor_id) if log_row.actor_id else "the table",
+            "actor": names(log_row.actor_id) if log_row.actor_id else _("the table"),
             "said": names.text(said(action, ui, snapshot.currency)),
             "draws": draws,
         }
         if step is None:
-            entry["shown"] = "This step does not replay from the seed."
+            entry["shown"] = _("This step does not replay from the seed.")
         elif step.state is not None:
             # As the message showed it then: live until the last step.
             status = row.status if index == last else TableStatus.RUNNING
@@ -165,18 +167,22 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
                 None,
                 list(step.events),
             )
-            entry["shown"] = names.text(embed_text(hub.render(shown).embed))
+            # In the language in effect: the asker's (/verify), or the server's for the
+            # page attached to the table message (cogs/_ui/endings.py).
+            entry["shown"] = names.text(embed_text(hub.draw(shown).embed))
             cards = ui.replay_cards(step.state, names)
             if cards is not None:
                 entry["cards"] = cards
                 seen_cards.update(card for pile in cards.values() for card in pile)
         elif LogKind.is_table_step(action.get("kind")):
-            entry["shown"] = f"Lobby: {names.text(said(action, ui, snapshot.currency))}"
+            entry["shown"] = _(
+                "Lobby: {step}", step=names.text(said(action, ui, snapshot.currency))
+            )
         steps.append(entry)
     data: dict[str, Any] = {
         "table": row.id,
         "game": spec.name,
-        "title": spec.title,
+        "title": _(spec.title),
         "commitment": row.commitment,
         "committed_at": row.created_at,
         "seed": row.seed_hex,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot import rules_text
+from bot.i18n import _
 from cogs._ui import render
 from cogs._ui.primitives import RULES_TABLE, Payload, button, view_of
 
@@ -14,18 +15,20 @@ def rules_page(game: str, page: int) -> Payload:
     page = max(0, min(page, len(pages) - 1))
     title, body = pages[page]
     embed = discord.Embed(
-        title=f"{rules_text.GAMES[game]} — {title}",
+        title=_("{game} — {page}", game=_(rules_text.GAMES[game]), page=title),
         description=render.clip(body, 4096),
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
-    embed.set_footer(text=f"Page {page + 1} of {len(pages)}")
+    embed.set_footer(text=_("Page {page} of {pages}", page=str(page + 1), pages=str(len(pages))))
     view = view_of(
-        button(RULES_TABLE, max(page - 1, 0), "rules", "◀ Previous", arg=game, disabled=page == 0),
+        button(
+            RULES_TABLE, max(page - 1, 0), "rules", _("◀ Previous"), arg=game, disabled=page == 0
+        ),
         button(
             RULES_TABLE,
             min(page + 1, len(pages) - 1),
             "rules",
-            "Next ▶",
+            _("Next ▶"),
             arg=game,
             disabled=page == len(pages) - 1,
         ),

@@ -17,23 +17,24 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ValidationError
 
 from bot.games.common import is_public
+from bot.i18n import N_, _
 from bot.service import LogKind, TableSnapshot
 
 log = logging.getLogger(__name__)
 
 TABLE_STEPS: dict[str, str] = {
-    LogKind.OPEN: "opened the table",
-    LogKind.JOIN: "joined",
-    LogKind.LEAVE: "left",
-    LogKind.START: "started the game",
-    LogKind.CANCEL: "cancelled the table",
-    LogKind.EXPIRE: "the lobby expired",
-    LogKind.WITHDRAW: "the table message could not be posted; cancelled",
-    LogKind.ABANDON: "the game could not go on; ended with refunds",
-    "abort": "ended the table (moderator)",
-    "deadline": "time ran out",
+    LogKind.OPEN: N_("opened the table"),
+    LogKind.JOIN: N_("joined"),
+    LogKind.LEAVE: N_("left"),
+    LogKind.START: N_("started the game"),
+    LogKind.CANCEL: N_("cancelled the table"),
+    LogKind.EXPIRE: N_("the lobby expired"),
+    LogKind.WITHDRAW: N_("the table message could not be posted; cancelled"),
+    LogKind.ABANDON: N_("the game could not go on; ended with refunds"),
+    "abort": N_("ended the table (moderator)"),
+    "deadline": N_("time ran out"),
 }
-"""Steps every game logs the same way."""
+"""Steps every game logs the same way (English message ids: translated where shown)."""
 
 
 class Speaker(Protocol):
@@ -48,9 +49,9 @@ class Speaker(Protocol):
 
 def _value(value: Any, name: Callable[[int], str]) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, list):
-        return ", ".join(_value(item, name) for item in value) or "none"
+        return _(", ").join(_value(item, name) for item in value) or _("none")
     return str(value)
 
 
@@ -69,7 +70,7 @@ def action_words(speaker: Speaker | None, action: Mapping[str, Any], currency: s
     """What the step's actor did, without the actor: ``bets 6 ryō with the caster``."""
     kind = str(action.get("kind", "?"))
     if kind in TABLE_STEPS:
-        return TABLE_STEPS[kind]
+        return _(TABLE_STEPS[kind])
     said = speaker.action_text(action, currency) if speaker is not None else None
     return said or plain(action)
 

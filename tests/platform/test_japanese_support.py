@@ -52,6 +52,7 @@ def test_an_untranslated_catalog_message_is_english(fake_catalog: None, text: st
         "<@1> wins the pot of 300 coins",
         "場：1,200 両 — waiting for <@2>",
         "Timed out",
+        "Nothing needs doing again: /wallet shows it.",
     ],
 )
 def test_an_ascii_sentence_is_english(fake_catalog: None, text: str) -> None:
@@ -66,6 +67,9 @@ def test_an_ascii_sentence_is_english(fake_catalog: None, text: str) -> None:
         "<@1>の出目は12です。 🎲 <:die:123456> <t:1700000000:R>",
         "詳しくは https://example.com/replay/ab12 をご覧ください。",
         "`/hazard open` で卓を開けます。",
+        "条件はサーバーが決めます（モデレーター：/config rule）。",
+        "/economy loss-limit set で設定します",
+        "オプション：min_stake 5 · odds_bets オフ",
         "Tanzaku の賭け金：1,000 両",
         "alice、bob の番です。",
         "alice, bob の番です。",  # member names the test passes: shown as they are

@@ -96,3 +96,24 @@ async def test_a_member_whose_language_changes_is_stored_again(
     languages = world.env.bot.languages
     assert languages.writes == 2
     assert await Languages(world.env.bot.db).member(alice.id) == "en"
+
+
+async def test_a_public_answer_is_built_in_the_servers_language(
+    simcord_env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``in_server_language``: for the answers the whole channel reads (cogs that answer
+    a command publicly); inside an interaction the member's language is in effect."""
+    from types import SimpleNamespace
+
+    from bot.i18n import _, current_locale, use_locale
+    from cogs._ui.primitives import in_server_language
+
+    world, _locales = await make_japanese_world(simcord_env, monkeypatch, "alice")
+    interaction = SimpleNamespace(client=world.env.bot, guild_id=world.guild.id)
+    with use_locale("en"):
+        # The guild's Discord language is known once one of its interactions came in.
+        answered(await world["alice"].slash(world.channel, "wallet"))
+        with in_server_language(interaction):  # type: ignore[arg-type]
+            assert current_locale() == "ja"
+            assert _("Join") == "参加"
+        assert current_locale() == "en"

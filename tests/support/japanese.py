@@ -130,6 +130,11 @@ _NOT_WORDS = re.compile(
     r"|</[^>]+:\d+>"  # slash command mentions
     r"|<?https?://\S+>?"  # links
     r"|:\w+:"  # emoji short codes
+    # A command a member types (/config rule): up to two sub-command words, where the
+    # Japanese sentence resumes right after them (an English one would go on in ASCII).
+    r"|(?<![\w/])/[a-z][\w-]*(?: [a-z][\w-]*){0,2}(?=[\s)]*(?:[^\x00-\x7f]|$))"
+    r"|(?<![\w/])/[a-z][\w-]*"  # a command's name alone
+    r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"  # an option's name (min_stake), typed as is
     r"|\d[\d,.]*",  # numbers
     re.DOTALL,
 )
