@@ -12,26 +12,12 @@ from typing import Any
 import pytest
 from simcord import Env
 
-from tests.support import japanese
-from tests.support.japanese import make_japanese_world
+from tests.support.japanese import english_in, make_japanese_world, texts_of
 from tests.support.sim import World, answered, select_id
 
 NAMES = ["alice", "bob"]
 DUEL_GAME = [(3, 2), (3, 4), (5, 0), (0, 2), (1, 1), (2, 1), (3, 3), (1, 3)]
 """A whole duel from 25 strength each: bob wins in round 8."""
-
-
-# A command as a member types it ("/verify table:1" in the fair-dice footer) is a command,
-# not an English sentence; the shared helper strips command mentions but not this form.
-COMMAND_TYPED = re.compile(r"/[a-z][\w-]*(?: [a-z][\w-]*)?(?: [a-z_]+:\S+)*")
-
-
-def texts_of(shown: Any) -> list[str]:
-    return [COMMAND_TYPED.sub(" ", text) for text in japanese.texts_of(shown)]
-
-
-def english_in(texts: list[str], *, names: list[str]) -> list[str]:
-    return japanese.english_in(texts, names=names)
 
 
 def public(world: World) -> list[Any]:
