@@ -35,26 +35,11 @@ from cogs.strength_duel import MEMBER_NEEDED, NO_MEMBER_IN, DuelCog
 from cogs.strength_duel.ui import DuelUI
 from cogs.strength_duel.words import action_text as duel_action
 from cogs.strength_duel.words import bid_review, panel_text
+from tests.support.japanese import english_in
 
 T = TypeVar("T")
 A, B, C, D = 101, 202, 303, 404
 CURRENCY = "両"
-
-# What may stay in Latin letters in a Japanese text: mentions, timestamps, code, dice
-# notation (d20, 2d20), a command's name and round labels (R3).
-NOISE = re.compile(r"<[@#:!&t][^>]*>|`[^`]*`|/config rule|\b\d*d20\b|\bR\d+\b|https?://\S+")
-ENGLISH = re.compile(r"[A-Za-z]{2,}(?:['’][a-z]+)?(?:[\s,;:.\-–—]+[A-Za-z]{2,})+")
-
-
-def english_in(texts: Sequence[str]) -> list[str]:
-    """The pieces that read as English: an untranslated catalog key, or two Latin words
-    in a row once mentions, code and dice notation are taken out."""
-    keys = catalog("ja")
-    return [
-        text
-        for text in texts
-        if text in keys or ENGLISH.search(NOISE.sub(" ", text.replace("*", "")))
-    ]
 
 
 class CyclingDice:
