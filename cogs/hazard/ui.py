@@ -42,7 +42,6 @@ CONTROLS: tuple[Control | Menu, ...] = (
     Control("close", N_("Close table"), row=4, style="danger"),
 )  # fmt: skip
 
-
 Snapshot: TypeAlias = TableSnapshot[hazard.Rules, hazard.State]
 
 
