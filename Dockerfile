@@ -5,6 +5,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     TANZAKU_DATABASE_PATH=/data/tanzaku.db
 
+# Metrics (once TANZAKU_METRICS_PORT is set) reachable from outside the container.
+ENV TANZAKU_METRICS_HOST=0.0.0.0
+
 RUN useradd --create-home --uid 10001 tanzaku \
     && mkdir /data && chown tanzaku:tanzaku /data
 

@@ -393,8 +393,9 @@ async def seed_tables(url: str, seats: Sequence[Seat], now: float) -> list[int]:
     return table_ids
 
 
-def make_bot(url: str, synchronous: Synchronous) -> TanzakuBot:
+def make_bot(url: str, synchronous: Synchronous, metrics_port: int | None = None) -> TanzakuBot:
     settings = Settings(
+        metrics_port=metrics_port,
         _env_file=None,
         token="not-a-real-token",
         database_url=url,

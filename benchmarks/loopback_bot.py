@@ -1,10 +1,19 @@
 """The bot process of `loopback_latency.py`: the real `TanzakuBot` (the default extensions,
-the coin-flip test game and the bare button of `click_latency.py`), pointed at the loopback
-Discord instead of discord.com. Started by the benchmark; not meant to be run by hand.
+the coin-flip test game, the bare button of `click_latency.py` and the durable floor's
+button below), pointed at the loopback Discord instead of discord.com. Started by the
+benchmark; not meant to be run by hand.
 
 Once the gateway is ready it posts, for each table listed in `--plans`, the table message
-(as the bot renders it) and a bare message into the table's channel; the benchmark finds
-them among the messages the loopback Discord receives.
+(as the bot renders it), a bare message and a floor message into the table's channel; the
+benchmark finds them among the messages the loopback Discord receives.
+
+The durable floor is the least a bot that keeps its promise ("a saved click survives power
+loss") can do: a bare discord.py button that commits one row to its own SQLite file (WAL,
+``synchronous=FULL``, one aiosqlite connection, one COMMIT per click) before it answers with
+the same edit as the bare button.
+
+`SIGUSR1` starts a cProfile of the process and `SIGUSR2` stops it and writes it to
+`--profile` (the benchmark profiles only its throughput bursts that way).
 """
 
 from __future__ import annotations
@@ -16,11 +25,14 @@ import cProfile
 import gc
 import json
 import logging
+import re
 import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import aiosqlite
 import yarl
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,12 +42,94 @@ for folder in (ROOT, ROOT / "benchmarks"):
 
 import click_latency  # noqa: E402
 import discord  # noqa: E402
+from discord.ext import commands  # noqa: E402
 from discord.gateway import DiscordWebSocket  # noqa: E402
 from discord.http import Route  # noqa: E402
 
 from cogs._ui.hub import TableHub  # noqa: E402
 
 log = logging.getLogger("loopback_bot")
+
+
+class DurableFloor:
+    """One row committed durably per click: the floor's whole storage."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.connection: aiosqlite.Connection | None = None
+
+    async def open(self) -> None:
+        self.connection = await aiosqlite.connect(self.path)
+        await self.connection.execute("PRAGMA journal_mode=WAL")
+        await self.connection.execute("PRAGMA synchronous=FULL")
+        await self.connection.execute(
+            "CREATE TABLE IF NOT EXISTS clicks (id INTEGER PRIMARY KEY, n INTEGER NOT NULL,"
+            " user_id INTEGER NOT NULL, at REAL NOT NULL)"
+        )
+        await self.connection.commit()
+
+    async def save(self, n: int, user_id: int) -> None:
+        assert self.connection is not None
+        await self.connection.execute(
+            "INSERT INTO clicks (n, user_id, at) VALUES (?, ?, ?)", (n, user_id, time.time())
+        )
+        await self.connection.commit()
+
+    async def close(self) -> None:
+        if self.connection is not None:
+            await self.connection.close()
+
+
+FLOOR: DurableFloor | None = None
+
+
+class FloorButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"floor:(?P<n>[0-9]+):(?P<v>[a-z]+)"
+):
+    """The bare button with one durable row committed before the answer."""
+
+    def __init__(self, n: int, verb: str, label: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.secondary, custom_id=f"floor:{n}:{verb}"
+            )
+        )
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> FloorButton:
+        return cls(int(match["n"]), match["v"], str(getattr(item, "label", "") or "?"))
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        assert FLOOR is not None
+        await FLOOR.save(self.n, interaction.user.id)
+        await interaction.response.edit_message(
+            embed=click_latency.bare_embed(self.n, interaction.user.id), view=floor_view(self.n)
+        )
+
+
+def floor_view(n: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(FloorButton(n, "heads", "Heads"))
+    view.add_item(FloorButton(n, "tails", "Tails"))
+    view.add_item(FloorButton(n, "raise", click_latency.RAISE_LABEL))
+    return view
+
+
+class FloorCog(commands.Cog, name="BenchFloor"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(FloorButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(FloorButton)
 
 
 async def post_messages(bot: discord.Client, plans: list[dict[str, int]]) -> None:
@@ -50,6 +144,10 @@ async def post_messages(bot: discord.Client, plans: list[dict[str, int]]) -> Non
         await channel.send(
             embed=click_latency.bare_embed(plan["n"], plan["host_id"]),
             view=click_latency.bare_view(plan["n"]),
+        )
+        await channel.send(
+            embed=click_latency.bare_embed(plan["n"], plan["host_id"]),
+            view=floor_view(plan["n"]),
         )
 
 
@@ -109,8 +207,14 @@ async def main(args: argparse.Namespace) -> None:
     Route.BASE = args.api
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     plans = json.loads(args.plans.read_text())
-    bot = click_latency.make_bot(args.database_url, args.synchronous)
+    global FLOOR
+    bot = click_latency.make_bot(
+        args.database_url, args.synchronous, metrics_port=0 if args.metrics else None
+    )
     await bot.add_cog(click_latency.BareCog(bot))
+    FLOOR = DurableFloor(args.floor_database)
+    await FLOOR.open()
+    await bot.add_cog(FloorCog(bot))
     # Every guild arrives right after READY here: no need for discord.py's 2 s wait for
     # more (start-up only; nothing timed).
     bot._connection.guild_ready_timeout = 0.05
@@ -136,18 +240,28 @@ async def main(args: argparse.Namespace) -> None:
     # cleanly (and a profile, when asked for, is written).
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
-    profile = cProfile.Profile() if args.profile else None
+    # CPU time, not wall time: a COMMIT waiting for the disk is not work of the process.
+    profile = cProfile.Profile(time.process_time) if args.profile else None
     if profile is not None:
-        profile.enable()
+        # Only what happens between the two signals is profiled (the benchmark's throughput
+        # bursts), not the start-up or the other cases.
+        loop.add_signal_handler(signal.SIGUSR1, profile.enable)
+        loop.add_signal_handler(signal.SIGUSR2, lambda: stop_profile(profile, args.profile))
     try:
         async with bot:
             await bot.start("not-a-real-token")
     finally:
-        if profile is not None:
-            profile.disable()
-            profile.dump_stats(args.profile)
+        await FLOOR.close()
         if timings is not None:
             timings.report()
+
+
+def stop_profile(profile: cProfile.Profile, path: Path) -> None:
+    profile.disable()
+    # Written aside and renamed: the benchmark reads it as soon as the name appears.
+    written = path.with_suffix(".partial")
+    profile.dump_stats(written)
+    written.rename(path)
 
 
 if __name__ == "__main__":
@@ -157,8 +271,14 @@ if __name__ == "__main__":
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--plans", required=True, type=Path)
     parser.add_argument("--synchronous", default="FULL")
-    parser.add_argument("--profile", help="write a cProfile of the whole run to this file")
+    parser.add_argument("--floor-database", required=True, type=Path)
+    parser.add_argument(
+        "--profile", type=Path, help="profile between SIGUSR1 and SIGUSR2 into this file"
+    )
     parser.add_argument("--timings", action="store_true", help="time steps of each click")
+    parser.add_argument(
+        "--metrics", action="store_true", help="serve Prometheus metrics (on a free port)"
+    )
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(main(parser.parse_args()))

@@ -458,7 +458,7 @@ class LoopbackDiscord:
     def _delete_message(self, parts: list[str], _b: Any, _r: web.Request) -> None:
         self.messages.pop(int(parts[3]), None)
 
-    def _callback(self, parts: list[str], body: Any, _r: web.Request) -> dict[str, Any]:
+    def _callback(self, parts: list[str], body: Any, request: web.Request) -> dict[str, Any] | None:
         interaction_id = int(parts[1])
         answer = self.answers[interaction_id]
         answer.answered_at = time.perf_counter()
@@ -482,6 +482,8 @@ class LoopbackDiscord:
         # response; every other callback is the answer itself.
         if kind != 5:
             answer.done.set()
+        if "with_response" not in request.query:
+            return None  # 204, as Discord answers a callback that asked for nothing back
         return {
             "interaction": {
                 "id": str(interaction_id),

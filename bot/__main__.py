@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 import discord
 from pydantic import ValidationError
 
-from bot.app import DatabaseUnavailable, TanzakuBot, create_bot
+from bot.app import DatabaseUnavailable, MetricsUnavailable, TanzakuBot, create_bot
 from bot.config import Settings, database_label
 from bot.safe_log import redact_tokens_in_logs
 from bot.storage import DATABASE_ERRORS, SqliteDatabase, database_for_url
@@ -200,6 +200,14 @@ async def _run(settings: Settings) -> None:
             # The database did not open in setup_hook (a corrupt file, a PostgreSQL server
             # that refuses or is not there): one line, not a traceback.
             raise DatabaseProblem(_describe(unavailable.error)) from None
+        except MetricsUnavailable as unavailable:
+            log.error(
+                "cannot serve metrics on %s:%s: %s",
+                settings.metrics_host,
+                settings.metrics_port,
+                _describe(unavailable.error),
+            )
+            raise SystemExit(1) from None
 
     await serve(bot, connect)
 

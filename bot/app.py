@@ -6,7 +6,7 @@ import asyncio
 import gc
 import logging
 from collections.abc import Coroutine, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -19,10 +19,21 @@ from bot.economy import Economy
 from bot.i18n import use_locale
 from bot.i18n.audience import Languages
 from bot.i18n.commands import CatalogTranslator
-from bot.interactions import GuardedTree, answer_dropped_click, describe, is_routine
+from bot.interactions import (
+    GuardedTree,
+    answer_dropped_click,
+    describe,
+    is_routine,
+    meter_interaction,
+)
+from bot.meter import NO_METER, Meter
 from bot.safe_log import log_failure, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
+from bot.signals import LANGUAGE
 from bot.storage import DATABASE_ERRORS, database_for_url
+
+if TYPE_CHECKING:
+    from bot.metrics import MetricsServer
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +78,14 @@ class DatabaseUnavailable(Exception):
         self.error = error
 
 
+class MetricsUnavailable(Exception):
+    """The metrics port could not be listened on; `error` says why."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 class TanzakuBot(commands.Bot):
     def __init__(
         self,
@@ -99,6 +118,16 @@ class TanzakuBot(commands.Bot):
         self.settings = settings
         self.clock = clock
         self.db = database_for_url(settings.database_url, synchronous=settings.database_synchronous)
+        self.meter: Meter = NO_METER
+        """Where the bot's metrics go: nowhere unless `TANZAKU_METRICS_PORT` is set."""
+        self.metrics: MetricsServer | None = None
+        """The metrics server (``bot.metrics.MetricsServer``) while one listens."""
+        if settings.metrics_port is not None:
+            # Imported only when asked for: a bot without metrics loads none of it.
+            from bot.metrics import PrometheusMeter
+
+            self.meter = PrometheusMeter(catalog.names())
+        self.db.meter = self.meter
         self.economy = Economy(self.db, house_float=settings.house_float, clock=clock)
         self.catalog = catalog
         """The games this bot hosts; the table service's engines and computers come from
@@ -114,13 +143,20 @@ class TanzakuBot(commands.Bot):
             lobby_timeout_seconds=settings.lobby_timeout_seconds,
             owns_guild=settings.owns_guild,
             takeover_seconds=settings.deadline_takeover_seconds,
+            meter=self.meter,
         )
         self.background_tasks: set[asyncio.Task[Any]] = set()
         self.languages = Languages(
-            self.db, discord_locale_of=self._discord_locale_of, spawn=self._spawn_background
+            self.db,
+            discord_locale_of=self._discord_locale_of,
+            spawn=self._spawn_background,
+            changed=self.economy.changed_elsewhere,
         )
         """The server's language for what everyone sees, each member's for what they alone
         see (:mod:`bot.i18n.audience`)."""
+        # Other processes sharing the database change servers' languages too.
+        self.tables.signals.on(LANGUAGE, self.languages.on_signal)
+        self.tables.signals.on_resync(self.languages.load)
         self.economy.default_currency = self._default_currency
         self._build_interactions_in_members_language()
         self.table_hub: object | None = None
@@ -144,6 +180,7 @@ class TanzakuBot(commands.Bot):
             # Named here, where it is known to be the database's: an OSError alone could
             # as well be the network to Discord (a refused PostgreSQL connection is one).
             raise DatabaseUnavailable(error) from error
+        await self._serve_metrics()
         log.info(
             "database %s open%s",
             self.db.dialect,
@@ -209,6 +246,30 @@ class TanzakuBot(commands.Bot):
                 parse(data)
 
         parsers["INTERACTION_CREATE"] = parse_in_language
+
+    async def _serve_metrics(self) -> None:
+        port = self.settings.metrics_port
+        if port is None:
+            return
+        from bot.metrics import MetricsServer, PrometheusMeter
+
+        assert isinstance(self.meter, PrometheusMeter)
+        server = MetricsServer(
+            self.meter, self.settings.metrics_host, port, live_tables=self.tables.live_table_counts
+        )
+        try:
+            await server.start()
+        except OSError as error:
+            # The operator asked for metrics: a port already taken stops the start.
+            raise MetricsUnavailable(error) from error
+        self.metrics = server
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        if event_name == "interaction" and self.meter is not NO_METER:
+            # Called as the interaction arrives, after discord.py has scheduled its
+            # handlers but before any of them ran: the answer is timed from here.
+            meter_interaction(args[0], self.meter)
+        super().dispatch(event_name, *args, **kwargs)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         super().add_dynamic_items(*items)
@@ -283,6 +344,9 @@ class TanzakuBot(commands.Bot):
                 # Looping, not one wait: a handler may start a refresh as it finishes.
                 await asyncio.wait(in_flight, timeout=remaining)
             await super().close()
+            if self.metrics is not None:
+                await self.metrics.stop()
+                self.metrics = None
             # Closing waits for the transaction in flight, so an action is never cut in half.
             await self.db.close()
         finally:

@@ -98,6 +98,24 @@ class Settings(BaseSettings):
         description="Coins minted into each server's house bank at first use.",
     )
 
+    metrics_port: int | None = Field(
+        default=None,
+        ge=0,
+        le=65535,
+        description=(
+            "Serve Prometheus metrics at http://HOST:PORT/metrics (README: Metrics)."
+            " Unset: nothing listens."
+        ),
+    )
+    metrics_host: str = Field(
+        default="127.0.0.1",
+        min_length=1,
+        description=(
+            "The address the metrics listen on: this machine only by default (the Docker"
+            " image sets 0.0.0.0, where Prometheus scrapes from another container)."
+        ),
+    )
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _comma_separated_shards(cls, value: object) -> object:

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import discord
 from discord import app_commands
+from discord.http import Route
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+from bot.meter import NO_METER, Meter
 
 log = logging.getLogger(__name__)
 
@@ -89,17 +94,25 @@ async def respond(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
     and it goes as the followup that completes the deferral instead — not lost, and not
     reported as a failure of the command."""
     if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
+        await _followup(interaction, **kwargs)
         return
     try:
         await interaction.response.send_message(**kwargs)
     except discord.InteractionResponded:
-        await interaction.followup.send(**kwargs)
+        await _followup(interaction, **kwargs)
     except discord.HTTPException as error:
         if error.code != ALREADY_ACKNOWLEDGED:
             raise
         log.info("an answer raced its deferral; sent as a followup")
+        await _followup(interaction, **kwargs)
+
+
+async def _followup(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    try:
         await interaction.followup.send(**kwargs)
+    except discord.HTTPException as error:
+        note_failure(interaction, f"followup_{failure_reason(error)}")
+        raise
 
 
 async def answer_saved(
@@ -150,18 +163,14 @@ async def answer_dropped_click(
     turned by a double click, a table moved on) is dropped by discord.py without a word,
     and Discord shows "This interaction failed". Such a click is given here to its item,
     built from the custom id alone — the same item discord.py would have called, so the
-    click is answered once, by its own code.
-
-    Items that are answered by a listener of their own whatever the message holds (the
-    table components: ``answered_by_listener``) are left to it."""
+    click is answered once, by its own code. (The table components are not registered
+    dynamic items: a listener of their own answers them whatever the message holds.)"""
     if interaction.type != discord.InteractionType.component or interaction.message is None:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     component_type = int(data.get("component_type", 0))
     for factory in factories:
-        if getattr(factory, "answered_by_listener", False):
-            continue
         match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match is None:
             continue
@@ -176,3 +185,187 @@ async def answer_dropped_click(
         if await item.interaction_check(interaction):
             await item.callback(interaction)
         return
+
+
+# -- metrics: every interaction's answer timed, and the ones that fail counted ------------
+
+ANSWER_DEADLINE = 3.0
+"""Discord's: an interaction not acknowledged within this fails for the member."""
+
+_SELECTS = frozenset(
+    {
+        discord.ComponentType.select.value,
+        discord.ComponentType.user_select.value,
+        discord.ComponentType.role_select.value,
+        discord.ComponentType.mentionable_select.value,
+        discord.ComponentType.channel_select.value,
+    }
+)
+
+
+def kind_of(interaction: discord.Interaction[Any]) -> str:
+    """The interaction's kind as the metrics label it: command, click, select, form,
+    autocomplete (or other)."""
+    kind = interaction.type
+    if kind == discord.InteractionType.application_command:
+        return "command"
+    if kind == discord.InteractionType.component:
+        data: Any = interaction.data or {}
+        return "select" if data.get("component_type") in _SELECTS else "click"
+    if kind == discord.InteractionType.modal_submit:
+        return "form"
+    if kind == discord.InteractionType.autocomplete:
+        return "autocomplete"
+    return "other"
+
+
+async def update_message(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """``interaction.response.edit_message(**fields)`` without asking Discord to send the
+    edited message back.
+
+    discord.py asks for it on every answer (``with_response``) and builds a ``Message``
+    from it, which nothing here reads: a table click answered so spends about 0.1 ms of
+    CPU on Discord's copy of a message it has just written (benchmarks/loopback_latency.py).
+    The request is discord.py's own (its payload builder, its webhook adapter, so its
+    rate limits and retries); the response is marked done as discord.py marks it."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.message_update.value,
+        previous_allowed_mentions=state.allowed_mentions,
+        **fields,
+    )
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = state.http
+    request: dict[str, Any] = (
+        {"files": params.files, "multipart": params.multipart}
+        if params.files
+        else {"payload": params.payload}
+    )
+    try:
+        await async_context.get().request(
+            route,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            **request,
+        )
+    except discord.HTTPException as error:
+        note_failure(interaction, failure_reason(error))
+        raise
+    response._response_type = discord.InteractionResponseType.message_update
+
+
+def meter_of(interaction: discord.Interaction[Any]) -> Meter:
+    """The bot's metrics (:mod:`bot.meter`); nothing recorded for a client without."""
+    meter = getattr(getattr(interaction, "client", None), "meter", NO_METER)
+    return meter if isinstance(meter, Meter) else NO_METER
+
+
+def failure_reason(error: discord.HTTPException) -> str:
+    """A bounded name for Discord refusing an answer."""
+    if error.code == UNKNOWN_INTERACTION:
+        return "expired"  # past its 3 s (or a followup past 15 min)
+    if error.code == ALREADY_ACKNOWLEDGED:
+        return "already_acknowledged"
+    if error.status >= 500:
+        return "discord_error"
+    return "refused"
+
+
+class MeteredResponse(discord.InteractionResponse[Any]):
+    """An interaction's response that tells the metrics when Discord acknowledged it, and
+    when it did not: the one place every kind of answer passes (a command's, a click's, a
+    form's, a deferral), whichever code sends it.
+
+    discord.py marks a response done by setting ``_response_type`` once Discord has taken
+    it (after the request returned): that attribute is a property here, so the moment is
+    seen however the answer was sent. The methods that call Discord are wrapped to count
+    the calls it refused. A timer at Discord's 3 s deadline counts an interaction nobody
+    answered; it is cancelled by the answer, so a bot that answers holds no timer.
+    """
+
+    __slots__ = ("_answer", "_kind", "_meter", "_received", "_timer")
+
+    def __init__(self, parent: discord.Interaction[Any], meter: Meter, kind: str) -> None:
+        self._answer: discord.InteractionResponseType | None = None
+        self._meter = meter
+        self._kind = kind
+        self._received = time.perf_counter()
+        self._timer: asyncio.TimerHandle | None = None
+        super().__init__(parent)
+        if kind != "autocomplete":  # Discord shows nothing when one goes unanswered
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(ANSWER_DEADLINE, self._unanswered)
+
+    @property
+    def _response_type(self) -> discord.InteractionResponseType | None:
+        return self._answer
+
+    @_response_type.setter
+    def _response_type(self, value: discord.InteractionResponseType | None) -> None:
+        if value is not None and self._answer is None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self._meter.answered(self._kind, time.perf_counter() - self._received)
+        self._answer = value
+
+    def _unanswered(self) -> None:
+        self._timer = None
+        if self._answer is None:
+            self._meter.failed(self._kind, "unanswered")
+
+    async def _discord(self, call: Any) -> Any:
+        try:
+            return await call
+        except discord.HTTPException as error:
+            self._meter.failed(self._kind, failure_reason(error))
+            raise
+
+    async def defer(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._discord(super().defer(*args, **kwargs))
+
+    async def send_message(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._discord(super().send_message(*args, **kwargs))
+
+    async def edit_message(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._discord(super().edit_message(*args, **kwargs))
+
+    async def send_modal(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._discord(super().send_modal(*args, **kwargs))
+
+    async def autocomplete(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._discord(super().autocomplete(*args, **kwargs))
+
+
+def meter_interaction(interaction: discord.Interaction[Any], meter: Meter) -> None:
+    """Time `interaction`'s answer from now (its arrival: call this before any handler of
+    it has run)."""
+    if interaction.type == discord.InteractionType.ping:
+        return
+    # `Interaction.response` is a cached slot: filled here, it is this response that
+    # every handler gets.
+    interaction._cs_response = MeteredResponse(interaction, meter, kind_of(interaction))  # type: ignore[attr-defined]
+
+
+def note_refusal(interaction: discord.Interaction[Any], reason: str) -> None:
+    """The member was told no; `reason` is bounded (a refusal's ``reason``, a check's
+    class name), never the text."""
+    meter = meter_of(interaction)
+    if meter is not NO_METER:
+        meter.refused(kind_of(interaction), reason)
+
+
+def note_failure(interaction: discord.Interaction[Any], reason: str) -> None:
+    """The interaction failed (an error handler reached it, a followup was refused)."""
+    meter = meter_of(interaction)
+    if meter is not NO_METER:
+        meter.failed(kind_of(interaction), reason)

@@ -39,6 +39,8 @@ TERMS = "terms"
 PANEL = "panel"
 """``table_id user_id closed``: a player's DMs were found closed (1) or open (0) at a
 table, or their panel was dropped (0) (a trigger)."""
+LANGUAGE = "language"
+"""``guild_id``: a server's language was chosen or dropped (/config language; a trigger)."""
 SHOWN = "shown"
 """``table_id live fingerprint picture``: what a table message now shows (sent by the
 process that edited it)."""

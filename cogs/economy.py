@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.app import TanzakuBot
 from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Audit, Economy
 from bot.errors import UserFacingError
-from bot.interactions import answer_saved
+from bot.interactions import answer_saved, note_refusal
 from bot.rules_text import GAMES
 from bot.service.terms import count_saved_write
 from bot.storage.money import LedgerRow
@@ -265,6 +265,7 @@ class SelfExcludeButton(
                 interaction.guild_id, interaction.user.id, self.days
             )
         except UserFacingError as error:
+            note_refusal(interaction, error.reason)
             await send_ephemeral(interaction, str(error))
             return
         try:

@@ -342,9 +342,9 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         guild_id = interaction.guild_id
         assert guild_id is not None
         chosen = None if language.value == FOLLOW_DISCORD else language.value
+        # The currency's default name follows it (両 in Japanese): the languages tell the
+        # economy (bot/app.py).
         await self.bot.languages.choose(guild_id, chosen)
-        # The currency's default name follows the language (両 in Japanese).
-        self.bot.economy.invalidate(guild_id)
         # The live tables' messages are redrawn in it.
         hub = TableHub.of(self.bot)
         for table in await self.bot.tables.live_tables(guild_id):

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from bot import rules_text
 from bot.app import TanzakuBot
 from bot.errors import UserFacingError
+from bot.interactions import note_refusal
 from bot.records import records_by_game, running_net
 from bot.service.verify import public_log
 from bot.storage.table_queries import LiveTable
@@ -123,6 +124,7 @@ class TablesButton(
             else:
                 await close_and_refund(bot, interaction, self.arg)
         except UserFacingError as error:
+            note_refusal(interaction, error.reason)
             await send_ephemeral(interaction, str(error))
 
     async def _ask(self, bot: TanzakuBot, interaction: discord.Interaction[Any]) -> None:
@@ -233,6 +235,7 @@ class HistoryButton(
                 interaction.client, interaction.guild_id, self.table, self.page
             )
         except UserFacingError as error:
+            note_refusal(interaction, error.reason)
             await send_ephemeral(interaction, str(error))
             return
         await interaction.response.edit_message(embed=embed, view=view)

@@ -26,6 +26,7 @@ import logging
 import string
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,10 @@ LOCALES_FOLDER = Path(__file__).resolve().parent / "locales"
 _current: ContextVar[str] = ContextVar("tanzaku_locale", default=SOURCE_LOCALE)
 
 
+@functools.cache
 def available_locales() -> tuple[str, ...]:
-    """English (the source) and every locale with a catalog folder."""
+    """English (the source) and every locale with a catalog folder (read once: every
+    message built and every interaction asks)."""
     found = sorted(p.name for p in LOCALES_FOLDER.iterdir() if (p / "LC_MESSAGES").is_dir())
     return (SOURCE_LOCALE, *(name for name in found if name != SOURCE_LOCALE))
 
@@ -50,7 +53,9 @@ def available_locales() -> tuple[str, ...]:
 def normalize(discord_locale: object) -> str:
     """A Discord locale (``discord.Locale`` or its value: ``ja``, ``en-US``…) as one of
     ours; anything we have no catalog for is English."""
-    value = str(getattr(discord_locale, "value", discord_locale) or "")
+    value = str(
+        (discord_locale.value if isinstance(discord_locale, Enum) else discord_locale) or ""
+    )
     language = value.replace("_", "-").split("-")[0].lower()
     return language if language in available_locales() else SOURCE_LOCALE
 

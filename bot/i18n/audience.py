@@ -34,10 +34,13 @@ class Languages:
         *,
         discord_locale_of: DiscordLocaleOf = lambda guild_id: None,
         spawn: Spawn | None = None,
+        changed: Callable[[int], None] = lambda guild_id: None,
     ) -> None:
         self._db = db
         self._discord_locale_of = discord_locale_of
         self._spawn = spawn
+        self._changed = changed
+        """Told of a server whose language changed (its cached currency name follows)."""
         self._chosen: dict[int, str] = {}
         """Servers whose moderators chose a language (``/config language``)."""
         self._guild_locales: dict[int, str] = {}
@@ -60,7 +63,9 @@ class Languages:
 
     def discord_language(self, guild_id: int) -> str:
         """The server's Discord language, as one of ours (English if not known)."""
-        raw = self._guild_locales.get(guild_id) or self._discord_locale_of(guild_id)
+        # The gateway's guild first (kept current by its updates), else what the server's
+        # last interaction said (a guild not in the cache yet, or another shard's).
+        raw = self._discord_locale_of(guild_id) or self._guild_locales.get(guild_id)
         return normalize(raw) if raw else SOURCE_LOCALE
 
     def server(self, guild_id: int | None) -> str:
@@ -75,10 +80,26 @@ class Languages:
             raise ValueError(f"no catalog for {language!r}")
         async with self._db.transaction() as tx:
             await q.set_guild_language(tx, guild_id, language)
+        self._set_chosen(guild_id, language)
+
+    def _set_chosen(self, guild_id: int, language: str | None) -> None:
         if language is None:
             self._chosen.pop(guild_id, None)
         else:
             self._chosen[guild_id] = language
+        self._changed(guild_id)
+
+    def on_signal(self, payload: str) -> None:
+        """Another process changed a server's language (``guild_id``): read it again."""
+        guild_id = int(payload)
+        if self._spawn is not None:
+            self._spawn(self._reload(guild_id), f"tanzaku-language-{guild_id}")
+
+    async def _reload(self, guild_id: int) -> None:
+        async with self._db.reading() as tx:
+            language = await q.guild_language(tx, guild_id)
+        if language != self._chosen.get(guild_id):
+            self._set_chosen(guild_id, language)
 
     # -- members ------------------------------------------------------------------------------
 

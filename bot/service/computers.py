@@ -31,6 +31,7 @@ from pydantic import BaseModel
 from bot.errors import StaleAction, UserFacingError
 from bot.fairness import Draw, RecordingDice
 from bot.games.errors import IllegalMove
+from bot.meter import NO_METER, Meter
 from bot.players import AnyComputer, is_computer
 from bot.service.snapshots import Outcome, OutcomeListener, TableSnapshot, tell_listeners
 from bot.service.terms import DiceFactory
@@ -88,8 +89,10 @@ class ComputerSeats:
         dice_factory: Callable[[], DiceFactory],
         listeners: list[OutcomeListener],
         computers: dict[str, AnyComputer],
+        meter: Meter = NO_METER,
     ) -> None:
         self._read = read
+        self._meter = meter
         self.players = computers
         """Each game's computer player, by game name: the table service's own mapping
         (tests swap one for a variant)."""
@@ -166,11 +169,12 @@ class ComputerSeats:
                 action = computer.decide(state, seat, dice)
             if action is None:
                 continue
+            took = self.clock() - started
             thinking = computer.thinking_seconds
             if thinking > 0:
                 # When the move lands must not depend on how long the hidden hand made
                 # the decision take (see ``Computer``). Nothing is logged of it.
-                await self.pause(landing_wait(thinking, self.clock() - started))
+                await self.pause(landing_wait(thinking, took))
             try:
                 outcome = await self._act(table_id, seat, action, int(state.ply), dice.draws)
             except StaleAction:
@@ -185,6 +189,9 @@ class ComputerSeats:
                     type(refused).__name__,
                 )
                 return False
+            # Only now that the move has landed: how long it took to decide must not move
+            # anything an operator sees before the move does.
+            self._meter.computer_decided(snapshot.spec.name, took)
             await self._tell(outcome)
             return True
         return False

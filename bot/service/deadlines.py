@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.games.common import Deadline
+from bot.meter import NO_METER, Meter
 from bot.safe_log import log_failure
 from bot.service.acting import Play
 from bot.service.lifecycle import Lifecycle
@@ -59,7 +60,9 @@ class Deadlines:
         *,
         fire: FireDeadline,
         listeners: list[DeadlineListener],
+        meter: Meter = NO_METER,
     ) -> None:
+        self._meter = meter
         self._db = db
         self._steps = steps
         self._lifecycle = lifecycle
@@ -114,6 +117,13 @@ class Deadlines:
         if deadline is None or deadline.ply != ply or deadline.due_at > steps.clock() + 0.001:
             return None
         row = await steps.row(tx, table_id)
+        acts = row.status == TableStatus.RUNNING or (
+            row.status == TableStatus.LOBBY and deadline.kind == LOBBY_DEADLINE
+        )
+        if acts:
+            # Counted as it acts (a deadline a click overtook acts not, nor is counted);
+            # late by the time it waited for its timer, the loop and the table's lock.
+            self._meter.deadline_fired(deadline.kind, steps.clock() - deadline.due_at)
         if row.status == TableStatus.LOBBY and deadline.kind == LOBBY_DEADLINE:
             await steps.log(tx, row.id, row.version + 1, None, {"kind": LogKind.EXPIRE}, [], [])
             return await self._lifecycle.refunded(tx, row, "expired", None)

@@ -23,6 +23,7 @@ from bot.economy import Economy
 from bot.errors import NotAllowed
 from bot.fairness import Draw
 from bot.games.registry import GameRegistry
+from bot.meter import NO_METER, Meter
 from bot.players import AnyComputer, is_computer
 from bot.scheduler import Scheduler
 from bot.service import config as config_names
@@ -54,6 +55,11 @@ DEFAULT_TAKEOVER_SECONDS = 10.0
 case that one died): long enough that a live owner has always fired it first."""
 
 
+MEMBER, COMPUTER, DEADLINE_SOURCE = "member", "computer", "deadline"
+"""Who caused a saved change (the metrics' ``source``): a member's click or command, a
+computer seat (its move, or ending a table only computers are left at), a deadline."""
+
+
 class TableService:
     def __init__(
         self,
@@ -67,8 +73,11 @@ class TableService:
         owns_guild: Callable[[int], bool] = lambda _guild_id: True,
         takeover_seconds: float = DEFAULT_TAKEOVER_SECONDS,
         computers: Mapping[str, AnyComputer] | None = None,
+        meter: Meter = NO_METER,
     ) -> None:
         self._db = db
+        self.meter = meter
+        """Told of every change saved (:meth:`_saved`), deadline fired and computer move."""
         self._economy = economy
         self.registry = registry
         self._clock = clock
@@ -108,6 +117,7 @@ class TableService:
             # always takes the lock and whatever stands in for `fire_deadline` is used.
             fire=lambda table_id, ply: self.fire_deadline(table_id, ply),
             listeners=self.deadline_listeners,
+            meter=meter,
         )
         self.computers = ComputerSeats(
             read=self.snapshot,
@@ -118,6 +128,7 @@ class TableService:
             # to answer, the message and the private panels are redrawn.
             listeners=self.deadline_listeners,
             computers=self._steps.computers,
+            meter=meter,
         )
 
     @property
@@ -193,6 +204,11 @@ class TableService:
     async def live_tables(self, guild_id: int) -> list[tq.LiveTable]:
         async with self._db.reading() as tx:
             return await tq.live_tables_of(tx, guild_id)
+
+    async def live_table_counts(self) -> dict[tuple[str, str], int]:
+        """Open and running tables by (game, status), in the whole database (metrics)."""
+        async with self._db.reading() as tx:
+            return await tq.live_table_counts(tx)
 
     async def stat_board(
         self, guild_id: int, stat: str, game: str | None, limit: int, offset: int
@@ -373,6 +389,7 @@ class TableService:
                 ) from None
             raise TableAlreadyOpen(existing, self._steps.registry.get(game).title) from None
         count_saved_write()
+        self._saved(outcome, MEMBER)
         self._steps.remember_game(outcome.snapshot.id, game)
         self._steps.sync_scheduler(outcome.snapshot)
         # A game against the computer has started, but its computer waits for the table
@@ -382,12 +399,13 @@ class TableService:
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         async with self._write(table_id) as tx:
             outcome = await self._lifecycle.join(tx, table_id, actor)
-        return self._kick(outcome)
+        return self._kick(self._saved(outcome, MEMBER))
 
     async def add_computer(self, table_id: int, actor: Actor) -> Outcome:
         """The host fills a lobby's seat with the computer."""
         async with self._write(table_id) as tx:
-            return await self._lifecycle.add_computer(tx, table_id, actor)
+            outcome = await self._lifecycle.add_computer(tx, table_id, actor)
+        return self._saved(outcome, MEMBER)
 
     async def remove_computer(self, table_id: int, actor: Actor) -> Outcome:
         """The host takes the computer seated last out of a lobby (its stake goes back to
@@ -395,31 +413,32 @@ class TableService:
         async with self._write(table_id) as tx:
             outcome = await self._lifecycle.remove_computer(tx, table_id, actor)
         self._steps.sync_scheduler(outcome.snapshot)
-        return outcome
+        return self._saved(outcome, MEMBER)
 
     async def leave(self, table_id: int, actor: Actor) -> Outcome:
         async with self._write(table_id) as tx:
             outcome = await self._lifecycle.leave(tx, table_id, actor)
         # After the commit: a lobby that failed to save keeps its deadline armed.
         self._steps.sync_scheduler(outcome.snapshot)
-        return self._kick(outcome)
+        return self._kick(self._saved(outcome, MEMBER))
 
     async def accept(self, table_id: int, actor: Actor) -> Outcome:
         """The invitee accepts a challenge: takes the seat and the game starts, at once."""
         async with self._write(table_id) as tx:
             outcome = await self._lifecycle.accept(tx, table_id, actor)
-        return self._kick(outcome)
+        return self._kick(self._saved(outcome, MEMBER))
 
     async def start(self, table_id: int, actor: Actor) -> Outcome:
         async with self._write(table_id) as tx:
             outcome = await self._lifecycle.start(tx, table_id, actor)
-        return self._kick(outcome)
+        return self._kick(self._saved(outcome, MEMBER))
 
     async def cancel(self, table_id: int, actor: Actor) -> Outcome:
         """End a table early: a lobby by its host, invitee or a moderator; a started table
         only by a moderator not seated there (see :meth:`Lifecycle.cancel`)."""
         async with self._write(table_id) as tx:
-            return await self._lifecycle.cancel(tx, table_id, actor)
+            outcome = await self._lifecycle.cancel(tx, table_id, actor)
+        return self._saved(outcome, MEMBER)
 
     async def withdraw(self, table_id: int) -> Outcome:
         """Cancel a lobby whose table message could not be posted: nobody could see or
@@ -427,7 +446,7 @@ class TableService:
         async with self._write(table_id) as tx:
             outcome = await self._lifecycle.withdraw(tx, table_id)
         self._steps.sync_scheduler(outcome.snapshot)
-        return outcome
+        return self._saved(outcome, MEMBER)
 
     async def set_message(self, table_id: int, message_id: int) -> None:
         async with self._db.transaction() as tx:
@@ -454,7 +473,7 @@ class TableService:
         player unless the engine says otherwise), checked here, inside the lock."""
         async with self._write(table_id) as tx:
             outcome = await self._play.act(tx, table_id, actor, action, expected_ply)
-        return self._kick(outcome)
+        return self._kick(self._saved(outcome, MEMBER))
 
     async def act_as_computer(
         self,
@@ -471,9 +490,10 @@ class TableService:
             seats = await tq.seats(tx, table_id)
             if seat not in {s.user_id for s in seats}:
                 raise NotAllowed("That computer has no seat at this table.")
-            return await self._play.act_locked(
+            outcome = await self._play.act_locked(
                 tx, row, seat, action, expected_ply, seats, decided_with=decided_with
             )
+        return self._saved(outcome, COMPUTER)
 
     async def end_unattended(self, table_id: int) -> Outcome | None:
         """End a running table where only computers are left (every member cashed out
@@ -486,7 +506,13 @@ class TableService:
             state = await self._steps.snapshot(tx, row)
             if any(not is_computer(seat) for seat in state.seats):
                 return None
-            return await self._lifecycle.end_early(tx, row, None, seats)
+            outcome = await self._lifecycle.end_early(tx, row, None, seats)
+        return self._saved(outcome, COMPUTER)
+
+    def _saved(self, outcome: Outcome, source: str) -> Outcome:
+        """A change to the table is committed: counted for the metrics by game and source."""
+        self.meter.acted(outcome.snapshot.spec.name, source)
+        return outcome
 
     def _kick(self, outcome: Outcome) -> Outcome:
         """After a change is saved: a computer seat may now have something to do."""
@@ -541,7 +567,7 @@ class TableService:
         :class:`DeadlineBusy` when another process holds the table at this moment."""
         async with self._write(table_id, claim=True) as tx:
             outcome = await self._deadlines.fire_locked(tx, table_id, ply)
-        return None if outcome is None else self._kick(outcome)
+        return None if outcome is None else self._kick(self._saved(outcome, DEADLINE_SOURCE))
 
     # -- the unit of work --------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import asyncpg
 
+from bot.meter import NO_METER, Meter
 from bot.signals import SignalRouter
 
 Dialect = Literal["sqlite", "postgresql"]
@@ -82,6 +83,8 @@ class Database(ABC):
     """The store: opened once, migrated on open, used through transactions."""
 
     dialect: Dialect
+    meter: Meter = NO_METER
+    """Told of every commit: its time and how many units of work it held."""
 
     @property
     @abstractmethod

@@ -11,6 +11,11 @@ async def guild_languages(tx: Transaction) -> dict[int, str]:
     return {int(row[0]): str(row[1]) for row in rows}
 
 
+async def guild_language(tx: Transaction, guild_id: int) -> str | None:
+    row = await tx.fetchone("SELECT language FROM guild_languages WHERE guild_id = ?", (guild_id,))
+    return None if row is None else str(row[0])
+
+
 async def set_guild_language(tx: Transaction, guild_id: int, language: str | None) -> None:
     """``None``: the server follows its Discord language again."""
     if language is None:

@@ -484,6 +484,15 @@ async def live_games(tx: Transaction) -> list[tuple[int, str]]:
     return [(int(row[0]), str(row[1])) for row in rows]
 
 
+async def live_table_counts(tx: Transaction) -> dict[tuple[str, str], int]:
+    """Tables open or in play, by (game, status)."""
+    rows = await tx.fetchall(
+        "SELECT game, status, COUNT(*) FROM game_tables"
+        " WHERE status IN ('lobby', 'running') GROUP BY game, status"
+    )
+    return {(str(row[0]), str(row[1])): int(row[2]) for row in rows}
+
+
 async def tables_with_computers(tx: Transaction) -> list[int]:
     """Running tables with a computer seat (its small id: see bot.players), at start."""
     rows = await tx.fetchall(

@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.errors import explain
 from bot.games.errors import UserFacingError
 from bot.i18n import N_, _
-from bot.interactions import describe, is_routine
+from bot.interactions import describe, is_routine, note_failure, note_refusal
 from bot.safe_log import log_failure
 from bot.service import saved_writes
 from cogs._ui.primitives import ANSWER_REFUSED, APOLOGY, send_ephemeral
@@ -47,21 +47,31 @@ def failure_text(command: str, error: BaseException, saved: bool) -> str:
     return _(APOLOGY)
 
 
+def refusal_text(error: app_commands.CheckFailure | app_commands.TransformerError) -> str:
+    """What a member is told when a command's check or option refused them (in the
+    language in effect: the member's)."""
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return _("This command works in a server channel, not in direct messages.")
+    if isinstance(error, app_commands.MissingPermissions):
+        return _("You need the Manage Server permission for this command.")
+    if isinstance(error, app_commands.TransformerError):
+        return _("I could not read `{value}` as the option expects.", value=str(error.value))
+    return _("You cannot use this command here.")
+
+
 async def on_app_command_error(
     interaction: discord.Interaction[Any], error: app_commands.AppCommandError
 ) -> None:
     original = getattr(error, "original", error)
     if isinstance(original, UserFacingError):
+        note_refusal(interaction, original.reason)
         text = explain(original)
-    elif isinstance(error, app_commands.NoPrivateMessage):
-        text = _("This command works in a server channel, not in direct messages.")
-    elif isinstance(error, app_commands.MissingPermissions):
-        text = _("You need the Manage Server permission for this command.")
-    elif isinstance(error, app_commands.CheckFailure):
-        text = _("You cannot use this command here.")
-    elif isinstance(error, app_commands.TransformerError):
-        text = _("I could not read `{value}` as the option expects.", value=str(error.value))
+    elif isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+        # The member's mistake (a check, an option), named by its class: bounded.
+        note_refusal(interaction, type(error).__name__)
+        text = refusal_text(error)
     else:
+        note_failure(interaction, "error")
         command = interaction.command.qualified_name if interaction.command else "?"
         if isinstance(original, discord.HTTPException) and is_routine(original):
             # Discord's ordinary life (an expired interaction, a deleted message): one

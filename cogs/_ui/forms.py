@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from bot.errors import NotAllowed, UserFacingError, explain
 from bot.i18n import N_, _, number
-from bot.interactions import acknowledge_if_slow
+from bot.interactions import acknowledge_if_slow, note_failure, note_refusal
 from bot.service import Outcome, TableSnapshot, saved_writes
 from cogs._ui import render
 from cogs._ui.amounts import parse_amount
@@ -59,6 +59,7 @@ class TableModal(discord.ui.Modal):
             with acknowledge_if_slow(interaction):
                 await self.submit(interaction)
         except UserFacingError as error:
+            note_refusal(interaction, error.reason)
             await send_ephemeral(interaction, explain(error))
         except Exception as error:
             log_click_failure("a form at table %s failed", self.table_id, error=error)
@@ -72,6 +73,7 @@ class TableModal(discord.ui.Modal):
     async def on_error(  # type: ignore[override]  # Modal's own signature
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
+        note_failure(interaction, "error")
         log_click_failure("a form at table %s failed", self.table_id, error=error)
 
 

@@ -21,7 +21,13 @@ from pydantic import BaseModel
 from bot import rules_text
 from bot.errors import NotAllowed, StaleAction, UserFacingError, explain
 from bot.i18n import _, use_locale
-from bot.interactions import ALREADY_ACKNOWLEDGED, acknowledge_if_slow, describe
+from bot.interactions import (
+    ALREADY_ACKNOWLEDGED,
+    acknowledge_if_slow,
+    describe,
+    note_failure,
+    note_refusal,
+)
 from bot.players import is_computer
 from bot.safe_log import log_failure
 from bot.service import Outcome, TableSnapshot, TableStatus, saved_writes
@@ -574,6 +580,8 @@ class TableHub(MessageSync):
         self, interaction: discord.Interaction[Any], error: UserFacingError | None
     ) -> None:
         text = explain(error) if error is not None else _(APOLOGY)
+        if error is not None:
+            note_refusal(interaction, error.reason)
         await tell(interaction, text)
 
     async def refuse_stale(
@@ -612,6 +620,7 @@ class TableHub(MessageSync):
         """After an unexpected failure: "nothing was changed" only if nothing was. A
         failure of Discord itself (it refused something the click sent) cannot tell
         whether the handler had already done its work, so it never says nothing was."""
+        note_failure(interaction, "error")
         if saved:
             self.schedule_refresh(table_id, force=True)
             await tell(interaction, _(SAVED_BUT_NOT_SHOWN))

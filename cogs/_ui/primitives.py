@@ -17,12 +17,12 @@ import re
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import discord
 
 from bot.i18n import N_, use_locale
-from bot.interactions import describe, is_routine, respond
+from bot.interactions import describe, is_routine, note_failure, respond
 from bot.safe_log import log_failure
 from bot.service import Actor
 from cogs._ui import render
@@ -181,6 +181,7 @@ class TableView(discord.ui.View):
     ) -> None:
         cid = ComponentId.parse(str(getattr(item, "custom_id", "") or ""))
         where = (cid.verb, cid.table) if cid is not None else ("?", "?")
+        note_failure(interaction, "error")
         log_click_failure("a %r component at table %s failed", *where, error=error)
 
 
@@ -214,13 +215,20 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
 
 
 class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
-    """Any button or select of a Tanzaku table; its custom id says everything needed."""
+    """Any button or select of a Tanzaku table; its custom id says everything needed.
 
-    answered_by_listener: ClassVar[bool] = True
-    """Every click is answered by :meth:`TableHub.on_interaction`, not :meth:`callback`."""
+    Only drawn, never dispatched by discord.py: :meth:`TableHub.on_interaction` answers
+    every click on one from its custom id alone, whether or not the id is still on the
+    message. So the class is not registered as a dynamic item (discord.py would rebuild
+    the clicked message's whole view for each click, to call a callback that does
+    nothing) and a view of these is not dispatchable (discord.py would keep every table
+    message's view in memory, to call the same nothing)."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__(item)
+
+    def is_dispatchable(self) -> bool:
+        return False
 
     @classmethod
     async def from_custom_id(
@@ -230,13 +238,6 @@ class TableComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMP
         match: re.Match[str],
     ) -> TableComponent:
         return cls(item)
-
-    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
-        """Nothing: :meth:`TableHub.on_interaction` answers every click on a table
-        component. discord.py calls this only when the clicked id is still on the message
-        as the interaction carries it, and drops the click silently when an edit (another
-        player's move, a deadline, a computer) removed it meanwhile — so it cannot be the
-        one place a click is answered, and answering here too would answer twice."""
 
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:

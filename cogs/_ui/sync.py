@@ -18,6 +18,7 @@ from urllib.parse import quote, unquote
 
 import discord
 
+from bot.interactions import update_message
 from bot.safe_log import log_failure
 from bot.service import TableService, TableSnapshot
 from bot.signals import SHOWN
@@ -78,7 +79,7 @@ class MessageSync:
         """Edit the table message through a click's own response, its picture only if
         it changed."""
         kwargs = payload.edit_kwargs(self._pictures.get(snapshot.id), ended=not snapshot.row.live)
-        await interaction.response.edit_message(**kwargs)
+        await update_message(interaction, **kwargs)
         self._shown(snapshot, payload)
 
     def _shown(

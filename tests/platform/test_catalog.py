@@ -89,9 +89,12 @@ ALLOWED_GETATTR: dict[tuple[str, str], str] = {
     ("bot/__main__.py", "getattr(logging, level)"): "a log level named in the settings",
     ("bot/__main__.py", "getattr(signal, name)"): "SIGTERM/SIGINT by name",
     ("bot/app.py", "getattr(self, '_tanzaku_closing', None)"): "set on the first close()",
+    ("bot/interactions.py", "getattr(getattr(interaction, 'client', None), 'meter', NO_METER)"): (
+        "the metrics of a client that may not be a TanzakuBot"
+    ),
+    ("bot/interactions.py", "getattr(interaction, 'client', None)"): "the same, its client",
     ("bot/storage/database.py", "getattr(connection, '_thread', None)"): "aiosqlite's thread",
     ("bot/interactions.py", "getattr(item, 'custom_id', None)"): "a discord component",
-    ("bot/interactions.py", "getattr(factory, 'answered_by_listener', False)"): "a discord item",
     ("cogs/_ui/errors.py", "getattr(error, 'original', error)"): "discord.py's wrapped error",
     ("cogs/_ui/render.py", "getattr(item, 'label', '')"): "a discord component",
     ("cogs/_ui/primitives.py", "getattr(item, 'custom_id', '')"): "a discord component",

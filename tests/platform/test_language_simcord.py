@@ -117,3 +117,19 @@ async def test_a_public_answer_is_built_in_the_servers_language(
             assert current_locale() == "ja"
             assert _("Join") == "参加"
         assert current_locale() == "en"
+
+
+async def test_the_server_language_is_the_guilds_as_the_gateway_keeps_it(
+    simcord_env: Env,
+) -> None:
+    """A server whose Discord language is Japanese gets Japanese tables, from the guild
+    the gateway keeps current (SimCord's interactions say ``en-US`` whatever the guild)."""
+    await simcord_env.bot.tree.sync()
+    guild = simcord_env.create_guild("kyoto", preferred_locale="ja")
+    channel = guild.create_text_channel("tables")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    lobby = answered(await alice.slash(channel, "hazard open")).response.message
+    assert lobby.embeds[0].title == "ハザード — 卓 #1（募集中）"
+    # alice's own answers stay in her language (English here).
+    mine = answered(await alice.click(lobby, label="見守る"), ephemeral=True)
+    assert mine.response.content.startswith("🔔 You will get one DM")

@@ -32,11 +32,20 @@ def test_a_small_run_of_every_case_is_valid(capsys: pytest.CaptureFixture[str]) 
             "--burst-warmup=1",
             "--duels=4",
             "--game-clicks=6",
+            "--runs=1",
         ]
     )
     out = capsys.readouterr().out
     assert code == 0, out
-    for figure in ("seq: p99", "burst: p99", "bids: p99", "bid bursts: p99"):
+    for figure in (
+        "sequential p99 / durable floor",
+        "burst of 3 p50 / durable floor",
+        "burst of 3 p99 / durable floor",
+        "throughput ceiling, clicks/s",
+        "durable floor ceiling",
+        "a Raise click's CPU by step",
+        "Strength Duel DM bid p99 / bare",
+    ):
         assert figure in out, out
     assert "public table message edited" in out and "(none)" not in out, out
 

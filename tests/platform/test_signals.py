@@ -14,16 +14,18 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from bot.economy import Economy
 from bot.games.dice import ScriptedDice
+from bot.i18n.audience import Languages
 from bot.panels import PrivatePanels
 from bot.service import Actor, TableService
 from bot.service.deadlines import BUSY_RETRY_SECONDS
 from bot.service.terms import LogKind
-from bot.signals import PANEL, SignalRouter
+from bot.signals import LANGUAGE, PANEL, SignalRouter
 from bot.storage import Database, SqliteDatabase
 from bot.storage import money as mq
 from bot.storage import table_queries as tq
@@ -385,3 +387,28 @@ async def test_closing_cuts_a_connection_a_task_never_gave_back(
         await asyncio.wait_for(db.close(), timeout=5)
     assert "connections still held" in caplog.text
     assert pool.is_closing() and not db.is_open
+
+
+async def test_a_servers_language_chosen_by_one_process_is_used_by_the_other(
+    pair: tuple[Process, Process, FakeClock],
+) -> None:
+    """/config language on one process: the other draws that server's tables in it, and
+    forgets the server's cached currency (its default name follows the language)."""
+    owner, other, _clock = pair
+    tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(work: Any, name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    changed: list[int] = []
+    here = Languages(owner.db, spawn=spawn, changed=changed.append)
+    owner.tables.signals.on(LANGUAGE, here.on_signal)
+    await here.load()
+    there = Languages(other.db)
+    await there.choose(GUILD, "ja")
+    await eventually(lambda: here.server(GUILD) == "ja", "Japanese here too")
+    assert changed == [GUILD]
+    await there.choose(GUILD, None)
+    await eventually(lambda: here.chosen(GUILD) is None, "the Discord language again here")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from discord.webhook.async_ import AsyncWebhookAdapter
+from simcord.http.client import FakeWebhookAdapter
 
 from tests.support.sim import answered, make_world
 
@@ -64,14 +64,16 @@ async def test_a_click_answer_on_its_way_as_the_deferral_fires_is_shown_by_an_ed
     table = answered(await alice.slash(world.channel, "coinflip open", stake=10)).response.message
     answered(await bob.click(table, label="Join"))
     answered(await alice.click(table, label="Start"))
-    original = AsyncWebhookAdapter.create_interaction_response
+    # Every interaction callback passes the webhook adapter's request, whichever helper
+    # builds it (the table's update is sent without discord.py's `edit_message`).
+    original = FakeWebhookAdapter.request
 
-    async def slow_updates(self, interaction_id, token, *, params, **kwargs):
-        if params.payload.get("type") == 7:  # the message update, not the deferral
-            await asyncio.sleep(2.5)  # a slow trip to Discord
-        return await original(self, interaction_id, token, params=params, **kwargs)
+    async def slow_updates(self, route, session, *, payload=None, **kwargs):
+        if route.url.endswith("/callback") and (payload or {}).get("type") == 7:
+            await asyncio.sleep(2.5)  # a slow trip to Discord for the message update
+        return await original(self, route, session, payload=payload, **kwargs)
 
-    monkeypatch.setattr(AsyncWebhookAdapter, "create_interaction_response", slow_updates)
+    monkeypatch.setattr(FakeWebhookAdapter, "request", slow_updates)
     dice.extend([1])
     before = len(callback_types(simcord_env))
     result = answered(await alice.click(world.channel.last_message, label="Heads"))

@@ -253,3 +253,20 @@ async def test_the_translator_refuses_what_discord_would(simcord_env: Env) -> No
 
 def test_placeholders_of_a_template() -> None:
     assert placeholders("{player:@} bids {amount:c}.") == frozenset({"player", "amount"})
+
+
+async def test_a_description_made_from_a_template_is_translated_as_one() -> None:
+    """A game's preset description names its presets: the template is the message."""
+    from cogs._ui.options import Options
+    from cogs.hazard import OPTIONS
+
+    options = Options(OPTIONS.rules_model, OPTIONS.options, presets={"quick": {}, "slow": {}})
+    described = options.descriptions()["preset"]
+    assert isinstance(described, app_commands.locale_str)
+    assert str(described) == "A ready set of options: quick, slow"  # English unchanged
+    context = app_commands.TranslationContext(
+        location=app_commands.TranslationContextLocation.parameter_description, data=None
+    )
+    ja = await CatalogTranslator().translate(described, discord.Locale.japanese, context)
+    presets = described.extras["params"]["presets"]
+    assert ja == f"用意されたオプションの組み合わせ：{presets}"
