@@ -445,10 +445,12 @@ def _check_choice(
             raise IllegalMove("Shadow Step is not played at this table.")
         limit = rules.shadow_step_uses
         if limit is not None and state.shadow_steps[seated] >= limit:
-            raise IllegalMove(
-                f"You have used all {limit} of your Shadow Steps this game."
+            raise (
+                IllegalMove(
+                    "You have used all {limit} of your Shadow Steps this game.", limit=str(limit)
+                )
                 if limit
-                else "This table allows no Shadow Steps."
+                else IllegalMove("This table allows no Shadow Steps.")
             )
     else:
         if not rules.kage_endurance:
@@ -1084,7 +1086,10 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
         low, high = self.seat_limits(rules)
         if not low <= len(players) <= high:
             raise IllegalMove(
-                f"Nihakyu needs {low} to {high} players; this table has {len(players)}."
+                "Nihakyu needs {low} to {high} players; this table has {count}.",
+                low=str(low),
+                high=str(high),
+                count=str(len(players)),
             )
         if len(set(players)) != len(players):
             raise IllegalMove("Each player can take only one seat at the table.")

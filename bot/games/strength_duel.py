@@ -59,6 +59,7 @@ from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
 from bot.games.kit import Move, Rulebook, only_the_table, split_evenly, the_service_decides
+from bot.i18n import N_
 
 Mode = Literal["duel", "forbidden", "three", "tag"]
 
@@ -334,6 +335,15 @@ def _alive(s: State) -> list[int]:
 # Each check refuses with the reason shown to the player and changes nothing.
 
 
+_WRONG_COUNT: dict[str, str] = {
+    # One whole sentence per mode: the mode's name sits inside the sentence.
+    "duel": N_("Strength Duel (duel) needs exactly {count} players."),
+    "forbidden": N_("Strength Duel (forbidden) needs exactly {count} players."),
+    "three": N_("Strength Duel (three) needs exactly {count} players."),
+    "tag": N_("Strength Duel (tag) needs exactly {count} players."),
+}
+
+
 def _check_seated(state: State, player: int | None) -> None:
     if player is None or player not in state.seats:
         raise IllegalMove("You're not playing in this game.")
@@ -361,9 +371,15 @@ def _check_bid(state: State, player: int | None, action: Bid) -> None:
         raise IllegalMove("A bid can't be negative.")
     have = state.strength[player]
     if action.amount > have:
-        raise IllegalMove(f"You have only {have} strength, so you can't bid {action.amount}.")
+        raise IllegalMove(
+            "You have only {have} strength, so you can't bid {amount}.",
+            have=str(have),
+            amount=str(action.amount),
+        )
     if action.amount == state.forbidden.get(player):
-        raise IllegalMove(f"{action.amount} is your forbidden number: you can never bid it.")
+        raise IllegalMove(
+            "{amount} is your forbidden number: you can never bid it.", amount=str(action.amount)
+        )
     if action.tag_out:
         partner = partner_of(state, player)
         if partner is None or partner in state.eliminated:
@@ -759,7 +775,7 @@ class StrengthDuelEngine(Engine[Rules, State, Action, Event]):
         """Seat ``players`` in the given order and open round 1 (or the forbid phase)."""
         low, high = self.seat_limits(rules)
         if not low <= len(players) <= high:
-            raise IllegalMove(f"Strength Duel ({rules.mode}) needs exactly {low} players.")
+            raise IllegalMove(_WRONG_COUNT[rules.mode], count=str(low))
         if len(set(players)) != len(players):
             raise IllegalMove("Each player can take only one seat.")
         if HOUSE in players:

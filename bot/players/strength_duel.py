@@ -20,6 +20,7 @@ from importlib import resources
 
 from bot.games import strength_duel as duel
 from bot.games.dice import Dice, ScriptedDice
+from bot.i18n import N_, _
 from bot.players.duel_round import round_end
 
 TABLE = "strength_duel_table.json"
@@ -142,25 +143,46 @@ def house_refusal(rules: duel.Rules) -> str | None:
     if not wrong:
         start = duel.start(rules, [1, 2], ScriptedDice()).strength
         if set(start.values()) != {MAX_STRENGTH}:
-            wrong.append(f"the ninjas start with {start[1]} strength, not {MAX_STRENGTH}")
+            wrong.append(
+                _(
+                    "the ninjas start with {start} strength, not {solved}",
+                    start=str(start[1]),
+                    solved=str(MAX_STRENGTH),
+                )
+            )
     if not wrong:
         return None
-    return (
+    # In the language of the member who asked (the locale in effect where it is shown).
+    return _(
         "The house bank stakes the computer only in the Strength Duel it has solved (the "
-        f"two-player duel from {MAX_STRENGTH} strength, {SOLVED_RULES.max_rounds} rounds at "
-        f"most, a forfeit after {SOLVED_RULES.afk_rounds_to_forfeit} missed rounds), and "
-        f"this table differs: {'; '.join(wrong)}."
+        "two-player duel from {strength} strength, {rounds} rounds at most, a forfeit after "
+        "{missed} missed rounds), and this table differs: {differences}.",
+        strength=str(MAX_STRENGTH),
+        rounds=str(SOLVED_RULES.max_rounds),
+        missed=str(SOLVED_RULES.afk_rounds_to_forfeit),
+        differences=_("; ").join(wrong),
     )
 
 
+_OTHER_MODE = {
+    # One whole phrase per mode (the mode's name sits inside it).
+    "forbidden": N_("its mode is forbidden, not duel"),
+    "three": N_("its mode is three, not duel"),
+    "tag": N_("its mode is tag, not duel"),
+}
+
+
 def _option_text(name: str, value: object, solved: object) -> str:
-    if name == "mode":
-        return f"its mode is {value}, not duel"
+    if name == "mode" and str(value) in _OTHER_MODE:
+        return _(_OTHER_MODE[str(value)])
     if name == "max_rounds":
-        return f"its round limit is {value} rounds, not {solved}"
+        return _("its round limit is {value} rounds, not {solved}", value=str(value),
+                 solved=str(solved))  # fmt: skip
     if name == "afk_rounds_to_forfeit":
-        return f"it forfeits after {value} missed rounds, not {solved}"
-    return f"its option {name} is {value}, not {solved}"
+        return _("it forfeits after {value} missed rounds, not {solved}", value=str(value),
+                 solved=str(solved))  # fmt: skip
+    return _("its option {name} is {value}, not {solved}", name=name, value=str(value),
+             solved=str(solved))  # fmt: skip
 
 
 # -- deciding ---------------------------------------------------------------------------------

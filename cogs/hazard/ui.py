@@ -10,6 +10,7 @@ import discord
 
 from bot.games import hazard
 from bot.games.common import HOUSE
+from bot.i18n import N_, _, number
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control, Menu
@@ -19,24 +20,26 @@ from cogs._ui.verbs import Act, VerbTable, fixed, with_choice
 from cogs.hazard import words as hazard_words
 from cogs.hazard.words import BET_LABELS, SENTENCES, clock_line, percent, rules_summary
 
-BETS = (("with", "Bet with"), ("against", "Bet against"), ("caster", "Caster's stake"))
-ODDS = (("odds_for", "Odds: chance"), ("odds_against", "Odds: main"))
+BETS = (("with", N_("Bet with")), ("against", N_("Bet against")), ("caster", N_("Caster's stake")))
+ODDS = (("odds_for", N_("Odds: chance")), ("odds_against", N_("Odds: main")))
 CONTROLS: tuple[Control | Menu, ...] = (
-    Menu("main", "Caster: call a main (5–9)", row=0,
+    Menu("main", N_("Caster: call a main (5–9)"), row=0,
          shown=lambda s: s.main is None and s.throws == 0,
-         choices=lambda s: [(f"Main {main}", str(main),
-                             f"caster wins {percent(hazard.odds(main).caster_wins)}")
+         choices=lambda s: [(_("Main {main}", main=str(main)), str(main),
+                             _("caster wins {percent}",
+                               percent=percent(hazard.odds(main).caster_wins)))
                             for main in hazard.MAINS]),
-    Control("throw", "Throw", row=1, style="primary", emoji="🎲",
+    Control("throw", N_("Throw"), row=1, style="primary", emoji="🎲",
             live=lambda s: s.main is not None and not s.window_open),
-    Control("pass", "Pass the dice", row=1, live=hazard.can_pass_dice),
-    Control("ready", "Ready", row=1, style="success", emoji="✋", live=lambda s: s.window_open),
+    Control("pass", N_("Pass the dice"), row=1, live=hazard.can_pass_dice),
+    Control("ready", N_("Ready"), row=1, style="success", emoji="✋",
+            live=lambda s: s.window_open),
     *(Control("bet", label, kind, row=2, live=hazard.betting_open) for kind, label in BETS),
     *(Control("bet", label, kind, row=3, live=lambda s: s.chance is not None and s.rules.odds_bets)
       for kind, label in ODDS),
-    Control("join", "Join", row=4, style="success", lobby=True),
-    Control("leave", "Cash out", row=4, lobby=True),
-    Control("close", "Close table", row=4, style="danger"),
+    Control("join", N_("Join"), row=4, style="success", lobby=True),
+    Control("leave", N_("Cash out"), row=4, lobby=True),
+    Control("close", N_("Close table"), row=4, style="danger"),
 )  # fmt: skip
 
 Snapshot: TypeAlias = TableSnapshot[hazard.Rules, hazard.State]
@@ -74,17 +77,26 @@ class HazardUI(Game):
     def status_lines(self, snapshot: Snapshot) -> list[str]:
         state = snapshot.game
         lines = [
-            f"Round {state.round:,} · caster {render.mention(state.caster)} "
-            f"(losses in a row: {state.losses_in_a_row}/{hazard.LOSSES_TO_PASS})",
-            f"Main: **{state.main or '—'}** · chance: **{state.chance or '—'}**",
+            _(
+                "Round {round} · caster {caster} (losses in a row: {losses}/{limit})",
+                round=state.round,
+                caster=render.mention(state.caster),
+                losses=str(state.losses_in_a_row),
+                limit=str(hazard.LOSSES_TO_PASS),
+            ),
+            _(
+                "Main: **{main}** · chance: **{chance}**",
+                main=str(state.main or "—"),
+                chance=str(state.chance or "—"),
+            ),
         ]
         if state.last_throw is not None:
-            lines.append(f"Last throw: {render.dice_pair(*state.last_throw)}")
-        return ["**The table is closed.**", *lines] if state.finished else lines
+            lines.append(_("Last throw: {dice}", dice=render.dice_pair(*state.last_throw)))
+        return [_("**The table is closed.**"), *lines] if state.finished else lines
 
     def deadline_line(self, snapshot: Snapshot) -> str:
         deadline = snapshot.deadline
-        due = render.timestamp(deadline.due_at) if deadline is not None else "soon"
+        due = render.timestamp(deadline.due_at) if deadline is not None else _("soon")
         return clock_line(snapshot.game, due)
 
     def seat_lines(self, snapshot: Snapshot) -> list[str]:
@@ -92,15 +104,27 @@ class HazardUI(Game):
         lines = []
         for player in state.seats:
             bets = state.bets.get(player, {})
-            riding = ", ".join(f"{BET_LABELS[k]} {v:,}" for k, v in bets.items() if v) or "no bets"
+            riding = ", ".join(
+                _("{bet} {amount}", bet=_(BET_LABELS[k]), amount=number(v))
+                for k, v in bets.items()
+                if v
+            ) or _("no bets")
             net = render.signed_coins(state.payouts.get(player, 0), snapshot.currency)
             dice = "🎲 " if player == state.caster else ""
-            lines.append(f"{dice}{render.mention(player)} — {riding} · net {net}")
+            lines.append(
+                _(
+                    "{dice}{player} — {bets} · net {net}",
+                    dice=dice,
+                    player=render.mention(player),
+                    bets=riding,
+                    net=net,
+                )
+            )
         return lines
 
     def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
         bank = snapshot.game.payouts.get(HOUSE, 0)
-        return [("Bank", render.signed_coins(bank, snapshot.currency))]
+        return [(_("Bank"), render.signed_coins(bank, snapshot.currency))]
 
     async def bet_room(
         self, interaction: discord.Interaction[Any], snapshot: Snapshot, kind: str

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.app import TanzakuBot
 from bot.games import nihakyu
+from bot.i18n import _
 from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
 from cogs._ui.options import Options, Values, table
@@ -69,7 +70,7 @@ class NihakyuCog(
         # everyone and take the pot. The game declares it (a moderator not seated); the
         # table service checks it, inside the table's lock.
         table = await self.live_table(interaction)
-        ejected = f"{member.mention} is ejected; their ante stays in the pot."
+        ejected = _("{player} is ejected; their ante stays in the pot.", player=member.mention)
         await self.ui.act(interaction, table, nihakyu.Eject(target=member.id), confirm=ejected)
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any, TypeAlias
 
 from bot.games import nihakyu
+from bot.i18n import N_, _
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control
@@ -22,14 +23,15 @@ from cogs.nihakyu.words import (
 )
 
 CONTROLS = (
-    Control("roll", "Roll", style="primary", emoji="🎲", shown=lambda s: s.phase != "sleight"),
-    Control("shadow", "Shadow Step", emoji="👣",
+    Control("roll", N_("Roll"), style="primary", emoji="🎲",
+            shown=lambda s: s.phase != "sleight"),
+    Control("shadow", N_("Shadow Step"), emoji="👣",
             shown=lambda s: s.phase != "sleight" and s.rules.shadow_step),
-    Control("kage", "Kage's Endurance", emoji="🛡️",
+    Control("kage", N_("Kage's Endurance"), emoji="🛡️",
             shown=lambda s: s.phase != "sleight" and s.rules.kage_endurance),
-    Control("sleight", "Sleight −1", "minus", shown=lambda s: s.phase == "sleight"),
-    Control("sleight", "Sleight +1", "plus", shown=lambda s: s.phase == "sleight"),
-    Control("skip", "Pass", shown=lambda s: s.phase == "sleight"),
+    Control("sleight", N_("Sleight −1"), "minus", shown=lambda s: s.phase == "sleight"),
+    Control("sleight", N_("Sleight +1"), "plus", shown=lambda s: s.phase == "sleight"),
+    Control("skip", N_("Pass"), shown=lambda s: s.phase == "sleight"),
 )  # fmt: skip
 
 Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
@@ -38,10 +40,10 @@ Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
 class NihakyuUI(Game):
     game = "nihakyu"
     title = "Nihakyu"
-    seats_title = "Stamina (✅ chosen · ⏳ waiting)"
-    finished_seats_title = "Stamina at the end (✖ out)"
+    seats_title = N_("Stamina (✅ chosen · ⏳ waiting)")
+    finished_seats_title = N_("Stamina at the end (✖ out)")
     recent_events = 12
-    deadline = "Resolves {due} at the latest."
+    deadline = N_("Resolves {due} at the latest.")
     sentences = SENTENCES
     confirmations = CONFIRMATIONS
     buttons = CONTROLS
@@ -73,11 +75,17 @@ class NihakyuUI(Game):
         if state.phase == "sleight":
             asked = ", ".join(name(p) for p in state.sleight_players)
             return [
-                f"Round {state.round}: the dice are down — **Sleight of Hand** window "
-                f"for those who rolled: {asked}."
+                _(
+                    "Round {round}: the dice are down — **Sleight of Hand** window "
+                    "for those who rolled: {players}.",
+                    round=str(state.round),
+                    players=asked,
+                )
             ]
         pot = render.coins(state.pot, snapshot.currency)
-        return [f"Round {state.round}: choose in secret. Pot **{pot}**."]
+        return [
+            _("Round {round}: choose in secret. Pot **{pot}**.", round=str(state.round), pot=pot)
+        ]
 
     def seat_lines(self, snapshot: Snapshot) -> list[str]:
         state = snapshot.game

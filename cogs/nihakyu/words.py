@@ -1,5 +1,7 @@
 """Nihakyu's words: event sentences, private confirmations, the result and the rules
-summary. Data for cogs/nihakyu/ui.py (the frame around them is cogs/_ui/frame.py)."""
+summary. Data for cogs/nihakyu/ui.py (the frame around them is cogs/_ui/frame.py).
+
+Every sentence is a whole template translated where it is built (``bot.i18n``)."""
 
 from __future__ import annotations
 
@@ -8,148 +10,242 @@ from typing import Any, TypeAlias
 
 from bot.games import nihakyu
 from bot.games.common import HOUSE, Honour
+from bot.i18n import N_, _
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
 
 CHOICE_TEXT = {
-    "roll": "Roll (lose 1d20)",
-    "shadow_step": "Shadow Step (lose 5, no roll)",
-    "kage": "Kage's Endurance (roll 2d20, lose the lower)",
+    "roll": N_("Roll (lose 1d20)"),
+    "shadow_step": N_("Shadow Step (lose 5, no roll)"),
+    "kage": N_("Kage's Endurance (roll 2d20, lose the lower)"),
 }
 ELIMINATION_TEXT = {
-    "stamina": "falls",
-    "caught_cheating": "is **caught cheating** and ejected",
-    "ejected": "is **ejected** by a moderator",
-    "afk": "forfeits after idling too many rounds",
+    "stamina": N_("{player} falls."),
+    "caught_cheating": N_("{player} is **caught cheating** and ejected."),
+    "ejected": N_("{player} is **ejected** by a moderator."),
+    "afk": N_("{player} forfeits after idling too many rounds."),
 }
+HONOURS = (N_("Touching the Shinigami's Hand"),)
+"""The honours the engine grants (``nihakyu.SHINIGAMI``), translated where shown."""
 
 Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
 
 
 def name(player: int) -> str:
-    return "the Dealer" if player == nihakyu.DEALER else render.mention(player)
+    return _("the Dealer") if player == nihakyu.DEALER else render.mention(player)
 
 
 def revealed(event: nihakyu.RoundRevealed, snapshot: Snapshot) -> str:
     parts = []
     for player, dice in event.rolls.items():
         choice = event.choices.get(player, "roll")
-        auto = " (auto)" if player in event.auto_rolled else ""
+        auto = player in event.auto_rolled
         if choice == "shadow_step":
-            parts.append(f"{name(player)} 👣 steps aside (−5)")
+            parts.append(_("{player} 👣 steps aside (−5)", player=name(player)))
         elif choice == "kage":
-            shown = " and ".join(str(die) for die in dice)
-            parts.append(f"{name(player)} 🛡️ {shown} → −{min(dice)}{auto}")
+            shown = (
+                _("{first} and {second}", first=str(dice[0]), second=str(dice[1]))
+                if len(dice) == 2
+                else ", ".join(str(die) for die in dice)
+            )
+            template = (
+                N_("{player} 🛡️ {dice} → −{lost} (auto)")
+                if auto
+                else N_("{player} 🛡️ {dice} → −{lost}")
+            )
+            parts.append(_(template, player=name(player), dice=shown, lost=str(min(dice))))
         else:
-            parts.append(f"{name(player)} 🎲 {dice[0] if dice else '?'}{auto}")
+            template = N_("{player} 🎲 {roll} (auto)") if auto else N_("{player} 🎲 {roll}")
+            parts.append(_(template, player=name(player), roll=str(dice[0]) if dice else "?"))
     for player, choice in event.choices.items():
         if choice == "shadow_step" and player not in event.rolls:
-            parts.append(f"{name(player)} 👣 steps aside (−5)")
-    text = f"**Round {event.round}:** " + " · ".join(parts)
+            parts.append(_("{player} 👣 steps aside (−5)", player=name(player)))
+    text = _("**Round {round}:** {rolls}", round=str(event.round), rolls=" · ".join(parts))
     for player in event.kage_unpaid:
-        text += (
-            f"\n{name(player)}'s Kage's Endurance became a Roll: "
-            "the wallet could not pay the second ante."
+        text += "\n" + _(
+            "{player}'s Kage's Endurance became a Roll: the wallet could not pay the second ante.",
+            player=name(player),
         )
     return text
 
 
 def eliminated(event: nihakyu.PlayerEliminated, snapshot: Snapshot) -> str:
     if event.reason == "ejected" and event.by is not None:
-        return f"{name(event.player)} is **ejected** by {render.mention(event.by)}."
-    return f"{name(event.player)} {ELIMINATION_TEXT[event.reason]}."
+        return _(
+            "{player} is **ejected** by {moderator}.",
+            player=name(event.player),
+            moderator=render.mention(event.by),
+        )
+    return _(ELIMINATION_TEXT[event.reason], player=name(event.player))
 
 
 def chosen(event: nihakyu.ChoiceConfirmed, snapshot: Snapshot) -> str:
-    extra = ""
+    choice = _(CHOICE_TEXT[event.choice])
     if event.charge:
-        ante = render.coins(event.charge, snapshot.currency)
-        extra = (
-            f" Your second ante of {ante} is taken at the reveal"
-            " (if your wallet cannot pay it then, you Roll instead)."
+        return _(
+            "Round {round}: you chose **{choice}**. Your second ante of {ante} is taken at "
+            "the reveal (if your wallet cannot pay it then, you Roll instead). Only you can "
+            "see this; you may change it until the round resolves.",
+            round=str(event.round),
+            choice=choice,
+            ante=render.coins(event.charge, snapshot.currency),
         )
-    return (
-        f"Round {event.round}: you chose **{CHOICE_TEXT[event.choice]}**.{extra} "
-        "Only you can see this; you may change it until the round resolves."
+    return _(
+        "Round {round}: you chose **{choice}**. Only you can see this; you may change it "
+        "until the round resolves.",
+        round=str(event.round),
+        choice=choice,
     )
 
 
-SLEIGHT_OUTCOME = {"success": "succeeds", "failure": "fails", "caught": "rolls a natural 1"}
+SLEIGHT_OUTCOME = {
+    "success": N_("{player}'s Sleight ({adjust}): d20 {natural} = {total} — succeeds."),
+    "failure": N_("{player}'s Sleight ({adjust}): d20 {natural} = {total} — fails."),
+    "caught": N_("{player}'s Sleight ({adjust}): d20 {natural} = {total} — rolls a natural 1."),
+}
+
+
+def sleight_checked(event: nihakyu.SleightChecked, snapshot: Snapshot) -> str:
+    return _(
+        SLEIGHT_OUTCOME[event.outcome],
+        player=name(event.player),
+        adjust="+1" if event.adjust > 0 else "−1",
+        natural=str(event.natural),
+        total=str(event.total),
+    )
+
+
+def aborted(event: nihakyu.Aborted, snapshot: Snapshot) -> str:
+    if event.by is None:
+        return _("**The table was aborted:** every ante goes back.")
+    return _(
+        "**The table was aborted by {player}:** every ante goes back.",
+        player=render.mention(event.by),
+    )
+
+
+def sudden_death(event: nihakyu.SuddenDeath, snapshot: Snapshot) -> str:
+    rolls = " / ".join(", ".join(f"{name(p)} {roll}" for p, roll in r.items()) for r in event.rolls)
+    return _("**Sudden death:** {rolls} → {winner}.", rolls=rolls, winner=name(event.winner))
+
+
 SENTENCES = Sentences(
     {
         nihakyu.RoundRevealed: revealed,
-        nihakyu.SleightChecked: lambda e, s: (
-            f"{name(e.player)}'s Sleight ({'+1' if e.adjust > 0 else '−1'}): d20 {e.natural} "
-            f"= {e.total} — {SLEIGHT_OUTCOME[e.outcome]}."
-        ),
+        nihakyu.SleightChecked: sleight_checked,
         nihakyu.PlayerEliminated: eliminated,
-        nihakyu.Aborted: lambda e, s: (
-            f"**The table was aborted{f' by {render.mention(e.by)}' if e.by is not None else ''}"
-            ":** every ante goes back."
+        nihakyu.Aborted: aborted,
+        nihakyu.SuddenDeath: sudden_death,
+        Honour: lambda e, s: _(
+            "🏅 {player} earns *{name}*!", player=render.mention(e.player), name=_(e.name)
         ),
-        nihakyu.SuddenDeath: lambda e, s: (
-            "**Sudden death:** "
-            + " / ".join(", ".join(f"{name(p)} {roll}" for p, roll in r.items()) for r in e.rolls)
-            + f" → {name(e.winner)}."
-        ),
-        Honour: "🏅 {player:@} earns *{name}*!",
     }
 )
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def sleight_confirmed(event: nihakyu.SleightConfirmed, snapshot: Snapshot) -> str:
+    if event.adjust == 0:
+        return _("Round {round}: you pass.", round=str(event.round))
+    return _(
+        "Round {round}: Sleight of Hand {adjust}.",
+        round=str(event.round),
+        adjust=signed(event.adjust),
+    )
+
+
 CONFIRMATIONS = Sentences(
     {
         nihakyu.ChoiceConfirmed: chosen,
-        nihakyu.SleightConfirmed: lambda e, s: (
-            f"Round {e.round}: {'you pass' if e.adjust == 0 else f'Sleight of Hand {e.adjust:+d}'}."
-        ),
+        nihakyu.SleightConfirmed: sleight_confirmed,
     }
 )
 
 
 def result_lines(state: nihakyu.State, currency: str) -> list[str]:
     if state.aborted:
-        return ["**The table was aborted by a moderator.** Every ante went back."]
+        return [_("**The table was aborted by a moderator.** Every ante went back.")]
     house = render.coins(state.payouts.get(HOUSE, 0), currency)
     if state.dealer_won:
         if not state.share_basis:
-            return [f"**The Dealer outlasts everyone.** The house takes the pot of {house}."]
+            return [
+                _(
+                    "**The Dealer outlasts everyone.** The house takes the pot of {pot}.",
+                    pot=house,
+                )
+            ]
         shares = [
-            f"{render.mention(p)} {render.coins(state.shares.get(p, 0), currency)} "
-            f"(Stamina {stamina})"
+            _(
+                "{player} {share} (Stamina {stamina})",
+                player=render.mention(p),
+                share=render.coins(state.shares.get(p, 0), currency),
+                stamina=str(stamina),
+            )
             for p, stamina in state.share_basis.items()
         ]
         return [
-            f"**The Dealer outlasts everyone.** The house takes {house}; the rest is "
-            "shared by Stamina before the final round: " + " · ".join(shares) + "."
+            _(
+                "**The Dealer outlasts everyone.** The house takes {house}; the rest is "
+                "shared by Stamina before the final round: {shares}.",
+                house=house,
+                shares=" · ".join(shares),
+            )
         ]
     if state.winner is not None:
         pot = render.coins(state.pot, currency)
-        return [f"**{render.mention(state.winner)} wins the pot of {pot}.**"]
-    return [f"**The game is over.** Nobody could win; the house takes {house}."]
+        return [
+            _(
+                "**{player} wins the pot of {pot}.**",
+                player=render.mention(state.winner),
+                pot=pot,
+            )
+        ]
+    return [_("**The game is over.** Nobody could win; the house takes {house}.", house=house)]
 
 
 def rules_summary(rules: nihakyu.Rules) -> list[str]:
     variants = []
     if rules.kage_endurance:
-        variants.append("Kage's Endurance")
+        variants.append(_("Kage's Endurance"))
     if rules.shadow_step:
-        uses = "unlimited" if rules.shadow_step_uses is None else f"{rules.shadow_step_uses}×"
-        variants.append(f"Shadow Step ({uses})")
+        if rules.shadow_step_uses is None:
+            variants.append(_("Shadow Step (unlimited)"))
+        else:
+            variants.append(_("Shadow Step ({uses}×)", uses=str(rules.shadow_step_uses)))
     if rules.dealers_blood:
-        variants.append("Dealer's Blood")
+        variants.append(_("Dealer's Blood"))
     if rules.shinobi_interference:
-        caught = ", a natural 1 is caught cheating" if rules.caught_on_natural_one else ""
-        variants.append(f"Shinobi Interference (Sleight {rules.sleight_bonus:+d}{caught})")
+        bonus = f"{rules.sleight_bonus:+d}"
+        variants.append(
+            _(
+                "Shinobi Interference (Sleight {bonus}, a natural 1 is caught cheating)",
+                bonus=bonus,
+            )
+            if rules.caught_on_natural_one
+            else _("Shinobi Interference (Sleight {bonus})", bonus=bonus)
+        )
     server_set = (
-        "Dealer's Blood, the variants, Stamina and the natural-1 rule"
+        _(
+            "Dealer's Blood, the variants, Stamina and the natural-1 rule are the server's "
+            "(moderators: /config rule)."
+        )
         if rules.dealers_blood
-        else "Dealer's Blood and the natural-1 rule"
+        else _("Dealer's Blood and the natural-1 rule are the server's (moderators: /config rule).")
     )
     return [
-        f"Everyone starts at **{rules.starting_stamina}** Stamina; "
-        f"{rules.round_seconds} s a round.",
-        f"Variants: {', '.join(variants) if variants else 'none'}",
-        f"{server_set} are the server's (moderators: /config rule).",
+        _(
+            "Everyone starts at **{stamina}** Stamina; {seconds} s a round.",
+            stamina=str(rules.starting_stamina),
+            seconds=str(rules.round_seconds),
+        ),
+        _("Variants: {variants}", variants=_(", ").join(variants))
+        if variants
+        else _("Variants: none"),
+        server_set,
     ]
 
 
@@ -158,17 +254,21 @@ def action_text(action: Mapping[str, Any], currency: str) -> str | None:
     a choice is listed only once revealed (``public_log``)."""
     kind = str(action.get("kind"))
     if kind == "sleight":
-        return f"uses Sleight of Hand ({int(action.get('adjust', 0)):+d})"
+        return _("uses Sleight of Hand ({adjust})", adjust=signed(int(action.get("adjust", 0))))
     if kind == "eject":
-        return f"ejects {name(int(action.get('target', 0)))}"
+        return _("ejects {player}", player=name(int(action.get("target", 0))))
     if kind == "kage_unpaid":
-        return f"{name(int(action.get('player', 0)))} could not pay Kage's Endurance: Roll"
-    return ACTION_WORDS.get(kind)
+        return _(
+            "{player} could not pay Kage's Endurance: Roll",
+            player=name(int(action.get("player", 0))),
+        )
+    word = ACTION_WORDS.get(kind)
+    return None if word is None else _(word)
 
 
 ACTION_WORDS: dict[str, str] = {
-    "roll": f"chose {CHOICE_TEXT['roll']}",
-    "shadow_step": f"chose {CHOICE_TEXT['shadow_step']}",
-    "kage_endurance": f"chose {CHOICE_TEXT['kage']}",
-    "skip_sleight": "passes on Sleight of Hand",
+    "roll": N_("chose Roll (lose 1d20)"),
+    "shadow_step": N_("chose Shadow Step (lose 5, no roll)"),
+    "kage_endurance": N_("chose Kage's Endurance (roll 2d20, lose the lower)"),
+    "skip_sleight": N_("passes on Sleight of Hand"),
 }

@@ -15,13 +15,27 @@ from discord.ext import commands
 from bot.app import TanzakuBot
 from bot.errors import NotAllowed
 from bot.games import strength_duel as duel
+from bot.i18n import N_
 from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
 from cogs._ui.options import Options, Values, table
 from cogs.strength_duel.ui import DuelUI
-from cogs.strength_duel.words import (
-    MODE_TITLES,
-)
+
+# Whole sentences per mode, the mode's name inside them (word order differs by language).
+NO_MEMBER_IN = {
+    "three": N_(
+        "The three ninjas mode opens a lobby anyone can join; leave out `member` "
+        "(or pick the duel or forbidden mode to challenge someone)."
+    ),
+    "tag": N_(
+        "The tag team mode opens a lobby anyone can join; leave out `member` "
+        "(or pick the duel or forbidden mode to challenge someone)."
+    ),
+}
+MEMBER_NEEDED = {
+    "duel": N_("Whom do you challenge? The duel mode needs a `member`."),
+    "forbidden": N_("Whom do you challenge? The forbidden number mode needs a `member`."),
+}
 
 OPTIONS = Options(
     duel.Rules,
@@ -43,14 +57,9 @@ async def challenge(cog: DuelCog, interaction: discord.Interaction[Any], values:
     group = mode in ("three", "tag")
     if group and member is not None:
         # Refused rather than ignored: a challenger should not think it was sent.
-        raise NotAllowed(
-            f"The {MODE_TITLES[mode].lower()} mode opens a lobby anyone can join; "
-            "leave out `member` (or pick the duel or forbidden mode to challenge someone)."
-        )
+        raise NotAllowed(NO_MEMBER_IN[mode])
     if not group and member is None:
-        raise NotAllowed(
-            f"Whom do you challenge? The {MODE_TITLES[mode].lower()} mode needs a `member`."
-        )
+        raise NotAllowed(MEMBER_NEEDED[mode])
     rules = parse_rules(cog.bot.registry.get("strength_duel"), OPTIONS.rules(values))
     await cog.ui.open_or_challenge(interaction, rules, member, stake)
 

@@ -9,6 +9,7 @@ from typing import Any, ClassVar, TypeAlias
 import discord
 
 from bot.games import strength_duel as duel
+from bot.i18n import N_, _
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
@@ -40,14 +41,14 @@ class DuelUI(Game):
     title = "Strength Duel"
     has_dice: ClassVar[bool] = False
     """No dice in this game: the table shows no fair-dice footer."""
-    seats_title = "Ninjas"
+    seats_title = N_("Ninjas")
     recent_events = 6
-    deadline = "Reveal {due} at the latest."
+    deadline = N_("Reveal {due} at the latest.")
     sentences = SENTENCES
     confirmations = CONFIRMATIONS
     private_panels = True
-    panel_label = "Bid privately"
-    not_seated = "You are not in this duel."
+    panel_label = N_("Bid privately")
+    not_seated = N_("You are not in this duel.")
     # A secret choice inside a round does not redraw the panels: only a new decision point
     # (and the end) does, so a changed bid leaves no trace anywhere. A chosen forbidden
     # number redraws only the chooser's panel (its 0–5 buttons give way to the number).
@@ -74,21 +75,27 @@ class DuelUI(Game):
     def status_lines(self, snapshot: Snapshot) -> list[str]:
         state = snapshot.game
         stake = render.coins(state.rules.stake, snapshot.currency)
-        lines = [f"Mode: **{MODE_TITLES[state.rules.mode]}** · stake {stake} each"]
+        lines = [
+            _(
+                "Mode: **{mode}** · stake {stake} each",
+                mode=_(MODE_TITLES[state.rules.mode]),
+                stake=stake,
+            )
+        ]
         if state.finished:
             return lines
         if state.phase == "forbid":
-            return [*lines, "Everyone picks a secret forbidden number (0–5)."]
+            return [*lines, _("Everyone picks a secret forbidden number (0–5).")]
         against = computer_line(state)
         return [
             *lines,
             *([against] if against else []),
-            f"**Round {state.round}** — bids are secret until all are in.",
+            _("**Round {round}** — bids are secret until all are in.", round=str(state.round)),
         ]
 
     def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
         review = bid_review(snapshot.game)
-        return [] if review is None else [("Your bids against the equilibrium", review)]
+        return [] if review is None else [(_("Your bids against the equilibrium"), review)]
 
     def seat_lines(self, snapshot: Snapshot) -> list[str]:
         state = snapshot.game
@@ -97,24 +104,28 @@ class DuelUI(Game):
         for player in state.seats:
             marks = []
             if state.rules.mode == "tag":
-                marks.append("⚔️ in" if player in state.in_play else "💤 resting")
+                marks.append(_("⚔️ in") if player in state.in_play else _("💤 resting"))
             if player in state.eliminated:
-                marks.append("✖ out")
+                marks.append(_("✖ out"))
             elif player in state.must_bid and not state.finished:
                 # Forbid phase: that a ninja has chosen, never the number.
                 forbidding = state.phase == "forbid"
                 if player in waiting:
-                    marks.append("⏳ choosing" if forbidding else "⏳ waiting")
+                    marks.append(_("⏳ choosing") if forbidding else _("⏳ waiting"))
                 else:
-                    marks.append("✅ has chosen" if forbidding else "✅ has bid")
+                    marks.append(_("✅ has chosen") if forbidding else _("✅ has bid"))
             rows.append(
-                f"{render.mention(player)} — strength **{state.strength[player]}**"
+                _(
+                    "{player} — strength **{strength}**",
+                    player=render.mention(player),
+                    strength=str(state.strength[player]),
+                )
                 + (f" · {' · '.join(marks)}" if marks else "")
             )
         return rows
 
     def controls(self, snapshot: Snapshot) -> discord.ui.View:
-        label = "Choose privately" if snapshot.game.phase == "forbid" else "Bid privately"
+        label = _("Choose privately") if snapshot.game.phase == "forbid" else _(self.panel_label)
         return view_of(self.panel_button(snapshot, label))
 
     def panel(self, snapshot: Snapshot, player: int) -> tuple[str, discord.ui.View | None]:
@@ -134,9 +145,9 @@ class DuelUI(Game):
             for n, fits in quick_amounts(0, strength, QUICK_BIDS, count=len(QUICK_BIDS))
             if fits
         ]
-        items.append(button(table, ply, "bidm", "Other amount…", row=3))
+        items.append(button(table, ply, "bidm", _("Other amount…"), row=3))
         if state.rules.mode == "tag":
-            items.append(button(table, ply, "bidt", "Bid and tag out…", emoji="🔁", row=3))
+            items.append(button(table, ply, "bidt", _("Bid and tag out…"), emoji="🔁", row=3))
         return text, view_of(*items)
 
     async def bid_form(
@@ -146,11 +157,11 @@ class DuelUI(Game):
         amount = await typed_amount(
             interaction,
             cid,
-            title="Bid and tag out" if tag_out else "Your secret bid",
-            label="Strength to spend",
-            placeholder="A whole number",
+            title=_("Bid and tag out") if tag_out else _("Your secret bid"),
+            label=_("Strength to spend"),
+            placeholder=_("A whole number"),
             max_length=4,
-            what="a whole number from 0 up to your strength",
+            what=_("a whole number from 0 up to your strength"),
         )
         if amount is not None:
             bid = duel.Bid(amount=amount, tag_out=tag_out)

@@ -1,5 +1,7 @@
 """Strength Duel's words: modes, event sentences, private confirmations and the result.
-Data for cogs/strength_duel/ui.py (the frame around them is cogs/_ui/frame.py)."""
+Data for cogs/strength_duel/ui.py (the frame around them is cogs/_ui/frame.py).
+
+Every sentence is a whole template translated where it is built (``bot.i18n``)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypeAlias
 
 from bot.games import strength_duel as duel
+from bot.i18n import N_, _
 from bot.players import is_computer
 from bot.players import strength_duel as duel_player
 from bot.service import TableSnapshot
@@ -16,15 +19,16 @@ from cogs._ui.frame import Sentences
 Snapshot: TypeAlias = TableSnapshot[duel.Rules, duel.State]
 
 MODE_TITLES = {
-    "duel": "Duel",
-    "forbidden": "Forbidden number",
-    "three": "Three ninjas",
-    "tag": "Tag team",
+    "duel": N_("Duel"),
+    "forbidden": N_("Forbidden number"),
+    "three": N_("Three ninjas"),
+    "tag": N_("Tag team"),
 }
+"""A mode's name (translate where shown: ``_(MODE_TITLES[mode])``)."""
 ELIMINATION_TEXT = {
-    "could_not_pay": "cannot pay and is out",
-    "no_strength": "has no strength left and is out",
-    "forfeit": "forfeits",
+    "could_not_pay": N_("{player} cannot pay and is out."),
+    "no_strength": N_("{player} has no strength left and is out."),
+    "forfeit": N_("{player} forfeits."),
 }
 
 
@@ -34,44 +38,75 @@ def mentions(players: Iterable[int]) -> str:
 
 def forbidden(numbers: dict[int, int]) -> str:
     shown = ", ".join(f"{render.mention(p)} {n}" for p, n in numbers.items())
-    return f"\nForbidden numbers: {shown}" if numbers else ""
+    return "\n" + _("Forbidden numbers: {numbers}", numbers=shown) if numbers else ""
 
 
 def revealed(event: duel.RoundRevealed, snapshot: Snapshot) -> str:
     bids = " · ".join(
-        f"{render.mention(p)} **{amount}**"
-        + (" (default)" if p in event.defaulted else "")
-        + (" 🔁 tags out" if p in event.tag_requests else "")
+        _(BID_SHOWN[(p in event.defaulted, p in event.tag_requests)],
+          player=render.mention(p), amount=str(amount))
         for p, amount in event.bids.items()
-    )
-    parts = [f"**Round {event.round} revealed:** {bids}"]
+    )  # fmt: skip
+    parts = [_("**Round {round} revealed:** {bids}", round=str(event.round), bids=bids)]
     for player in event.lost_round:
         paid = event.extra.get(player)
         if paid is not None:
-            parts.append(f"{render.mention(player)} loses the round and pays {paid} more.")
+            parts.append(
+                _(
+                    "{player} loses the round and pays {paid} more.",
+                    player=render.mention(player),
+                    paid=str(paid),
+                )
+            )
     parts.extend(
-        f"{render.mention(out.player)} {ELIMINATION_TEXT[out.reason]}." for out in event.eliminated
+        _(ELIMINATION_TEXT[out.reason], player=render.mention(out.player))
+        for out in event.eliminated
     )
     if event.recovered:
-        parts.append(f"Resting ninjas recover 1: {mentions(event.recovered)}")
+        parts.append(_("Resting ninjas recover 1: {players}", players=mentions(event.recovered)))
     return "\n".join(parts)
 
 
+BID_SHOWN: dict[tuple[bool, bool], str] = {
+    # (bid by default, tagging out) → a revealed bid
+    (False, False): N_("{player} **{amount}**"),
+    (True, False): N_("{player} **{amount}** (default)"),
+    (False, True): N_("{player} **{amount}** 🔁 tags out"),
+    (True, True): N_("{player} **{amount}** (default) 🔁 tags out"),
+}
+
+
 def aborted(event: duel.Aborted, snapshot: Snapshot) -> str:
-    who = f" by {render.mention(event.by)}" if event.by else ""
-    text = f"**Stopped{who}** in round {event.round}: every stake went back to its owner."
+    text = (
+        _(
+            "**Stopped by {player}** in round {round}: every stake went back to its owner.",
+            player=render.mention(event.by),
+            round=str(event.round),
+        )
+        if event.by
+        else _(
+            "**Stopped** in round {round}: every stake went back to its owner.",
+            round=str(event.round),
+        )
+    )
     return text + forbidden(event.forbidden)
 
 
 def game_over(event: duel.GameOver, snapshot: Snapshot) -> str:
     if event.draw:
-        result = "**A draw** — stakes are returned."
+        result = _("**A draw** — stakes are returned.")
         if event.pot_to and len(event.pot_to) < len(snapshot.seats):
-            result = f"**A draw** between {mentions(event.pot_to)}: they share the pot."
+            result = _(
+                "**A draw** between {players}: they share the pot.",
+                players=mentions(event.pot_to),
+            )
     else:
         pot = render.coins(snapshot.rules.stake * len(snapshot.seats), snapshot.currency)
-        verb = "wins" if len(event.pot_to) == 1 else "win"
-        result = f"**{mentions(event.pot_to)} {verb} the pot of {pot}.**"
+        result = (
+            _("**{players} wins the pot of {pot}.**", players=mentions(event.pot_to), pot=pot)
+            if len(event.pot_to) == 1
+            else _("**{players} win the pot of {pot}.**", players=mentions(event.pot_to), pot=pot)
+        )
     return result + forbidden(event.forbidden)
 
 
@@ -79,7 +114,10 @@ SENTENCES = Sentences(
     {
         duel.RoundRevealed: revealed,
         duel.ForbidClosed: lambda e, s: (
-            f"Time ran out for choosing: {mentions(e.timed_out)} got the default number."
+            _(
+                "Time ran out for choosing: {players} got the default number.",
+                players=mentions(e.timed_out),
+            )
             if e.timed_out
             else None
         ),
@@ -90,11 +128,22 @@ SENTENCES = Sentences(
 CONFIRMATIONS = Sentences(
     {
         duel.BidConfirmed: lambda e, s: (
-            f"Round {e.round}: your bid is **{e.amount}**"
-            f"{' and you will tag out' if e.tag_out else ''}. "
-            "You may change it until every bid is in."
+            _(
+                "Round {round}: your bid is **{amount}** and you will tag out. "
+                "You may change it until every bid is in.",
+                round=str(e.round),
+                amount=str(e.amount),
+            )
+            if e.tag_out
+            else _(
+                "Round {round}: your bid is **{amount}**. You may change it until every bid is in.",
+                round=str(e.round),
+                amount=str(e.amount),
+            )
         ),
-        duel.ForbidConfirmed: "Your forbidden number is **{number}**. Keep it quiet.",
+        duel.ForbidConfirmed: lambda e, s: _(
+            "Your forbidden number is **{number}**. Keep it quiet.", number=str(e.number)
+        ),
     }
 )
 
@@ -105,7 +154,7 @@ def result(state: duel.State, snapshot: Snapshot) -> str:
         if isinstance(event, duel.Aborted):
             return aborted(event, snapshot)
     if state.aborted:
-        return "**Stopped by a moderator**: every stake went back to its owner."
+        return _("**Stopped by a moderator**: every stake went back to its owner.")
     over = duel.GameOver(
         winner=state.winner,
         draw=state.draw,
@@ -120,18 +169,26 @@ def result(state: duel.State, snapshot: Snapshot) -> str:
 
 def rules_summary(rules: duel.Rules, seats: list[int]) -> list[str]:
     lines = [
-        f"Mode: **{MODE_TITLES[rules.mode]}** · {rules.round_seconds} s to bid each round",
-        "Bids are secret: you bid by direct message (or privately here).",
+        _(
+            "Mode: **{mode}** · {seconds} s to bid each round",
+            mode=_(MODE_TITLES[rules.mode]),
+            seconds=str(rules.round_seconds),
+        ),
+        _("Bids are secret: you bid by direct message (or privately here)."),
     ]
     if rules.mode == "tag":
         padded: list[int | None] = [*seats[:4], None, None, None, None][:4]
 
         def team(members: list[int | None]) -> str:
-            return " & ".join(render.mention(p) if p else "*open seat*" for p in members)
+            return " & ".join(render.mention(p) if p else _("*open seat*") for p in members)
 
         lines.append(
-            f"Teams: **seats 1–2** ({team(padded[0:2])}) vs **seats 3–4** "
-            f"({team(padded[2:4])}). The first seat of each team starts in."
+            _(
+                "Teams: **seats 1–2** ({first}) vs **seats 3–4** ({second}). "
+                "The first seat of each team starts in.",
+                first=team(padded[0:2]),
+                second=team(padded[2:4]),
+            )
         )
     return lines
 
@@ -145,53 +202,74 @@ def panel_text(snapshot: Snapshot, player: int) -> tuple[str, Literal["forbid", 
 
 def _panel_text(snapshot: Snapshot, player: int) -> tuple[str, Literal["forbid", "bid"] | None]:
     state = snapshot.state
-    head = f"**Strength Duel #{snapshot.id}**"
+    head = _("**Strength Duel #{table}**", table=str(snapshot.id))
     if state is None:
-        return f"{head} closed before play began; your stake was refunded.", None
+        return _("{head} closed before play began; your stake was refunded.", head=head), None
     lines: list[str] = []
     if state.history:
         lines.append(revealed(duel.RoundRevealed(**state.history[-1].model_dump()), snapshot))
     if snapshot.status == "cancelled" and not state.aborted:
         # Ended without the game's own Abort (the engine could not): stakes refunded.
-        text = "This table was cancelled: every coin still at stake went back to its owner."
-        return "\n".join([f"{head} — cancelled.", *lines, text]), None
+        text = _("This table was cancelled: every coin still at stake went back to its owner.")
+        return "\n".join([_("{head} — cancelled.", head=head), *lines, text]), None
     if state.finished:
         final = " · ".join(f"{render.mention(p)} {state.strength[p]}" for p in state.seats)
         return "\n".join(
-            [f"{head} — over.", *lines, result(state, snapshot), f"Strength: {final}"]
+            [
+                _("{head} — over.", head=head),
+                *lines,
+                result(state, snapshot),
+                _("Strength: {final}", final=final),
+            ]
         ), None
     if state.phase == "forbid":
         if player in state.forbidden:
-            text = (
-                f"{head} — your forbidden number is **{state.forbidden[player]}**. "
-                "Round 1 starts once everyone has chosen."
+            text = _(
+                "{head} — your forbidden number is **{number}**. "
+                "Round 1 starts once everyone has chosen.",
+                head=head,
+                number=str(state.forbidden[player]),
             )
             return text, None
-        text = (
-            f"{head} — pick your secret forbidden number: you may never "
-            "bid it this game. Nobody else learns it until the end."
+        text = _(
+            "{head} — pick your secret forbidden number: you may never "
+            "bid it this game. Nobody else learns it until the end.",
+            head=head,
         )
         return text, "forbid"
-    header = f"{head} — round {state.round}."
+    header = _("{head} — round {round}.", head=head, round=str(state.round))
     others = " · ".join(
         f"{render.mention(p)} {state.strength[p]}"
         for p in state.seats
         if p != player and p not in state.eliminated
     )
     if player in state.eliminated:
-        return "\n".join([header, *lines, "You are out of this game."]), None
-    strength = state.strength[player]
+        return "\n".join([header, *lines, _("You are out of this game.")]), None
+    strength = str(state.strength[player])
     if player not in state.must_bid:
-        reason = "resting this round" if state.rules.mode == "tag" else "not bidding now"
-        text = f"You are {reason}. Your strength: **{strength}**. Others: {others}."
+        text = (
+            _(
+                "You are resting this round. Your strength: **{strength}**. Others: {others}.",
+                strength=strength,
+                others=others,
+            )
+            if state.rules.mode == "tag"
+            else _(
+                "You are not bidding now. Your strength: **{strength}**. Others: {others}.",
+                strength=strength,
+                others=others,
+            )
+        )
         return "\n".join([header, *lines, text]), None
-    text = (
-        f"Your strength: **{strength}**. Others: {others}.\nPick your bid (only you see "
-        "this; you may change it until every bid is in)."
+    text = _(
+        "Your strength: **{strength}**. Others: {others}.\nPick your bid (only you see "
+        "this; you may change it until every bid is in).",
+        strength=strength,
+        others=others,
     )
     forbidden = state.forbidden.get(player)
     if forbidden is not None:
-        text += f" Your forbidden number is **{forbidden}**."
+        text += " " + _("Your forbidden number is **{number}**.", number=str(forbidden))
     return "\n".join([header, *lines, text]), "bid"
 
 
@@ -211,6 +289,10 @@ def equilibrium_duel(state: duel.State) -> tuple[int, int] | None:
     return member, computer
 
 
+def share(value: float) -> str:
+    return f"{value:.1%}"
+
+
 def computer_line(state: duel.State) -> str | None:
     """The game's value from here, as the computer plays it (shown every round)."""
     pair = equilibrium_duel(state)
@@ -218,9 +300,10 @@ def computer_line(state: duel.State) -> str | None:
         return None
     member, computer = pair
     wins = duel_player.value(state.strength[computer], state.strength[member])
-    return (
-        f"🤖 The computer plays the exact equilibrium: against best play it wins "
-        f"**{wins:.1%}** from here (a draw counts half)."
+    return _(
+        "🤖 The computer plays the exact equilibrium: against best play it wins "
+        "**{percent}** from here (a draw counts half).",
+        percent=share(wins),
     )
 
 
@@ -241,12 +324,23 @@ def bid_review(state: duel.State) -> str | None:
             gave_up = max(0.0, duel_player.bid_regret(own, other, bid))
             total += gave_up
             # Short lines: a long game's list must fit an embed field (1,024 characters).
-            verdict = "✓ in the mix" if gave_up < 5e-4 else f"−{gave_up:.1%}"
-            lines.append(f"R{record.round} {own}–{other}: **{bid}** {verdict}")
+            verdict = _("✓ in the mix") if gave_up < 5e-4 else f"−{gave_up:.1%}"
+            lines.append(
+                _(
+                    "R{round} {own}–{other}: **{bid}** {verdict}",
+                    round=str(record.round),
+                    own=str(own),
+                    other=str(other),
+                    bid=str(bid),
+                    verdict=verdict,
+                )
+            )
         before = dict(record.strength)
     if not lines:
         return None
-    lines.append(f"Win chance given up against best play: **{total:.1%}** in all.")
+    lines.append(
+        _("Win chance given up against best play: **{percent}** in all.", percent=share(total))
+    )
     return "\n".join(lines)
 
 
@@ -255,8 +349,10 @@ def action_text(action: Mapping[str, Any], currency: str) -> str | None:
     bid is listed only once revealed (``public_log``)."""
     kind = str(action.get("kind"))
     if kind == "bid":
-        tag = " and tags out" if action.get("tag_out") else ""
-        return f"bids {int(action.get('amount', 0)):,} strength{tag}"
+        amount = int(action.get("amount", 0))
+        if action.get("tag_out"):
+            return _("bids {amount} strength and tags out", amount=amount)
+        return _("bids {amount} strength", amount=amount)
     if kind == "forbid":
-        return f"forbids the number {action.get('number')}"
+        return _("forbids the number {number}", number=str(action.get("number")))
     return None

@@ -157,8 +157,12 @@ def odds_cap(state: State, player: int) -> int:
     return state.rules.odds_max_multiple * _original_stake(state, player)
 
 
-def _coins(n: int) -> str:
-    return f"{n} coin" if n == 1 else f"{n} coins"
+def _below_minimum(minimum: int) -> IllegalMove:
+    # Whole templates per number (the English reads "1 coin"/"n coins"); numbers passed as
+    # text so the English stays ungrouped, as the engine always wrote it.
+    if minimum == 1:
+        return IllegalMove("The table minimum is 1 coin per bet.")
+    return IllegalMove("The table minimum is {amount} coins per bet.", amount=str(minimum))
 
 
 def _next_seat(seats: list[int], player: int) -> int:
@@ -178,7 +182,9 @@ def _check_call_main(state: State, player: int, action: CallMain) -> None:
     if player != state.caster:
         raise IllegalMove("Only the caster calls the main.")
     if state.main is not None:
-        raise IllegalMove(f"The main is already called for this round: {state.main}.")
+        raise IllegalMove(
+            "The main is already called for this round: {main}.", main=str(state.main)
+        )
     if action.main not in MAINS:
         raise IllegalMove("The main must be a number from 5 to 9.")
 
@@ -207,12 +213,24 @@ def _check_odds_bet(state: State, player: int, bet: Bet) -> None:
     cap = odds_cap(state, player)
     odds_total = sum(held.get(kind, 0) for kind in _ODDS_KINDS) + bet.amount
     if odds_total > cap:
-        raise IllegalMove(
-            f"Your odds bets can total at most {_coins(cap)} this round "
-            f"({rules.odds_max_multiple}× your stake); this would make {odds_total}."
+        raise (
+            IllegalMove(
+                "Your odds bets can total at most 1 coin this round "
+                "({multiple}× your stake); this would make {total}.",
+                multiple=str(rules.odds_max_multiple),
+                total=str(odds_total),
+            )
+            if cap == 1
+            else IllegalMove(
+                "Your odds bets can total at most {cap} coins this round "
+                "({multiple}× your stake); this would make {total}.",
+                cap=str(cap),
+                multiple=str(rules.odds_max_multiple),
+                total=str(odds_total),
+            )
         )
     if held.get(bet.kind, 0) + bet.amount < rules.min_stake:
-        raise IllegalMove(f"The table minimum is {_coins(rules.min_stake)} per bet.")
+        raise _below_minimum(rules.min_stake)
 
 
 def _check_even_bet(state: State, player: int, bet: Bet) -> None:
@@ -231,13 +249,25 @@ def _check_even_bet(state: State, player: int, bet: Bet) -> None:
     held = state.bets.get(player, {})
     other: BetKind | None = _OPPOSITE.get(bet.kind)
     if other is not None and held.get(other, 0) > 0:
-        raise IllegalMove(f"You already bet {other} the caster this round; you can't back both.")
+        raise (
+            IllegalMove("You already bet with the caster this round; you can't back both.")
+            if other == "with"
+            else IllegalMove("You already bet against the caster this round; you can't back both.")
+        )
     total = held.get(bet.kind, 0) + bet.amount
     if total < rules.min_stake:
-        raise IllegalMove(f"The table minimum is {_coins(rules.min_stake)} per bet.")
+        raise _below_minimum(rules.min_stake)
     if total > rules.max_stake:
-        raise IllegalMove(
-            f"The table maximum is {_coins(rules.max_stake)} per bet; this would make {total}."
+        raise (
+            IllegalMove(
+                "The table maximum is 1 coin per bet; this would make {total}.", total=str(total)
+            )
+            if rules.max_stake == 1
+            else IllegalMove(
+                "The table maximum is {amount} coins per bet; this would make {total}.",
+                amount=str(rules.max_stake),
+                total=str(total),
+            )
         )
 
 
@@ -739,7 +769,9 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
         """
         low, high = self.seat_limits(rules)
         if not low <= len(players) <= high:
-            raise IllegalMove(f"A Hazard table seats {low} to {high} players.")
+            raise IllegalMove(
+                "A Hazard table seats {low} to {high} players.", low=str(low), high=str(high)
+            )
         if len(set(players)) != len(players):
             raise IllegalMove("Each player can take only one seat.")
         if HOUSE in players:
