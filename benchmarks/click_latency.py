@@ -141,12 +141,19 @@ def say(text: str = "") -> None:
 class BareButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bench:(?P<n>[0-9]+):(?P<v>[a-z]+)"
 ):
-    """A button answered at once with an edit of its own message: no database, no engine."""
+    """A button answered at once with an edit of its own message: no database, no engine.
+
+    ``PREFIX`` starts its custom id (a subclass with its own template and prefix is another
+    baseline answered the same way: loopback_bot.py's durable floor)."""
+
+    PREFIX = "bench"
 
     def __init__(self, n: int, verb: str, label: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"bench:{n}:{verb}"
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{self.PREFIX}:{n}:{verb}",
             )
         )
         self.n = n
@@ -162,8 +169,16 @@ class BareButton(
 
     async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         await interaction.response.edit_message(
-            embed=bare_embed(self.n, interaction.user.id), view=bare_view(self.n)
+            embed=bare_embed(self.n, interaction.user.id), view=self.view_of(self.n)
         )
+
+    @classmethod
+    def view_of(cls, n: int) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(cls(n, "heads", "Heads"))
+        view.add_item(cls(n, "tails", "Tails"))
+        view.add_item(cls(n, "raise", RAISE_LABEL))
+        return view
 
 
 class BareCog(commands.Cog, name="BenchBare"):
@@ -191,11 +206,7 @@ def bare_embed(n: int, user_id: int) -> discord.Embed:
 
 
 def bare_view(n: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(BareButton(n, "heads", "Heads"))
-    view.add_item(BareButton(n, "tails", "Tails"))
-    view.add_item(BareButton(n, "raise", RAISE_LABEL))
-    return view
+    return BareButton.view_of(n)
 
 
 # -- measuring ------------------------------------------------------------------------------

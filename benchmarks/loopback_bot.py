@@ -25,12 +25,10 @@ import cProfile
 import gc
 import json
 import logging
-import re
 import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import aiosqlite
 import yarl
@@ -83,42 +81,15 @@ class DurableFloor:
 FLOOR: DurableFloor | None = None
 
 
-class FloorButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"floor:(?P<n>[0-9]+):(?P<v>[a-z]+)"
-):
-    """The bare button with one durable row committed before the answer."""
+class FloorButton(click_latency.BareButton, template=r"floor:(?P<n>[0-9]+):(?P<v>[a-z]+)"):
+    """The bare button with one durable row committed before the same answer."""
 
-    def __init__(self, n: int, verb: str, label: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"floor:{n}:{verb}"
-            )
-        )
-        self.n = n
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> FloorButton:
-        return cls(int(match["n"]), match["v"], str(getattr(item, "label", "") or "?"))
+    PREFIX = "floor"
 
     async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
         assert FLOOR is not None
         await FLOOR.save(self.n, interaction.user.id)
-        await interaction.response.edit_message(
-            embed=click_latency.bare_embed(self.n, interaction.user.id), view=floor_view(self.n)
-        )
-
-
-def floor_view(n: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(FloorButton(n, "heads", "Heads"))
-    view.add_item(FloorButton(n, "tails", "Tails"))
-    view.add_item(FloorButton(n, "raise", click_latency.RAISE_LABEL))
-    return view
+        await super().callback(interaction)
 
 
 class FloorCog(commands.Cog, name="BenchFloor"):
@@ -147,7 +118,7 @@ async def post_messages(bot: discord.Client, plans: list[dict[str, int]]) -> Non
         )
         await channel.send(
             embed=click_latency.bare_embed(plan["n"], plan["host_id"]),
-            view=floor_view(plan["n"]),
+            view=FloorButton.view_of(plan["n"]),
         )
 
 
