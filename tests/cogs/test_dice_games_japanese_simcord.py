@@ -98,10 +98,10 @@ async def duel_game(world: World, *, seen: dict[str, list[Any]]) -> None:
     # alice bids round 1 through the table's private button and the amount form (the table
     # button is the server's Japanese, her panel and form hers); too much is refused.
     panel = answered(await alice.click(table_of(world), label="内緒で入札"), ephemeral=True)
-    form = answered(await alice.click(panel.response.message, label="他の金額…"))
+    form = answered(await alice.click(panel.response.message, label="他の数…"))
     seen["alice"] += [panel, form, await alice.submit_modal(form, {"amount": "99"})]
     (a_first, b_first), *rest = DUEL_GAME
-    form = answered(await alice.click(panel.response.message, label="他の金額…"))
+    form = answered(await alice.click(panel.response.message, label="他の数…"))
     seen["alice"].append(answered(await alice.submit_modal(form, {"amount": str(a_first)})))
     dm = bob.user.dm_channel.last_message
     seen["bob"].append(answered(await bob.user.click(dm, label=str(b_first))))
