@@ -250,13 +250,14 @@ async def update_message(interaction: discord.Interaction[Any], **fields: Any) -
         else {"payload": params.payload}
     )
     try:
-        await async_context.get().request(
-            route,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            **request,
-        )
+        with params:  # closes a picture's file once sent (or given up on)
+            await async_context.get().request(
+                route,
+                session=interaction._session,
+                proxy=http.proxy,
+                proxy_auth=http.proxy_auth,
+                **request,
+            )
     except discord.HTTPException as error:
         note_failure(interaction, failure_reason(error))
         raise
