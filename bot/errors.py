@@ -14,19 +14,9 @@ __all__ = [
     "SelfExcluded",
     "StaleAction",
     "TableNotFound",
-    "Term",
     "UserFacingError",
     "explain",
 ]
-
-
-class Term(str):
-    """A word or phrase filled into a refusal that is itself a message to translate (a
-    game's title, what was refused): English in ``str(error)``, translated by
-    :func:`explain` in the reader's language. Mark its English with ``N_`` where it is
-    written."""
-
-    __slots__ = ()
 
 
 class InsufficientFunds(UserFacingError):
@@ -124,8 +114,6 @@ class LossLimitReached(UserFacingError):
 
 
 def explain(error: UserFacingError) -> str:
-    """A refusal in the locale in effect (``bot.i18n.use_locale``)."""
-    params = {
-        key: _(value) if isinstance(value, Term) else value for key, value in error.params.items()
-    }
-    return _(error.template, **params)
+    """A refusal in the locale in effect (``bot.i18n.use_locale``); its :class:`Said`
+    words are translated with it."""
+    return _(error.template, **error.params)

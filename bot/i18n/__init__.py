@@ -115,7 +115,10 @@ def translate(message: str, locale: str, /, **params: Any) -> str:
 
 def ngettext(singular: str, plural: str, count: int, /, **params: Any) -> str:
     """The form of a message for ``count`` (``{count}`` is filled in too)."""
-    locale = current_locale()
+    return translate_plural(singular, plural, count, current_locale(), **params)
+
+
+def translate_plural(singular: str, plural: str, count: int, locale: str, /, **params: Any) -> str:
     forms = catalog(locale).get((singular, plural))
     if isinstance(forms, tuple):
         text = forms[min(_plural_index(locale)(count), len(forms) - 1)]
@@ -146,16 +149,49 @@ def _group_symbol(locale: str) -> str:
     return get_group_symbol(locale)
 
 
+class Said(str):
+    """A word filled into a message that is itself a message to translate: a game's
+    title, a card, a die, what a member tried to do. It reads as its English (so a
+    refusal's ``str(error)`` and the logs stay English) and is translated wherever it is
+    filled into a message for another locale (:func:`fill`). ``msgid``: its catalog entry
+    when that is not the English itself (a template of ``params``); with ``plural``, the
+    form for ``params["count"]``. Mark a literal's English with ``N_`` where it is
+    written."""
+
+    msgid: str
+    plural: str | None
+    params: dict[str, Any]
+
+    def __new__(
+        cls, english: str, msgid: str | None = None, plural: str | None = None, **params: Any
+    ) -> Said:
+        word = super().__new__(cls, english)
+        word.msgid = english if msgid is None else msgid
+        word.plural = plural
+        word.params = params
+        return word
+
+    def in_locale(self, locale: str) -> str:
+        if locale == SOURCE_LOCALE:
+            return str(self)
+        if self.plural is not None:
+            count = int(self.params["count"])
+            return translate_plural(self.msgid, self.plural, count, locale, **self.params)
+        return translate(self.msgid, locale, **self.params)
+
+
 def fill(text: str, locale: str, params: Mapping[str, Any]) -> str:
     if not params:
         return text
-    shown = {
-        key: number(value, locale)
-        if isinstance(value, int | float) and not isinstance(value, bool)
-        else value
-        for key, value in params.items()
-    }
-    return text.format_map(shown)
+    return text.format_map({key: _shown(value, locale) for key, value in params.items()})
+
+
+def _shown(value: Any, locale: str) -> Any:
+    if isinstance(value, Said):
+        return value.in_locale(locale)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return number(value, locale)
+    return value
 
 
 def placeholders(text: str) -> frozenset[str]:

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.errors import NotAllowed, Term
+from bot.errors import NotAllowed
+from bot.i18n import Said
 
 DISABLED_GAMES = "disabled_games"
 TABLE_CHANNELS = "table_channels"
@@ -45,7 +46,7 @@ class ServerConfig:
         a betting game: its bet limits, which must lie inside the server's)."""
         if game in self.disabled_games:
             raise NotAllowed(
-                "{title} is switched off on this server (by its moderators).", title=Term(title)
+                "{title} is switched off on this server (by its moderators).", title=Said(title)
             )
         if self.table_channels and channel_id not in self.table_channels:
             allowed = ", ".join(f"<#{c}>" for c in sorted(self.table_channels))
@@ -60,7 +61,7 @@ class ServerConfig:
                 if least == most and high is not None:
                     raise NotAllowed(
                         "{title} tables here take a stake of {low} to {high}, not {least}.",
-                        title=Term(title),
+                        title=Said(title),
                         low=low,
                         high=high,
                         least=least,
@@ -68,7 +69,7 @@ class ServerConfig:
                 if least == most:
                     raise NotAllowed(
                         "{title} tables here take a stake of at least {low}, not {least}.",
-                        title=Term(title),
+                        title=Said(title),
                         low=low,
                         least=least,
                     )
@@ -76,7 +77,7 @@ class ServerConfig:
                     raise NotAllowed(
                         "{title} tables here take bets of {low} to {high}, not {least} to "
                         "{most}: choose min_stake and max_stake within that.",
-                        title=Term(title),
+                        title=Said(title),
                         low=low,
                         high=high,
                         least=least,
@@ -85,7 +86,7 @@ class ServerConfig:
                 raise NotAllowed(
                     "{title} tables here take bets of at least {low}, not {least} to "
                     "{most}: choose min_stake and max_stake within that.",
-                    title=Term(title),
+                    title=Said(title),
                     low=low,
                     least=least,
                     most=most,

@@ -20,9 +20,10 @@ from pydantic import BaseModel
 
 from bot.clock import Clock, discord_clock
 from bot.economy import Economy
-from bot.errors import NotAllowed, Term
+from bot.errors import NotAllowed
 from bot.fairness import Draw
 from bot.games.registry import GameRegistry
+from bot.i18n import Said
 from bot.meter import NO_METER, Meter
 from bot.players import AnyComputer, is_computer
 from bot.scheduler import Scheduler
@@ -167,7 +168,7 @@ class TableService:
             row = await tq.open_table_in_channel(tx, channel_id, game)
         if row is None:
             title = self.registry.get(game).title
-            raise NotAllowed("There is no open {title} table in this channel.", title=Term(title))
+            raise NotAllowed("There is no open {title} table in this channel.", title=Said(title))
         return row.id
 
     async def game_of(self, table_id: int) -> str:

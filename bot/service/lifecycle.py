@@ -11,10 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.errors import NotAllowed, NotSeated, Term, UserFacingError
+from bot.errors import NotAllowed, NotSeated, UserFacingError
 from bot.fairness import RecordingDice, commitment
 from bot.games.common import Abort, Permission
 from bot.games.registry import AnySpec
+from bot.i18n import Said
 from bot.players import COMPUTER_IDS, computer_refusal, is_computer
 from bot.safe_log import log_failure
 from bot.service.acting import Play
@@ -168,7 +169,7 @@ class Lifecycle:
         if len(seated) >= most:
             raise NotAllowed(
                 "This table is full: {title} seats at most {most}.",
-                title=Term(spec.title),
+                title=Said(spec.title),
                 most=most,
             )
         if not any(is_computer(seat) for seat in seated):
@@ -231,7 +232,7 @@ class Lifecycle:
         if len(seated) >= most:
             raise NotAllowed(
                 "This table is full: {title} seats at most {most}.",
-                title=Term(spec.title),
+                title=Said(spec.title),
                 most=most,
             )
         await steps.seat(tx, row, spec, rules, user_id)
@@ -302,13 +303,13 @@ class Lifecycle:
             if fewest == most:
                 raise NotAllowed(
                     "{title} needs exactly {fewest} players; {seated} seated so far.",
-                    title=Term(spec.title),
+                    title=Said(spec.title),
                     fewest=fewest,
                     seated=len(players),
                 )
             raise NotAllowed(
                 "{title} needs {fewest} to {most} players; {seated} seated so far.",
-                title=Term(spec.title),
+                title=Said(spec.title),
                 fewest=fewest,
                 most=most,
                 seated=len(players),

@@ -8,11 +8,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.errors import NotAllowed, NotSeated, Term, UserFacingError
+from bot.errors import NotAllowed, NotSeated, UserFacingError
 from bot.fairness import FairDice
 from bot.games.common import Permission
 from bot.games.dice import Dice
-from bot.i18n import N_
+from bot.i18n import N_, Said
 from bot.storage import table_queries as tq
 from bot.storage.table_queries import TableStatus
 
@@ -72,21 +72,21 @@ class TableAlreadyOpen(UserFacingError):
             f"https://discord.com/channels/{existing.guild_id}/{existing.channel_id}/"
             f"{existing.message_id}"
             if existing.message_id
-            else Term(N_("this channel"))
+            else Said(N_("this channel"))
         )
         super().__init__(
             "This channel already has an open {title} table (#{table_id}): {where}. "
             "Join that one, or wait for it to finish.",
-            title=Term(title),
+            title=Said(title),
             table_id=str(existing.id),
             where=where,
         )
         self.existing = existing
 
 
-END_A_GAME = Term(N_("end it"))
+END_A_GAME = Said(N_("end it"))
 """What :meth:`cancel` asks permission for (its refusal explains more)."""
-DO_THAT = Term(N_("do that"))
+DO_THAT = Said(N_("do that"))
 """What a game's action asks permission for."""
 
 
@@ -95,7 +95,7 @@ def permit(
     actor: Actor,
     row: tq.TableRow,
     seats: list[tq.SeatRow],
-    what: Term,
+    what: Said,
 ) -> None:
     """The one place a table decides who may do what. Hosting is not moderating: a host
     runs the lobby; only a moderator may end or sanction, and not at a table where they

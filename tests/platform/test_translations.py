@@ -290,3 +290,18 @@ def test_a_new_catalog_folder_is_a_new_language_with_no_code_change(
     finally:
         monkeypatch.undo()
         i18n.available_locales.cache_clear()
+
+
+def test_a_said_word_is_english_in_the_error_and_translated_where_shown() -> None:
+    from bot.errors import NotAllowed, explain
+    from bot.games.said import coins
+    from bot.i18n import Said, fill, use_locale
+
+    refused = NotAllowed("{amount} in {where}.", amount=coins(5), where=Said("this channel"))
+    assert str(refused) == "5 coins in this channel."
+    with use_locale("ja"):
+        assert explain(refused) == "5枚 in このチャンネル."
+        assert str(refused) == "5 coins in this channel.", "the error's own text stays English"
+    # Any message, not only a refusal: filling a Said into a template translates it.
+    assert fill("{where}", "ja", {"where": Said("this channel")}) == "このチャンネル"
+    assert fill("{where}", "en", {"where": Said("this channel")}) == "this channel"
