@@ -1,6 +1,6 @@
 """`python -m bot` runs Tanzaku; `--check` validates the setup (no token needed); `--sync`
-publishes the slash commands and exits; `--migrate-sqlite-to URL` copies the SQLite database
-to an empty PostgreSQL one."""
+publishes the slash commands and exits; `--backup FILE` copies the SQLite database while the
+bot runs; `--migrate-sqlite-to URL` copies the SQLite database to an empty PostgreSQL one."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import logging
 import signal
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import discord
 from pydantic import ValidationError
@@ -18,6 +19,7 @@ from bot.app import DatabaseUnavailable, MetricsUnavailable, TanzakuBot, create_
 from bot.config import Settings, database_label
 from bot.safe_log import redact_tokens_in_logs
 from bot.storage import DATABASE_ERRORS, SqliteDatabase, database_for_url
+from bot.storage.backup import BackupProblem, backup_sqlite
 from bot.storage.copy import CopyProblem, copy_sqlite_to_postgres
 from bot.storage.database import quiet_driver_loggers
 
@@ -234,6 +236,24 @@ async def _migrate(settings: Settings, target_url: str) -> None:
     log.info("now set TANZAKU_DATABASE_URL=%s and start the bot", database_label(target_url))
 
 
+def _backup(settings: Settings, target: str) -> None:
+    source = database_for_url(settings.database_url)
+    if not isinstance(source, SqliteDatabase):
+        raise BackupProblem(
+            f"the database is {settings.database_label}: back PostgreSQL up with its own"
+            " pg_dump (pg_dump --format=custom --file=tanzaku.dump URL)"
+        )
+    report = backup_sqlite(source.path, Path(target))
+    log.info(
+        "backed up %s to %s: %d bytes, schema version %d, integrity ok, in %.1f s",
+        settings.database_label,
+        report.target,
+        report.bytes,
+        report.schema_version,
+        report.seconds,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     parser.add_argument(
@@ -247,6 +267,14 @@ def main(argv: list[str] | None = None) -> int:
         help="publish the slash commands globally, exit (then run the bot without it)",
     )
     parser.add_argument(
+        "--backup",
+        metavar="FILE",
+        help=(
+            "copy the SQLite database into the new FILE as one consistent snapshot (safe"
+            " while the bot runs), check the copy, exit"
+        ),
+    )
+    parser.add_argument(
         "--migrate-sqlite-to",
         metavar="URL",
         help=(
@@ -255,10 +283,18 @@ def main(argv: list[str] | None = None) -> int:
         ),
     )
     args = parser.parse_args(argv)
-    settings = _load_settings(need_token=not (args.check or args.migrate_sqlite_to is not None))
+    offline = args.check or args.backup is not None or args.migrate_sqlite_to is not None
+    settings = _load_settings(need_token=not offline)
     if settings is None:
         return 2
     setup_logging(settings.log_level)
+    if args.backup is not None:
+        try:
+            _backup(settings, args.backup)
+        except BackupProblem as problem:
+            sys.stderr.write(f"tanzaku: backup not made: {problem}\n")
+            return 1
+        return 0
     if args.migrate_sqlite_to is not None:
         try:
             asyncio.run(_migrate(settings, args.migrate_sqlite_to))

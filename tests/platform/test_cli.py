@@ -387,3 +387,76 @@ async def test_sync_publishes_the_commands_and_exits(
     await cli._publish(settings)
     assert published == [None]  # once, globally
     assert len(bots) == 1 and bots[0].is_closed()
+
+
+def _bot_writing_without_checkpoint(path: Path, rows: int) -> sqlite3.Connection:
+    """A connection as the running bot holds it: WAL, no automatic checkpoint, so the
+    rows just committed are still only in the -wal file."""
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    for guild in range(rows):
+        writer.execute("INSERT INTO guild_settings (guild_id) VALUES (?)", (guild + 1,))
+    return writer
+
+
+def _guilds_in(path: Path) -> int:
+    reader = sqlite3.connect(path)
+    try:
+        return int(reader.execute("SELECT count(*) FROM guild_settings").fetchone()[0])
+    finally:
+        reader.close()
+
+
+def test_backup_while_the_bot_runs_holds_what_a_file_copy_misses(
+    workdir: Path, tmp_path: Path
+) -> None:
+    database = tmp_path / "live.db"
+    migrated_database(workdir, database)
+    writer = _bot_writing_without_checkpoint(database, rows=25)
+    try:
+        plain_copy = tmp_path / "copied.db"
+        shutil.copyfile(database, plain_copy)
+        assert _guilds_in(plain_copy) == 0  # what the README warns of
+
+        target = tmp_path / "backup.db"
+        result = run_bot(workdir, "--backup", str(target), TANZAKU_DATABASE_PATH=str(database))
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+        assert _guilds_in(target) == 25
+        assert not Path(f"{target}-wal").exists()
+        assert [entry.name for entry in tmp_path.iterdir() if "partial" in entry.name] == []
+    finally:
+        writer.close()
+
+
+def test_backup_never_overwrites_and_says_why_in_one_line(workdir: Path, tmp_path: Path) -> None:
+    database = tmp_path / "live.db"
+    migrated_database(workdir, database)
+    target = tmp_path / "backup.db"
+    target.write_bytes(b"an older backup")
+    result = run_bot(workdir, "--backup", str(target), TANZAKU_DATABASE_PATH=str(database))
+    assert result.returncode == 1
+    assert "exists already" in one_line(result.stderr)
+    assert target.read_bytes() == b"an older backup"
+
+
+def test_backup_of_a_missing_database_creates_nothing(workdir: Path, tmp_path: Path) -> None:
+    database = tmp_path / "nowhere.db"
+    target = tmp_path / "backup.db"
+    result = run_bot(workdir, "--backup", str(target), TANZAKU_DATABASE_PATH=str(database))
+    assert result.returncode == 1
+    assert "no database file" in one_line(result.stderr)
+    assert not database.exists()
+    assert not target.exists()
+
+
+def test_backup_of_postgres_points_to_pg_dump(workdir: Path, tmp_path: Path) -> None:
+    result = run_bot(
+        workdir,
+        "--backup",
+        str(tmp_path / "backup.db"),
+        TANZAKU_DATABASE_URL="postgresql://tanzaku@127.0.0.1:1/tanzaku",
+    )
+    assert result.returncode == 1
+    assert "pg_dump" in one_line(result.stderr)
