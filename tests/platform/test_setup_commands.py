@@ -4,6 +4,7 @@ cannot install is missing; .ci/run calls it in a virtual environment of its own.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -46,3 +47,18 @@ def test_ci_runs_the_readme_test_command_in_an_environment_of_its_own() -> None:
 def test_the_browser_test_is_required_by_the_test_command() -> None:
     script = (REPO / "scripts" / "test.sh").read_text(encoding="utf-8")
     assert "export TANZAKU_REQUIRE_BROWSER=1" in script
+
+
+def test_every_readme_command_outside_docker_runs_the_projects_interpreter() -> None:
+    """A bare `python` is the system's, without discord.py: on a fresh machine the command
+    ends in a traceback. Only the image's own commands (Docker, Compose) run bare."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    bare = re.compile(r"(?<![/\w.])python3? -m (?!venv\b)")
+    paragraphs = re.split(r"\n\s*\n", readme)
+    outside_docker = [
+        paragraph
+        for paragraph in paragraphs
+        if bare.search(paragraph)
+        and not re.search(r"docker|image|compose", paragraph, re.IGNORECASE)
+    ]
+    assert outside_docker == []
