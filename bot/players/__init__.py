@@ -62,9 +62,13 @@ class Computer(Generic[RulesT, StateT, ActionT]):
     measured was 398 ms over 4 518 decisions on this 2-core machine at load 4
     (``benchmarks/hachihachi_computer.py``), 40% of the moment. Nihakyu's programme reads
     only what is public (Stamina, who stands, which variants each has used, revealed with
-    each round's dice): milliseconds at the default Stamina (``benchmarks/
-    computer_dice_games.py``); computed cold at the largest Stamina (1 000) with limited
-    Shadow Steps, up to 0.44 s (3 each, four seated) and 0.92 s (8 each, eight seated). A
+    each round's dice): its exact programme over the whole position, against one other at
+    the default Stamina, takes 0.05 to 0.5 s on a game's first decision and about a
+    millisecond on the later ones (one table answers the whole game); beyond
+    ``nihakyu.EXACT_CELLS`` it plans by its own Stamina (milliseconds at the default
+    Stamina, ``benchmarks/computer_dice_games.py``; computed cold at the largest Stamina
+    (1 000) with limited Shadow Steps, up to 0.44 s (3 each, four seated) and 0.92 s (8
+    each, eight seated)). A
     duel decision takes microseconds (``benchmarks/computer_duel.py``). A decision that
     still takes longer (a machine slowed by other work, or such a Nihakyu table) lands at
     the next whole multiple of the moment after it began

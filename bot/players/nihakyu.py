@@ -1,5 +1,19 @@
-"""Nihakyu's computer: each choice by its exact chance of winning the pot, worked out by
-dynamic programming over its own Stamina.
+"""Nihakyu's computer: each choice by its exact chance of winning the pot.
+
+**Exact.** :mod:`bot.players.nihakyu_exact` works out the dynamic programme over the whole
+public position (its Stamina, every other contender's, what it has left, and with Shinobi
+Interference its own checks in later rounds): the choice maximises the true chance of
+winning under the model below, and the chance it reports is what its play gets (tested
+against a brute force over every state at small Stamina, in every variant). That
+programme is used while its size is at most :data:`EXACT_CELLS`: always against one other
+contender at the default Stamina (a first decision of a game in 0.05 to 0.5 s, the later
+ones in about a millisecond from the same table); beside two or more others at high
+Stamina it would take too long, and the computer falls back to the plan below, which
+decides by its own Stamina only (it chose worse in a few states with Shadow Step, and
+reported less than its play got).
+
+**The plan by its own Stamina** (the fallback), worked out by dynamic programming over
+its own Stamina.
 
 **Objective.** The chance that the computer is the game's winner: the last player
 standing, or the one the tie rule picks when everyone left falls in the same round (the
@@ -53,6 +67,8 @@ from operator import mul, sub
 
 from bot.games import nihakyu
 from bot.games.dice import Dice
+from bot.players import nihakyu_exact as exact
+from bot.players.nihakyu_exact import Sleight
 
 SIDES = 20
 SHADOW_LOSS = nihakyu.SHADOW_STEP_COST
@@ -425,13 +441,48 @@ _ONE_IN = 1.0 / SIDES
 _ONE_IN_BOTH = 1.0 / SIDES**2
 
 
+EXACT_CELLS = 400_000
+"""The largest whole-position programme (:func:`bot.players.nihakyu_exact.cells`) the
+computer works out, about a second on this machine, once a game; a larger one (two or more
+others at high Stamina, or many limited Shadow Steps) falls back to the plan by its own
+Stamina."""
+
+
+def exact_table(
+    stamina: int, others: Sequence[int], *, kage_left: bool, shadows_left: int, sleight: Sleight
+) -> exact.Table | None:
+    """The whole-position programme for this position, or ``None`` when it is larger than
+    :data:`EXACT_CELLS` (or nobody else stands)."""
+    if not others or stamina <= 0:
+        return None
+    root = (kage_left, shadows_left)
+    if exact.cells(len(others), max(others), stamina, root) > EXACT_CELLS:
+        return None
+    return exact.table(len(others), max(others), stamina, root, sleight)
+
+
 def win_chances(
-    stamina: int, others: Sequence[int], *, kage_left: bool, shadows_left: int
+    stamina: int,
+    others: Sequence[int],
+    *,
+    kage_left: bool,
+    shadows_left: int,
+    sleight: Sleight = None,
 ) -> dict[str, float]:
     """Each choice open now and its exact chance of winning (see the module's model).
-    ``shadows_left``: :data:`UNLIMITED`, or how many Shadow Steps are left (0: none)."""
-    found = plan(stamina, stamina, others, kage_left=kage_left, shadows_left=shadows_left)
-    return dict(found.choices[stamina])  # a copy: the plan is cached
+    ``shadows_left``: :data:`UNLIMITED`, or how many Shadow Steps are left (0: none);
+    ``sleight``: with Shinobi Interference, :func:`sleight_odds` (the computer's own checks
+    in later rounds count)."""
+    standing = sorted(others)
+    found = exact_table(
+        stamina, standing, kage_left=kage_left, shadows_left=shadows_left, sleight=sleight
+    )
+    if found is not None:
+        return found.chances(stamina, standing, (kage_left, shadows_left))
+    if not standing:
+        return dict.fromkeys(_options((kage_left, shadows_left)), 1.0)
+    by_own = plan(stamina, stamina, others, kage_left=kage_left, shadows_left=shadows_left)
+    return dict(by_own.choices[stamina])  # a copy: the plan is cached
 
 
 def best_choice(chances: dict[str, float]) -> str:
@@ -498,7 +549,11 @@ def decide(state: nihakyu.State, seat: int, dice: Dice) -> nihakyu.Action | None
         if shadows == 0 and not kage:
             return _ACTIONS[ROLL]  # nothing to choose between
         chances = win_chances(
-            state.stamina[seat], _others_standing(state, seat), kage_left=kage, shadows_left=shadows
+            state.stamina[seat],
+            _others_standing(state, seat),
+            kage_left=kage,
+            shadows_left=shadows,
+            sleight=_sleight(state.rules),
         )
         return _ACTIONS[best_choice(chances)]
     if state.phase == "sleight" and seat in state.sleight_players and seat not in state.sleights:
@@ -527,6 +582,11 @@ def sleight_chances(state: nihakyu.State, seat: int) -> tuple[float, float]:
         if left > 0:
             if not standing:
                 return 1.0
+            found = exact_table(
+                left, standing, kage_left=kage, shadows_left=shadows, sleight=_sleight(state.rules)
+            )
+            if found is not None:
+                return found.value_at((kage, shadows), left, standing)
             return plan(left, left, standing, kage_left=kage, shadows_left=shadows).value(left)
         if standing:
             return 0.0
@@ -545,6 +605,11 @@ def sleight_chances(state: nihakyu.State, seat: int) -> tuple[float, float]:
         return plain, plain  # the die cannot go below 1: the check would change nothing
     tried = passes * chance(own - loss + 1) + (1.0 - passes - caught) * plain
     return plain, tried
+
+
+def _sleight(rules: nihakyu.Rules) -> Sleight:
+    """The computer's own check in later rounds, when the table plays Shinobi Interference."""
+    return sleight_odds(rules) if rules.shinobi_interference else None
 
 
 def sleight_pays(state: nihakyu.State, seat: int) -> bool:

@@ -5,6 +5,7 @@ restart while it is the computer's turn loses nothing."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -259,12 +260,45 @@ async def test_fortunes_the_computer_never_banks_and_passes_a_player_bankers_dic
     answered(await alice.click(opened.response.message, label="Leave"))
     lobby = await world.env.bot.tables.snapshot(1)
     assert lobby.seats == [COMPUTER, bob.id] and lobby.row.host_id == bob.id
+    bank = await house(world)
     answered(await bob.click(world.channel.last_message, label="Start"))
     await world.env.bot.tables.computers.idle()
     current = await state(world)
-    assert current.banker == bob.id and current.shooter == COMPUTER
+    assert current.banker == bob.id
     assert current.bets == {}, "the computer bets nothing against a member's wallet"
-    assert await wallet(world, bob) == 0 and await house(world) > 0
+    # Nobody but the computer may shoot and it will not stake the house's coins against
+    # bob: it cashes out at once and the table closes, without waiting on a deadline.
+    assert current.finished and COMPUTER not in current.seats
+    assert "the table closes" in table_text(await table_message(world))
+    assert await wallet(world, bob) == 0 and await house(world) == bank
+    await books_balance(world)
+
+
+async def test_fortunes_beside_a_player_banker_the_computer_passes_then_cashes_out(
+    simcord_env, dice
+):
+    """The computer shoots between a member banker and a member: it passes the dice at
+    once; when that member leaves, the dice come back and it cashes out, closing the
+    table, all without a deadline (the clock never moves)."""
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    opened = answered(await bob.slash(world.channel, "fortunes open", banker="player"))
+    answered(await bob.click(opened.response.message, label="Add computer"))
+    answered(await alice.click(opened.response.message, label="Join"))
+    answered(await bob.click(world.channel.last_message, label="Start"))
+    await world.env.bot.tables.computers.idle()
+    current = await state(world)
+    assert current.seats == [bob.id, COMPUTER, alice.id] and current.banker == bob.id
+    assert current.shooter == alice.id and current.bets == {}, "passed without a bet"
+    answered(await alice.click(await table_message(world), label="Cash out"))
+    await world.env.bot.tables.computers.idle()
+    current = await state(world)
+    assert current.finished and current.seats == [bob.id]
+    _snapshot, rows = await world.env.bot.tables.history(1, world.guild.id)
+    acts = [(row.actor_id, json.loads(row.action_json)["kind"]) for row in rows]
+    assert (COMPUTER, "pass_dice") in acts and (COMPUTER, "leave") in acts, acts
+    assert all(actor is not None for actor, _kind in acts), "no deadline acted"
+    await books_balance(world)
 
 
 # -- Nuki Hachi-hachi: the search computer, a whole match ---------------------------------------

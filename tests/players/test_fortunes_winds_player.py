@@ -98,15 +98,40 @@ def test_after_a_win_it_passes_the_dice_or_alone_plays_on() -> None:
 
 def test_it_never_bets_against_a_player_banker() -> None:
     # The member banks (the richest seat first); the computer shoots after it.
-    state = start([MEMBER, COMPUTER, SECOND], player_banker=True)
+    state = start([MEMBER, COMPUTER, 6006], player_banker=True)
     assert state.banker == MEMBER and state.shooter == COMPUTER
     assert player.decide(state, MEMBER, NO_DICE) is None, "the banker is not the computer"
     assert player.decide(state, COMPUTER, NO_DICE) == fw.PassDice()
     state, _ = fw.act(state, COMPUTER, fw.PassDice(), NO_DICE)
-    assert state.shooter == SECOND
-    # Alone with the banker it cannot pass: it leaves the turn to the table's deadline.
-    alone = start([MEMBER, COMPUTER], player_banker=True)
-    assert player.decide(alone, COMPUTER, NO_DICE) is None
+    assert state.shooter == 6006
+
+
+@pytest.mark.parametrize(
+    "seats", [[MEMBER, COMPUTER], [MEMBER, COMPUTER, SECOND], [MEMBER, SECOND, COMPUTER]]
+)
+def test_with_no_member_to_shoot_beside_a_player_banker_it_cashes_out(seats: list[int]) -> None:
+    """It cannot pass to a member and will not stake the house's coins against one: it
+    leaves, as a member who will not stake would, and the table closes (waiting left the
+    table to its deadlines; two computers passed the dice back and forth without end)."""
+    state = start(seats, player_banker=True, house_seats=[COMPUTER, SECOND])
+    for _ in range(len(seats)):
+        if state.finished:
+            break
+        shooter = state.shooter
+        action = player.decide(state, shooter, NO_DICE)
+        assert action == Leave(), action
+        state, _ = fw.act(state, shooter, action, NO_DICE)
+    assert state.finished and state.seats == [MEMBER]
+    assert all(net == 0 for net in state.payouts.values()), "nothing was staked"
+
+
+def test_beside_a_player_banker_it_passes_through_computers_to_a_member() -> None:
+    state = start([MEMBER, COMPUTER, SECOND, 6006], player_banker=True, house_seats=[1, 2])
+    for seat in (COMPUTER, SECOND):
+        assert state.shooter == seat
+        assert player.decide(state, seat, NO_DICE) == fw.PassDice()
+        state, _ = fw.act(state, seat, fw.PassDice(), NO_DICE)
+    assert state.shooter == 6006 and state.bets == {}
 
 
 def test_the_decision_reads_only_the_public_table_and_not_the_bets() -> None:
