@@ -5,9 +5,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import pytest
-
-mypy_api = pytest.importorskip("mypy.api")
+import mypy.api as mypy_api
 
 COMPLETE = """
 from pydantic import BaseModel
