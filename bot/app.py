@@ -21,7 +21,7 @@ from bot.i18n.audience import Languages
 from bot.i18n.commands import CatalogTranslator
 from bot.interactions import (
     GuardedTree,
-    meter_interaction,
+    take_interaction,
 )
 from bot.meter import NO_METER, Meter
 from bot.safe_log import redact_tokens_in_logs
@@ -262,10 +262,11 @@ class TanzakuBot(commands.Bot):
         self.metrics = server
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        if event_name == "interaction" and self.meter is not NO_METER:
+        if event_name == "interaction":
             # Called as the interaction arrives, after discord.py has scheduled its
-            # handlers but before any of them ran: the answer is timed from here.
-            meter_interaction(args[0], self.meter)
+            # handlers but before any of them ran: every handler answers through the one
+            # response given here, and the answer is timed from here.
+            take_interaction(args[0], self.meter)
         super().dispatch(event_name, *args, **kwargs)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
