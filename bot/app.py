@@ -24,7 +24,7 @@ from bot.interactions import (
     take_interaction,
 )
 from bot.meter import NO_METER, Meter
-from bot.safe_log import redact_tokens_in_logs
+from bot.safe_log import quiet_routine_failures, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
 from bot.signals import LANGUAGE
 from bot.storage import DATABASE_ERRORS, database_for_url
@@ -110,8 +110,10 @@ class TanzakuBot(commands.Bot):
                 guild=True, dm_channel=False, private_channel=False
             ),
         )
-        # Whoever configured logging (or not), no record carries an interaction token.
+        # Whoever configured logging (or not), no record carries an interaction token, and
+        # a routine refusal of Discord's that discord.py reports is one WARNING line.
         redact_tokens_in_logs()
+        quiet_routine_failures()
         self.settings = settings
         self.clock = clock
         self.db = database_for_url(settings.database_url, synchronous=settings.database_synchronous)

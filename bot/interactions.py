@@ -17,6 +17,7 @@ from discord.http import Route
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.meter import NO_METER, Meter
+from bot.safe_log import ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION, describe
 
 log = logging.getLogger(__name__)
 
@@ -165,29 +166,6 @@ async def _defer(interaction: discord.Interaction[Any]) -> None:
     except discord.HTTPException as error:
         # The answer path copes: it becomes the response in the deferral's place.
         log.warning("a slow interaction could not be deferred: %s", describe(error))
-
-
-ALREADY_ACKNOWLEDGED = 40060
-UNKNOWN_INTERACTION = 10062
-UNKNOWN_MESSAGE = 10008
-ROUTINE_CODES = frozenset({ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION, UNKNOWN_MESSAGE})
-"""Discord refusals that are part of its ordinary life, not a fault of the bot: an
-interaction past its 3 s or 15 min, answered by the deferral timer first, a message
-deleted meanwhile. Logged at WARNING in one line (:func:`is_routine`)."""
-
-
-def is_routine(error: BaseException) -> bool:
-    """A routine Discord failure: one of :data:`ROUTINE_CODES`, or Discord's own server
-    error (5xx), which a retry or the next edit repairs."""
-    if not isinstance(error, discord.HTTPException):
-        return False
-    return error.code in ROUTINE_CODES or error.status >= 500
-
-
-def describe(error: discord.HTTPException) -> str:
-    """One line for the log: the status and Discord's code, never the request (its URL
-    holds the interaction's token) nor the text (it can quote what was sent)."""
-    return f"HTTP {error.status} (code {error.code})"
 
 
 async def respond(interaction: discord.Interaction[Any], **kwargs: Any) -> None:

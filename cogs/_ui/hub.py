@@ -25,12 +25,11 @@ from bot.interactions import (
     acknowledge_if_slow,
     answer_dropped_click,
     answer_taken,
-    describe,
     note_failure,
     note_refusal,
 )
 from bot.players import is_computer
-from bot.safe_log import log_failure
+from bot.safe_log import describe, log_failure
 from bot.service import Outcome, TableSnapshot, TableStatus, saved_writes
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId

@@ -4,6 +4,7 @@ never as a computer seat, none with /notify off, and it is deleted once they act
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -355,3 +356,29 @@ async def test_closed_dms_fall_back_to_a_mention_in_the_channel(simcord_env):
     assert dm_pings(bob) == []
     [notice] = pings(world)[bob.id]
     assert "Hazard" in notice.content and pinged(simcord_env, notice) == [bob.id]
+
+
+async def test_a_notice_discord_refuses_is_one_warning_line(simcord_env, caplog):
+    """Closed DMs, and a channel where the bot may no longer post: the move stands, and
+    the log has one WARNING line for it, no traceback."""
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    answered(await bob.slash(world.channel, "notify", mode="dm"), ephemeral=True)
+    simcord_env.inject_error(
+        "POST", f"/channels/{bob.user.dm_channel.id}/messages", status=403, code=50007,
+        message="Cannot send messages to this user", times=None,
+    )  # fmt: skip
+    opened = answered(await world["alice"].slash(world.channel, "hazard open"))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await world["alice"].click(opened.response.message, label="Start"))
+    caplog.set_level(logging.DEBUG)
+    simcord_env.inject_error(
+        "POST", f"/channels/{world.channel.id}/messages", status=403, code=50013,
+        message="Missing Permissions", times=None,
+    )  # fmt: skip
+    await click(world, world["alice"], "Pass the dice")
+    snapshot = await world.env.bot.tables.snapshot(1)
+    assert snapshot.state.caster == bob.id, "the move stands"
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert all(r.exc_info is None for r in caplog.records)
+    assert [r for r in caplog.records if r.levelno == logging.WARNING and "403" in r.getMessage()]
