@@ -253,8 +253,13 @@ class TanzakuBot(commands.Bot):
         from bot.metrics import MetricsServer, PrometheusMeter
 
         assert isinstance(self.meter, PrometheusMeter)
+        token = self.settings.metrics_token
         server = MetricsServer(
-            self.meter, self.settings.metrics_host, port, live_tables=self.tables.live_table_counts
+            self.meter,
+            self.settings.metrics_host,
+            port,
+            live_tables=self.tables.live_table_counts,
+            token=token.get_secret_value() if token is not None else None,
         )
         try:
             await server.start()
