@@ -37,10 +37,12 @@ class OneResponse(discord.InteractionResponse[Any]):
     discord.py marks a response done only once Discord has taken it, so a deferral and
     an answer setting off in the same moment would each see nothing sent and both go:
     Discord refuses the second (400, code 40060). Here a call made while another is on
-    its way waits for it, then completes it: after a deferral, a message becomes its
-    followup and an update the edit of the deferred message; after any other answer,
-    discord.py's :class:`~discord.InteractionResponded` (nothing is sent). A call made
-    after one that failed is the response in its place.
+    its way waits for it, then is decided as if made after it: a command's or a form's
+    message completes its deferred "thinking…" (as its first followup, which replaces
+    it), an update of a click's message after a deferred update edits that message, and
+    anything else gets discord.py's :class:`~discord.InteractionResponded` (nothing is
+    sent; the caller's own "answered already" path goes on). A call made after one that
+    failed is the response in its place.
     """
 
     __slots__ = ("_landing",)
@@ -70,17 +72,13 @@ class OneResponse(discord.InteractionResponse[Any]):
             self._landing = None
             landing.set_result(None)
 
-    def deferred(self) -> bool:
-        """Whether the response taken is a deferral, which a later answer completes."""
-        return self.type in _DEFERRED
-
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> Any:
         await self.landed()
         return await self.take(super().defer(ephemeral=ephemeral, thinking=thinking))
 
     async def send_message(self, *args: Any, **kwargs: Any) -> Any:
         await self.landed()
-        if self.deferred():
+        if self.type == discord.InteractionResponseType.deferred_channel_message:
             kwargs.pop("delete_after", None)  # a followup cannot delete itself
             return await self._parent.followup.send(*args, **kwargs)
         return await self.take(super().send_message(*args, **kwargs))
@@ -104,17 +102,17 @@ class OneResponse(discord.InteractionResponse[Any]):
         await self.take(super().pong())
 
 
-_DEFERRED = frozenset(
-    {
-        discord.InteractionResponseType.deferred_channel_message,
-        discord.InteractionResponseType.deferred_message_update,
-    }
-)
-
-
 def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
     """``edit_message``'s arguments as ``edit_original_response`` takes them."""
     return {k: v for k, v in fields.items() if k not in ("delete_after", "suppress_embeds")}
+
+
+async def settled(interaction: discord.Interaction[Any]) -> None:
+    """Wait for the interaction's response on its way (the deferral's, say), if any: a
+    choice made on ``response.is_done()`` after this is made on what Discord has."""
+    response = interaction.response
+    if isinstance(response, OneResponse):
+        await response.landed()
 
 
 def answer_taken(interaction: discord.Interaction[Any]) -> bool:

@@ -19,7 +19,7 @@ from bot import interactions
 from bot.app import TanzakuBot
 from tests.conftest import BotFactory
 from tests.platform.test_metrics_simcord import every, scrape
-from tests.support.sim import answered, make_world
+from tests.support.sim import answered, labels, make_world
 
 DEFERRALS = {5, 6}
 """A deferred answer to come (a command's "thinking…"), a deferred update (a click's)."""
@@ -200,3 +200,56 @@ async def test_a_command_answer_ready_while_the_deferral_is_on_its_way_is_its_fo
     said = [m.content for m in [result.response, *result.followups] if m is not None]
     assert any("Your wallet holds" in text for text in said), said
     assert every(await scrape(simcord_env.bot), "tanzaku_interaction_failures_total") == {}
+
+
+async def test_a_hand_shown_while_the_deferral_is_on_its_way_is_a_private_followup(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "My hand" on the table message: the timer's deferred update of the table message is
+    on its way when the hand is ready. The hand is a new private message; the public
+    table message, which the deferral made the response, never shows it."""
+    from cogs._ui.hands import HandKeeper
+    from tests.cogs.test_hachihachi_simcord import started, table_message
+
+    world = await started(simcord_env, "alice", "bob", turn_seconds=60)
+    table = await table_message(world)
+    deferring, answering = asyncio.Event(), asyncio.Event()
+    original = FakeWebhookAdapter.request
+
+    async def slow(self: Any, route: Any, session: Any, *, payload: Any = None, **kwargs: Any):
+        if route.url.endswith("/callback") and (payload or {}).get("type") in DEFERRALS:
+            deferring.set()
+            await simcord_env.external_wait(answering.wait(), reason="the deferral's slow trip")
+        return await original(self, route, session, payload=payload, **kwargs)
+
+    monkeypatch.setattr(FakeWebhookAdapter, "request", slow)
+    service = simcord_env.bot.tables
+    real_snapshot = service.snapshot
+
+    async def slow_snapshot(*args: Any, **kwargs: Any) -> Any:
+        await simcord_env.external_wait(deferring.wait(), reason="slow work")
+        return await real_snapshot(*args, **kwargs)
+
+    monkeypatch.setattr(service, "snapshot", slow_snapshot)
+    real_show = HandKeeper.show
+
+    async def show(self: Any, *args: Any, **kwargs: Any) -> None:
+        answering.set()
+        await real_show(self, *args, **kwargs)
+
+    monkeypatch.setattr(HandKeeper, "show", show)
+    before = len(callbacks(simcord_env))
+    result = answered(await world["alice"].click(table, label="My hand"))
+    monkeypatch.setattr(service, "snapshot", real_snapshot)
+    assert callbacks(simcord_env)[before:] == [6], "the deferral alone"
+    [hand] = [m for m in result.followups if m.ephemeral]
+    assert labels(hand) and "My hand" not in labels(hand), "the hand, not the table"
+    shown = await table_message(world)
+    assert shown.id == table.id and shown.embeds[0].to_dict() == table.embeds[0].to_dict()
+    assert every(await scrape(simcord_env.bot), "tanzaku_interaction_failures_total") == {}
+    # The turn's deadlines play for alice (a card, then its capture): her kept hand is
+    # redrawn where it is, and the table message stays the table's.
+    await simcord_env.advance_time(61)
+    await simcord_env.advance_time(61)
+    assert (await service.snapshot(1)).state.turn == world["bob"].id
+    assert "My hand" in labels(await table_message(world)), "the table, not a hand"
