@@ -21,10 +21,10 @@ from bot.i18n.audience import Languages
 from bot.i18n.commands import CatalogTranslator
 from bot.interactions import (
     GuardedTree,
-    meter_interaction,
+    take_interaction,
 )
 from bot.meter import NO_METER, Meter
-from bot.safe_log import redact_tokens_in_logs
+from bot.safe_log import quiet_routine_failures, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
 from bot.signals import LANGUAGE
 from bot.storage import DATABASE_ERRORS, database_for_url
@@ -110,8 +110,10 @@ class TanzakuBot(commands.Bot):
                 guild=True, dm_channel=False, private_channel=False
             ),
         )
-        # Whoever configured logging (or not), no record carries an interaction token.
+        # Whoever configured logging (or not), no record carries an interaction token, and
+        # a routine refusal of Discord's that discord.py reports is one WARNING line.
         redact_tokens_in_logs()
+        quiet_routine_failures()
         self.settings = settings
         self.clock = clock
         self.db = database_for_url(settings.database_url, synchronous=settings.database_synchronous)
@@ -251,8 +253,13 @@ class TanzakuBot(commands.Bot):
         from bot.metrics import MetricsServer, PrometheusMeter
 
         assert isinstance(self.meter, PrometheusMeter)
+        token = self.settings.metrics_token
         server = MetricsServer(
-            self.meter, self.settings.metrics_host, port, live_tables=self.tables.live_table_counts
+            self.meter,
+            self.settings.metrics_host,
+            port,
+            live_tables=self.tables.live_table_counts,
+            token=token.get_secret_value() if token is not None else None,
         )
         try:
             await server.start()
@@ -262,10 +269,11 @@ class TanzakuBot(commands.Bot):
         self.metrics = server
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        if event_name == "interaction" and self.meter is not NO_METER:
+        if event_name == "interaction":
             # Called as the interaction arrives, after discord.py has scheduled its
-            # handlers but before any of them ran: the answer is timed from here.
-            meter_interaction(args[0], self.meter)
+            # handlers but before any of them ran: every handler answers through the one
+            # response given here, and the answer is timed from here.
+            take_interaction(args[0], self.meter)
         super().dispatch(event_name, *args, **kwargs)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:

@@ -115,6 +115,13 @@ class Settings(BaseSettings):
             " image sets 0.0.0.0, where Prometheus scrapes from another container)."
         ),
     )
+    metrics_token: SecretStr | None = Field(
+        default=None,
+        description=(
+            "If set, a scrape of the metrics must send it as `Authorization: Bearer TOKEN`"
+            " (Prometheus: `authorization: {credentials: TOKEN}`); others get 401."
+        ),
+    )
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -17,6 +17,7 @@ from discord.http import Route
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 from bot.meter import NO_METER, Meter
+from bot.safe_log import ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION, describe
 
 log = logging.getLogger(__name__)
 
@@ -25,18 +26,115 @@ ACKNOWLEDGE_AFTER = 2.0
 
 _deferrals: set[asyncio.Task[None]] = set()
 
+T = TypeVar("T")
+
+
+class OneResponse(discord.InteractionResponse[Any]):
+    """An interaction's response, taken once: the first call that sets off for Discord
+    (the slow-work deferral or the interaction's own answer) is the response, decided
+    before its request leaves, and every later call is decided knowing it.
+
+    discord.py marks a response done only once Discord has taken it, so a deferral and
+    an answer setting off in the same moment would each see nothing sent and both go:
+    Discord refuses the second (400, code 40060). Here a call made while another is on
+    its way waits for it, then is decided as if made after it: a command's or a form's
+    message completes its deferred "thinking…" (as its first followup, which replaces
+    it), an update of a click's message after a deferred update edits that message, and
+    anything else gets discord.py's :class:`~discord.InteractionResponded` (nothing is
+    sent; the caller's own "answered already" path goes on). A call made after one that
+    failed is the response in its place.
+    """
+
+    __slots__ = ("_landing",)
+
+    def __init__(self, parent: discord.Interaction[Any]) -> None:
+        super().__init__(parent)
+        self._landing: asyncio.Future[None] | None = None
+        """The initial response on its way (resolved when Discord has answered)."""
+
+    def is_taken(self) -> bool:
+        """Whether the initial response is sent or on its way."""
+        return self._landing is not None or self.is_done()
+
+    async def landed(self) -> None:
+        """Wait for the initial response on its way, if any."""
+        while self._landing is not None:
+            await asyncio.shield(self._landing)
+
+    async def take(self, request: Awaitable[T]) -> T:
+        """Send ``request`` (the initial response, not yet started) as the response. Call
+        it with nothing on its way (after :meth:`landed`, with no await between)."""
+        assert self._landing is None
+        landing = self._landing = asyncio.get_running_loop().create_future()
+        try:
+            return await request
+        finally:
+            self._landing = None
+            landing.set_result(None)
+
+    async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> Any:
+        await self.landed()
+        return await self.take(super().defer(ephemeral=ephemeral, thinking=thinking))
+
+    async def send_message(self, *args: Any, **kwargs: Any) -> Any:
+        await self.landed()
+        if self.type == discord.InteractionResponseType.deferred_channel_message:
+            kwargs.pop("delete_after", None)  # a followup cannot delete itself
+            return await self._parent.followup.send(*args, **kwargs)
+        return await self.take(super().send_message(*args, **kwargs))
+
+    async def edit_message(self, **kwargs: Any) -> Any:
+        await self.landed()
+        if self.type == discord.InteractionResponseType.deferred_message_update:
+            return await self._parent.edit_original_response(**_as_edit(kwargs))
+        return await self.take(super().edit_message(**kwargs))
+
+    async def send_modal(self, modal: discord.ui.Modal, /) -> Any:
+        await self.landed()
+        return await self.take(super().send_modal(modal))
+
+    async def autocomplete(self, choices: Any) -> None:
+        await self.landed()
+        await self.take(super().autocomplete(choices))
+
+    async def pong(self) -> None:
+        await self.landed()
+        await self.take(super().pong())
+
+
+def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
+    """``edit_message``'s arguments as ``edit_original_response`` takes them."""
+    return {k: v for k, v in fields.items() if k not in ("delete_after", "suppress_embeds")}
+
+
+async def settled(interaction: discord.Interaction[Any]) -> None:
+    """Wait for the interaction's response on its way (the deferral's, say), if any: a
+    choice made on ``response.is_done()`` after this is made on what Discord has."""
+    response = interaction.response
+    if isinstance(response, OneResponse):
+        await response.landed()
+
+
+def answer_taken(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's response is sent or on its way (a deferral included):
+    an answer that must be the response (a public table message) goes another way."""
+    response = interaction.response
+    return response.is_taken() if isinstance(response, OneResponse) else response.is_done()
+
 
 @contextmanager
 def acknowledge_if_slow(
-    interaction: discord.Interaction[Any], *, after: float = ACKNOWLEDGE_AFTER
+    interaction: discord.Interaction[Any], *, after: float | None = None
 ) -> Iterator[None]:
-    """Defer `interaction` if the block is still running after `after` seconds.
+    """Defer `interaction` if the block is still running after `after` seconds
+    (:data:`ACKNOWLEDGE_AFTER` by default) and nothing has set off to answer it.
 
     A timer, not a task, so the common fast path costs one heap entry. A component is
     deferred as an update (the answer then edits the message); a command or a form as
     a private "thinking…", since most of their answers are private.
     """
-    handle = asyncio.get_running_loop().call_later(after, _defer_later, interaction)
+    delay = ACKNOWLEDGE_AFTER if after is None else after
+    handle = asyncio.get_running_loop().call_later(delay, _defer_later, interaction)
     try:
         yield
     finally:
@@ -44,66 +142,42 @@ def acknowledge_if_slow(
 
 
 def _defer_later(interaction: discord.Interaction[Any]) -> None:
-    if interaction.response.is_done():
-        return
+    if answer_taken(interaction):
+        return  # answered, or the answer is on its way
     task = asyncio.create_task(_defer(interaction), name="tanzaku-defer")
     _deferrals.add(task)
     task.add_done_callback(_deferrals.discard)
 
 
 async def _defer(interaction: discord.Interaction[Any]) -> None:
+    # Decided in the same step as the request sets off (no await between): an answer
+    # set off since the timer fired is the response, and nothing is deferred.
+    if answer_taken(interaction):
+        return
     try:
         if interaction.type == discord.InteractionType.component:
             await interaction.response.defer()
         else:
             await interaction.response.defer(thinking=True, ephemeral=True)
-    except (discord.InteractionResponded, discord.HTTPException):
-        # Answered in the meantime (the answer was already on its way when the timer
-        # fired: 40060), or Discord refused: the answer path copes with both.
-        log.debug("a slow interaction could not be deferred")
-
-
-ALREADY_ACKNOWLEDGED = 40060
-UNKNOWN_INTERACTION = 10062
-UNKNOWN_MESSAGE = 10008
-ROUTINE_CODES = frozenset({ALREADY_ACKNOWLEDGED, UNKNOWN_INTERACTION, UNKNOWN_MESSAGE})
-"""Discord refusals that are part of its ordinary life, not a fault of the bot: an
-interaction past its 3 s or 15 min, answered by the deferral timer first, a message
-deleted meanwhile. Logged at WARNING in one line (:func:`is_routine`)."""
-
-
-def is_routine(error: BaseException) -> bool:
-    """A routine Discord failure: one of :data:`ROUTINE_CODES`, or Discord's own server
-    error (5xx), which a retry or the next edit repairs."""
-    if not isinstance(error, discord.HTTPException):
-        return False
-    return error.code in ROUTINE_CODES or error.status >= 500
-
-
-def describe(error: discord.HTTPException) -> str:
-    """One line for the log: the status and Discord's code, never the request (its URL
-    holds the interaction's token) nor the text (it can quote what was sent)."""
-    return f"HTTP {error.status} (code {error.code})"
+    except discord.InteractionResponded:
+        return
+    except discord.HTTPException as error:
+        # The answer path copes: it becomes the response in the deferral's place.
+        log.warning("a slow interaction could not be deferred: %s", describe(error))
 
 
 async def respond(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
     """Send the answer: the interaction's response, or a followup once it is taken.
 
-    The deferral timer may have answered while this answer was on its way (it saw
-    nothing sent yet): Discord then refuses this one as already acknowledged (40060),
-    and it goes as the followup that completes the deferral instead — not lost, and not
-    reported as a failure of the command."""
+    Once the slow-work deferral has set off, the answer completes it
+    (:class:`OneResponse`): a message that was on its way as the timer fired is the
+    response, and the timer defers nothing."""
     if interaction.response.is_done():
         await _followup(interaction, **kwargs)
         return
     try:
         await interaction.response.send_message(**kwargs)
     except discord.InteractionResponded:
-        await _followup(interaction, **kwargs)
-    except discord.HTTPException as error:
-        if error.code != ALREADY_ACKNOWLEDGED:
-            raise
-        log.info("an answer raced its deferral; sent as a followup")
         await _followup(interaction, **kwargs)
 
 
@@ -227,8 +301,21 @@ async def update_message(interaction: discord.Interaction[Any], **fields: Any) -
     from it, which nothing here reads: a table click answered so spends about 0.1 ms of
     CPU on Discord's copy of a message it has just written (benchmarks/loopback_latency.py).
     The request is discord.py's own (its payload builder, its webhook adapter, so its
-    rate limits and retries); the response is marked done as discord.py marks it."""
+    rate limits and retries); the response is marked done as discord.py marks it.
+
+    After a deferral of the update (the slow-work timer's), it is the deferred message's
+    edit (:class:`OneResponse`)."""
     response = interaction.response
+    one = response if isinstance(response, OneResponse) else None
+    if one is not None:
+        await one.landed()
+        if one.type == discord.InteractionResponseType.deferred_message_update:
+            try:
+                await interaction.edit_original_response(**fields)
+            except discord.HTTPException as error:
+                note_failure(interaction, failure_reason(error))
+                raise
+            return
     if response.is_done():
         raise discord.InteractionResponded(interaction)
     state = interaction._state
@@ -251,13 +338,14 @@ async def update_message(interaction: discord.Interaction[Any], **fields: Any) -
     )
     try:
         with params:  # closes a picture's file once sent (or given up on)
-            await async_context.get().request(
+            sent = async_context.get().request(
                 route,
                 session=interaction._session,
                 proxy=http.proxy,
                 proxy_auth=http.proxy_auth,
                 **request,
             )
+            await (sent if one is None else one.take(sent))
     except discord.HTTPException as error:
         note_failure(interaction, failure_reason(error))
         raise
@@ -281,7 +369,7 @@ def failure_reason(error: discord.HTTPException) -> str:
     return "refused"
 
 
-class MeteredResponse(discord.InteractionResponse[Any]):
+class MeteredResponse(OneResponse):
     """An interaction's response that tells the metrics when Discord acknowledged it, and
     when it did not: the one place every kind of answer passes (a command's, a click's, a
     form's, a deferral), whichever code sends it.
@@ -347,14 +435,20 @@ class MeteredResponse(discord.InteractionResponse[Any]):
         return await self._discord(super().autocomplete(*args, **kwargs))
 
 
-def meter_interaction(interaction: discord.Interaction[Any], meter: Meter) -> None:
-    """Time `interaction`'s answer from now (its arrival: call this before any handler of
-    it has run)."""
+def take_interaction(interaction: discord.Interaction[Any], meter: Meter) -> None:
+    """Give `interaction` its :class:`OneResponse`, and time its answer from now for the
+    metrics when `meter` records (its arrival: call this before any handler of it has
+    run)."""
     if interaction.type == discord.InteractionType.ping:
         return
+    response = (
+        OneResponse(interaction)
+        if meter is NO_METER
+        else MeteredResponse(interaction, meter, kind_of(interaction))
+    )
     # `Interaction.response` is a cached slot: filled here, it is this response that
     # every handler gets.
-    interaction._cs_response = MeteredResponse(interaction, meter, kind_of(interaction))  # type: ignore[attr-defined]
+    interaction._cs_response = response  # type: ignore[attr-defined]
 
 
 def note_refusal(interaction: discord.Interaction[Any], reason: str) -> None:

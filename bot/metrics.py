@@ -11,6 +11,8 @@ two lists equal.
 
 from __future__ import annotations
 
+import asyncio
+import hmac
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any
@@ -231,8 +233,90 @@ def metric_names(registry: CollectorRegistry) -> set[str]:
     return names
 
 
+KEEPALIVE_SECONDS = 5.0
+"""An idle connection (one that never sent a request, or between two) is closed after this:
+Prometheus scrapes every 15 s or more and opens a new one, and nothing else holds one."""
+
+MAX_CONNECTIONS = 64
+"""Connections held at once (a few Prometheus servers need a handful; hundreds are a leak
+or a scan). One more makes the longest-held idle connection give way, or, when every held
+connection is in the middle of a scrape, is answered 503 and closed."""
+
+REUSE_SECONDS = 1.0
+"""A scrape's output serves every scrape in this time after it was made (and every scrape
+made while it was being made): many scrapers cost one reading of the metrics a second."""
+
+NOT_FOUND = b"404: Not Found"
+BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+class _Refused(asyncio.Protocol):
+    """A connection over the cap: told 503 and closed, without a request handler."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(BUSY)
+        transport.close()
+
+
+class CappedServer(web.Server):
+    """aiohttp's low-level server, holding at most `cap` connections at once: each counted
+    from the moment it is accepted (several can be in one turn of the loop, before aiohttp
+    registers any) until it is lost or made to give way."""
+
+    def __init__(self, handler: Any, *, cap: int, **kwargs: Any) -> None:
+        super().__init__(handler, **kwargs)
+        self.cap = cap
+        self.refused = 0
+        self.evicted = 0
+        self._held: dict[Any, None] = {}
+        """Request handlers by the order their connections came in."""
+        self._busy: set[Any] = set()
+        """Those in the middle of a request."""
+
+    @property
+    def held(self) -> int:
+        return len(self._held)
+
+    def __call__(self) -> Any:
+        if len(self._held) >= self.cap and not self._evict_idle():
+            self.refused += 1
+            return _Refused()
+        handler = super().__call__()
+        self._held[handler] = None
+        return handler
+
+    def _evict_idle(self) -> bool:
+        for handler in self._held:
+            transport = handler.transport
+            if handler not in self._busy and transport is not None:
+                del self._held[handler]
+                transport.close()
+                self.evicted += 1
+                return True
+        return False
+
+    def busy(self, handler: Any, busy: bool) -> None:
+        """Note that `handler` has a request in hand (or none any more)."""
+        if busy:
+            self._busy.add(handler)
+        else:
+            self._busy.discard(handler)
+
+    def connection_lost(self, handler: Any, exc: BaseException | None = None) -> None:
+        self._held.pop(handler, None)
+        self._busy.discard(handler)
+        super().connection_lost(handler, exc)
+
+
 class MetricsServer:
-    """``GET /metrics`` on `host`:`port` (0: any free port, read back in :attr:`port`)."""
+    """``GET /metrics`` on `host`:`port` (0: any free port, read back in :attr:`port`).
+
+    Bounded, so that no scraper can slow the bot's members down: an idle connection is
+    closed after `keepalive` seconds, at most `max_connections` are held at once (an idle
+    one gives way to a new one), and scrapes made together (or within `reuse` seconds)
+    share one reading of the metrics.
+    With `token`, a scrape must carry it as a bearer token (401 otherwise)."""
 
     def __init__(
         self,
@@ -241,19 +325,41 @@ class MetricsServer:
         port: int,
         *,
         live_tables: Callable[[], Awaitable[LiveCounts]],
+        token: str | None = None,
+        keepalive: float = KEEPALIVE_SECONDS,
+        max_connections: int = MAX_CONNECTIONS,
+        reuse: float = REUSE_SECONDS,
     ) -> None:
         self.meter = meter
         self.host = host
         self.port = port
         self._live_tables = live_tables
-        self._runner: web.AppRunner | None = None
+        self._expected = f"Bearer {token}".encode() if token else None
+        self.keepalive = keepalive
+        self.max_connections = max_connections
+        self.reuse = reuse
+        self.readings = 0
+        """Readings of the metrics made (each may serve many scrapes)."""
+        self.waiting = 0
+        """Scrapes waiting now for the reading under way."""
+        self._runner: web.ServerRunner | None = None
+        self._server: CappedServer | None = None
+        self._reading: asyncio.Future[bytes] | None = None
+        self._last: bytes | None = None
+        self._last_at = 0.0
 
     async def start(self) -> None:
-        app = web.Application()
-        app.router.add_get("/metrics", self._metrics)
-        # No access log (a line per scrape), and a stop that never waits long for a
-        # scraper's connection: SIGTERM must still stop within Docker's 10 s.
-        runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        # The low-level server: one route needs no router, and it is where the connections
+        # can be counted. No access log (a line per scrape).
+        server = CappedServer(
+            self._handle,
+            cap=self.max_connections,
+            keepalive_timeout=self.keepalive,
+            access_log=None,
+        )
+        # A stop never waits long for a scraper's connection: SIGTERM must still stop
+        # within Docker's 10 s.
+        runner = web.ServerRunner(server, shutdown_timeout=1.0)
         await runner.setup()
         try:
             site = web.TCPSite(runner, self.host, self.port)
@@ -261,7 +367,7 @@ class MetricsServer:
         except BaseException:
             await runner.cleanup()
             raise
-        self._runner = runner
+        self._runner, self._server = runner, server
         for address in runner.addresses:
             self.port = int(address[1])
             break
@@ -276,11 +382,74 @@ class MetricsServer:
     def serving(self) -> bool:
         return self._runner is not None
 
-    async def _metrics(self, request: web.Request) -> web.Response:
+    @property
+    def connections(self) -> int:
+        """Connections held now."""
+        return self._server.held if self._server is not None else 0
+
+    @property
+    def refused(self) -> int:
+        """Connections refused over the cap so far (every held one busy)."""
+        return self._server.refused if self._server is not None else 0
+
+    @property
+    def evicted(self) -> int:
+        """Idle connections closed so far to make room for a new one."""
+        return self._server.evicted if self._server is not None else 0
+
+    async def _handle(self, request: web.BaseRequest) -> web.StreamResponse:
+        server = self._server
+        assert server is not None
+        server.busy(request.protocol, True)
         try:
-            self.meter.set_live_tables(await self._live_tables())
-        except Exception as error:
-            # The rest is still worth serving; the gauge keeps its last reading.
-            log.warning("metrics: live tables not read: %s", type(error).__name__)
-        body = generate_latest(self.meter.registry)
+            return await self._answer(request)
+        finally:
+            server.busy(request.protocol, False)
+
+    async def _answer(self, request: web.BaseRequest) -> web.StreamResponse:
+        if request.path != "/metrics":
+            return web.Response(status=404, body=NOT_FOUND)
+        if request.method not in ("GET", "HEAD"):
+            return web.Response(status=405, headers={"Allow": "GET, HEAD"})
+        if not self._authorized(request):
+            return web.Response(
+                status=401, headers={"WWW-Authenticate": 'Bearer realm="tanzaku metrics"'}
+            )
+        body = await self.output()
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    def _authorized(self, request: web.BaseRequest) -> bool:
+        if self._expected is None:
+            return True
+        sent = request.headers.get("Authorization", "").encode()
+        # The same time whatever the guess: nothing to learn the token from.
+        return hmac.compare_digest(sent, self._expected)
+
+    async def output(self) -> bytes:
+        """The metrics as a scrape shows them: read afresh, unless a reading is under way
+        (it is shared) or was made less than `reuse` seconds ago."""
+        loop = asyncio.get_running_loop()
+        if self._last is not None and loop.time() - self._last_at < self.reuse:
+            return self._last
+        if self._reading is None:
+            self._reading = loop.create_task(self._read(), name="tanzaku-metrics-reading")
+        self.waiting += 1
+        try:
+            # Shielded: a scraper going away does not cancel the reading others wait for.
+            return await asyncio.shield(self._reading)
+        finally:
+            self.waiting -= 1
+
+    async def _read(self) -> bytes:
+        try:
+            try:
+                self.meter.set_live_tables(await self._live_tables())
+            except Exception as error:
+                # The rest is still worth serving; the gauge keeps its last reading.
+                log.warning("metrics: live tables not read: %s", type(error).__name__)
+            body = generate_latest(self.meter.registry)
+            self.readings += 1
+            self._last, self._last_at = body, asyncio.get_running_loop().time()
+            return body
+        finally:
+            self._reading = None

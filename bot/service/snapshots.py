@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from bot.economy import Economy
 from bot.games.contract import RulesT, StateT
 from bot.games.registry import GameSpec
+from bot.safe_log import log_failure
 from bot.storage import Transaction
 from bot.storage import table_queries as tq
 
@@ -104,8 +105,10 @@ async def tell_listeners(listeners: Sequence[OutcomeListener], outcome: Outcome)
             result = listener(outcome)
             if asyncio.iscoroutine(result):
                 await result
-        except Exception:
-            log.exception("an outcome listener failed for table %s", outcome.snapshot.id)
+        except Exception as error:
+            log_failure(
+                log, "an outcome listener failed for table %s", outcome.snapshot.id, error=error
+            )
 
 
 async def read_snapshot(

@@ -16,8 +16,8 @@ from discord import app_commands
 from bot.errors import explain
 from bot.games.errors import UserFacingError
 from bot.i18n import N_, _
-from bot.interactions import describe, is_routine, note_failure, note_refusal
-from bot.safe_log import log_failure
+from bot.interactions import note_failure, note_refusal
+from bot.safe_log import describe, is_routine, log_failure
 from bot.service import saved_writes
 from cogs._ui.primitives import ANSWER_REFUSED, APOLOGY, send_ephemeral
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.games.common import PrivateEvent
 from bot.i18n import N_, _, use_locale
+from bot.safe_log import log_failure
 from bot.service import Outcome, TableService, TableSnapshot
 from cogs._ui import render, verbs
 from cogs._ui.controls import Control, Menu, draw
@@ -378,11 +379,13 @@ class Game:
         if self.hands is not None and snapshot.state is not None:
             try:
                 await self.refresh_hands(snapshot.id, skip=acting)
-            except Exception:
+            except Exception as error:
                 # The action is saved; a hand that could not be redrawn must not turn the
                 # click's answer into "nothing was changed". Its next click is refused as
                 # stale, which says to ask again.
-                log.exception("could not refresh the hands of table %s", snapshot.id)
+                log_failure(
+                    log, "could not refresh the hands of table %s", snapshot.id, error=error
+                )
 
     async def _after(self, outcome: Outcome, interaction: discord.Interaction[Any] | None) -> None:
         if interaction is not None:

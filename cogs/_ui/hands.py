@@ -28,6 +28,7 @@ import discord
 
 from bot.errors import StaleAction
 from bot.i18n import N_, _, use_locale
+from bot.interactions import settled
 from cogs._ui.primitives import Payload
 
 log = logging.getLogger(__name__)
@@ -127,6 +128,8 @@ class HandKeeper:
         """
         kept = self._kept.get(table, {}).get(player)
         shown = payload.fingerprint()
+        # Decided on what Discord has: a deferral still on its way is a followup's cue.
+        await settled(interaction)
         done = interaction.response.is_done()
         message = interaction.message
         if (

@@ -22,15 +22,14 @@ from bot import rules_text
 from bot.errors import NotAllowed, StaleAction, UserFacingError, explain
 from bot.i18n import _, use_locale
 from bot.interactions import (
-    ALREADY_ACKNOWLEDGED,
     acknowledge_if_slow,
     answer_dropped_click,
-    describe,
+    answer_taken,
     note_failure,
     note_refusal,
 )
 from bot.players import is_computer
-from bot.safe_log import log_failure
+from bot.safe_log import describe, log_failure
 from bot.service import Outcome, TableSnapshot, TableStatus, saved_writes
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
@@ -357,8 +356,10 @@ class TableHub(MessageSync):
         self, interaction: discord.Interaction[Any], payload: Payload
     ) -> discord.Message | discord.PartialMessage:
         """The table message: the command's own answer, or a channel message when the
-        command was already deferred (privately) because the table took long to open."""
-        if not interaction.response.is_done():
+        command was already deferred (privately) because the table took long to open.
+        Decided with no await before the request sets off, so the deferral's timer cannot
+        slip in between: a public message never becomes the deferral's private followup."""
+        if not answer_taken(interaction):
             await interaction.response.send_message(**payload.send_kwargs())
             return await interaction.original_response()
         assert interaction.channel_id is not None
@@ -529,10 +530,8 @@ class TableHub(MessageSync):
                     self._dirty.add(snapshot.id)
             except discord.HTTPException as error:
                 log.warning("table %s: answering a click failed: %s", snapshot.id, describe(error))
-                # Answered already (the deferral timer got there first): the click is
-                # acknowledged and the refresh below shows the table, nothing went wrong
-                # for the member. Anything else: they are told their action stands.
-                shown = error.code == ALREADY_ACKNOWLEDGED
+                # They are told their action stands, and the refresh shows it.
+                shown = False
                 self.schedule_refresh(snapshot.id, force=True)
         else:
             self.schedule_refresh(snapshot.id)

@@ -21,8 +21,8 @@ from typing import Any, TypeAlias
 import discord
 
 from bot.i18n import N_, use_locale
-from bot.interactions import describe, is_routine, note_failure, respond
-from bot.safe_log import log_failure
+from bot.interactions import note_failure, respond
+from bot.safe_log import describe, log_failure
 from bot.service import Actor
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId, component_id
@@ -195,11 +195,7 @@ def log_click_failure(message: str, *args: object, error: BaseException) -> None
     """A click's or a form's failure: a routine one of Discord's (the interaction expired,
     was answered already, its message was deleted) in one WARNING line; anything else at
     ERROR with its frames, never its text (a form's value may be a bid)."""
-    if is_routine(error):
-        assert isinstance(error, discord.HTTPException)
-        log.warning(message + ": Discord refused: %s", *args, describe(error))
-    else:
-        log_failure(log, message, *args, error=error)
+    log_failure(log, message, *args, error=error)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

@@ -24,6 +24,7 @@ import discord
 from bot.i18n import use_locale
 from bot.panels import PrivatePanels
 from bot.players import is_computer
+from bot.safe_log import log_failure
 from bot.signals import PANEL
 
 if TYPE_CHECKING:
@@ -56,8 +57,8 @@ async def send_private(
         return True
     except discord.Forbidden:
         log.info("DMs closed for a player at table %s; keeping the message for later", table_id)
-    except discord.HTTPException:
-        log.warning("could not DM a player at table %s", table_id, exc_info=True)
+    except discord.HTTPException as error:
+        log_failure(log, "could not DM a player at table %s", table_id, error=error)
     await hub.service.put_notice(user_id, table_id, content)
     return False
 
@@ -113,8 +114,8 @@ async def show_panel(
         else:
             log.warning("a private panel at table %s was refused (%s)", table_id, error.code)
         status: Literal["closed", "failed"] = "closed"
-    except discord.HTTPException:
-        log.warning("could not show a private panel at table %s", table_id, exc_info=True)
+    except discord.HTTPException as error:
+        log_failure(log, "could not show a private panel at table %s", table_id, error=error)
         status = "failed"
     if notice:
         await hub.service.put_notice(user_id, table_id, content)
@@ -202,10 +203,12 @@ class PanelKeeper:
             return
         try:
             await self.update(snapshot.id, only=only)
-        except Exception:
+        except Exception as error:
             # The action is saved; a panel that could not be redrawn must not turn the
             # click's answer into "nothing was changed".
-            log.exception("could not redraw the private panels of table %s", snapshot.id)
+            log_failure(
+                log, "could not redraw the private panels of table %s", snapshot.id, error=error
+            )
 
     async def update(self, table_id: int, *, only: set[int] | None = None) -> None:
         """Redraw every player's panel in place (sending it the first time).

@@ -4,6 +4,7 @@ never as a computer seat, none with /notify off, and it is deleted once they act
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from tests.cogs.test_hachihachi_simcord import (
 )
 from tests.cogs.test_hachihachi_simcord import started as hachihachi_started
 from tests.cogs.test_hachihachi_simcord import state as hachihachi_state
-from tests.support.sim import answered, make_world, the_bot
+from tests.support.sim import answered, make_world, pinged, the_bot
 
 BELL = "🔔"
 
@@ -37,11 +38,13 @@ def simcord_bot(bot_factory: Any, dice: ScriptedDice) -> Any:
 
 
 def pings(world: Any) -> dict[int, list[Any]]:
-    """The turn notices in the table's channel, by the member each mentions."""
+    """The turn notices in the table's channel, by the member each pings: Discord notifies
+    the member it names, and nobody else."""
     found: dict[int, list[Any]] = {}
     for message in world.channel.history():
         if message.content.startswith(BELL):
             assert len(message.raw_mentions) == 1, message.content
+            assert pinged(world.env, message) == message.raw_mentions, "names and pings one"
             found.setdefault(message.raw_mentions[0], []).append(message)
     return found
 
@@ -284,3 +287,98 @@ async def test_a_hazard_caster_is_not_told_again_when_the_betting_window_closes(
     answered(await alice.select(message, ["7"], custom_id=select))
     await click(world, bob, "Ready")  # the window closes: alice may throw
     assert pings(world) == {}, "alice called the main herself a moment ago"
+
+
+# -- who is pinged, and when a notice goes ---------------------------------------------------
+
+
+async def hazard_passed_to_bob(world: Any) -> Any:
+    """A Hazard table of alice and bob where alice has just passed the dice to bob: the
+    table now waits for bob, and he has not clicked since."""
+    alice, bob = world["alice"], world["bob"]
+    opened = answered(await alice.slash(world.channel, "hazard open"))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Start"))
+    await click(world, alice, "Pass the dice")
+    snapshot = await world.env.bot.tables.snapshot(1)
+    assert snapshot.spec.engine.waiting_on(snapshot.state) == [bob.id]
+    return snapshot
+
+
+async def test_a_notice_pings_the_member_it_names_and_nobody_else(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob", "carol")
+    alice, bob, carol = world["alice"], world["bob"], world["carol"]
+    answered(await carol.slash(world.channel, "wallet"))  # a bystander in the server
+    await hazard_passed_to_bob(world)
+    [notice] = [m for m in world.channel.history() if m.content.startswith(BELL)]
+    assert pinged(simcord_env, notice) == [bob.id], "Discord notifies bob"
+    assert alice.id not in pinged(simcord_env, notice) and carol.id not in pinged(
+        simcord_env, notice
+    )
+
+
+async def test_a_members_own_click_takes_their_notice_back_while_the_table_waits_on_them(
+    simcord_env,
+):
+    """Bob, told the dice are his, calls the main: the table still waits for him (he
+    throws next), but he is plainly there, so the notice goes."""
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    await hazard_passed_to_bob(world)
+    [notice] = pings(world)[bob.id]
+    message = await table_message(world)
+    main = next(
+        c.custom_id
+        for row in message.components
+        for c in row.children
+        if ":main" in str(c.custom_id)
+    )
+    answered(await bob.select(message, ["7"], custom_id=main))
+    snapshot = await world.env.bot.tables.snapshot(1)
+    assert snapshot.spec.engine.waiting_on(snapshot.state) == [bob.id], "still his move"
+    assert notice.id not in [m.id for m in world.channel.history()], "his notice was deleted"
+    assert pings(world) == {}
+
+
+async def test_closed_dms_fall_back_to_a_mention_in_the_channel(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    answered(await bob.slash(world.channel, "notify", mode="dm"), ephemeral=True)
+    simcord_env.inject_error(
+        "POST",
+        f"/channels/{bob.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    await hazard_passed_to_bob(world)
+    assert dm_pings(bob) == []
+    [notice] = pings(world)[bob.id]
+    assert "Hazard" in notice.content and pinged(simcord_env, notice) == [bob.id]
+
+
+async def test_a_notice_discord_refuses_is_one_warning_line(simcord_env, caplog):
+    """Closed DMs, and a channel where the bot may no longer post: the move stands, and
+    the log has one WARNING line for it, no traceback."""
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    answered(await bob.slash(world.channel, "notify", mode="dm"), ephemeral=True)
+    simcord_env.inject_error(
+        "POST", f"/channels/{bob.user.dm_channel.id}/messages", status=403, code=50007,
+        message="Cannot send messages to this user", times=None,
+    )  # fmt: skip
+    opened = answered(await world["alice"].slash(world.channel, "hazard open"))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await world["alice"].click(opened.response.message, label="Start"))
+    caplog.set_level(logging.DEBUG)
+    simcord_env.inject_error(
+        "POST", f"/channels/{world.channel.id}/messages", status=403, code=50013,
+        message="Missing Permissions", times=None,
+    )  # fmt: skip
+    await click(world, world["alice"], "Pass the dice")
+    snapshot = await world.env.bot.tables.snapshot(1)
+    assert snapshot.state.caster == bob.id, "the move stands"
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert all(r.exc_info is None for r in caplog.records)
+    assert [r for r in caplog.records if r.levelno == logging.WARNING and "403" in r.getMessage()]

@@ -131,7 +131,9 @@ async def test_an_error_answer_discord_refuses_is_logged_not_raised(caplog):
     assert "could not deliver an error message: HTTP 404 (code 10062)" in caplog.text
 
 
-async def test_an_error_answer_that_raced_the_deferral_goes_as_a_followup():
-    interaction = Interaction("give", fail_with=refused(400, 40060))
+async def test_an_error_answer_after_the_deferral_goes_as_its_followup():
+    interaction = Interaction("give")
+    interaction.response.done = True  # the slow-work deferral took the response
     await on_app_command_error(interaction, app_commands.CheckFailure())  # type: ignore[arg-type]
     assert interaction.followups == ["You cannot use this command here."]
+    assert interaction.response.sent == []

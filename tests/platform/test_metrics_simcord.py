@@ -32,8 +32,11 @@ def simcord_bot(bot_factory: BotFactory, dice: Any) -> TanzakuBot:
 
 
 async def scrape(bot: TanzakuBot) -> Samples:
-    """GET /metrics over a real connection, parsed as Prometheus parses it."""
+    """GET /metrics over a real connection, parsed as Prometheus parses it. Each scrape
+    here reads the change just made: the second a reading serves later scrapes for is
+    tests/platform/test_metrics_server.py's subject."""
     assert bot.metrics is not None
+    bot.metrics.reuse = 0.0
     url = f"http://127.0.0.1:{bot.metrics.port}/metrics"
     async with aiohttp.ClientSession() as session, session.get(url) as response:
         assert response.status == 200

@@ -77,6 +77,12 @@ def visible_to(world: World, viewer: MemberActor) -> list[discord.Message]:
     return seen
 
 
+def pinged(env: Env, message: discord.Message) -> list[int]:
+    """Whom Discord notified for `message`: the members its mentions reach under the
+    ``allowed_mentions`` it was sent with (a mention in the text alone pings nobody)."""
+    return list(env.backend.get_message(message.channel.id, message.id).ping_user_ids)
+
+
 def sent_payloads(env: Env) -> list[dict[str, Any]]:
     """The JSON bodies of every message the bot sent or edited (incl. interaction answers)."""
     payloads = []
