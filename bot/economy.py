@@ -12,7 +12,8 @@ import logging
 import re
 import unicodedata
 import weakref
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from bot.clock import Clock, discord_clock
@@ -115,6 +116,40 @@ def utc_day(now: float) -> tuple[float, float]:
     count from midnight UTC, the same moment for every member of a server."""
     start = now - now % 86_400
     return start, start + 86_400
+
+
+def lost_at_tables(flows: Iterable[tuple[int, float, int]], since: float) -> int:
+    """What a member lost at the tables since ``since``, from their movements at each
+    table (:func:`bot.storage.money.table_flows`: oldest first, positive into the table).
+
+    A stake counts as lost on the day it was staked until the table pays it back. What a
+    table pays back repays the member's oldest coins still on it first, on the day those
+    were staked: a stake made before midnight and returned after it makes no room on the
+    new day. Only what a table pays beyond every coin put on it is winnings, on the day it
+    is paid (room, as a loss is). The ledger does not say which coins a payment returns
+    (a table settles each player's net), so oldest first: a coin lost there earlier is
+    repaid before one staked today, which can only count more as lost today, never less."""
+    lost = 0
+    on_tables: dict[int, deque[tuple[float, int]]] = {}
+    for table_id, at, amount in flows:
+        held = on_tables.setdefault(table_id, deque())
+        if amount > 0:
+            held.append((at, amount))
+            if at >= since:
+                lost += amount
+            continue
+        back = -amount
+        while back and held:
+            staked_at, left = held.popleft()
+            repaid = min(back, left)
+            back -= repaid
+            if staked_at >= since:
+                lost -= repaid
+            if left > repaid:
+                held.appendleft((staked_at, left - repaid))
+        if back and at >= since:
+            lost -= back
+    return lost
 
 
 MIN_EXCLUSION_DAYS = 1
@@ -394,7 +429,7 @@ class Economy:
         away. A gift is the way round a limit (to a friend, or an account of one's own, who
         stakes it), so it spends the limit as a stake does; a gift received adds no room."""
         account = wallet_account(user_id)
-        lost = await mq.table_outflow_since(tx, guild_id, account, since)
+        lost = lost_at_tables(await mq.table_flows(tx, guild_id, account, since), since)
         return lost + await mq.gifts_given_since(tx, guild_id, account, since)
 
     async def may_stake(self, tx: Transaction, guild_id: int, user_id: int, amount: int) -> bool:

@@ -317,17 +317,21 @@ async def clear_loss_limit(tx: Transaction, guild_id: int, user_id: int) -> bool
     return row is not None
 
 
-async def table_outflow_since(tx: Transaction, guild_id: int, account: str, since: float) -> int:
-    """Coins that went from an account into tables since a moment, less what tables paid
-    back into it: what its owner has lost at the tables since then (stakes still in play
-    count as lost until they come back)."""
-    row = await tx.fetchone(
-        "SELECT COALESCE(SUM(CASE WHEN source = :a THEN amount ELSE -amount END), 0)"
-        " FROM ledger WHERE guild_id = :g AND kind = 'table' AND at >= :t"
-        " AND (source = :a OR target = :a)",
+async def table_flows(
+    tx: Transaction, guild_id: int, account: str, since: float
+) -> list[tuple[int, float, int]]:
+    """The account's movements at every table it moved coins with since a moment, from
+    each such table's first movement on (older ones included, oldest first): ``(table id,
+    when, amount)``, the amount positive into the table (a stake) and negative out of it.
+    A loss limit reads them to tell a stake paid back today from one staked today."""
+    rows = await tx.fetchall(
+        "SELECT table_id, at, CASE WHEN source = :a THEN amount ELSE -amount END FROM ledger"
+        " WHERE kind = 'table' AND (source = :a OR target = :a) AND table_id IN ("
+        " SELECT table_id FROM ledger WHERE guild_id = :g AND kind = 'table' AND at >= :t"
+        " AND (source = :a OR target = :a)) ORDER BY id",
         {"g": guild_id, "a": account, "t": since},
     )
-    return int(row[0]) if row else 0
+    return [(int(row[0]), float(row[1]), int(row[2])) for row in rows]
 
 
 async def gifts_given_since(tx: Transaction, guild_id: int, account: str, since: float) -> int:
