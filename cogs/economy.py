@@ -68,6 +68,7 @@ LEDGER_WORDS = frozenset(
         N_("left the lobby"),
         N_("welcome"),
         N_("house float"),
+        N_("settled at value"),
     )
 )
 
