@@ -284,7 +284,10 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
             if switches
             else _("An opener may still choose their own.")
         )
-        await self.show_to(interaction, config, f"{new} {who}")
+        note = options.notes.get(declared.name)
+        warning = note({k: v for k, v in after.items() if v is not None}) if note else None
+        text = f"{new} {who}" if warning is None else f"{new} {who}\n{warning}"
+        await self.show_to(interaction, config, text)
 
     @app_commands.command(name="stakes", description="The stakes a game's tables may ask.")
     @app_commands.describe(

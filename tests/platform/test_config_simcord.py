@@ -295,3 +295,46 @@ async def test_stake_limits_apply_to_a_betting_games_bet_limits(simcord_env):
     other = world.guild.create_text_channel("fortunes-here")
     opened = await alice.slash(other, "fortunes open", min_stake=10, max_stake=500)
     answered(opened, ephemeral=False)
+
+
+async def test_turning_the_house_guard_off_says_members_can_then_beat_the_bank(simcord_env):
+    from bot.games import fortunes_winds as fw
+
+    world = await make_world(simcord_env, "alice")
+    mod = world.moderator
+
+    def edge(value: object) -> str:
+        return f"**+{float(value) * 100:.1f}%**"  # type: ignore[arg-type]
+
+    off = answered(
+        await mod.slash(
+            world.channel, "config rule", game="fortunes_winds", option="house_guard", value="off"
+        )
+    ).response.content
+    assert "members can beat the bank" in off
+    served = {kind: fw.served_edge(kind) for kind in ("against", "tea", "hungry", "daikoku")}
+    # Computed by the odds, not copied: the shooter keeping dice for the bet.
+    assert [edge(served[k]) for k in ("against", "tea", "hungry")] == [
+        "**+56.3%**",
+        "**+28.5%**",
+        "**+8.5%**",
+    ]
+    for kind, name in (("against", "Against"), ("tea", "Lady Sun's Tea"),
+                       ("hungry", "Hungry Moon"), ("daikoku", "Daikoku's Belly")):  # fmt: skip
+        assert f"{name} {edge(served[kind])}" in off
+    hungry_alone = -fw.turn_odds("best").edges["hungry"]
+    assert f"for their own bet: Hungry Moon {edge(hungry_alone)}" in off  # +7.9%
+
+    # Without bets against, Against is not offered, so not named; the guard back on: silence.
+    no_against = answered(
+        await mod.slash(
+            world.channel, "config rule", game="fortunes_winds", option="against_bets", value="off"
+        )
+    ).response.content
+    assert "members can beat the bank" in no_against and "Against" not in no_against
+    on = answered(
+        await mod.slash(
+            world.channel, "config rule", game="fortunes_winds", option="house_guard", value="on"
+        )
+    ).response.content
+    assert "beat the bank" not in on
