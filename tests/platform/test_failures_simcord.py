@@ -10,6 +10,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
 from cogs._ui.primitives import APOLOGY, SAVED_BUT_NOT_SHOWN
+from tests.support.gifts import world_gifts_unheld
 from tests.support.sim import answered, make_world, message_text, refusal, visible_to
 
 
@@ -181,6 +182,7 @@ async def test_a_failure_after_saving_says_the_action_stands(simcord_env, dice):
 
 async def test_a_gift_whose_answer_discord_refuses_once_says_it_went_through(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
+    await world_gifts_unheld(world)
     alice, bob = world["alice"], world["bob"]
     answered(await bob.slash(world.channel, "wallet"))
     answered(await alice.slash(world.channel, "wallet"))
@@ -211,6 +213,7 @@ async def test_an_answer_on_its_way_as_the_deferral_fires_is_not_lost(simcord_en
     """The 2 s deferral timer fires while the command's own answer is on its way: Discord
     takes the deferral first and refuses the answer as already acknowledged (40060)."""
     world = await make_world(simcord_env, "alice", "bob")
+    await world_gifts_unheld(world)
     alice, bob = world["alice"], world["bob"]
     answered(await bob.slash(world.channel, "wallet"))
     answered(await alice.slash(world.channel, "wallet"))

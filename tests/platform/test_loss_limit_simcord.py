@@ -4,6 +4,7 @@ and the day after it is not."""
 
 from __future__ import annotations
 
+from tests.support.gifts import world_gifts_unheld
 from tests.support.sim import answered, make_world, refusal
 
 
@@ -107,6 +108,7 @@ async def test_a_gift_spends_the_givers_limit_as_a_stake_does(simcord_env):
     # A gift is the way round a limit (to a friend, or an account of one's own, who stakes
     # it): what a member gives today counts as lost, and a gift to them adds no room.
     world = await make_world(simcord_env, "alice", "bob")
+    await world_gifts_unheld(world)
     alice, bob, mod = world["alice"], world["bob"], world.moderator
     answered(await bob.slash(world.channel, "wallet"))
     set_alice = await mod.slash(world.channel, "economy loss-limit set", amount=50, member=alice)
