@@ -6,6 +6,7 @@ unless set). On both backends, with a clock the test moves."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -159,3 +160,49 @@ async def test_a_refused_gift_of_a_new_wallet_leaves_no_free_coins_behind(
     with pytest.raises(GiftLimited):
         await services.economy.give(GUILD, SPARES[0], MAIN, 5)  # its wallet opens, and rolls back
     assert await fingerprint(services.db) == before
+
+
+async def test_gifts_from_two_processes_at_once_never_pass_the_hold_or_the_cap(
+    postgres_dsn: str,
+) -> None:
+    """Each gift is checked once made, while its statements hold the giver's and the
+    receiver's wallet rows: two processes giving at once are judged one after the other
+    (PostgreSQL, READ COMMITTED; SQLite's BEGIN IMMEDIATE already serialises them)."""
+    from bot.economy import Economy
+    from bot.storage.postgres import PostgresDatabase
+    from tests.platform._helpers import FakeClock
+
+    clock = FakeClock()
+    first_db, second_db = PostgresDatabase(postgres_dsn), PostgresDatabase(postgres_dsn)
+    await first_db.open()
+    await second_db.open()
+    try:
+        first = Economy(first_db, house_float=1000, clock=clock)
+        second = Economy(second_db, house_float=1000, clock=clock)
+        for member in FRESH:
+            await first.balance(GUILD, member)
+        # The giver may give the 100 a moderator granted, once: twice at once, one refused.
+        await first.grant(GUILD, MAIN, 100, "prize")
+        results = await asyncio.gather(
+            first.give(GUILD, MAIN, SPARES[0], 100),
+            second.give(GUILD, MAIN, SPARES[1], 100),
+            return_exceptions=True,
+        )
+        assert sorted(type(r).__name__ for r in results) == ["Balance", "GiftLimited"], results
+        assert (await first.balance(GUILD, MAIN)).balance == 1_000
+        # Five givers at once to one receiver: 1,000 a day, never more.
+        clock.advance(7 * DAY)
+        results = await asyncio.gather(
+            *(
+                economy.give(GUILD, giver, MAIN, 300)
+                for giver, economy in zip(SPARES, (first, second) * 3, strict=False)
+            ),
+            return_exceptions=True,
+        )
+        took = [r for r in results if not isinstance(r, BaseException)]
+        assert len(took) == 3 and all(isinstance(r, GiftLimited) for r in results if r not in took)
+        _free, allowance = await first.gift_status(GUILD, MAIN)
+        assert allowance.received == 900
+    finally:
+        await first_db.close()
+        await second_db.close()
