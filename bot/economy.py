@@ -4,6 +4,11 @@ Invariant (checked by the tests after every step): for each guild,
 ``sum(wallets) + sum(table escrow) + house == minted``. Coins enter only by minting
 (a new wallet's starting balance, `/daily`, a moderator's grant, the house float) and
 never leave; every other movement is a transfer between two accounts.
+
+Coins a member gets for free (welcome coins, /daily) are also recorded with when they came:
+a gift moves only those older than the server's hold, and a member receives at most the
+server's cap in gifts a day, so spare accounts cannot funnel freshly minted coins to a main
+one (issue 33). Held coins stake as any other; what a table pays out is the winner's own.
 """
 
 from __future__ import annotations
