@@ -14,13 +14,13 @@ bot (a verify or replay worker, a test) builds the same service from the catalog
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
 from bot.games import fortunes_winds, hachihachi, hazard, nihakyu, strength_duel
 from bot.games.contract import ActionT, Engine, EventT, RulesT, StateT
-from bot.games.registry import GameRegistry, GameSpec
+from bot.games.registry import GameRegistry, GameSpec, HouseEnd
 from bot.i18n import N_
 from bot.players import AnyComputer, Computer
 from bot.players import fortunes_winds as fortunes_winds_player
@@ -47,6 +47,9 @@ class Game(Generic[RulesT, StateT, ActionT, EventT]):
     """The cog extension loaded by default (``cogs.<game>``), which attaches its UI."""
     computer: Computer[RulesT, StateT, ActionT] | None = None
     """Its computer player, or ``None`` for a game without one."""
+    house_end: HouseEnd[StateT, ActionT] | None = None
+    """How a moderator's end settles a game in which the house stakes the computer's seat,
+    where that is not the plain Abort (:attr:`bot.games.registry.GameSpec.house_end`)."""
 
     @property
     def name(self) -> str:
@@ -98,7 +101,7 @@ class Catalog:
         """The engines the table service hosts, by name."""
         registry = GameRegistry()
         for record in self.records:
-            registry.add(GameSpec(record.engine, record.title))
+            registry.add(GameSpec(record.engine, record.title, record.house_end))
         return registry
 
 
@@ -127,6 +130,15 @@ NIHAKYU = Game(
     ),
 )
 
+
+def _duel_at_value(
+    state: strength_duel.State, house_seats: Collection[int]
+) -> strength_duel.SettleAtValue | None:
+    # The pot of a house-staked duel is settled at the value of the table its computer
+    # plays by (the rules' "Ended early"), not simply returned.
+    return strength_duel.at_value(state, house_seats, strength_duel_player.value)
+
+
 STRENGTH_DUEL = Game(
     engine=strength_duel.ENGINE,
     title=N_("Strength Duel"),
@@ -138,6 +150,7 @@ STRENGTH_DUEL = Game(
         thinking_seconds=0.2,
         house_stakes=strength_duel_player.house_refusal,
     ),
+    house_end=_duel_at_value,
 )
 
 FORTUNES_WINDS = Game(

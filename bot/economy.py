@@ -4,6 +4,11 @@ Invariant (checked by the tests after every step): for each guild,
 ``sum(wallets) + sum(table escrow) + house == minted``. Coins enter only by minting
 (a new wallet's starting balance, `/daily`, a moderator's grant, the house float) and
 never leave; every other movement is a transfer between two accounts.
+
+Coins a member gets for free (welcome coins, /daily) are also recorded with when they came:
+a gift moves only those older than the server's hold, and a member receives at most the
+server's cap in gifts a day, so spare accounts cannot funnel freshly minted coins to a main
+one (issue 33). Held coins stake as any other; what a table pays out is the winner's own.
 """
 
 from __future__ import annotations
@@ -12,11 +17,13 @@ import logging
 import re
 import unicodedata
 import weakref
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from bot.clock import Clock, discord_clock
 from bot.errors import (
+    GiftLimited,
     InsufficientFunds,
     LossLimitReached,
     NotAllowed,
@@ -36,6 +43,20 @@ DEFAULT_CURRENCY = "ryō"
 """The currency's name until a moderator names it (the column's default)."""
 MAX_AMOUNT = 10**12
 """Bigger than any honest balance; keeps amounts far from SQLite's 64-bit limit."""
+DEFAULT_GIFT_HOLD_DAYS = 7
+"""How long free coins (welcome, /daily) wait before they can be given away, unless a
+server sets otherwise: five fresh accounts gave one main account 5,500 freshly minted
+coins at once (issue 33). A week is longer than anyone waits to farm a server, and a
+member playing from their first day loses nothing by it: held coins stake as any other."""
+DEFAULT_GIFT_CAP = 1000
+"""The most a member may receive in gifts in a day, unless a server sets otherwise: a new
+wallet's default starting balance, so friends can still stake a newcomer a wallet's worth
+a day, while coins funnelled from spare accounts, once free to give, arrive at most a
+wallet's worth a day."""
+MAX_GIFT_HOLD_DAYS = 365
+MAX_GIFT_ACCOUNT_DAYS = 3650
+DISCORD_EPOCH_MS = 1_420_070_400_000
+"""The first millisecond of 2015: a Discord id's top 42 bits count milliseconds from it."""
 
 
 def wallet_account(user_id: int) -> str:
@@ -56,6 +77,13 @@ class GuildTerms:
     """As coins are shown: the name, after the emoji when the server set one."""
     starting_balance: int
     daily_amount: int
+    gift_hold_days: int = DEFAULT_GIFT_HOLD_DAYS
+    """Free coins (welcome, /daily) can be given away only this many days after they came."""
+    gift_account_days: int = 0
+    """A member whose Discord account is at least this old (days) is let off that hold;
+    0: nobody is."""
+    gift_cap: int = DEFAULT_GIFT_CAP
+    """The most a member may receive in gifts in a day (from midnight UTC); 0: no cap."""
 
     @classmethod
     def of(cls, row: mq.GuildSettingsRow, default_name: str | None = None) -> GuildTerms:
@@ -64,7 +92,14 @@ class GuildTerms:
         name, emoji = row.currency_name, row.currency_emoji
         if default_name is not None and name == DEFAULT_CURRENCY:
             name = default_name
-        return cls(f"{emoji} {name}" if emoji else name, row.starting_balance, row.daily_amount)
+        return cls(
+            f"{emoji} {name}" if emoji else name,
+            row.starting_balance,
+            row.daily_amount,
+            row.gift_hold_days,
+            row.gift_account_days,
+            row.gift_cap,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +113,42 @@ class DailyClaim:
     amount: int
     balance: int
     currency: str
+
+
+@dataclass(frozen=True, slots=True)
+class FreeCoins:
+    """What of a member's wallet came free (welcome coins, /daily) less than the server's
+    hold ago: those coins stake as any other, but cannot be given away yet."""
+
+    balance: int
+    held: int
+    """Free coins still held, at most the balance (coins lost at the tables count as the
+    member's own coins first, so a loss never frees a held coin)."""
+    until: float | None
+    """When the last held coin can be given away (None: none is held)."""
+
+    @property
+    def giftable(self) -> int:
+        return self.balance - self.held
+
+
+@dataclass(frozen=True, slots=True)
+class GiftAllowance:
+    """What a member may still receive in gifts today under the server's daily cap."""
+
+    cap: int
+    """0: no cap."""
+    received: int
+    resets_at: float
+
+    @property
+    def left(self) -> int | None:
+        return None if not self.cap else max(0, self.cap - self.received)
+
+
+def account_created(user_id: int) -> float:
+    """When a Discord account was made (Unix time), read from its id."""
+    return ((user_id >> 22) + DISCORD_EPOCH_MS) / 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +186,40 @@ def utc_day(now: float) -> tuple[float, float]:
     count from midnight UTC, the same moment for every member of a server."""
     start = now - now % 86_400
     return start, start + 86_400
+
+
+def lost_at_tables(flows: Iterable[tuple[int, float, int]], since: float) -> int:
+    """What a member lost at the tables since ``since``, from their movements at each
+    table (:func:`bot.storage.money.table_flows`: oldest first, positive into the table).
+
+    A stake counts as lost on the day it was staked until the table pays it back. What a
+    table pays back repays the member's oldest coins still on it first, on the day those
+    were staked: a stake made before midnight and returned after it makes no room on the
+    new day. Only what a table pays beyond every coin put on it is winnings, on the day it
+    is paid (room, as a loss is). The ledger does not say which coins a payment returns
+    (a table settles each player's net), so oldest first: a coin lost there earlier is
+    repaid before one staked today, which can only count more as lost today, never less."""
+    lost = 0
+    on_tables: dict[int, deque[tuple[float, int]]] = {}
+    for table_id, at, amount in flows:
+        held = on_tables.setdefault(table_id, deque())
+        if amount > 0:
+            held.append((at, amount))
+            if at >= since:
+                lost += amount
+            continue
+        back = -amount
+        while back and held:
+            staked_at, left = held.popleft()
+            repaid = min(back, left)
+            back -= repaid
+            if staked_at >= since:
+                lost -= repaid
+            if left > repaid:
+                held.appendleft((staked_at, left - repaid))
+        if back and at >= since:
+            lost -= back
+    return lost
 
 
 MIN_EXCLUSION_DAYS = 1
@@ -215,9 +320,7 @@ class Economy:
         terms = await self.terms(tx, guild_id)
         made = await mq.insert_wallet(tx, guild_id, user_id)  # False: another process did
         if made and terms.starting_balance:
-            await self._mint(
-                tx, guild_id, wallet_account(user_id), terms.starting_balance, "welcome"
-            )
+            await self._mint_free(tx, guild_id, user_id, terms.starting_balance, "welcome")
         row = await mq.wallet(tx, guild_id, user_id)
         assert row is not None
         return row
@@ -261,6 +364,14 @@ class Economy:
         """Create coins: the only way the total grows, so it is counted in `minted`."""
         await mq.add_minted(tx, guild_id, amount)
         await self.transfer(tx, guild_id, MINT, target, amount, kind="mint", memo=memo)
+
+    async def _mint_free(
+        self, tx: Transaction, guild_id: int, user_id: int, amount: int, memo: str
+    ) -> None:
+        """Mint coins a member gets for free, recorded as such: a gift moves only those
+        older than the server's hold, so spare accounts cannot funnel them at once."""
+        await self._mint(tx, guild_id, wallet_account(user_id), amount, memo)
+        await mq.record_free_coins(tx, guild_id, user_id, self._clock(), amount)
 
     async def _apply(self, tx: Transaction, guild_id: int, account: str, delta: int) -> None:
         kind, _, owner = account.partition(":")
@@ -340,9 +451,7 @@ class Economy:
                     ready_at=str(ready_at),
                 )
             if settings.daily_amount:
-                await self._mint(
-                    tx, guild_id, wallet_account(user_id), settings.daily_amount, "daily"
-                )
+                await self._mint_free(tx, guild_id, user_id, settings.daily_amount, "daily")
             balance = row.balance + settings.daily_amount
         return DailyClaim(settings.daily_amount, balance, settings.currency_name)
 
@@ -394,7 +503,7 @@ class Economy:
         away. A gift is the way round a limit (to a friend, or an account of one's own, who
         stakes it), so it spends the limit as a stake does; a gift received adds no room."""
         account = wallet_account(user_id)
-        lost = await mq.table_outflow_since(tx, guild_id, account, since)
+        lost = lost_at_tables(await mq.table_flows(tx, guild_id, account, since), since)
         return lost + await mq.gifts_given_since(tx, guild_id, account, since)
 
     async def may_stake(self, tx: Transaction, guild_id: int, user_id: int, amount: int) -> bool:
@@ -472,6 +581,43 @@ class Economy:
             await mq.delete_exclusion(tx, guild_id, user_id)
         return True
 
+    # -- gifts -------------------------------------------------------------------------------
+
+    async def free_coins(
+        self, tx: Transaction, guild_id: int, user_id: int, balance: int, terms: GuildTerms
+    ) -> FreeCoins:
+        """What of the member's ``balance`` came free less than the server's hold ago."""
+        now = self._clock()
+        hold = terms.gift_hold_days * 86_400
+        aged = terms.gift_account_days * 86_400
+        if not hold or (aged and now - account_created(user_id) >= aged):
+            return FreeCoins(balance, 0, None)
+        young = await mq.free_coins_since(tx, guild_id, user_id, now - hold)
+        held = min(balance, sum(amount for _at, amount in young))
+        return FreeCoins(balance, held, young[-1][0] + hold if held else None)
+
+    async def gift_allowance(
+        self, tx: Transaction, guild_id: int, user_id: int, terms: GuildTerms
+    ) -> GiftAllowance:
+        """What the member may still receive in gifts today."""
+        day_start, resets_at = utc_day(self._clock())
+        received = 0
+        if terms.gift_cap:
+            account = wallet_account(user_id)
+            received = await mq.gifts_received_since(tx, guild_id, account, day_start)
+        return GiftAllowance(terms.gift_cap, received, resets_at)
+
+    async def gift_status(self, guild_id: int, user_id: int) -> tuple[FreeCoins, GiftAllowance]:
+        """A member's own view of gifts (/wallet): their free coins still held, and what
+        they may still receive today."""
+        terms = await self.terms_of(guild_id)
+        async with self._db.reading() as tx:
+            row = await mq.wallet(tx, guild_id, user_id)
+            free = await self.free_coins(
+                tx, guild_id, user_id, row.balance if row is not None else 0, terms
+            )
+            return free, await self.gift_allowance(tx, guild_id, user_id, terms)
+
     async def give(self, guild_id: int, giver: int, receiver: int, amount: int) -> Balance:
         check_amount(amount)
         if giver == receiver:
@@ -498,7 +644,40 @@ class Economy:
             )
             row = await mq.wallet(tx, guild_id, giver)
             assert row is not None
+            # Checked once the gift is made: its statements hold both wallets' rows until
+            # the commit, so two gifts at once (another process's too) are judged one
+            # after the other, each seeing the other's coins gone.
+            await self._check_gift(tx, guild_id, giver, receiver, amount, row.balance, terms)
         return Balance(row.balance, terms.currency_name)
+
+    async def _check_gift(
+        self,
+        tx: Transaction,
+        guild_id: int,
+        giver: int,
+        receiver: int,
+        amount: int,
+        left_with: int,
+        terms: GuildTerms,
+    ) -> None:
+        """Refuse (and so undo) a gift that moves free coins the server still holds, or
+        takes the receiver's gifts today past the server's cap."""
+        free = await self.free_coins(tx, guild_id, giver, left_with + amount, terms)
+        allowance = await self.gift_allowance(tx, guild_id, receiver, terms)
+        before = GiftAllowance(allowance.cap, allowance.received - amount, allowance.resets_at)
+        room = before.left
+        if amount <= free.giftable and (room is None or amount <= room):
+            return
+        raise GiftLimited(
+            most=max(0, free.giftable if room is None else min(free.giftable, room)),
+            member=f"<@{receiver}>",
+            currency=terms.currency_name,
+            held=free.held if amount > free.giftable else 0,
+            until=free.until,
+            left=room,
+            cap=before.cap,
+            resets_at=before.resets_at,
+        )
 
     async def grant(self, guild_id: int, receiver: int, amount: int, memo: str) -> Balance:
         """A moderator mints coins into a member's wallet."""
@@ -519,6 +698,9 @@ class Economy:
         starting_balance: int | None = None,
         daily_amount: int | None = None,
         currency_emoji: str | None = None,
+        gift_hold_days: int | None = None,
+        gift_account_days: int | None = None,
+        gift_cap: int | None = None,
     ) -> mq.GuildSettingsRow:
         """`currency_emoji`: an emoji, a server emoji (`<:name:id>`), or "" for none."""
         if currency_name is not None and not 1 <= len(currency_name.strip()) <= 20:
@@ -533,6 +715,18 @@ class Economy:
             raise NotAllowed("The starting balance must be between 0 and 1,000,000,000.")
         if daily_amount is not None and not 0 <= daily_amount <= 1_000_000_000:
             raise NotAllowed("The daily amount must be between 0 and 1,000,000,000.")
+        if gift_hold_days is not None and not 0 <= gift_hold_days <= MAX_GIFT_HOLD_DAYS:
+            raise NotAllowed(
+                "Free coins can be held from 0 to {most} days; nothing changed.",
+                most=MAX_GIFT_HOLD_DAYS,
+            )
+        if gift_account_days is not None and not 0 <= gift_account_days <= MAX_GIFT_ACCOUNT_DAYS:
+            raise NotAllowed(
+                "The account age that lifts the hold is from 0 to {most} days; nothing changed.",
+                most=MAX_GIFT_ACCOUNT_DAYS,
+            )
+        if gift_cap is not None and not 0 <= gift_cap <= 1_000_000_000:
+            raise NotAllowed("The daily gift cap must be between 0 and 1,000,000,000.")
         try:
             async with self._db.transaction() as tx:
                 await self.ensure_guild(tx, guild_id)
@@ -543,6 +737,9 @@ class Economy:
                     starting_balance=starting_balance,
                     daily_amount=daily_amount,
                     currency_emoji=currency_emoji,
+                    gift_hold_days=gift_hold_days,
+                    gift_account_days=gift_account_days,
+                    gift_cap=gift_cap,
                 )
                 settings = await mq.guild_settings(tx, guild_id)
                 assert settings is not None

@@ -6,6 +6,7 @@ from bot.games.errors import IllegalMove, UserFacingError
 from bot.i18n import N_, _
 
 __all__ = [
+    "GiftLimited",
     "IllegalMove",
     "InsufficientFunds",
     "LossLimitReached",
@@ -111,6 +112,60 @@ class LossLimitReached(UserFacingError):
         self.limit = limit
         self.lost = lost
         self.stake = stake
+
+
+GIFT_TEMPLATES = {
+    # One whole sentence per case (a held gift, a full receiver, both): translated whole.
+    "held": N_(
+        "You can give at most {most} {currency} now: {held} {currency} of your wallet came "
+        "free (welcome coins and /daily), and this server lets free coins be given away only "
+        "after a while; all of yours from <t:{until}:f> (<t:{until}:R>)."
+    ),
+    "capped": N_(
+        "You can give {member} at most {most} {currency} now: they can receive only {left} "
+        "{currency} more in gifts today, this server's cap being {cap} {currency} a day. It "
+        "starts again at <t:{moment}:t> (<t:{moment}:R>)."
+    ),
+    "both": N_(
+        "You can give {member} at most {most} {currency} now: {held} {currency} of your "
+        "wallet came free (welcome coins and /daily), and this server lets free coins be "
+        "given away only after a while (all of yours from <t:{until}:f>); and {member} can "
+        "receive {left} {currency} more in gifts today, this server's cap being {cap} "
+        "{currency} a day (it starts again <t:{moment}:R>)."
+    ),
+}
+
+
+class GiftLimited(UserFacingError):
+    """A gift of free coins the server still holds (welcome coins and /daily can be given
+    only after a while: spare accounts cannot funnel them), or past what the receiver may
+    still receive in gifts today. Says how much can be given now, and why."""
+
+    def __init__(
+        self,
+        *,
+        most: int,
+        member: str,
+        currency: str,
+        held: int,
+        until: float | None,
+        left: int | None,
+        cap: int,
+        resets_at: float,
+    ) -> None:
+        case = "capped" if not held else "held" if left is None else "both"
+        super().__init__(
+            GIFT_TEMPLATES[case],
+            most=most,
+            member=member,
+            currency=currency,
+            held=held,
+            until=str(int(until or 0)),
+            left=left or 0,
+            cap=cap,
+            moment=str(int(resets_at)),
+        )
+        self.most = most
 
 
 def explain(error: UserFacingError) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import discord
@@ -68,6 +69,7 @@ LEDGER_WORDS = frozenset(
         N_("left the lobby"),
         N_("welcome"),
         N_("house float"),
+        N_("settled at value"),
     )
 )
 
@@ -379,27 +381,8 @@ class EconomyCog(commands.Cog, name="Economy"):
         if target.bot:
             raise UserFacingError("Bots do not keep wallets here.")
         if target.id == interaction.user.id:
-            balance = await self.economy.balance(interaction.guild_id, target.id)
-            status = await self.economy.loss_limit_status(interaction.guild_id, target.id)
-            if status is not None:
-                limit, lost = status
-                await send_ephemeral(
-                    interaction,
-                    _(
-                        "Your wallet holds **{amount}**. Daily loss limit: {limit}; lost at "
-                        "the tables or given away today: {lost}.",
-                        amount=render.coins(balance.balance, balance.currency),
-                        limit=render.coins(limit, balance.currency),
-                        lost=render.coins(max(lost, 0), balance.currency),
-                    ),
-                )
-                return
             await send_ephemeral(
-                interaction,
-                _(
-                    "Your wallet holds **{amount}**.",
-                    amount=render.coins(balance.balance, balance.currency),
-                ),
+                interaction, await self.own_wallet(interaction.guild_id, target.id)
             )
             return
         peeked = await self.economy.peek(interaction.guild_id, target.id)
@@ -421,6 +404,53 @@ class EconomyCog(commands.Cog, name="Economy"):
                 amount=render.coins(peeked.balance, peeked.currency),
             ),
         )
+
+    async def own_wallet(self, guild_id: int, user_id: int) -> str:
+        """A member's own wallet: the balance, their loss limit, and what of it they can
+        give away now (free coins held) and still receive in gifts today."""
+        balance = await self.economy.balance(guild_id, user_id)
+        currency = balance.currency
+
+        def coins(amount: int) -> str:
+            return render.coins(amount, currency)
+
+        status = await self.economy.loss_limit_status(guild_id, user_id)
+        if status is not None:
+            limit, lost = status
+            lines = [
+                _(
+                    "Your wallet holds **{amount}**. Daily loss limit: {limit}; lost at "
+                    "the tables or given away today: {lost}.",
+                    amount=coins(balance.balance),
+                    limit=coins(limit),
+                    lost=coins(max(lost, 0)),
+                )
+            ]
+        else:
+            lines = [_("Your wallet holds **{amount}**.", amount=coins(balance.balance))]
+        free, allowance = await self.economy.gift_status(guild_id, user_id)
+        if free.held and free.until is not None:
+            lines.append(
+                _(
+                    "Of it, **{held}** came free (welcome coins and /daily) and can be given "
+                    "away only after a while: you can give **{giftable}** now, all of it "
+                    "from <t:{until}:f> (<t:{until}:R>).",
+                    held=coins(free.held),
+                    giftable=coins(free.giftable),
+                    until=str(int(free.until)),
+                )
+            )
+        if allowance.left is not None and allowance.received:
+            lines.append(
+                _(
+                    "You received {received} in gifts today and can receive {left} more "
+                    "(this server's cap: {cap} a day).",
+                    received=coins(allowance.received),
+                    left=coins(allowance.left),
+                    cap=coins(allowance.cap),
+                )
+            )
+        return "\n".join(lines)
 
     @app_commands.command(name="daily", description="Claim your daily coins (every 20 hours).")
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
@@ -676,6 +706,15 @@ class EconomyCog(commands.Cog, name="Economy"):
         await send_ephemeral(interaction, embed=audit_embed(audit, currency, member))
 
 
+@dataclass(frozen=True)
+class GiftSettings:
+    """/config economy's gift settings, each ``None`` when not given (left as it is)."""
+
+    hold_days: int | None = None
+    account_days: int | None = None
+    cap: int | None = None
+
+
 async def configure_economy(
     economy: Economy,
     guild_id: int,
@@ -683,15 +722,20 @@ async def configure_economy(
     emoji: str | None,
     starting_balance: int | None,
     daily_amount: int | None,
+    gifts: GiftSettings | None = None,
 ) -> str:
     """Store the settings given (/config economy), and say what
     the economy is now."""
+    gifts = gifts or GiftSettings()
     settings = await economy.configure(
         guild_id,
         currency_name=currency,
         starting_balance=starting_balance,
         daily_amount=daily_amount,
         currency_emoji=None if emoji is None else ("" if emoji.strip() == "none" else emoji),
+        gift_hold_days=gifts.hold_days,
+        gift_account_days=gifts.account_days,
+        gift_cap=gifts.cap,
     )
     shown = (
         f"{settings.currency_emoji} {settings.currency_name}"

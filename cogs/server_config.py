@@ -14,9 +14,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
-from bot.economy import DEFAULT_CURRENCY, GuildTerms
+from bot.economy import (
+    DEFAULT_CURRENCY,
+    DEFAULT_GIFT_CAP,
+    DEFAULT_GIFT_HOLD_DAYS,
+    MAX_GIFT_ACCOUNT_DAYS,
+    MAX_GIFT_HOLD_DAYS,
+    GuildTerms,
+)
 from bot.errors import NotAllowed
-from bot.i18n import N_, _, available_locales
+from bot.i18n import N_, _, available_locales, ngettext
 from bot.rules_text import GAMES
 from bot.service.config import ServerConfig
 from cogs._ui import render
@@ -24,7 +31,7 @@ from cogs._ui.cog import GameCog
 from cogs._ui.hub import TableHub
 from cogs._ui.options import GAME_CHOICES, Options
 from cogs._ui.primitives import send_ephemeral
-from cogs.economy import configure_economy
+from cogs.economy import GiftSettings, configure_economy
 
 
 def render_value(value: Any) -> str:
@@ -76,6 +83,38 @@ def language_line(chosen: str | None, discord_language: str) -> str:
     return language_names().get(chosen, chosen)
 
 
+def gift_lines(terms: GuildTerms, default: str) -> list[str]:
+    """The gift settings as /config show lists them (defaults marked)."""
+    hold = (
+        ngettext(
+            "free coins (welcome, /daily) can be given away after **{count}** day",
+            "free coins (welcome, /daily) can be given away after **{count}** days",
+            terms.gift_hold_days,
+        )
+        if terms.gift_hold_days
+        else _("free coins (welcome, /daily) can be given away at once")
+    )
+    aged = (
+        ngettext(
+            "Discord accounts at least **{count}** day old give them at once",
+            "Discord accounts at least **{count}** days old give them at once",
+            terms.gift_account_days,
+        )
+        if terms.gift_account_days
+        else _("no account is let off the hold")
+    )
+    cap = (
+        _("a member receives at most **{value}** in gifts a day", value=terms.gift_cap)
+        if terms.gift_cap
+        else _("no cap on the gifts a member receives")
+    )
+    return [
+        hold + (default if terms.gift_hold_days == DEFAULT_GIFT_HOLD_DAYS else ""),
+        aged + (default if not terms.gift_account_days else ""),
+        cap + (default if terms.gift_cap == DEFAULT_GIFT_CAP else ""),
+    ]
+
+
 def config_embed(
     config: ServerConfig,
     playable: dict[str, str],
@@ -114,6 +153,7 @@ def config_embed(
         + (default if terms.starting_balance == 1_000 else ""),
         _("daily amount: **{value}**", value=terms.daily_amount)
         + (default if terms.daily_amount == 100 else ""),
+        *gift_lines(terms, default),
     ]
     embed = discord.Embed(title=_("Server settings"), colour=discord.Colour(render.COLOUR_LOBBY))
     if language:
@@ -284,7 +324,10 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
             if switches
             else _("An opener may still choose their own.")
         )
-        await self.show_to(interaction, config, f"{new} {who}")
+        note = options.notes.get(declared.name)
+        warning = note({k: v for k, v in after.items() if v is not None}) if note else None
+        text = f"{new} {who}" if warning is None else f"{new} {who}\n{warning}"
+        await self.show_to(interaction, config, text)
 
     @app_commands.command(name="stakes", description="The stakes a game's tables may ask.")
     @app_commands.describe(
@@ -313,6 +356,9 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         emoji="An emoji shown before the currency's name (`none` for none)",
         starting_balance="Coins a new wallet starts with (default 1000)",
         daily_amount="Coins /daily gives (default 100)",
+        gift_hold_days="Days until free coins (welcome, /daily) can be given away (default 7)",
+        gift_account_days="Accounts this many days old give free coins at once (default 0: none)",
+        gift_cap="The most a member may receive in gifts a day (default 1000; 0: no cap)",
     )
     @app_commands.checks.has_permissions(manage_guild=True)
     async def economy(
@@ -322,10 +368,19 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         emoji: app_commands.Range[str, 1, 64] | None = None,
         starting_balance: app_commands.Range[int, 0, 1_000_000_000] | None = None,
         daily_amount: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+        gift_hold_days: app_commands.Range[int, 0, MAX_GIFT_HOLD_DAYS] | None = None,
+        gift_account_days: app_commands.Range[int, 0, MAX_GIFT_ACCOUNT_DAYS] | None = None,
+        gift_cap: app_commands.Range[int, 0, 1_000_000_000] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         note = await configure_economy(
-            self.bot.economy, interaction.guild_id, currency, emoji, starting_balance, daily_amount
+            self.bot.economy,
+            interaction.guild_id,
+            currency,
+            emoji,
+            starting_balance,
+            daily_amount,
+            GiftSettings(gift_hold_days, gift_account_days, gift_cap),
         )
         config = await self.bot.tables.server_config(interaction.guild_id)
         await self.show_to(interaction, config, note)

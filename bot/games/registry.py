@@ -5,10 +5,16 @@ service reads everything else through the engine (``bot/games/contract.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Generic
 
 from bot.games.contract import ActionT, Engine, EventT, RulesT, StateT
+
+HouseEnd = Callable[[StateT, Collection[int]], ActionT | None]
+"""Given a running game's state and the seats whose stakes are the house's (computers):
+the action a moderator's end sends in place of :class:`~bot.games.common.Abort`, or
+``None`` for the plain Abort."""
 
 
 @dataclass(frozen=True)
@@ -20,6 +26,9 @@ class GameSpec(Generic[RulesT, StateT, ActionT, EventT]):
 
     engine: Engine[RulesT, StateT, ActionT, EventT]
     title: str
+    house_end: HouseEnd[StateT, ActionT] | None = None
+    """How a moderator ends a game in which the house stakes a computer's seat, where that
+    is not the plain Abort (the Strength Duel settles the pot at the position's value)."""
 
     @property
     def name(self) -> str:

@@ -32,6 +32,15 @@ Rulings made here (beyond those in the rules file):
   every stake goes back to its owner; the game is over with no winner and no draw
   (``aborted`` is set). Unrevealed bids stay secret; forbidden numbers are revealed, as
   at any end.
+- Ended early where the house stakes the computer's seat (the rules' "Ended early"): a
+  returned stake would let a member have every losing game ended (+49.9% of the stake at
+  best play), so the moderator's end sends :class:`SettleAtValue` instead of Abort and the
+  pot is settled at the position's exact value: the member receives the pot times their
+  equilibrium chance of winning from the current strengths, rounded down, the house seat
+  the rest (``settled``). The chance comes with the action (:func:`at_value` builds it
+  from the table the computer plays by, handed in by the caller), so the log and a replay
+  say what was paid and why. A duel between members ended by a moderator still returns
+  every stake.
 - Money: the pot (every stake) goes to the winner, or is split evenly between the winning
   team or the ninjas who drew (the remainder one coin at a time in seat order). When
   everyone draws that is a refund. In three-player play a ninja eliminated earlier is not
@@ -49,12 +58,14 @@ still holds.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
+from fractions import Fraction
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.common import HOUSE, Abort, Deadline, PrivateEvent
+from bot.games.common import HOUSE, Abort, Deadline, Permission, PrivateEvent
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -118,7 +129,21 @@ class Forbid(BaseModel):
     number: int
 
 
-Action = Annotated[Bid | Forbid | Deadline | Abort, Field(discriminator="kind")]
+class SettleAtValue(BaseModel):
+    """A moderator ends a duel in which the house stakes the seat ``house`` (a computer's):
+    the pot is settled at the position's value instead of going back. ``chance``: the other
+    seat's equilibrium chance of winning from the current strengths (a draw counts half),
+    read from the table the computer plays by (:func:`at_value`); that seat receives the
+    pot times it, rounded down, and the house seat the rest. Only the table service sends
+    it, in place of :class:`Abort`, and only a moderator not seated may have it sent."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["settle_at_value"] = "settle_at_value"
+    house: int
+    chance: float = Field(ge=0.0, le=1.0)
+
+
+Action = Annotated[Bid | Forbid | Deadline | Abort | SettleAtValue, Field(discriminator="kind")]
 ACTIONS: tuple[type[BaseModel], ...] = get_args(get_args(Action)[0])
 """The action models ``act`` accepts, read off the ``Action`` union (one list, not two)."""
 
@@ -233,6 +258,23 @@ class Aborted(BaseModel):
     forbidden: dict[int, int]
 
 
+class SettledAtValue(BaseModel):
+    """Public: a moderator ended a duel the house stakes; the pot was settled at the
+    position's value: ``shares`` is what each seat received of the ``pot`` (the member's
+    ``chance`` of it, rounded down; the house seat the rest)."""
+
+    kind: Literal["settled_at_value"] = "settled_at_value"
+    by: int | None
+    round: int
+    strength: dict[int, int]
+    forbidden: dict[int, int]
+    member: int
+    house: int
+    chance: float
+    pot: int
+    shares: dict[int, int]
+
+
 Event = Annotated[
     PlayerBid
     | BidConfirmed
@@ -242,7 +284,8 @@ Event = Annotated[
     | RoundOpened
     | RoundRevealed
     | GameOver
-    | Aborted,
+    | Aborted
+    | SettledAtValue,
     Field(discriminator="kind"),
 ]
 
@@ -268,7 +311,11 @@ class State(BaseModel):
     """The winner; in tag mode the winning team's first-seated player."""
     draw: bool = False
     aborted: bool = False
-    """Ended by a moderator: no winner, no draw, every stake returned."""
+    """Ended by a moderator: no winner, no draw; every stake returned, or, in a duel the
+    house stakes, the pot settled at the position's value (``settled``)."""
+    settled: dict[int, int] = Field(default_factory=dict)
+    """What each seat received of the pot when a moderator's end settled it at the
+    position's value (:class:`SettleAtValue`); empty otherwise."""
     pot_to: list[int] = Field(default_factory=list)
     """Who shared the pot: the winner, the winning team, or those who drew."""
     must_bid: list[int]
@@ -469,6 +516,78 @@ def _apply_abort(s: State, by: int | None, action: Abort, dice: Dice) -> list[Ev
     s.pot_to = []
     s.ply += 1
     return [Aborted(by=by, round=s.round, strength=dict(s.strength), forbidden=dict(s.forbidden))]
+
+
+def _check_settle(state: State, player: int | None, action: SettleAtValue) -> None:
+    """The table service decides who may end a game (as for an abort); the engine checks
+    that the game is one the house stakes a seat of, as the action says."""
+    if state.rules.mode != "duel" or len(state.seats) != 2 or action.house not in state.seats:
+        raise IllegalMove("Only a two-player duel the house stakes is settled at its value.")
+
+
+def _apply_settle(s: State, by: int | None, action: SettleAtValue, dice: Dice) -> list[Event]:
+    """End the game at once with the pot shared at the position's value."""
+    (member,) = [p for p in s.seats if p != action.house]
+    pot = sum(s.stakes.values())
+    share = value_share(pot, action.chance)
+    shares = {member: share, action.house: pot - share}
+    s.payouts = {
+        **s.payouts,
+        **{p: s.payouts.get(p, 0) + shares[p] - s.stakes[p] for p in s.seats},
+        HOUSE: s.payouts.get(HOUSE, 0),
+    }
+    s.stakes = {**s.stakes, **dict.fromkeys(s.seats, 0)}
+    s.bids = {}
+    s.tag_requests = []
+    s.finished = True
+    s.aborted = True
+    s.settled = shares
+    s.phase = "over"
+    s.must_bid = []
+    s.winner = None
+    s.draw = False
+    s.pot_to = []
+    s.ply += 1
+    return [
+        SettledAtValue(
+            by=by,
+            round=s.round,
+            strength=dict(s.strength),
+            forbidden=dict(s.forbidden),
+            member=member,
+            house=action.house,
+            chance=action.chance,
+            pot=pot,
+            shares=shares,
+        )
+    ]
+
+
+def value_share(pot: int, chance: float) -> int:
+    """The member's share of a ``pot`` settled at a position whose value to them is
+    ``chance``: the pot times it, rounded down, computed exactly (the float's own value,
+    never a product rounded up to the next coin)."""
+    return math.floor(pot * Fraction(chance))
+
+
+def at_value(
+    state: State, house_seats: Collection[int], value: Callable[[int, int], float]
+) -> SettleAtValue | None:
+    """What a moderator's end sends at this table in place of :class:`Abort`: the pot
+    settled at the position's value where the house stakes one seat of a running duel;
+    ``None`` where every stake simply goes back (members only, no coins at stake, another
+    mode). ``value(own, other)``: the equilibrium chance that the player holding ``own``
+    strength against ``other`` wins (the computer's table). Equal strengths are worth
+    exactly one half by symmetry, whatever rounding the table holds."""
+    if state.finished or state.rules.mode != "duel" or len(state.seats) != 2:
+        return None
+    house = [p for p in state.seats if p in house_seats]
+    if len(house) != 1 or not sum(state.stakes.values()):
+        return None
+    (member,) = [p for p in state.seats if p != house[0]]
+    own, other = state.strength[member], state.strength[house[0]]
+    chance = 0.5 if own == other else value(own, other)
+    return SettleAtValue(house=house[0], chance=chance)
 
 
 def _close_forbid_phase(s: State) -> list[Event]:
@@ -721,6 +840,7 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         Forbid: Move(_check_forbid, _apply_forbid),
         Deadline: Move(only_the_table, _apply_deadline),
         Abort: Move(the_service_decides, _apply_abort),
+        SettleAtValue: Move(_check_settle, _apply_settle),
     },
     game="Strength Duel",
 )
@@ -747,6 +867,10 @@ class StrengthDuelEngine(Engine[Rules, State, Action, Event]):
         return [] if state.winner is None else [state.winner]
 
     name = "strength_duel"
+    permissions: ClassVar[Mapping[type[BaseModel], Permission]] = {
+        # Ending a game is a moderator's word, settled at its value or not.
+        SettleAtValue: Permission.MODERATOR_NOT_SEATED,
+    }
     secret_choices: ClassVar[Mapping[str, str]] = {"bid": "bid", "forbid": "forbid"}
 
     def reveals(self, event: Mapping[str, Any]) -> Mapping[str, Collection[int] | None]:
@@ -755,7 +879,7 @@ class StrengthDuelEngine(Engine[Rules, State, Action, Event]):
         kind = event.get("kind")
         if kind == "round_revealed":
             return {"bid": {int(player) for player in event.get("bids", {})}}
-        if kind in ("game_over", "aborted"):
+        if kind in ("game_over", "aborted", "settled_at_value"):
             return {"forbid": None}
         return {}
 

@@ -20,7 +20,7 @@ from bot.games.common import Abort, Deadline, Permission
 from bot.games.registry import AnySpec
 from bot.players import is_computer
 from bot.service.snapshots import UNREAD, Outcome, Unread
-from bot.service.steps import Steps
+from bot.service.steps import PLAY_MEMO, Steps
 from bot.service.terms import DECIDED_WITH, DO_THAT, GAME_DEADLINE, Actor, permit
 from bot.storage import Transaction
 from bot.storage import money as mq
@@ -117,11 +117,13 @@ class Play:
         *,
         final_status: str = TableStatus.FINISHED,
         decided_with: Sequence[Draw] = (),
+        memo: str = PLAY_MEMO,
     ) -> Outcome:
         """Apply an action at a running table whose lock the caller holds (who may send
         it was checked already: `user_id` is only what the log names). `decided_with`:
         the draws a computer's decision took from the table's dice, taken again here so
-        they are logged (and checked by /verify) before the action's own."""
+        they are logged (and checked by /verify) before the action's own. `memo`: what
+        the ledger says of the seats' coin movements (an early end's settlement)."""
         if row.status == TableStatus.LOBBY:
             raise NotAllowed("The game has not started yet.")
         if row.status != TableStatus.RUNNING:
@@ -134,10 +136,10 @@ class Play:
         if not spec.engine.charges_at_reveal:
             # Spares every action the savepoint the retry needs: its reveals never charge.
             return await self._apply(
-                tx, row, spec, state, user_id, action, seats, final_status, decided_with
+                tx, row, spec, state, user_id, action, seats, final_status, decided_with, memo
             )
         return await self._apply_covering_shortfalls(
-            tx, row, spec, state, user_id, action, seats, final_status, decided_with
+            tx, row, spec, state, user_id, action, seats, final_status, decided_with, memo
         )
 
     async def _apply_covering_shortfalls(
@@ -151,6 +153,7 @@ class Play:
         seats: list[tq.SeatRow] | None,
         final_status: str,
         decided_with: Sequence[Draw],
+        memo: str,
     ) -> Outcome:
         # A reveal may take coins from a player whose wallet has since run short (a secret
         # choice that costs more at the reveal). The engine turns that player's choice into
@@ -160,7 +163,16 @@ class Play:
             try:
                 async with tx.savepoint("reveal"):
                     outcome = await self._apply(
-                        tx, row, spec, state, user_id, action, seats, final_status, decided_with
+                        tx,
+                        row,
+                        spec,
+                        state,
+                        user_id,
+                        action,
+                        seats,
+                        final_status,
+                        decided_with,
+                        memo,
                     )
             except (InsufficientFunds, CannotCover) as short:
                 fix = None
@@ -191,6 +203,7 @@ class Play:
         seats: list[tq.SeatRow] | None,
         final_status: str,
         decided_with: Sequence[Draw] = (),
+        memo: str = PLAY_MEMO,
     ) -> Outcome:
         dice = RecordingDice(self._steps.dice_factory(row))
         retake(dice, decided_with)
@@ -205,7 +218,7 @@ class Play:
             logged[DECIDED_WITH] = len(decided_with)
         await self._steps.log(tx, row.id, seq, user_id, logged, dice.draws, events)
         new_row, deadline = await self.save(
-            tx, row, spec, new_state, dice, seq, seats, final_status, before=state
+            tx, row, spec, new_state, dice, seq, seats, final_status, before=state, memo=memo
         )
         await self._check_charge(tx, row, spec, new_state, user_id)
         await self._check_bank(tx, row, spec, state, new_state)
@@ -225,12 +238,15 @@ class Play:
         final_status: str = TableStatus.FINISHED,
         *,
         before: Any = None,
+        memo: str = PLAY_MEMO,
     ) -> tuple[tq.TableRow, tq.DeadlineRow | Unread | None]:
         """Save the engine's new state: coins reconciled, the row, then the deadline (or,
         once finished, the stats). Returns the row and the deadline it left (`UNREAD`:
         the one stored before, untouched). `before`: the state the row held, when the
         caller has it parsed already (else its ply is read from the row)."""
-        house_net = await self._steps.reconcile(tx, row, state.stakes, state.payouts, seats)
+        house_net = await self._steps.reconcile(
+            tx, row, state.stakes, state.payouts, seats, memo=memo
+        )
         inner = dice.inner
         counter = inner.word_index if isinstance(inner, FairDice) else row.dice_counter
         status = final_status if state.finished else TableStatus.RUNNING

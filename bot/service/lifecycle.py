@@ -22,7 +22,7 @@ from bot.service.acting import Play
 from bot.service.computers import with_house_seats
 from bot.service.config import ServerConfig
 from bot.service.snapshots import Outcome, OutcomeKind
-from bot.service.steps import Steps, require_lobby
+from bot.service.steps import PLAY_MEMO, SETTLED_AT_VALUE_MEMO, Steps, require_lobby
 from bot.service.terms import (
     END_A_GAME,
     LOBBY_DEADLINE,
@@ -393,11 +393,21 @@ class Lifecycle:
         seats: list[tq.SeatRow] | None = None,
     ) -> Outcome:
         """Abort a running table through its engine; if the engine cannot, return every
-        coin still at stake and let settled results stand."""
+        coin still at stake and let settled results stand. Where the house stakes a
+        computer's seat the game may settle otherwise (``GameSpec.house_end``: the Strength
+        Duel's pot at the position's value), so an end is never worth asking for."""
         try:
             async with tx.savepoint("abort"):
+                ending = self._ending(row)
                 outcome = await self._play.act_locked(
-                    tx, row, actor, Abort(), None, seats, final_status=TableStatus.CANCELLED
+                    tx,
+                    row,
+                    actor,
+                    ending,
+                    None,
+                    seats,
+                    final_status=TableStatus.CANCELLED,
+                    memo=PLAY_MEMO if isinstance(ending, Abort) else SETTLED_AT_VALUE_MEMO,
                 )
             return replace(outcome, kind="cancelled")
         except Exception as error:
@@ -406,6 +416,17 @@ class Lifecycle:
             )
         await self._steps.log(tx, row.id, row.version + 1, actor, {"kind": LogKind.CANCEL}, [], [])
         return await self.refunded(tx, row, "cancelled", actor)
+
+    def _ending(self, row: tq.TableRow) -> BaseModel:
+        """The action that ends this running table early: the game's own for a table the
+        house stakes a computer's seat at, else :class:`Abort`."""
+        spec = self._steps.registry.get(row.game)
+        if spec.house_end is None or row.state_json is None:
+            return Abort()
+        state: Any = spec.engine.state_model.model_validate_json(row.state_json)
+        houses = frozenset(seat for seat in state.seats if is_computer(seat))
+        settled = spec.house_end(state, houses) if houses else None
+        return Abort() if settled is None else settled
 
     async def withdraw(self, tx: Transaction, table_id: int) -> Outcome:
         """Cancel a lobby whose table message could not be posted: nobody could see or

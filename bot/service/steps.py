@@ -35,6 +35,11 @@ from bot.storage import Transaction
 from bot.storage import table_queries as tq
 from bot.storage.table_queries import TableStatus
 
+PLAY_MEMO = "play"
+"""The ledger's memo of a seat's coins moving with the game."""
+SETTLED_AT_VALUE_MEMO = "settled at value"
+"""The ledger's memo of a seat's coins when a moderator's end settled a game the house
+stakes at the position's value (``GameSpec.house_end``)."""
 GAME_CACHE_LIMIT = 20_000
 """Table → game names kept in memory; the oldest is dropped past this (a click on an
 old message then costs one read)."""
@@ -278,10 +283,13 @@ class Steps:
         stakes: Mapping[int, int],
         payouts: Mapping[int, int],
         seat_rows: list[tq.SeatRow] | None = None,
+        *,
+        memo: str = PLAY_MEMO,
     ) -> int:
         """Bring wallets, escrow and the house in line with the engine (the moves are
         :func:`money.reconcile`'s); returns the house's net. A player the engine names who
-        has no seat row yet (joined mid-game) gets one."""
+        has no seat row yet (joined mid-game) gets one. `memo`: what the ledger says of
+        the seats' movements."""
         if seat_rows is None:
             seat_rows = await tq.seats(tx, row.id)
         nets = {seat.user_id: seat.wallet_net for seat in seat_rows}
@@ -290,7 +298,7 @@ class Steps:
             await tq.add_seat(tx, row.id, player)
         for move in settlement.moves:
             if move.player is not None:
-                await self.settle_seat(tx, row, move.player, move.current, move.target, memo="play")
+                await self.settle_seat(tx, row, move.player, move.current, move.target, memo=memo)
                 continue
             await self.economy.transfer(
                 tx,

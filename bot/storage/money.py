@@ -16,6 +16,14 @@ class GuildSettingsRow:
     house_balance: int
     minted: int
     currency_emoji: str = ""
+    gift_hold_days: int = 7
+    """Free coins (welcome, /daily) can be given away only this many days after they came
+    (0: at once)."""
+    gift_account_days: int = 0
+    """A member whose Discord account is at least this many days old gives their free coins
+    at once (0: nobody is let off the hold)."""
+    gift_cap: int = 1000
+    """The most a member may receive in gifts in a day from midnight UTC (0: no cap)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +45,8 @@ class MoneyTotals:
 async def guild_settings(tx: Transaction, guild_id: int) -> GuildSettingsRow | None:
     row = await tx.fetchone(
         "SELECT guild_id, currency_name, starting_balance, daily_amount, house_balance, minted,"
-        " currency_emoji FROM guild_settings WHERE guild_id = ?",
+        " currency_emoji, gift_hold_days, gift_account_days, gift_cap"
+        " FROM guild_settings WHERE guild_id = ?",
         (guild_id,),
     )
     return GuildSettingsRow(*row) if row else None
@@ -64,13 +73,28 @@ async def update_guild_settings(
     starting_balance: int | None = None,
     daily_amount: int | None = None,
     currency_emoji: str | None = None,
+    gift_hold_days: int | None = None,
+    gift_account_days: int | None = None,
+    gift_cap: int | None = None,
 ) -> None:
     await tx.execute(
         "UPDATE guild_settings SET currency_name = COALESCE(?, currency_name),"
         " starting_balance = COALESCE(?, starting_balance),"
         " daily_amount = COALESCE(?, daily_amount),"
-        " currency_emoji = COALESCE(?, currency_emoji) WHERE guild_id = ?",
-        (currency_name, starting_balance, daily_amount, currency_emoji, guild_id),
+        " currency_emoji = COALESCE(?, currency_emoji),"
+        " gift_hold_days = COALESCE(?, gift_hold_days),"
+        " gift_account_days = COALESCE(?, gift_account_days),"
+        " gift_cap = COALESCE(?, gift_cap) WHERE guild_id = ?",
+        (
+            currency_name,
+            starting_balance,
+            daily_amount,
+            currency_emoji,
+            gift_hold_days,
+            gift_account_days,
+            gift_cap,
+            guild_id,
+        ),
     )
 
 
@@ -317,17 +341,21 @@ async def clear_loss_limit(tx: Transaction, guild_id: int, user_id: int) -> bool
     return row is not None
 
 
-async def table_outflow_since(tx: Transaction, guild_id: int, account: str, since: float) -> int:
-    """Coins that went from an account into tables since a moment, less what tables paid
-    back into it: what its owner has lost at the tables since then (stakes still in play
-    count as lost until they come back)."""
-    row = await tx.fetchone(
-        "SELECT COALESCE(SUM(CASE WHEN source = :a THEN amount ELSE -amount END), 0)"
-        " FROM ledger WHERE guild_id = :g AND kind = 'table' AND at >= :t"
-        " AND (source = :a OR target = :a)",
+async def table_flows(
+    tx: Transaction, guild_id: int, account: str, since: float
+) -> list[tuple[int, float, int]]:
+    """The account's movements at every table it moved coins with since a moment, from
+    each such table's first movement on (older ones included, oldest first): ``(table id,
+    when, amount)``, the amount positive into the table (a stake) and negative out of it.
+    A loss limit reads them to tell a stake paid back today from one staked today."""
+    rows = await tx.fetchall(
+        "SELECT table_id, at, CASE WHEN source = :a THEN amount ELSE -amount END FROM ledger"
+        " WHERE kind = 'table' AND (source = :a OR target = :a) AND table_id IN ("
+        " SELECT table_id FROM ledger WHERE guild_id = :g AND kind = 'table' AND at >= :t"
+        " AND (source = :a OR target = :a)) ORDER BY id",
         {"g": guild_id, "a": account, "t": since},
     )
-    return int(row[0]) if row else 0
+    return [(int(row[0]), float(row[1]), int(row[2])) for row in rows]
 
 
 async def gifts_given_since(tx: Transaction, guild_id: int, account: str, since: float) -> int:
@@ -339,6 +367,43 @@ async def gifts_given_since(tx: Transaction, guild_id: int, account: str, since:
         (guild_id, account, since),
     )
     return int(row[0]) if row else 0
+
+
+async def gifts_received_since(tx: Transaction, guild_id: int, account: str, since: float) -> int:
+    """Coins an account received in gifts (``/give``) since a moment: what a server's cap
+    on the gifts a member receives in a day counts."""
+    row = await tx.fetchone(
+        "SELECT COALESCE(SUM(amount), 0) FROM ledger"
+        " WHERE guild_id = ? AND kind = 'give' AND target = ? AND at >= ?",
+        (guild_id, account, since),
+    )
+    return int(row[0]) if row else 0
+
+
+# -- free coins -------------------------------------------------------------------------------
+
+
+async def record_free_coins(
+    tx: Transaction, guild_id: int, user_id: int, at: float, amount: int
+) -> None:
+    """Coins a member got for free (a new wallet's welcome coins, ``/daily``), with when:
+    a gift moves only those older than the server's hold."""
+    await tx.execute(
+        "INSERT INTO free_coins (guild_id, user_id, at, amount) VALUES (?, ?, ?, ?)",
+        (guild_id, user_id, at, amount),
+    )
+
+
+async def free_coins_since(
+    tx: Transaction, guild_id: int, user_id: int, since: float
+) -> list[tuple[float, int]]:
+    """The free coins a member got after a moment: (when, how many), oldest first."""
+    rows = await tx.fetchall(
+        "SELECT at, amount FROM free_coins WHERE guild_id = ? AND user_id = ? AND at > ?"
+        " ORDER BY at",
+        (guild_id, user_id, since),
+    )
+    return [(float(row[0]), int(row[1])) for row in rows]
 
 
 async def stake_bars(

@@ -189,6 +189,10 @@ class Options:
     server_while: Mapping[str, Sequence[str]] = field(default_factory=dict)
     """A server option (on/off) → the options that are the server's too while it is on:
     they move the house's share only then, so the opener keeps them otherwise."""
+    notes: Mapping[str, Callable[[Mapping[str, Any]], str | None]] = field(default_factory=dict)
+    """An option → what `/config rule` tells the moderator who sets it, given the server's
+    values after the change (the options set, by name): what the setting lets members do
+    against the bank, in figures, or ``None`` when there is nothing to say."""
 
     def __post_init__(self) -> None:
         names = [option.name for option in self.options]
@@ -203,6 +207,8 @@ class Options:
         may_not_preset = server | {n for locked in self.server_while.values() for n in locked}
         if any(may_not_preset & set(preset) for preset in self.presets.values()):
             raise ValueError("a preset may not set an option the server sets")
+        if not set(self.notes) <= set(names):
+            raise ValueError(f"notes on undeclared options: {sorted(set(self.notes) - set(names))}")
         if len(self.slash_parameters()) > MAX_SLASH_OPTIONS:
             raise ValueError("more than 25 slash options: mark some inline=False")
 

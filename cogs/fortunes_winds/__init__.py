@@ -24,9 +24,10 @@ from cogs.fortunes_winds.ui import FortunesUI
 
 # `server`: only the server's moderators set it (/config rule), never the opener. The
 # guard decides whether the table can beat the bank at all (off, a shooter and friends
-# farm it); "against" bets pay on a shooter who can refuse to keep (+42% for the bettor
-# unguarded), so taking them moves the bank's edge. `banker` stays the opener's: with a
-# player banker no house coin is in play (the computer never bets or banks there).
+# farm it: /config rule says by how much, `words.unguarded_note`); "against" bets pay on a
+# shooter who can refuse to keep (+56.3% for the bettor unguarded), so taking them moves
+# the bank's edge. `banker` stays the opener's: with a player banker no house coin is in
+# play (the computer never bets or banks there).
 OPTIONS = Options(
     fw.Rules,
     table("""
@@ -40,6 +41,7 @@ bet_seconds   0..600   Betting window before each turn, in seconds (default 30;
 roll_seconds  5..3600  Seconds the shooter has before the table rolls (default 60)
 seats>max_players  2..25  Most players at the table (default 8)
 """),
+    notes={"house_guard": words.unguarded_note, "against_bets": words.unguarded_note},
 )  # fmt: skip
 
 

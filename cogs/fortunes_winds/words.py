@@ -7,7 +7,7 @@ whole (``北 North`` is ``北`` in Japanese: the dice carry the kanji)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, TypeAlias
 
@@ -369,6 +369,33 @@ GUARD_TEXT = N_(
     "keep, and its own bet is the house's. A refused bet is told the most the bank would "
     "take."
 )
+
+
+def unguarded_note(values: Mapping[str, Any]) -> str | None:
+    """What `/config rule` tells a moderator whose server plays without the house guard
+    (``values``: the server's options after the change, by name): that members can then
+    beat the bank, with each bet's edge for the player, computed exactly (the shooter
+    keeping dice for that bet; and for the bets that win even then, the shooter keeping
+    for their own bet)."""
+    if values.get("house_guard", True):
+        return None
+    kinds = [k for k in fw.SIDE_BETS if k != "against" or values.get("against_bets", True)]
+
+    def edges(edge: Callable[[fw.BetKind], Fraction]) -> str:
+        ranked = sorted((k for k in kinds if edge(k) > 0), key=lambda k: -edge(k))
+        return _(", ").join(
+            _("{bet} **+{edge}**", bet=_(BET_BUTTONS[kind]), edge=percent(edge(kind), 1))
+            for kind in ranked
+        )
+
+    best = fw.turn_odds("best")
+    return _(
+        "⚠️ With the guard off, members can beat the bank. Each coin bet gains on average, "
+        "the shooter keeping dice for that bet: {served}; even with the shooter keeping "
+        "for their own bet: {alone}.",
+        served=edges(fw.served_edge),
+        alone=edges(lambda kind: -best.edges[kind]),
+    )
 
 
 def odds_embed() -> discord.Embed:

@@ -33,7 +33,14 @@ Snapshot: TypeAlias = TableSnapshot[duel.Rules, duel.State]
 
 QUICK_BIDS = range(15)
 """Bids 0..14 get a button each (three rows); larger ones go through the amount form."""
-PANEL_MOVES = (duel.RoundOpened, duel.RoundRevealed, duel.ForbidClosed, duel.GameOver, duel.Aborted)
+PANEL_MOVES = (
+    duel.RoundOpened,
+    duel.RoundRevealed,
+    duel.ForbidClosed,
+    duel.GameOver,
+    duel.Aborted,
+    duel.SettledAtValue,
+)
 
 
 class DuelUI(Game):

@@ -92,6 +92,58 @@ def aborted(event: duel.Aborted, snapshot: Snapshot) -> str:
     return text + forbidden(event.forbidden)
 
 
+def settled_at_value(event: duel.SettledAtValue, snapshot: Snapshot) -> str:
+    """A moderator's end of a duel the house stakes: the pot at the position's value."""
+    pot = render.coins(event.pot, snapshot.currency)
+    head = (
+        _(
+            "**Stopped by {player}** in round {round}: the house stakes the computer here, "
+            "so the pot of {pot} is settled at the position's value.",
+            player=render.mention(event.by),
+            round=str(event.round),
+            pot=pot,
+        )
+        if event.by
+        else _(
+            "**Stopped** in round {round}: the house stakes the computer here, so the pot "
+            "of {pot} is settled at the position's value.",
+            round=str(event.round),
+            pot=pot,
+        )
+    )
+    return head + "\n" + shares_line(event.member, event.house, event.shares, snapshot, event)
+
+
+def shares_line(
+    member: int,
+    house: int,
+    shares: Mapping[int, int],
+    snapshot: Snapshot,
+    event: duel.SettledAtValue | None = None,
+) -> str:
+    """Who received what of a pot settled at its value (with the chance, when known)."""
+    received = render.coins(shares.get(member, 0), snapshot.currency)
+    rest = render.coins(shares.get(house, 0), snapshot.currency)
+    if event is None:
+        return _(
+            "{member} received {share} of it and the house {rest}.",
+            member=render.mention(member),
+            share=received,
+            rest=rest,
+        )
+    return _(
+        "At strength {own} against {other}, {member} wins **{percent}** of the time against "
+        "the computer's play: they receive {share} (the pot times that, rounded down) and "
+        "the house {rest}.",
+        own=str(event.strength.get(member, 0)),
+        other=str(event.strength.get(house, 0)),
+        member=render.mention(member),
+        percent=share(event.chance),
+        share=received,
+        rest=rest,
+    )
+
+
 def game_over(event: duel.GameOver, snapshot: Snapshot) -> str:
     if event.draw:
         result = _("**A draw** — stakes are returned.")
@@ -122,6 +174,7 @@ SENTENCES = Sentences(
             else None
         ),
         duel.Aborted: aborted,
+        duel.SettledAtValue: settled_at_value,
         duel.GameOver: game_over,
     }
 )
@@ -153,6 +206,16 @@ def result(state: duel.State, snapshot: Snapshot) -> str:
     for event in reversed(snapshot.recent_events):
         if isinstance(event, duel.Aborted):
             return aborted(event, snapshot)
+        if isinstance(event, duel.SettledAtValue):
+            return settled_at_value(event, snapshot)
+    pair = equilibrium_duel(state)
+    if state.aborted and state.settled and pair is not None:
+        member, house = pair
+        return (
+            _("**Stopped by a moderator**: the pot was settled at the position's value.")
+            + "\n"
+            + shares_line(member, house, state.settled, snapshot)
+        )
     if state.aborted:
         return _("**Stopped by a moderator**: every stake went back to its owner.")
     over = duel.GameOver(
@@ -355,4 +418,6 @@ def action_text(action: Mapping[str, Any], currency: str) -> str | None:
         return _("bids {amount} strength", amount=amount)
     if kind == "forbid":
         return _("forbids the number {number}", number=str(action.get("number")))
+    if kind == "settle_at_value":
+        return _("ended the game (moderator), the pot settled at the position's value")
     return None

@@ -12,6 +12,7 @@ from typing import Any
 from bot.games import fortunes_winds as fw
 from cogs.fortunes_winds import words
 from tests.support.discord_limits import command_problems, payload_problems
+from tests.support.gifts import world_gifts_unheld
 from tests.support.sim import (
     answered,
     button_of,
@@ -426,6 +427,7 @@ async def test_the_richest_seated_player_banks(simcord_env):
     """The rules file: with a player banker, the richest seated player banks — not the
     host as such."""
     world = await make_world(simcord_env, "host", "alice", "bob")
+    await world_gifts_unheld(world)
     host, alice, bob = world["host"], world["alice"], world["bob"]
     opened = answered(await host.slash(world.channel, "fortunes open", banker="player"))
     for member in (alice, bob):

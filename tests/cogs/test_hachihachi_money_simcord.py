@@ -25,6 +25,7 @@ from tests.cogs.test_hachihachi_simcord import (
     table_message,
     wallet,
 )
+from tests.support.gifts import world_gifts_unheld
 from tests.support.sim import answered, make_world
 
 __all__ = ["simcord_bot"]  # the fixture with the scripted shuffles
@@ -96,6 +97,7 @@ async def test_a_wallet_that_cannot_cover_the_next_round_ends_the_match_fairly(s
     """Both give away all their wallet holds beyond the escrow: whoever loses round 1
     cannot put the loss back, so the round is paid from the escrow and the match ends."""
     world = await make_world(simcord_env, "alice", "bob", "carol")
+    await world_gifts_unheld(world)
     alice, bob, carol = world["alice"], world["bob"], world["carol"]
     opened = answered(
         await alice.slash(

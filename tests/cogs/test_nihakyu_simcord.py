@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from tests.support.gifts import world_gifts_unheld
 from tests.support.sim import answered, make_world, message_text, refusal, visible_to, wallet
 
 EJECT_REFUSAL = "Only a moderator (Manage Server) who is not playing at this table can do that."
@@ -175,6 +176,7 @@ async def test_kage_is_refused_privately_when_the_wallet_cannot_cover_it(simcord
 
 async def test_kage_becomes_a_roll_when_the_wallet_runs_short_before_the_reveal(simcord_env, dice):
     world = await make_world(simcord_env, "alice", "bob")
+    await world_gifts_unheld(world)
     alice, bob = world["alice"], world["bob"]
     await started(world, "alice", "bob", ante=100, kage_endurance=True)
     await choose(world, alice, "Kage's Endurance")

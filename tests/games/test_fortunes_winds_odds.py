@@ -239,3 +239,16 @@ def test_joint_ev_of_the_worked_examples_third_turn_with_the_brute_force() -> No
         state, _ = fw.act(state, player, fw.Bet(kind=kind, amount=amount), ScriptedDice())
     assert fw.joint_ev(state) == expected
     assert round(float(expected), 2) == 0.13
+
+
+def test_a_shooter_serving_one_bet_gives_it_at_least_any_fixed_keeping() -> None:
+    """``served_edge``: the bet's value under the keeping that serves it best, so at least
+    its value under the shooter's own best keeping and under never keeping; what members
+    can take from an unguarded bank per coin."""
+    best, never = fw.turn_odds("best"), fw.turn_odds("never_keep")
+    for kind in fw.BET_KINDS:
+        served = fw.served_edge(kind)
+        assert served >= -best.edges[kind] and served >= -never.edges[kind], kind
+    assert fw.served_edge("shooter") == -best.edges["shooter"], "the shooter's own keeping"
+    shown = {kind: f"{float(fw.served_edge(kind)):+.1%}" for kind in fw.SIDE_BETS}
+    assert shown == {"daikoku": "+1.2%", "against": "+56.3%", "tea": "+28.5%", "hungry": "+8.5%"}

@@ -22,6 +22,7 @@ from bot.games.strength_duel import (
     Event,
     Forbid,
     Rules,
+    SettleAtValue,
     State,
     act,
     start,
@@ -121,8 +122,9 @@ def test_start_refuses_wrong_table(mode: sd.Mode, players: list[int]) -> None:
 
 
 def test_actions_and_union_round_trip() -> None:
-    assert set(ACTIONS) == {Bid, Forbid, Deadline, Abort}
-    for action in (Bid(amount=4, tag_out=True), Forbid(number=2), Deadline(), Abort()):
+    assert set(ACTIONS) == {Bid, Forbid, Deadline, Abort, SettleAtValue}
+    settle = SettleAtValue(house=1, chance=0.6229220885333955)
+    for action in (Bid(amount=4, tag_out=True), Forbid(number=2), Deadline(), Abort(), settle):
         assert ACTION.validate_json(action.model_dump_json()) == action
     assert Bid(amount=1).kind == "bid" and Forbid(number=0).kind == "forbid"
 

@@ -13,7 +13,7 @@ from bot.games.common import Abort, Deadline, Honour
 from bot.games.contract import Engine
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
-from bot.games.strength_duel import ENGINE, Bid, Forbid, Rules, State
+from bot.games.strength_duel import ENGINE, Bid, Forbid, Rules, SettleAtValue, State
 
 A, B, C, D = 101, 202, 303, 404
 MODES: list[sd.Mode] = ["duel", "forbidden", "three", "tag"]
@@ -85,7 +85,7 @@ def test_no_optional_hook_applies_so_each_keeps_its_default() -> None:
 
 
 def test_actions_are_read_off_the_union_and_each_has_a_move() -> None:
-    assert sd.ACTIONS == union_members(sd.Action) == (Bid, Forbid, Deadline, Abort)
+    assert sd.ACTIONS == union_members(sd.Action) == (Bid, Forbid, Deadline, Abort, SettleAtValue)
     assert set(sd.RULEBOOK.action_types) == set(sd.ACTIONS)
 
 
@@ -120,6 +120,7 @@ def test_parse_event_reads_every_event_kind_back() -> None:
         sd.act(new("duel"), A, Bid(amount=3), d)[1],  # bid_confirmed, player_bid
         sd.act(sd.act(new("duel"), A, Bid(amount=3), d)[0], B, Bid(amount=1), d)[1],
         sd.act(new("tag"), None, Abort(), d)[1],
+        sd.act(new("duel"), None, SettleAtValue(house=B, chance=0.5), d)[1],
     ]
     events = [event for log in logs for event in log]
     assert {event.kind for event in events} == {

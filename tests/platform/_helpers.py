@@ -130,6 +130,7 @@ async def fingerprint(db: Database | DirectReader) -> dict[str, Any]:
         "log": "SELECT * FROM action_log ORDER BY table_id, seq",
         "deadlines": "SELECT * FROM deadlines ORDER BY table_id",
         "stats": "SELECT * FROM player_stats ORDER BY guild_id, user_id, game, stat",
+        "free": "SELECT * FROM free_coins ORDER BY guild_id, user_id, at, amount",
     }
     found: dict[str, Any] = {}
     async with db.reading() as tx:

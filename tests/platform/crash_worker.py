@@ -43,6 +43,7 @@ from tests.platform._helpers import (
     open_services,
 )
 from tests.support import coinflip
+from tests.support.gifts import gifts_unheld
 
 GUILDS = (1, 2)
 USERS = (11, 12, 13, 14, 15)
@@ -121,6 +122,8 @@ class Worker:
 async def main(path: Path, run: int) -> None:
     clock = FakeClock(START_TIME + run * 1_000_000)
     services = await open_services(path, clock=clock, dice_factory=fair_dice, house_float=1000)
+    for guild in GUILDS:  # gifts of any coins, as before the hold on free coins
+        await gifts_unheld(services.economy, guild)
     worker = Worker(services, random.Random(run))
     sys.stdout.write("ready\n")
     sys.stdout.flush()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from tests.support.gifts import world_gifts_unheld
 from tests.support.sim import answered, make_world, refusal
 
 
@@ -17,6 +18,7 @@ async def audit(world, **options):
 
 async def test_sound_books_and_a_members_movements(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
+    await world_gifts_unheld(world)
     alice, bob = world["alice"], world["bob"]
     answered(await bob.slash(world.channel, "wallet"))
     answered(await alice.slash(world.channel, "give", member=bob, amount=250))

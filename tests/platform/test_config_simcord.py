@@ -18,7 +18,11 @@ async def test_defaults_are_marked(simcord_env):
     assert "✅ Strength Duel *(default)*" in fields["Games"]
     assert fields["Tables open in"] == "any channel *(default)*"
     assert "Hazard: any stake *(default)*" in fields["Stakes"]
-    assert "currency: **ryō** *(default)*" in fields["Economy (/config economy)"]
+    economy = fields["Economy (/config economy)"]
+    assert "currency: **ryō** *(default)*" in economy
+    assert "can be given away after **7** days *(default)*" in economy
+    assert "no account is let off the hold *(default)*" in economy
+    assert "a member receives at most **1,000** in gifts a day *(default)*" in economy
 
 
 async def test_a_game_switched_off_refuses_new_tables(simcord_env):
@@ -265,18 +269,29 @@ async def test_the_economy_settings_round_trip_through_config(simcord_env):
         emoji="🪙",
         starting_balance=500,
         daily_amount=25,
+        gift_hold_days=3,
+        gift_account_days=400,
+        gift_cap=250,
     )
     note = answered(set_all, ephemeral=True).response.content
     assert "Currency **🪙 mon** · new wallets start with 500 · /daily gives 25" in note
     economy = (await settings(world))["Economy (/config economy)"]
     assert "currency: **🪙 mon**" in economy and "*(default)*" not in economy
     assert "starting balance: **500**" in economy and "daily amount: **25**" in economy
+    assert "free coins (welcome, /daily) can be given away after **3** days" in economy
+    assert "Discord accounts at least **400** days old give them at once" in economy
+    assert "a member receives at most **250** in gifts a day" in economy
     answered(await world["alice"].slash(world.channel, "wallet"))
     assert (await simcord_env.bot.economy.balance(world.guild.id, world["alice"].id)).balance == 500
 
     bad = refusal(await mod.slash(world.channel, "config economy", emoji="not an emoji"))
     assert "nothing" in bad.lower()
     assert (await settings(world))["Economy (/config economy)"] == economy
+    none = await mod.slash(world.channel, "config economy", gift_hold_days=0, gift_cap=0)
+    economy = (await settings(world))["Economy (/config economy)"]
+    answered(none)
+    assert "free coins (welcome, /daily) can be given away at once" in economy
+    assert "no cap on the gifts a member receives" in economy
 
 
 async def test_stake_limits_apply_to_a_betting_games_bet_limits(simcord_env):
@@ -295,3 +310,46 @@ async def test_stake_limits_apply_to_a_betting_games_bet_limits(simcord_env):
     other = world.guild.create_text_channel("fortunes-here")
     opened = await alice.slash(other, "fortunes open", min_stake=10, max_stake=500)
     answered(opened, ephemeral=False)
+
+
+async def test_turning_the_house_guard_off_says_members_can_then_beat_the_bank(simcord_env):
+    from bot.games import fortunes_winds as fw
+
+    world = await make_world(simcord_env, "alice")
+    mod = world.moderator
+
+    def edge(value: object) -> str:
+        return f"**+{float(value) * 100:.1f}%**"  # type: ignore[arg-type]
+
+    off = answered(
+        await mod.slash(
+            world.channel, "config rule", game="fortunes_winds", option="house_guard", value="off"
+        )
+    ).response.content
+    assert "members can beat the bank" in off
+    served = {kind: fw.served_edge(kind) for kind in ("against", "tea", "hungry", "daikoku")}
+    # Computed by the odds, not copied: the shooter keeping dice for the bet.
+    assert [edge(served[k]) for k in ("against", "tea", "hungry")] == [
+        "**+56.3%**",
+        "**+28.5%**",
+        "**+8.5%**",
+    ]
+    for kind, name in (("against", "Against"), ("tea", "Lady Sun's Tea"),
+                       ("hungry", "Hungry Moon"), ("daikoku", "Daikoku's Belly")):  # fmt: skip
+        assert f"{name} {edge(served[kind])}" in off
+    hungry_alone = -fw.turn_odds("best").edges["hungry"]
+    assert f"for their own bet: Hungry Moon {edge(hungry_alone)}" in off  # +7.9%
+
+    # Without bets against, Against is not offered, so not named; the guard back on: silence.
+    no_against = answered(
+        await mod.slash(
+            world.channel, "config rule", game="fortunes_winds", option="against_bets", value="off"
+        )
+    ).response.content
+    assert "members can beat the bank" in no_against and "Against" not in no_against
+    on = answered(
+        await mod.slash(
+            world.channel, "config rule", game="fortunes_winds", option="house_guard", value="on"
+        )
+    ).response.content
+    assert "beat the bank" not in on

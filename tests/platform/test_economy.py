@@ -39,6 +39,7 @@ from tests.platform._helpers import (
     wallet_balances,
 )
 from tests.support import coinflip
+from tests.support.gifts import gifts_unheld
 
 GUILD = 1
 ALICE, BOB, CAROL = 11, 12, 13
@@ -138,6 +139,7 @@ async def test_daily_of_zero_still_starts_the_cooldown(services: Services) -> No
 
 
 async def test_give_moves_coins_with_a_ledger_row(services: Services) -> None:
+    await gifts_unheld(services.economy, GUILD)
     await services.economy.balance(GUILD, BOB)  # Bob's own first look opens his wallet
     after = await services.economy.give(GUILD, ALICE, BOB, 300)
     assert after.balance == 700
@@ -165,6 +167,7 @@ async def test_give_moves_coins_with_a_ledger_row(services: Services) -> None:
 async def test_refused_give_changes_nothing(
     services: Services, giver: int, receiver: int, amount: int, error: type[Exception]
 ) -> None:
+    await gifts_unheld(services.economy, GUILD)
     await services.economy.balance(GUILD, ALICE)
     await services.economy.balance(GUILD, BOB)
     before = await fingerprint(services.db)
@@ -216,6 +219,11 @@ async def test_refused_grant_changes_nothing(services: Services, amount: int) ->
         {"daily_amount": -1},
         {"daily_amount": 1_000_000_001},
         {"currency_name": "ok", "daily_amount": -5},
+        {"gift_hold_days": -1},
+        {"gift_hold_days": 366},
+        {"gift_account_days": 3651},
+        {"gift_cap": -1},
+        {"currency_name": "ok", "gift_cap": 1_000_000_001},
     ],
 )
 async def test_refused_configure_changes_nothing(
@@ -238,10 +246,19 @@ async def test_configure_accepts_the_bounds_and_keeps_unset_fields(services: Ser
         0,
         1_000_000_000,
     )
+    assert (row.gift_hold_days, row.gift_account_days, row.gift_cap) == (7, 0, 1_000), "defaults"
+    row = await services.economy.configure(
+        GUILD, gift_hold_days=365, gift_account_days=3650, gift_cap=1_000_000_000
+    )
+    assert (row.gift_hold_days, row.gift_account_days, row.gift_cap) == (365, 3650, 1_000_000_000)
+    row = await services.economy.configure(GUILD, gift_hold_days=0, gift_cap=0)
+    assert (row.gift_hold_days, row.gift_account_days, row.gift_cap) == (0, 3650, 0)
+    assert row.currency_name == "x" * 20
 
 
 async def test_ledger_sums_match_every_stored_balance(services: Services) -> None:
     economy = services.economy
+    await gifts_unheld(economy, GUILD)
     await economy.daily(GUILD, ALICE)
     await economy.balance(GUILD, BOB)
     await economy.give(GUILD, ALICE, BOB, 400)
@@ -457,6 +474,9 @@ class EconomyAndTables(RuleBasedStateMachine):
         self.economy = self.services.economy
         self.tables: TableService = self.services.tables
         self.table_ids: list[int] = []
+        # The books with gifts of any coins (the hold and the cap are tested on their own).
+        for guild in GUILDS:
+            self.run(gifts_unheld(self.economy, guild))
 
     def run(self, coroutine: Any) -> Any:
         return self.loop.run_until_complete(coroutine)

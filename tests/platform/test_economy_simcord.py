@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.support.gifts import world_gifts_unheld
 from tests.support.sim import answered, make_world, refusal
 
 
@@ -26,6 +27,7 @@ async def test_wallet_and_daily(simcord_env):
 
 async def test_give_and_its_refusals(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
+    await world_gifts_unheld(world)
     alice, bob = world["alice"], world["bob"]
     # Bob has never acted: looking at him or giving to him makes (and funds) no wallet.
     answered(await alice.slash(world.channel, "wallet"))
@@ -51,6 +53,7 @@ async def test_give_and_its_refusals(simcord_env):
 
 async def test_leaderboard_orders_by_balance(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
+    await world_gifts_unheld(world)
     await world["bob"].slash(world.channel, "wallet")
     await world["alice"].slash(world.channel, "give", member=world["bob"], amount=400)
     result = answered(await world["alice"].slash(world.channel, "leaderboard"))

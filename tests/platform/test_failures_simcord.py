@@ -9,6 +9,7 @@ import pytest
 
 from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
 from cogs._ui.primitives import APOLOGY, SAVED_BUT_NOT_SHOWN
+from tests.support.gifts import world_gifts_unheld
 from tests.support.sim import answered, make_world, message_text, refusal, visible_to
 
 
@@ -180,6 +181,7 @@ async def test_a_failure_after_saving_says_the_action_stands(simcord_env, dice):
 
 async def test_a_gift_whose_answer_discord_refuses_once_says_it_went_through(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
+    await world_gifts_unheld(world)
     alice, bob = world["alice"], world["bob"]
     answered(await bob.slash(world.channel, "wallet"))
     answered(await alice.slash(world.channel, "wallet"))

@@ -32,6 +32,7 @@ from tests.platform._helpers import (
     wallet_balances,
 )
 from tests.platform.test_cli import run_bot
+from tests.support.gifts import gifts_unheld
 from tests.support.postgres import PostgresTestServer
 
 # Real snowflakes are ~2^60, beyond a float's 2^53: a copy that went through a float
@@ -70,6 +71,7 @@ async def fill(path: Path) -> dict[str, int]:
             await s.economy.balance(GUILD, user)
         await s.economy.balance(OTHER_GUILD, ALICE)
         await s.economy.daily(GUILD, ALICE)
+        await gifts_unheld(s.economy, GUILD)  # settings of its own, and a gift of free coins
         await s.economy.give(GUILD, ALICE, BOB, 55)
 
         # A finished duel: Alice outbids Bob every round until he is out.

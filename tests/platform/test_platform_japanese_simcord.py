@@ -13,6 +13,7 @@ from simcord import Env, InteractionResult
 
 from tests.platform.test_tools_simcord import play_until_finished
 from tests.platform.test_translations import command_problems, synced_payloads
+from tests.support.gifts import world_gifts_unheld
 from tests.support.japanese import english_in, make_japanese_world, texts_of
 from tests.support.sim import answered, refusal
 
@@ -47,6 +48,11 @@ async def test_a_japanese_member_reads_the_platform_in_japanese(
     assert "今日の両はもう受け取りました" in refusal(await run(alice, "daily"))
     await run(bob, "wallet")
     await run(alice, "wallet", member=bob)
+    # Her welcome coins and her daily came free: the server holds them a while (issue 33).
+    assert "しばらく経たないと贈れません" in refusal(
+        await run(alice, "give", member=bob, amount=250)
+    )
+    await world_gifts_unheld(world)
     gift = await run(alice, "give", member=bob, amount=250)
     assert not gift.ephemeral and "贈りました" in gift.response.content
     assert "自分自身には贈れません" in refusal(await run(alice, "give", member=alice, amount=5))
@@ -87,6 +93,7 @@ async def test_an_english_member_at_a_japanese_server_reads_english_in_private(
     world, _locales = await make_japanese_world(
         simcord_env, monkeypatch, "alice", "bob", english=["bob"]
     )
+    await world_gifts_unheld(world)
     alice, bob, channel = world["alice"], world["bob"], world.channel
     answered(await alice.slash(channel, "wallet"))
     wallet = answered(await bob.slash(channel, "wallet"), ephemeral=True)

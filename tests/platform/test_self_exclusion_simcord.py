@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import NotAllowed
+from tests.support.gifts import world_gifts_unheld
 from tests.support.sim import answered, make_world, refusal
 
 DAY = 86_400
@@ -100,6 +101,7 @@ async def test_it_can_be_made_longer_never_shorter(simcord_env):
 
 async def test_only_a_moderator_lifts_it(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
+    await world_gifts_unheld(world)
     alice, bob, mod = world["alice"], world["bob"], world.moderator
     answered(await bob.slash(world.channel, "wallet"))
     await exclude(world, alice, 10)

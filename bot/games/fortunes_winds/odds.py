@@ -471,6 +471,15 @@ def _never_keep_distribution() -> tuple[int, ...]:
     return tuple(acc)
 
 
+@cache
+def served_edge(kind: BetKind) -> Fraction:
+    """A bet's expected net per coin for its bettor when the shooter keeps the dice to
+    serve that bet alone (a friend): what the house guard stops, and what members gain
+    on it with the guard off. Exact pays, before rounding down; the Lord Moon stake of the
+    shooter's bet and a ride included."""
+    return Fraction(_value(_START, _exact_payoff(kind)), _denominator(0) * _SCALE)
+
+
 def shooter_ev() -> Fraction:
     """The shooter's expected net per coin bet (the Lord Moon stake's fate included),
     under the shooter's best keeping."""
