@@ -274,7 +274,7 @@ def test_hazard_words_under_english_are_unchanged() -> None:
     with use_locale("ja"):
         assert (
             ui.sentences(settled, snap)
-            == f"<@{A}>は振り手の逆の賭けに勝ちました：手数料1 両を引いて+9 両。"
+            == f"<@{A}>は逆張りの賭けに勝ちました：手数料1 両を引いて+9 両。"
         )
         assert (
             ui.sentences(thrown, snap)

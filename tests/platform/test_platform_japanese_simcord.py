@@ -152,10 +152,10 @@ async def test_table_tools_in_japanese(simcord_env: Env, monkeypatch: pytest.Mon
     answered(await alice.slash(channel, "coinflip open", stake=10))
     tables = answered(await world.moderator.slash(channel, "tables"), ephemeral=True)
     listed = tables.response.embeds[0]
-    assert listed.title == "開いているテーブル（1）" and "募集中" in listed.description
+    assert listed.title == "開いている卓（1）" and "募集中" in listed.description
     assert "#1を閉じて返金" in texts_of(tables)
     lobby = answered(await alice.slash(channel, "history", table=1), ephemeral=True)
-    assert lobby.response.embeds[0].title.endswith("テーブル#1（募集中）")
+    assert lobby.response.embeds[0].title.endswith("卓 #1（募集中）")
     cancelled = answered(await alice.slash(channel, "cancel", table=1))
     assert any("賭け金はすべて持ち主に戻りました" in text for text in texts_of(cancelled))
 
