@@ -315,7 +315,7 @@ def test_logged_moves_read_in_japanese(ja: None) -> None:
     assert hh_words.action_text(played, "両") == "松に鶴（光）を出して松のカス（カス）を取る"
     assert hh_words.action_text({"kind": "shoubu"}, "両") == "勝負（この回を終える）"
     bet = fw_words.action_text({"kind": "daikoku", "amount": 4}, "両")
-    assert bet == "大黒の腹に4 両を賭ける"
+    assert bet == "大黒の腹に4両を賭ける"
     aside = fw_words.action_text({"kind": "set_aside", "dice": ["earth", "air"]}, "両")
     assert aside == "土のサイコロ、風のサイコロを残す"
 

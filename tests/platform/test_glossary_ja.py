@@ -157,7 +157,10 @@ def test_the_table_word_fails_the_check(terms: list[Term]) -> None:
 
 
 def test_an_allowed_longer_word_passes(terms: list[Term]) -> None:
-    sample = [Text("platform", "x", "サイコロのサイズ、アルファベット"), Text("hachihachi", "y", "打ち切り")]
+    sample = [
+        Text("platform", "x", "サイコロのサイズ、アルファベット"),
+        Text("hachihachi", "y", "打ち切り"),
+    ]
     assert glossary_offences(terms, sample) == []
 
 
