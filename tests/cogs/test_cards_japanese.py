@@ -312,7 +312,7 @@ def test_japanese_labels_fit_their_bands(ja: None, card: str) -> None:
 
 def test_logged_moves_read_in_japanese(ja: None) -> None:
     played = {"kind": "play", "card": "pine-bright", "capture": "pine-chaff-1"}
-    assert hh_words.action_text(played, "両") == "松に鶴（光）を出して松のカス（カス）を取る"
+    assert hh_words.action_text(played, "両") == "松に鶴（光）を出して松のカスを取る"
     assert hh_words.action_text({"kind": "shoubu"}, "両") == "勝負（この回を終える）"
     bet = fw_words.action_text({"kind": "daikoku", "amount": 4}, "両")
     assert bet == "大黒の腹に4両を賭ける"

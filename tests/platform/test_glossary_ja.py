@@ -179,3 +179,28 @@ def test_the_command_check_fails_on_a_bare_english_command() -> None:
         "core.po:1: /notify — write `/日本語`（`/notify`）",
         "core.po:4: /config rule — write `/日本語`（`/config rule`）",
     ]
+
+
+ECHO = re.compile(r"([^\s（）]+)（([^（）`]+)）")
+"""A name followed by its kind in brackets: 松に赤短（短冊）."""
+
+
+def echoed_kinds(texts: list[Text]) -> list[str]:
+    """Names whose bracketed kind only repeats the name's end: 芒のカス（カス）."""
+    return [
+        f"{text.where}: {match.group()} — write {match.group(1)}"
+        for text in texts
+        for match in ECHO.finditer(text.text)
+        if match.group(1).endswith(match.group(2))
+    ]
+
+
+def test_no_card_name_echoes_its_kind(texts: list[Text]) -> None:
+    problems = echoed_kinds(texts)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_echo_check_fails_on_an_echo() -> None:
+    echo = Text("hachihachi", "hachihachi.po:1", "芒のカス（カス）を取る")
+    kept = Text("hachihachi", "hachihachi.po:2", "松に赤短（短冊）を取る")
+    assert echoed_kinds([echo, kept]) == ["hachihachi.po:1: 芒のカス（カス） — write 芒のカス"]
