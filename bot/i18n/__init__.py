@@ -178,6 +178,14 @@ def money(amount: int, currency: str, locale: str | None = None, *, signed: bool
     return f"{mark} {shown}{name}" if mark else f"{shown}{name}"
 
 
+def unit(name: str) -> str:
+    """A unit's name as written right after a number in a glued locale's sentence
+    (``{amount}{currency:unit}``): a name in the locale's own script is glued (``50両``),
+    any other (``ryō``, ``🪙 両``) keeps its space (``50 ryō``)."""
+    first = name[:1]
+    return name if first.isalpha() and not first.isascii() else f" {name}"
+
+
 _TimeUnit = Literal["day", "hour", "minute", "second"]
 _DURATION_UNITS: tuple[tuple[_TimeUnit, int], ...] = (
     ("day", 86_400),
@@ -252,8 +260,9 @@ def fill(text: str, locale: str, params: Mapping[str, Any]) -> str:
     try:
         return text.format_map(shown)
     except ValueError:
-        # A translation's ``:duration`` given the seconds as text (``str(rules.x)``): read
-        # them as a number; anything else is shown as it came rather than failing.
+        # A translation's own format specs on text: ``:duration`` given the seconds as
+        # text (``str(rules.x)``), ``:unit`` on a currency's name. Anything else is shown
+        # as it came rather than failing.
         return _Lenient(locale).vformat(text, (), shown)
 
 
@@ -264,6 +273,8 @@ class _Lenient(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "duration" and str(value).isdigit():
             return duration(int(str(value)), self.locale)
+        if format_spec == "unit":
+            return unit(str(value))
         try:
             return str(super().format_field(value, format_spec))
         except ValueError:

@@ -78,3 +78,25 @@ def test_the_catalogs_show_time_and_money_the_japanese_way() -> None:
         currency="両",
     )
     assert short == "1,000両が必要ですが、財布には20両しかありません。"
+    latin = translate(
+        "That needs {needed} {currency} but your wallet holds {balance} {currency}.",
+        "ja",
+        needed=5,
+        balance=2,
+        currency="ryō",
+    )
+    assert latin == "5 ryōが必要ですが、財布には2 ryōしかありません。"
+
+
+@pytest.mark.parametrize(
+    ("currency", "shown"),
+    [
+        ("両", "所持は1,000両です。"),
+        ("ryō", "所持は1,000 ryōです。"),
+        ("🪙 両", "所持は1,000 🪙 両です。"),
+    ],
+)
+def test_a_translation_glues_a_japanese_currency_to_its_amount(currency: str, shown: str) -> None:
+    """``{amount}{currency:unit}``: 1,000両, but a Latin name keeps its space."""
+    text = "所持は{balance}{currency:unit}です。"
+    assert fill(text, "ja", {"balance": 1000, "currency": currency}) == shown

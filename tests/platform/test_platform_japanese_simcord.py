@@ -72,7 +72,7 @@ async def test_a_japanese_member_reads_the_platform_in_japanese(
     await run(mod, "economy lift-exclusion", member=alice)
     # /config economy's note is the platform's (the settings shown under it are /config's).
     economy = answered(await mod.slash(channel, "config economy", daily_amount=50))
-    note = next(text for text in texts_of(economy) if "/デイリー で 50" in text)
+    note = next(text for text in texts_of(economy) if "/デイリー で50 ryō" in text)
     assert english_in(note.splitlines()[:1], names=NAMES) == []
     await run(bob, "wallet")
 
