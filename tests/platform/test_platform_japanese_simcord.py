@@ -6,6 +6,7 @@ channel's lines in Japanese."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -169,6 +170,9 @@ async def test_table_tools_in_japanese(simcord_env: Env, monkeypatch: pytest.Mon
     stats = answered(await alice.slash(channel, "stats"), ephemeral=True)
     embed = stats.response.embeds[0]
     assert "対局数：**1**" in embed.fields[0].value and "累計収支" in embed.footer.text
+    # Coins are never bare: the net and the best win carry the currency, as elsewhere.
+    assert re.search(r"^収支：\*\*[+-]?10両\*\*$", embed.fields[0].value, re.MULTILINE)
+    assert re.search(r"^最高の勝ち額：\*\*(0|10)両\*\*$", embed.fields[0].value, re.MULTILINE)
     shown = [
         *texts_of(report),
         *texts_of(stats),
