@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 log = logging.getLogger(__name__)
 
@@ -72,3 +72,27 @@ def check() -> str:
     family, _style = noto(12).getname()
     log.debug("pictures' font: %s from %s", family, font_path())
     return str(family)
+
+
+def drawable(text: str) -> str:
+    """``text`` without the characters the font has no glyph for (an emoji, a rare
+    symbol), which it would draw as its empty box (.notdef): a member's name in a picture
+    keeps what can be read of it."""
+    return "".join(char for char in text if char.isspace() or _has_glyph(char))
+
+
+_PROBE_SIZE = 24
+
+
+@functools.lru_cache(maxsize=4096)
+def _has_glyph(char: str) -> bool:
+    # Pillow tells no glyph index: a character the font lacks is drawn exactly as a
+    # private-use code point (which no font has) is, the .notdef box.
+    return _ink(char) != _ink("\ue000")
+
+
+@functools.lru_cache(maxsize=4096)
+def _ink(char: str) -> bytes:
+    image = Image.new("L", (_PROBE_SIZE * 2, _PROBE_SIZE * 2))
+    ImageDraw.Draw(image).text((0, 0), char, font=noto(_PROBE_SIZE, "Regular"), fill=255)
+    return image.tobytes()

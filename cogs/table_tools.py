@@ -452,12 +452,15 @@ class TablesCog(commands.Cog, name="Tables"):
         stats = await self.bot.tables.stats(interaction.guild_id, target.id)
         results = await self.bot.tables.results(interaction.guild_id, target.id, only)
         per_game = records_by_game(results)
+        # Coins are always shown with the server's currency, the reader's way (1,000両).
+        currency = await self.bot.economy.currency(interaction.guild_id)
         by_game: dict[str, list[str]] = {}
         for (name, stat), value in sorted(stats.items()):
             if only is None or name == only:
                 # A game's honour is named by its game (and translated in its catalog).
+                shown = render.signed_coins(value, currency) if stat == "net" else value
                 by_game.setdefault(name, []).append(
-                    _("{stat}: **{value}**", stat=_(stat), value=value)
+                    _("{stat}: **{value}**", stat=_(stat), value=shown)
                 )
         embed = discord.Embed(
             title=_("Stats — {member}", member=target.display_name),
@@ -466,7 +469,8 @@ class TablesCog(commands.Cog, name="Tables"):
         for name, lines in by_game.items():
             record = per_game.get(name)
             if record is not None:
-                lines.append(_("best win: **{value}**", value=record.best_win))
+                best = render.coins(record.best_win, currency)
+                lines.append(_("best win: **{value}**", value=best))
                 lines.append(_("longest streak: **{value}**", value=record.longest_streak))
             embed.add_field(name=title_of(name), value="\n".join(lines))
         if not by_game:
@@ -485,9 +489,9 @@ class TablesCog(commands.Cog, name="Tables"):
                 "Chart: running net coins over the last {count} tables, from {lowest} at the "
                 "lowest to {highest} at the highest; now {now}.",
                 count=str(len(points)),
-                lowest=f"{lowest:+,}",
-                highest=f"{highest:+,}",
-                now=f"{points[-1][1]:+,}",
+                lowest=render.signed_coins(lowest, currency),
+                highest=render.signed_coins(highest, currency),
+                now=render.signed_coins(points[-1][1], currency),
             )
         )
         await interaction.response.send_message(

@@ -23,13 +23,16 @@ import contextlib
 import functools
 import gettext
 import logging
+import re
 import string
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
+from datetime import timedelta
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from babel.dates import format_timedelta
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_group_symbol
@@ -149,6 +152,76 @@ def _group_symbol(locale: str) -> str:
     return get_group_symbol(locale)
 
 
+GLUED_UNITS = frozenset({"ja"})
+"""Locales that write a unit right after its number: 1,000両, 1時間30分 (not 1,000 両)."""
+
+_CURRENCY_MARK = re.compile(r"^(<a?:\w{2,32}:\d{15,21}>|[^\w\s]+) (.+)$")
+"""A currency shown as ``<emoji> <name>`` (:class:`bot.economy.GuildTerms`): a server
+emoji or a pictograph, then the name."""
+
+
+def money(amount: int, currency: str, locale: str | None = None, *, signed: bool = False) -> str:
+    """An amount of a server's currency the locale's way: ``1,000 ryō`` in English,
+    ``1,000両`` in Japanese, where a Japanese name is glued to the number like any counter
+    (an emoji before the name goes before the amount: ``🪙 1,000両``). ``signed``: a gain
+    or loss (``+50``, ``-20``)."""
+    locale = locale or current_locale()
+    shown = number(amount, locale)
+    if signed and amount > 0:
+        shown = f"+{shown}"
+    marked = _CURRENCY_MARK.match(currency)
+    mark, name = (marked.group(1), marked.group(2)) if marked is not None else ("", currency)
+    # A name in the locale's own script is a counter (1,000両, 500コイン); a Latin one
+    # ("gold") stays a separate word even in Japanese.
+    if locale not in GLUED_UNITS or name[:1].isascii():
+        return f"{shown} {currency}"
+    return f"{mark} {shown}{name}" if mark else f"{shown}{name}"
+
+
+def unit(name: str) -> str:
+    """A unit's name as written right after a number in a glued locale's sentence
+    (``{amount}{currency:unit}``): a name in the locale's own script is glued (``50両``),
+    any other (``ryō``, ``🪙 両``) keeps its space (``50 ryō``)."""
+    first = name[:1]
+    return name if first.isalpha() and not first.isascii() else f" {name}"
+
+
+_TimeUnit = Literal["day", "hour", "minute", "second"]
+_DURATION_UNITS: tuple[tuple[_TimeUnit, int], ...] = (
+    ("day", 86_400),
+    ("hour", 3_600),
+    ("minute", 60),
+    ("second", 1),
+)
+
+
+def duration(seconds: int, locale: str | None = None) -> str:
+    """A span of time exactly, in its largest units: ``1 hour 30 minutes``; Japanese
+    ``1時間30分``, ``20秒`` (never ``3,600秒``). Each unit's word is Babel's (CLDR); the
+    parts are never rounded, as Babel's own single-unit rendering would."""
+    locale = locale or current_locale()
+    left = max(0, int(seconds))
+    parts = []
+    for unit, size in _DURATION_UNITS:
+        count, left = divmod(left, size)
+        if count:
+            parts.append(_unit_of_time(count, unit, locale))
+    if not parts:
+        parts.append(_unit_of_time(0, "second", locale))
+    if locale in GLUED_UNITS:
+        return "".join(part.replace(" ", "").replace("\u00a0", "") for part in parts)
+    return " ".join(parts)
+
+
+def _unit_of_time(count: int, unit: _TimeUnit, locale: str) -> str:
+    size = dict(_DURATION_UNITS)[unit]
+    # threshold=1: a whole count of one unit is said in that unit (Babel otherwise turns
+    # 90 minutes into "2 hours").
+    return format_timedelta(
+        timedelta(seconds=count * size), granularity=unit, threshold=1, locale=locale
+    )
+
+
 class Said(str):
     """A word filled into a message that is itself a message to translate: a game's
     title, a card, a die, what a member tried to do. It reads as its English (so a
@@ -183,15 +256,55 @@ class Said(str):
 def fill(text: str, locale: str, params: Mapping[str, Any]) -> str:
     if not params:
         return text
-    return text.format_map({key: _shown(value, locale) for key, value in params.items()})
+    shown = {key: _shown(value, locale) for key, value in params.items()}
+    try:
+        return text.format_map(shown)
+    except ValueError:
+        # A translation's own format specs on text: ``:duration`` given the seconds as
+        # text (``str(rules.x)``), ``:unit`` on a currency's name. Anything else is shown
+        # as it came rather than failing.
+        return _Lenient(locale).vformat(text, (), shown)
+
+
+class _Lenient(string.Formatter):
+    def __init__(self, locale: str) -> None:
+        self.locale = locale
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "duration" and str(value).isdigit():
+            return duration(int(str(value)), self.locale)
+        if format_spec == "unit":
+            return unit(str(value))
+        try:
+            return str(super().format_field(value, format_spec))
+        except ValueError:
+            return str(value)
 
 
 def _shown(value: Any, locale: str) -> Any:
     if isinstance(value, Said):
         return value.in_locale(locale)
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return number(value, locale)
+        return _Number(value, locale)
     return value
+
+
+class _Number:
+    """A number filled into a message: grouped the locale's way, or with ``:duration`` (a
+    count of seconds) as a span of time, so a translation can say ``{seconds:duration}``
+    (1時間) where the English says ``{seconds} s``."""
+
+    __slots__ = ("locale", "value")
+
+    def __init__(self, value: int | float, locale: str) -> None:
+        self.value, self.locale = value, locale
+
+    def __format__(self, spec: str) -> str:
+        if spec == "duration":
+            return duration(int(self.value), self.locale)
+        if spec:
+            return format(self.value, spec)
+        return number(self.value, self.locale)
 
 
 def placeholders(text: str) -> frozenset[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import N_, _, number
+from bot.i18n import N_, _, money
 from bot.players import COMPUTER_IDS, is_computer
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -37,12 +37,12 @@ def timestamp(seconds: float, style: str = "R") -> str:
 
 
 def coins(amount: int, currency: str) -> str:
-    """An amount of the currency, grouped the reader's way."""
-    return f"{number(amount)} {currency}"
+    """An amount of the currency the reader's way (1,000 ryō; 1,000両)."""
+    return money(amount, currency)
 
 
 def signed_coins(amount: int, currency: str) -> str:
-    return f"{'+' if amount > 0 else ''}{number(amount)} {currency}"
+    return money(amount, currency, signed=True)
 
 
 def bar(value: int, maximum: int, width: int = 10) -> str:

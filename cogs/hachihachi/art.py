@@ -19,11 +19,13 @@ import functools
 import io
 import logging
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.fonts import drawable
 from bot.games.hachihachi.cards import CARDS, MONTHS, Card
 from bot.i18n import N_, _, current_locale, use_locale
 from cogs._ui.primitives import Picture
@@ -86,6 +88,19 @@ def card_label(card_id: str) -> str:
     card = card_of(card_id)
     label = f"{card.name} ({card.month_name} · {KIND_WORDS[card.category]})"
     return _(label)
+
+
+def drawn_name(name: str) -> str | None:
+    """What a picture can write of a member's name: the characters the font draws
+    (``🌸さくら`` → ``さくら``), or ``None`` when nothing legible is left."""
+    kept = drawable(name).strip()
+    legible = any(not c.isspace() and unicodedata.category(c) not in _INVISIBLE for c in kept)
+    return kept if legible else None
+
+
+_INVISIBLE = frozenset(("Cf", "Mn", "Me", "Zs", "Zl", "Zp", "Cc"))
+"""Format characters (zero-width joiners), lone combining marks and spaces: a name of
+these alone draws nothing."""
 
 
 def card_name(card_id: str) -> str:

@@ -216,11 +216,19 @@ def _pine(pen: _Pen) -> None:
         _pine_clump(pen, cx, cy)
 
 
+PLUM_RED = (200, 30, 45)
+"""紅梅: the red blossoms of the plum, drawn among the white ones (白梅) as on the
+printed cards."""
+PLUM_WHITE = (255, 244, 246)
+
+
 def _plum_branch(pen: _Pen, blossoms: Sequence[Point]) -> None:
     pen.line([(2, 72), (18, 62), (26, 46), (40, 40), (58, 28)], (62, 39, 35), 3)
     pen.line([(26, 46), (22, 28)], (62, 39, 35), 2)
-    for centre in blossoms:
-        _flower(pen, centre, 6.5, (255, 240, 245), (211, 47, 47))
+    for i, centre in enumerate(blossoms):
+        # Red and white in turn: a red blossom has a pale heart, a white one a red heart.
+        petal, heart = (PLUM_RED, (255, 214, 90)) if i % 2 == 0 else (PLUM_WHITE, PLUM_RED)
+        _flower(pen, centre, 6.5, petal, heart)
 
 
 def _plum(pen: _Pen) -> None:
@@ -537,10 +545,9 @@ def _sake_cup(pen: _Pen) -> None:
     pen.pieslice((30, 44), 18, 0, 180, (200, 25, 30))  # the lacquered bowl
     pen.ellipse((30, 44), 18, 5, GOLD)  # its gold rim
     pen.ellipse((30, 44), 16, 3.8, (200, 25, 30))
-    # The gold "kotobuki" (long life) mark on the bowl, drawn as strokes.
-    for dy in (50, 53.5, 57):
-        pen.line([(25, dy), (35, dy)], GOLD, 1.1)
-    pen.line([(30, 48.5), (30, 58.5)], GOLD, 1.1)
+    # 寿 (kotobuki, long life) in gold on the bowl, as the printed cup bears it: written
+    # with the font (strokes drawn by hand read as 王).
+    pen.text((30, 53), "寿", 11, GOLD, anchor="mm")
 
 
 def _deer(pen: _Pen) -> None:

@@ -165,20 +165,23 @@ class HachiHachiUI(Game):
 
     def namer(self, state: hm.State) -> Callable[[int], str]:
         """Players as the picture writes them (a picture shows no mention): the member's
-        display name where the bot knows it, else their seat's number."""
+        display name where the bot knows it, else their seat's number. Characters the
+        font cannot draw (an emoji, the computer's 🤖) are left out rather than drawn as
+        boxes; a name with nothing drawable left is the seat's."""
 
         def name(player: int) -> str:
-            if is_computer(player):
-                # The font has no emoji: the picture names the computer without its 🤖.
-                return render.mention(player).replace("🤖", "").strip()
-            if player in self.names:
-                return self.names[player]
-            user = self.hub.bot.get_user(player)
-            if user is not None:
-                return user.display_name
             if player in state.seats:
-                return _("seat {number}", number=str(state.seats.index(player) + 1))
-            return "?"
+                seat = _("seat {number}", number=str(state.seats.index(player) + 1))
+            else:
+                seat = "?"
+            if is_computer(player):
+                known: str | None = render.mention(player)
+            elif player in self.names:
+                known = self.names[player]
+            else:
+                user = self.hub.bot.get_user(player)
+                known = None if user is None else user.display_name
+            return (known and art.drawn_name(known)) or seat
 
         return name
 

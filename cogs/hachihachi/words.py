@@ -34,7 +34,7 @@ from bot.games.hachihachi.yaku import (
     group_a,
     group_b,
 )
-from bot.i18n import N_, _, ngettext, number
+from bot.i18n import N_, Said, _, current_locale, ngettext, number
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
@@ -451,12 +451,19 @@ def _translated(table: Mapping[str, str], key: str) -> str:
     return _(found) if found is not None else key
 
 
+UCHIKIRI = Said(N_("cancel"), msgid=N_("cancel (Hachi-hachi's move after sage)"))
+"""The engine's "cancel" detail: English "cancel", like /cancel, but its own catalog entry,
+Hachi-hachi's 打ち切り (the bare "cancel" is the /cancel command, 中止)."""
+
+
 def detail_text(detail: str) -> str:
     """A settlement line's detail (a yaku's or a month's name, "17 chaff", "bonus") in the
     locale in effect: the engine writes it in English."""
     count, space, word = detail.partition(" ")
     if space and word == "chaff" and count.isdigit():
         return _("{count} chaff", count=int(count))
+    if detail == "cancel":
+        return UCHIKIRI.in_locale(current_locale())
     return _(detail)
 
 

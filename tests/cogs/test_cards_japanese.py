@@ -152,7 +152,7 @@ def test_the_hanafuda_buttons_are_japanese_and_fit(ja: None) -> None:
         label = spec[1]
         assert len(label) <= 80 and not english_in([label]), label
     assert decision(hm.Sage(), hand)[1] == "さげ（続ける）"  # type: ignore[index]
-    assert decision(hm.Shoubu(), hand)[1] == "しょうぶ（この回を終える）"  # type: ignore[index]
+    assert decision(hm.Shoubu(), hand)[1] == "勝負（この回を終える）"  # type: ignore[index]
 
 
 def test_the_yaku_table_is_japanese_within_discords_limits(ja: None) -> None:
@@ -231,7 +231,7 @@ def test_a_refusal_names_its_card_in_the_readers_language() -> None:
 def test_a_refusal_made_in_a_japanese_click_is_english_in_its_own_text() -> None:
     with use_locale("ja"):  # the engine runs inside the member's interaction
         refused = IllegalMove("The {die} die is already set aside.", die=Said("Earth"))
-        assert explain(refused) == "土のサイはもう残してあります。"
+        assert explain(refused) == "土のサイコロはもう残してあります。"
     assert str(refused) == "The Earth die is already set aside."
 
 
@@ -312,12 +312,12 @@ def test_japanese_labels_fit_their_bands(ja: None, card: str) -> None:
 
 def test_logged_moves_read_in_japanese(ja: None) -> None:
     played = {"kind": "play", "card": "pine-bright", "capture": "pine-chaff-1"}
-    assert hh_words.action_text(played, "両") == "松に鶴（光）を出して松のカス（カス）を取る"
-    assert hh_words.action_text({"kind": "shoubu"}, "両") == "しょうぶ（この回を終える）"
+    assert hh_words.action_text(played, "両") == "松に鶴（光）を出して松のカスを取る"
+    assert hh_words.action_text({"kind": "shoubu"}, "両") == "勝負（この回を終える）"
     bet = fw_words.action_text({"kind": "daikoku", "amount": 4}, "両")
-    assert bet == "大黒の腹に4 両を賭ける"
+    assert bet == "大黒の腹に4両を賭ける"
     aside = fw_words.action_text({"kind": "set_aside", "dice": ["earth", "air"]}, "両")
-    assert aside == "土のサイ、風のサイを残す"
+    assert aside == "土のサイコロ、風のサイコロを残す"
 
 
 def test_logged_moves_in_english_are_unchanged() -> None:

@@ -274,13 +274,13 @@ def test_hazard_words_under_english_are_unchanged() -> None:
     with use_locale("ja"):
         assert (
             ui.sentences(settled, snap)
-            == f"<@{A}>は振り手の逆の賭けに勝ちました：手数料1 両を引いて+9 両。"
+            == f"<@{A}>は逆張りの賭けに勝ちました：手数料1両を引いて+9両。"
         )
         assert (
             ui.sentences(thrown, snap)
             == "⚀ ⚂ = 4 — **チャンス**が決まりました（卓が代わりに振りました）。"
         )
-        assert hazard_action({"kind": "with", "amount": 1500}, "両") == "振り手側に1,500 両賭ける"
+        assert hazard_action({"kind": "with", "amount": 1500}, "両") == "振り手側に1,500両賭ける"
 
 
 def test_the_odds_table_in_japanese_fits_an_embed() -> None:

@@ -146,7 +146,7 @@ async def test_a_japanese_member_reads_no_english_from_start_to_end(
 
 
 HISTORY = {
-    "hazard": ("が振り手側に10 両賭けました。", "bets 10"),
+    "hazard": ("が振り手側に10両賭けました。", "bets 10"),
     "nihakyu": ("振る（1d20を失う）を選択", "chose Roll"),
     "strength_duel": ("力3を入札", "bids 3 strength"),
 }

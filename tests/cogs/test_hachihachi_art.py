@@ -10,8 +10,10 @@ import random
 import pytest
 from PIL import Image
 
+from bot.fonts import noto
 from bot.games.hachihachi.cards import CARDS, DECK, MONTHS
 from cogs.hachihachi import art, tiles
+from tests.support.japanese import missing_glyphs
 
 FIELD = ["maple-chaff-1", "pine-chaff-1", "willow-bright", "maple-animal", "pine-bright"]
 
@@ -220,3 +222,21 @@ def test_an_unknown_card_is_refused(bad: str) -> None:
         art.month_groups([bad])
     with pytest.raises(KeyError):
         art.tile(bad)
+
+
+@pytest.mark.parametrize(
+    ("name", "drawn"),
+    [
+        ("さくら", "さくら"),
+        ("🌸さくら", "さくら"),
+        ("Zoë 😀", "Zoë"),
+        ("𠮷野", "𠮷野"),
+        ("🤖 Computer", "Computer"),
+        ("😀😀", None),
+        ("\u200b", None),
+    ],
+)
+def test_a_name_keeps_only_what_the_font_draws(name: str, drawn: str | None) -> None:
+    assert art.drawn_name(name) == drawn
+    if drawn is not None:
+        assert not missing_glyphs(noto(24), drawn)

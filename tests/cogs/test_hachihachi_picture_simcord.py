@@ -90,6 +90,24 @@ async def test_the_table_picture_shows_each_pile_by_kind_with_its_progress(simco
 
 
 @shuffles([ORDER])
+async def test_a_name_the_font_cannot_draw_is_left_out_or_the_seat(simcord_env):
+    """The pictures' font has no emoji: drawn, they would be boxes (▯sakura's pile). The
+    picture drops what the font cannot draw, and a name with nothing left is the seat's."""
+    world = await started(simcord_env, "🌸sakura", "😀😀", mizuten=False, rounds=1)
+    s = await state(world)
+    alice, bob = world["🌸sakura"], world["😀😀"]
+    assert s.turn == alice.id and s.hands[alice.id] == ALICE
+    hands = Hands(world)
+    await do(world, hands, alice, hm.Play(card="cherry-bright", capture="cherry-ribbon"))
+    await do(world, hands, alice, hm.CaptureDrawn(capture="maple-ribbon"))
+    await do(world, hands, bob, hm.Play(card="maple-chaff-2"))
+    alt = picture_of(await table_message(world)).description or ""
+    assert "Pile of sakura: 4 cards" in alt, alt
+    assert "Pile of seat 2: 2 cards" in alt, alt
+    assert "🌸" not in alt and "😀" not in alt
+
+
+@shuffles([ORDER])
 async def test_the_two_match_step_and_the_drawn_card_are_framed(simcord_env):
     world, alice, _bob, hands = await begin(simcord_env)
     seen = await hands.open(alice)

@@ -246,7 +246,7 @@ def stats_of(result: Any) -> dict[str, int]:
     """The Nuki Hachi-hachi field of a /stats answer, one ``stat: **value**`` a line."""
     (embed,) = answered(result, ephemeral=True).response.embeds
     (field,) = [f for f in embed.fields if f.name == "Nuki Hachi-hachi"]
-    found = re.findall(r"^(.+): \*\*(-?[\d,]+)\*\*$", field.value, re.MULTILINE)
+    found = re.findall(r"^(.+): \*\*([-+]?[\d,]+)(?: ryō)?\*\*$", field.value, re.MULTILINE)
     return {stat: int(value.replace(",", "")) for stat, value in found}
 
 

@@ -166,3 +166,35 @@ def test_every_month_keeps_its_band() -> None:
         commonest = max(colours)[1]
         band_colour = tiles._shade(ground, 0.55)
         assert all(abs(x - y) <= 6 for x, y in zip(commonest, band_colour, strict=True)), card
+
+
+def red_and_white(card: str) -> tuple[int, int]:
+    """Pixels of a tile's picture that are clearly red, and clearly white."""
+    red = white = 0
+    for count, (r, g, b) in picture(card).convert("RGB").getcolors(1 << 16) or []:
+        if r > 170 and g < 80 and b < 90:
+            red += count
+        if r > 235 and g > 225 and b > 225:
+            white += count
+    return red, white
+
+
+@pytest.mark.parametrize("card", ["plum-animal", "plum-chaff-1", "plum-chaff-2"])
+def test_the_plum_blossoms_are_red_and_white(card: str) -> None:
+    """紅白梅: red blossoms among white ones, not white ones with red hearts only."""
+    red, white = red_and_white(card)
+    assert red >= 150 and white >= 150, (red, white)
+
+
+def test_the_sake_cup_bears_kotobuki() -> None:
+    """The cup's gold mark is the character 寿, written with the font (hand-drawn
+    strokes read as 王)."""
+    written: list[str] = []
+
+    class Recording(tiles._Pen):
+        def text(self, xy: tiles.Point, text: str, *args: object, **kwargs: object) -> None:
+            written.append(text)
+
+    image = Image.new("RGB", (tiles.TILE_W * tiles._SCALE, tiles.TILE_H * tiles._SCALE))
+    tiles._FIGURES["chrysanthemum-animal"](Recording(ImageDraw.Draw(image)))
+    assert written == ["寿"]

@@ -28,7 +28,7 @@ def booked(result: Any, title: str) -> dict[str, int]:
     """The game's field of a /stats answer, one ``stat: **value**`` a line."""
     (embed,) = answered(result, ephemeral=True).response.embeds
     (field,) = [f for f in embed.fields if f.name == title]
-    found = re.findall(r"^(.+): \*\*(-?[\d,]+)\*\*$", field.value, re.MULTILINE)
+    found = re.findall(r"^(.+): \*\*([-+]?[\d,]+)(?: ryō)?\*\*$", field.value, re.MULTILINE)
     return {stat: int(value.replace(",", "")) for stat, value in found}
 
 
@@ -62,7 +62,7 @@ async def check_books(
     if honour:
         assert records[honour] == 1
     footer = mine.response.embeds[0].footer.text
-    assert f"over the last 1 tables, from {won:+,} at the lowest" in footer
+    assert f"over the last 1 tables, from {won:+,} ryō at the lowest" in footer
     assert colour_of(game) in chart_colours(world, mine), "the step is in the game's colour"
 
     theirs = booked(await winner.slash(world.channel, "stats", member=loser, game=game), title)

@@ -54,7 +54,7 @@ async def test_the_seed_sample_game_by_direct_message(simcord_env):
     # The finished duel in /stats (with its chart) and on the game's leaderboard.
     stats = answered(await bob.slash(world.channel, "stats", game="strength_duel"))
     (field,) = stats.response.embeds[0].fields
-    for line in ("played: **1**", "won: **1**", "net: **10**", "best win: **10**"):
+    for line in ("played: **1**", "won: **1**", "net: **+10 ryō**", "best win: **10 ryō**"):
         assert line in field.value
     assert "longest streak: **1**" in field.value
     assert [a.filename for a in stats.response.attachments] == ["stats.png"]

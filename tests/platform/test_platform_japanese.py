@@ -165,7 +165,7 @@ def test_a_movement_from_the_house_names_it_in_the_readers_language() -> None:
     line = LedgerRow(1, 100.0, "table", "house", "wallet:3", 30, 1, "bank")
     with use_locale("ja"):
         shown = movement_line(line, "wallet:3", "両")
-    assert "胴元の金庫から **+30 両**" in shown and english_in([shown]) == []
+    assert "胴元の金庫から **+30両**" in shown and english_in([shown]) == []
 
 
 def test_verify_reasons_translate() -> None:

@@ -6,6 +6,7 @@ channel's lines in Japanese."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -78,7 +79,7 @@ async def test_a_japanese_member_reads_the_platform_in_japanese(
     await run(mod, "economy lift-exclusion", member=alice)
     # /config economy's note is the platform's (the settings shown under it are /config's).
     economy = answered(await mod.slash(channel, "config economy", daily_amount=50))
-    note = next(text for text in texts_of(economy) if "/デイリー で 50" in text)
+    note = next(text for text in texts_of(economy) if "/デイリー で50 ryō" in text)
     assert english_in(note.splitlines()[:1], names=NAMES) == []
     await run(bob, "wallet")
 
@@ -159,10 +160,10 @@ async def test_table_tools_in_japanese(simcord_env: Env, monkeypatch: pytest.Mon
     answered(await alice.slash(channel, "coinflip open", stake=10))
     tables = answered(await world.moderator.slash(channel, "tables"), ephemeral=True)
     listed = tables.response.embeds[0]
-    assert listed.title == "開いているテーブル（1）" and "募集中" in listed.description
+    assert listed.title == "開いている卓（1）" and "募集中" in listed.description
     assert "#1を閉じて返金" in texts_of(tables)
     lobby = answered(await alice.slash(channel, "history", table=1), ephemeral=True)
-    assert lobby.response.embeds[0].title.endswith("テーブル#1（募集中）")
+    assert lobby.response.embeds[0].title.endswith("卓 #1（募集中）")
     cancelled = answered(await alice.slash(channel, "cancel", table=1))
     assert any("賭け金はすべて持ち主に戻りました" in text for text in texts_of(cancelled))
 
@@ -176,6 +177,9 @@ async def test_table_tools_in_japanese(simcord_env: Env, monkeypatch: pytest.Mon
     stats = answered(await alice.slash(channel, "stats"), ephemeral=True)
     embed = stats.response.embeds[0]
     assert "対局数：**1**" in embed.fields[0].value and "累計収支" in embed.footer.text
+    # Coins are never bare: the net and the best win carry the currency, as elsewhere.
+    assert re.search(r"^収支：\*\*[+-]?10両\*\*$", embed.fields[0].value, re.MULTILINE)
+    assert re.search(r"^最高の勝ち額：\*\*(0|10)両\*\*$", embed.fields[0].value, re.MULTILINE)
     shown = [
         *texts_of(report),
         *texts_of(stats),

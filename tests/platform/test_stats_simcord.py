@@ -25,7 +25,8 @@ async def play(world, dice, winner: str) -> None:
 
 def field_of(result) -> dict[str, int]:
     (field,) = result.response.embeds[0].fields
-    found = re.findall(r"^(.+): \*\*(-?[\d,]+)\*\*$", field.value, re.MULTILINE)
+    # Coins carry the currency (net signed): "net: **+10 ryō**"; counts are bare.
+    found = re.findall(r"^(.+): \*\*([-+]?[\d,]+)(?: ryō)?\*\*$", field.value, re.MULTILINE)
     return {stat: int(value.replace(",", "")) for stat, value in found}
 
 
@@ -43,18 +44,21 @@ async def test_records_and_chart_after_three_tables(simcord_env, dice):
         "best win": 10,
         "longest streak": 2,
     }
+    lines = mine.response.embeds[0].fields[0].value.splitlines()
+    assert "net: **+10 ryō**" in lines and "best win: **10 ryō**" in lines
+    assert "played: **3**" in lines, "a count is no amount of coins"
     (chart,) = mine.response.attachments
     assert chart.filename == "stats.png"
     embed = mine.response.embeds[0]
     assert embed.image.url == "attachment://stats.png"
     # The footer describes the chart: +10, +20, then +10.
     assert "over the last 3 tables" in embed.footer.text
-    assert "+10 at the lowest to +20 at the highest; now +10" in embed.footer.text
+    assert "+10 ryō at the lowest to +20 ryō at the highest; now +10 ryō" in embed.footer.text
 
     theirs = answered(await alice.slash(world.channel, "stats", member=bob), ephemeral=True)
     assert field_of(theirs)["best win"] == 10 and field_of(theirs)["longest streak"] == 1
     assert (
-        "from -20 at the lowest to -10 at the highest; now -10"
+        "from -20 ryō at the lowest to -10 ryō at the highest; now -10 ryō"
         in theirs.response.embeds[0].footer.text
     )
 
