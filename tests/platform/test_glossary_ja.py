@@ -204,3 +204,18 @@ def test_the_echo_check_fails_on_an_echo() -> None:
     echo = Text("hachihachi", "hachihachi.po:1", "芒のカス（カス）を取る")
     kept = Text("hachihachi", "hachihachi.po:2", "松に赤短（短冊）を取る")
     assert echoed_kinds([echo, kept]) == ["hachihachi.po:1: 芒のカス（カス） — write 芒のカス"]
+
+
+def spaced_currencies(texts: list[Text]) -> list[str]:
+    """Amounts whose currency is set apart by a space (``50 両``): a Japanese amount reads
+    ``50両``, which ``{currency:unit}`` writes (and keeps a Latin name's space)."""
+    return [f"{text.where}: {text.text}" for text in texts if "} {currency}" in text.text]
+
+
+def test_japanese_amounts_glue_their_currency(texts: list[Text]) -> None:
+    assert spaced_currencies(texts) == []
+
+
+def test_the_currency_check_fails_on_a_spaced_amount() -> None:
+    spaced = Text(stem="platform", where="platform.po:1", text="最大{most} {currency}です")
+    assert spaced_currencies([spaced]) == [f"{spaced.where}: {spaced.text}"]
