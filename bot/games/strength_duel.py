@@ -504,7 +504,13 @@ def _apply_abort(s: State, by: int | None, action: Abort, dice: Dice) -> list[Ev
     """End the game at once: nothing was settled yet, so every stake is returned."""
     s.stakes = {**s.stakes, **dict.fromkeys(s.seats, 0)}
     s.payouts = {**s.payouts, **dict.fromkeys(s.seats, 0), HOUSE: 0}
-    # Bids and tag requests of the open round are dropped unrevealed.
+    _end_early(s)
+    return [Aborted(by=by, round=s.round, strength=dict(s.strength), forbidden=dict(s.forbidden))]
+
+
+def _end_early(s: State) -> None:
+    """A game ended before its result (a moderator's end, or its settlement at value):
+    the open round's bids and tag requests are dropped unrevealed, and nobody wins."""
     s.bids = {}
     s.tag_requests = []
     s.finished = True
@@ -515,7 +521,6 @@ def _apply_abort(s: State, by: int | None, action: Abort, dice: Dice) -> list[Ev
     s.draw = False
     s.pot_to = []
     s.ply += 1
-    return [Aborted(by=by, round=s.round, strength=dict(s.strength), forbidden=dict(s.forbidden))]
 
 
 def _check_settle(state: State, player: int | None, action: SettleAtValue) -> None:
@@ -537,17 +542,8 @@ def _apply_settle(s: State, by: int | None, action: SettleAtValue, dice: Dice) -
         HOUSE: s.payouts.get(HOUSE, 0),
     }
     s.stakes = {**s.stakes, **dict.fromkeys(s.seats, 0)}
-    s.bids = {}
-    s.tag_requests = []
-    s.finished = True
-    s.aborted = True
     s.settled = shares
-    s.phase = "over"
-    s.must_bid = []
-    s.winner = None
-    s.draw = False
-    s.pot_to = []
-    s.ply += 1
+    _end_early(s)
     return [
         SettledAtValue(
             by=by,
