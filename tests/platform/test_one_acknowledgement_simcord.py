@@ -89,6 +89,25 @@ async def running_coinflip(world: Any) -> Any:
     return world.channel.last_message
 
 
+def deferral_waits_for_the_answer(
+    env: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[asyncio.Event, asyncio.Event]:
+    """Hold every deferral's trip to Discord until the answer is ready: returns the event
+    set when a deferral sets off and the one the test sets when the answer is ready (the
+    answer is then ready before the deferral lands)."""
+    deferring, answering = asyncio.Event(), asyncio.Event()
+    original = FakeWebhookAdapter.request
+
+    async def slow(self: Any, route: Any, session: Any, *, payload: Any = None, **kwargs: Any):
+        if route.url.endswith("/callback") and (payload or {}).get("type") in DEFERRALS:
+            deferring.set()
+            await env.external_wait(answering.wait(), reason="the deferral's slow trip")
+        return await original(self, route, session, payload=payload, **kwargs)
+
+    monkeypatch.setattr(FakeWebhookAdapter, "request", slow)
+    return deferring, answering
+
+
 async def test_a_click_answer_on_its_way_as_the_timer_fires_is_the_only_acknowledgement(
     simcord_env: Any, dice: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -121,17 +140,7 @@ async def test_a_click_answer_ready_while_the_deferral_is_on_its_way_edits_what_
     ready while the deferral is still on its way, waits for it and edits the message."""
     world = await make_world(simcord_env, "alice", "bob")
     table = await running_coinflip(world)
-    deferring, answering = asyncio.Event(), asyncio.Event()
-    original = FakeWebhookAdapter.request
-
-    async def slow(self: Any, route: Any, session: Any, *, payload: Any = None, **kwargs: Any):
-        if route.url.endswith("/callback") and (payload or {}).get("type") in DEFERRALS:
-            deferring.set()
-            # The answer is ready before the deferral lands.
-            await simcord_env.external_wait(answering.wait(), reason="the deferral's slow trip")
-        return await original(self, route, session, payload=payload, **kwargs)
-
-    monkeypatch.setattr(FakeWebhookAdapter, "request", slow)
+    deferring, answering = deferral_waits_for_the_answer(simcord_env, monkeypatch)
     service = simcord_env.bot.tables
     real_act = service.act
 
@@ -168,16 +177,7 @@ async def test_a_command_answer_ready_while_the_deferral_is_on_its_way_is_its_fo
     simcord_env: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     world = await make_world(simcord_env, "alice")
-    deferring, answering = asyncio.Event(), asyncio.Event()
-    original = FakeWebhookAdapter.request
-
-    async def slow(self: Any, route: Any, session: Any, *, payload: Any = None, **kwargs: Any):
-        if route.url.endswith("/callback") and (payload or {}).get("type") in DEFERRALS:
-            deferring.set()
-            await simcord_env.external_wait(answering.wait(), reason="the deferral's slow trip")
-        return await original(self, route, session, payload=payload, **kwargs)
-
-    monkeypatch.setattr(FakeWebhookAdapter, "request", slow)
+    deferring, answering = deferral_waits_for_the_answer(simcord_env, monkeypatch)
     economy = simcord_env.bot.economy
     real_balance = economy.balance
 
@@ -213,16 +213,7 @@ async def test_a_hand_shown_while_the_deferral_is_on_its_way_is_a_private_follow
 
     world = await started(simcord_env, "alice", "bob", turn_seconds=60)
     table = await table_message(world)
-    deferring, answering = asyncio.Event(), asyncio.Event()
-    original = FakeWebhookAdapter.request
-
-    async def slow(self: Any, route: Any, session: Any, *, payload: Any = None, **kwargs: Any):
-        if route.url.endswith("/callback") and (payload or {}).get("type") in DEFERRALS:
-            deferring.set()
-            await simcord_env.external_wait(answering.wait(), reason="the deferral's slow trip")
-        return await original(self, route, session, payload=payload, **kwargs)
-
-    monkeypatch.setattr(FakeWebhookAdapter, "request", slow)
+    deferring, answering = deferral_waits_for_the_answer(simcord_env, monkeypatch)
     service = simcord_env.bot.tables
     real_snapshot = service.snapshot
 
