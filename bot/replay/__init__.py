@@ -16,9 +16,11 @@ The format (``"format": "tanzaku-replay"``, ``"version": 1``), one object:
 - ``steps``: one per logged step, in order: ``seq``, ``at`` (Unix seconds), ``actor``
   (a display name), ``said`` (what the step was), ``draws`` (the step's outcomes in the
   order drawn: ``[sides, value]`` for a die, ``[size, [order…]]`` for a shuffle, the
-  draws of a computer's decision first), ``shown`` (the table message after the step, as
-  text; only what it showed, so secrets appear only once revealed) and, for a card game,
-  ``cards`` (label → card ids shown as tiles);
+  draws of a computer's decision first), ``computer_draws`` (optional: the indexes in
+  ``draws`` of a computer's own randomness, the draws its decision took, not the game's
+  chance), ``shown`` (the table message after the step, as text; only what it showed, so
+  secrets appear only once revealed) and, for a card game, ``cards`` (label → card ids
+  shown as tiles);
 - ``tiles`` (optional): card id → a ``data:`` PNG of its tile.
 
 A reader must ignore keys it does not know; a change that old readers would misread gets
@@ -65,8 +67,10 @@ WORDS: dict[str, str] = {
     "document_title": N_("{title} — table #{table} — replay"),
     "heading": N_("{title} — table #{table}"),
     "where": N_("Step {number} of {steps} · #{seq} · {when} UTC · {actor}: {said}"),
-    "shuffle": N_("shuffle of {size}: [{order}]"),
+    # Only the card games shuffle: a shuffle is always of the deck.
+    "shuffle": N_("Fair shuffle of {size} cards"),
     "die": N_("d{sides}: {value}"),
+    "computer_draw": N_("The computer's randomness: {value} (of {sides}, from the seed)"),
     "seed_matches": N_("✅ The revealed seed matches the commitment in this file."),
     "seed_differs": N_(
         "❌ The revealed seed does NOT match the commitment in this file: the rolls below "

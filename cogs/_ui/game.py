@@ -111,6 +111,11 @@ class Game:
         """Lines describing the table's options, shown in the lobby."""
         return []
 
+    def hold_line(self, snapshot: TableSnapshot[Any, Any]) -> str | None:
+        """What a seat puts up (the engine's hold), in the lobby: a stake the game may
+        take. A game whose hold comes back (an escrow) says so instead."""
+        return _("Stake to sit: **{stake}**", stake=render.coins(snapshot.hold, snapshot.currency))
+
     def status_lines(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         return []
 

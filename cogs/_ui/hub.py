@@ -76,6 +76,8 @@ class GameFace(Protocol):
 
     def describe_rules(self, snapshot: TableSnapshot[Any, Any]) -> list[str]: ...
 
+    def hold_line(self, snapshot: TableSnapshot[Any, Any]) -> str | None: ...
+
     def render_game(
         self, snapshot: TableSnapshot[Any, Any], events: Sequence[BaseModel]
     ) -> Payload: ...
@@ -214,14 +216,11 @@ class TableHub(MessageSync):
                     need=need,
                 )
             ]
-        if snapshot.hold:
-            lines.append(
-                _(
-                    "Stake to sit: **{stake}**",
-                    stake=render.coins(snapshot.hold, snapshot.currency),
-                )
-            )
-        lines.extend(self.ui(spec.name).describe_rules(snapshot))
+        ui = self.ui(spec.name)
+        held = ui.hold_line(snapshot) if snapshot.hold else None
+        if held:
+            lines.append(held)
+        lines.extend(ui.describe_rules(snapshot))
         if snapshot.deadline is not None:
             lines.append(
                 _(

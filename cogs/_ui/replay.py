@@ -23,7 +23,7 @@ from bot.i18n import _
 from bot.players import is_computer
 from bot.replay import MAX_BYTES, page_html
 from bot.service import TableSnapshot
-from bot.service.terms import LogKind
+from bot.service.terms import DECIDED_WITH, LogKind
 from bot.service.verify import ReplayedStep, public_log, replay_steps
 from bot.storage.table_queries import TableStatus
 from cogs._ui import render
@@ -140,9 +140,15 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
     done = 0
     for number, public in enumerate(public_log(spec, rows), start=1):
         index, log_row, step = public.index, public.row, replayed[public.index]
-        draws = [
-            draw for earlier in rows[done : index + 1] for draw in json.loads(earlier.draws_json)
-        ]
+        draws: list[Any] = []
+        computer_draws: list[int] = []
+        for earlier in rows[done : index + 1]:
+            row_draws = json.loads(earlier.draws_json)
+            # A computer's decision draws first (acting.py): its randomness, not the
+            # game's chance; the page shows it apart, small.
+            decided = int(json.loads(earlier.action_json).get(DECIDED_WITH, 0))
+            computer_draws += range(len(draws), len(draws) + min(decided, len(row_draws)))
+            draws += row_draws
         done = index + 1
         action = public.action
         entry: dict[str, Any] = {
@@ -152,6 +158,8 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
             "said": names.text(said(action, ui, snapshot.currency)),
             "draws": draws,
         }
+        if computer_draws:
+            entry["computer_draws"] = computer_draws
         if step is None:
             entry["shown"] = _("This step does not replay from the seed.")
         elif step.state is not None:

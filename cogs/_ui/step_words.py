@@ -117,4 +117,6 @@ def step_line(
     if sentences and not secret and not LogKind.is_table_step(kind):
         return " ".join(sentences)
     head = f"{who}: {action_words(speaker, action, snapshot.currency)}"
-    return " ".join([head, *sentences]) if sentences else head
+    # What followed (a round revealed by this bid) is its own news: on its own line, not
+    # read as part of the bid.
+    return "\n".join([head, " ".join(sentences)]) if sentences else head

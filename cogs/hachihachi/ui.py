@@ -140,6 +140,10 @@ class HachiHachiUI(Game):
     def describe_rules(self, snapshot: Snapshot) -> list[str]:
         return words.rules_summary(snapshot)
 
+    def hold_line(self, snapshot: Snapshot) -> str | None:
+        # Not a stake: a deposit that comes back; the rules summary's line says so.
+        return None
+
     def status_lines(self, snapshot: Snapshot) -> list[str]:
         return words.status_lines(snapshot)
 

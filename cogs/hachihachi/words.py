@@ -15,7 +15,6 @@ except to count cards, or a claimed teyaku's revealed cards (public by rules §9
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from fractions import Fraction
 from typing import Any, Protocol, TypeAlias
 
 import discord
@@ -240,7 +239,7 @@ def waiting_line(state: hh.State) -> str | None:
         # is still thinking it over.
         return _(
             "{turn} {dealer}'s first draw waits for the **teyaku claim steps** — each "
-            "player's in their **{hand}**.",
+            "player's, with the **{hand}** button.",
             turn=TURN,
             dealer=render.mention(state.acting_dealer),
             hand=my_hand(),
@@ -249,7 +248,7 @@ def waiting_line(state: hh.State) -> str | None:
     if state.phase == "capture_drawn" and state.drawn is not None:
         what = _("picks what the drawn **{card}** takes", card=card_name(state.drawn))
     return _(
-        "{turn} Waiting for {player}, who {what} — in their **{hand}**.",
+        "{turn} Waiting for {player}, who {what} — with the **{hand}** button.",
         turn=TURN,
         player=render.mention(state.turn),
         what=what,
@@ -333,7 +332,7 @@ def status_lines(snapshot: Snapshot) -> list[str]:
         lines.append(
             _(
                 "**Teyaku claims are open** until the dealer's first draw: every player "
-                "claims, or not, privately in their **{hand}**.",
+                "claims, or not, privately with the **{hand}** button.",
                 hand=my_hand(),
             )
         )
@@ -543,10 +542,11 @@ def rules_summary(snapshot: Snapshot) -> list[str]:
             seconds=rules.turn_seconds,
         ),
         _(
-            "Escrow: each seat puts up **{hold}** — the most one round can cost you (the "
-            "worst round there can be, at the highest field, plus a coin for rounding). A "
-            "round's loss is paid from it and put back from your wallet before the next "
-            "round; if your wallet cannot, that round is the match's last.",
+            "Deposit to sit: **{hold}**, back to you when the match ends. It is the most one "
+            "round can cost you (the worst round there can be, at the highest field, plus a "
+            "coin for rounding): a round's loss is paid from it and put back from your "
+            "wallet before the next round; if your wallet cannot, that round is the match's "
+            "last.",
             hold=render.coins(snapshot.hold, currency),
         ),
     ]
@@ -942,13 +942,6 @@ def ask_text(state: hh.State, player: int, legal: Sequence[object]) -> str | Non
     return " ".join(asks) + ("\n" if asks else "") + ask
 
 
-def _amount(value: Fraction, currency: str) -> str:
-    """Coins, a half shown as such (coins are made whole across the match's score)."""
-    if value.denominator == 1:
-        return render.coins(int(value), currency)
-    return f"{number(int(value))}½ {currency}"
-
-
 def _yaku_list(found: Sequence[tuple[str, int]]) -> str:
     return sep().join(f"{yaku_name(name)} {number(kan)}" for name, kan in found)
 
@@ -968,15 +961,16 @@ def call_text(snapshot: Snapshot, player: int) -> str | None:
         )
     else:
         rate = kan(stakes.kan)
-    shoubu = _amount(stakes.shoubu_coins, currency)
-    half = _amount(stakes.half_coins, currency)
+    # Whole coins as the table pays them (a half coin never is: calls.paid).
+    shoubu = render.coins(stakes.shoubu_paid, currency)
+    half = render.coins(stakes.half_paid, currency)
     them = render.mention(stakes.opponent)
     if stakes.opponent_dekiyaku:
         held = _(
             "{them} holds {dekiyaku} ({coins} if they call shoubu)",
             them=them,
             dekiyaku=_yaku_list(stakes.opponent_dekiyaku),
-            coins=_amount(stakes.opponent_coins, currency),
+            coins=render.coins(stakes.opponent_paid, currency),
         )
     else:
         held = _("{them} holds no dekiyaku", them=them)
@@ -1000,7 +994,7 @@ def call_text(snapshot: Snapshot, player: int) -> str | None:
         ),
     ]
     if stakes.last_turn:
-        theirs = _amount(stakes.opponent_coins / 2, currency)
+        theirs = render.coins(stakes.opponent_half_paid, currency)
         if stakes.opponent_turns:
             sage = _(
                 "{them} would play their last turn: if they make a dekiyaku and call shoubu "

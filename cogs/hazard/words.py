@@ -77,14 +77,14 @@ LOSES: dict[str, str] = {
 # A bet placed, one whole sentence per kind: where the bet goes reads differently by kind
 # in other languages (the caster backs their own throw).
 PLACED: dict[str, str] = {
-    "caster": N_("{player} bets {amount} caster's stake."),
+    "caster": N_("{player} bets {amount} on their own throw (caster's stake)."),
     "with": N_("{player} bets {amount} with the caster."),
     "against": N_("{player} bets {amount} against the caster."),
     "odds_for": N_("{player} bets {amount} odds on the chance."),
     "odds_against": N_("{player} bets {amount} odds on the main."),
 }
 LOGGED_BETS: dict[str, str] = {
-    "caster": N_("bets {amount} caster's stake"),
+    "caster": N_("bets {amount} on their own throw (caster's stake)"),
     "with": N_("bets {amount} with the caster"),
     "against": N_("bets {amount} against the caster"),
     "odds_for": N_("bets {amount} odds on the chance"),

@@ -139,3 +139,16 @@ def test_the_public_log_lists_a_revealed_choice_where_it_was_first_seen() -> Non
     spec = GameSpec(strength_duel.ENGINE, "Strength Duel")
     listed = [(step.row.seq, step.action.get("amount")) for step in public_log(spec, rows)]
     assert listed == [(1, None), (2, 5), (4, 2), (6, None)]
+
+
+async def test_a_duels_reveal_is_on_its_own_line_not_the_bids(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    await started_duel(world)
+    await bid_by_dm(alice, 3)
+    await bid_by_dm(bob, 1)
+    history = embed_of(await bob.slash(world.channel, "history", table=1))["description"]
+    lines = history.splitlines()
+    (bid,) = [number for number, line in enumerate(lines) if "bids 1 strength" in line]
+    assert lines[bid].endswith("bids 1 strength"), lines[bid]
+    assert lines[bid + 1].startswith("**Round 1 revealed:**"), history

@@ -300,6 +300,14 @@ async def test_the_card_games_page_shows_the_bots_tiles(simcord_env, monkeypatch
         labels = set(step.get("cards", {}))
         assert labels <= {"Field"} | {f"Pile of {n}" for n in ("🤖 Computer", "@alice")}, labels
     assert len(page.encode("utf-8")) < 200 * 1024
+    # The computer's search draws (2**31 sides) are marked as its own randomness, and only
+    # the computer's steps carry such marks: the page shows them apart from the game's.
+    for step in data["steps"]:
+        marked = step.get("computer_draws", [])
+        searched = [i for i, (sides, _value) in enumerate(step["draws"]) if sides == 2**31]
+        assert set(searched) <= set(marked), step
+        assert not marked or step["actor"] == "🤖 Computer", step
+    assert any(step.get("computer_draws") for step in data["steps"])
     if CHROMIUM is not None:
         file = tmp_path / "hachihachi.html"
         file.write_text(page, encoding="utf-8")

@@ -96,7 +96,7 @@ def test_a_japanese_page_re_derives_the_same_rolls_in_japanese(tmp_path) -> None
         assert 'id="seed-check" data-matched="true"' in dom
     assert "✅ All 5 rolls and shuffles re-derive from the revealed seed." in doms["en"]
     assert "✅ 全5件の出目とシャッフルが、公開されたシードから再計算できました。" in doms["ja"]
-    assert "Hazard — 卓 #7" in doms["ja"] and "8枚のシャッフル：[" in doms["ja"]
+    assert "Hazard — 卓 #7" in doms["ja"] and "8枚の公正なシャッフル: [" in doms["ja"]
     # What the script writes in Japanese leaves no English sentence of the page's own.
     for english in WORDS.values():
         if len(english.split()) > 2 and "{" not in english:
@@ -112,3 +112,45 @@ def test_a_japanese_page_re_derives_the_same_rolls_in_japanese(tmp_path) -> None
     dom = chromium_dom(altered, tmp_path / "profile-altered")
     assert 'data-state="mismatch"' in dom and 'data-first="3"' in dom
     assert "❌ 3番目の結果（手順 #2）が一致しません" in dom
+
+
+def computer_step_data(seed: bytes = SEED) -> dict[str, object]:
+    """A card table: the deal's shuffle, then a computer's step whose decision drew its
+    search's randomness (a draw of 2**31) before the game's own die."""
+    dice = FairDice(seed)
+    deal = {"seq": 1, "at": 0, "actor": "@alice", "said": "started the game", "shown": ""}
+    deal["draws"] = [[34, list(dice.shuffle_order(34))]]
+    thought = {"seq": 2, "at": 0, "actor": "🤖 Computer", "said": "plays a card", "shown": ""}
+    thought["draws"] = [[2**31, dice.roll(2**31)], [6, dice.roll(6)]]
+    thought["computer_draws"] = [0]
+    data = table_data(seed)
+    data.update(game="hachihachi", title="Nuki Hachi-hachi", steps=[deal, thought])
+    return data
+
+
+@needs_chromium
+def test_a_computers_randomness_is_named_and_small_and_a_shuffle_is_fair(tmp_path) -> None:
+    data = computer_step_data()
+    steps = data["steps"]
+    assert isinstance(steps, list)
+    randomness = steps[1]["draws"][0][1]
+    doms = {}
+    for locale in ("en", "ja"):
+        with use_locale(locale):
+            page = page_html(data)
+        path = tmp_path / f"{locale}.html"
+        path.write_text(page, encoding="utf-8")
+        doms[locale] = chromium_dom(path, tmp_path / f"profile-{locale}")
+    en, ja = doms["en"], doms["ja"]
+    assert 'data-state="matched"' in en and 'data-checked="3"' in en
+    # The step on show is the computer's: the game's die large, its randomness small.
+    step = en.split('id="step"', 1)[1].split("</div>", 1)[0]
+    (large,) = re.findall(r'<p class="die">([^<]*)</p>', step)
+    assert str(randomness) not in large and "2147483648" not in large
+    said = f"The computer's randomness: {randomness:,} (of 2,147,483,648, from the seed)"
+    assert f'<p class="draw small muted computer-draw">{said}</p>' in step
+    assert "d2147483648" not in en, "never shown as a die, here or in the list of draws"
+    assert en.count(said) == 2, "the step and its row in the list of draws"
+    assert "Fair shuffle of 34 cards: [" in en and "shuffle of 34: [" not in en
+    assert f"コンピューターの乱数：{randomness:,}（2,147,483,648通りから、シードより）" in ja
+    assert "34枚の公正なシャッフル" in ja

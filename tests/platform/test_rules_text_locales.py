@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot import rules_text
-from bot.i18n import use_locale
+from bot.i18n import _, use_locale
 from tests.support.japanese import english_in
 
 GAMES = sorted(rules_text.GAMES)
@@ -149,3 +149,48 @@ def test_the_translations_ship_with_the_package() -> None:
     shipped = {path for pattern in globs for path in root.glob(pattern)}
     assert (root / "ja" / "hazard.md") in shipped
     assert set(root.rglob("*.md")) <= shipped
+
+
+INDEX_LABELS = {"en": "Pages:", "ja": "ページ："}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_page_one_lists_every_other_page_by_the_name_it_carries(game: str) -> None:
+    for locale, pages in rules_text.page_sets(game):
+        (index,) = [
+            line for line in pages[0][1].splitlines() if line.startswith(INDEX_LABELS[locale])
+        ]
+        named = re.findall(r"\*\*(.+?)\*\*", index)
+        assert named == [title for title, _body in pages[1:]], locale
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_rules_page_is_titled_twice(game: str) -> None:
+    from cogs._ui.rules_pages import rules_page
+
+    for locale, pages in rules_text.page_sets(game):
+        with use_locale(locale):
+            game_title = _(rules_text.GAMES[game])
+            for number in range(len(pages)):
+                title = rules_page(game, number).embed.title or ""
+                assert title.count(game_title) == 1, (locale, title)
+                assert pages[number][0] != game_title, (locale, number)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_newcomers_first_page_is_how_to_play_not_money(game: str) -> None:
+    for locale, pages in rules_text.page_sets(game):
+        first = pages[0][1]
+        # How points become coins and what joining puts up come after how to play.
+        assert "stake_per_kan" not in first, locale
+        for heading in ("**Coins.**", "**Escrow.**", "**コイン。**", "**預かり。**"):
+            assert heading not in first, (locale, heading)
+        assert "Banking is staking" not in first and "胴元を務めるのも賭けのうち" not in first
+
+
+def test_hachi_hachis_coins_and_escrow_are_on_its_scoring_page() -> None:
+    for locale, pages in rules_text.page_sets("hachihachi"):
+        titled = dict(pages)
+        scoring = titled["Scoring a Round & Coins" if locale == "en" else "回の精算とコイン"]
+        assert "stake_per_kan" in scoring, locale
+        assert ("**Escrow.**" if locale == "en" else "**預かり。**") in scoring, locale

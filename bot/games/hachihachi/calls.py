@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from bot.games.hachihachi.match import coins
 from bot.games.hachihachi.models import State
 from bot.games.hachihachi.yaku import dekiyaku
 
@@ -70,6 +71,20 @@ class CallStakes:
     """The caller's hand is empty: sage could only pay less than shoubu."""
     opponent_turns: int
     """Turns the opponent has left this round (0: a sage ends it by exhaustion at once)."""
+    shoubu_paid: int = 0
+    """``shoubu_coins`` as the table pays it: whole coins (:func:`paid`)."""
+    half_paid: int = 0
+    opponent_paid: int = 0
+    opponent_half_paid: int = 0
+
+
+def paid(s: State, payee: int, payer: int, points: int) -> int:
+    """Whole coins ``payee`` gets for ``points`` paid by ``payer``, as the table settles
+    them: the running score made whole after the payment, less before (largest remainder,
+    :func:`bot.games.hachihachi.match.coins`). A half coin is never paid: it rounds one way
+    or the other with the rest of the match."""
+    after = {**s.scores, payee: s.scores[payee] + points, payer: s.scores[payer] - points}
+    return coins(after, s.seats, s.rules)[payee] - coins(s.scores, s.seats, s.rules)[payee]
 
 
 def progress(pile: list[str], blocked: list[str]) -> list[str]:
@@ -98,6 +113,7 @@ def call_stakes(s: State, player: int) -> CallStakes | None:
     kan = sum(k for _, k in mine)
     their_kan = sum(k for _, k in theirs)
     rate = s.multiplier * s.rules.stake_per_kan
+    points = s.multiplier * s.rules.points_per_kan
     return CallStakes(
         caller=player,
         opponent=opponent,
@@ -112,4 +128,8 @@ def call_stakes(s: State, player: int) -> CallStakes | None:
         opponent_near=progress(s.piles[opponent], s.piles[player]),
         last_turn=not s.hands[player],
         opponent_turns=len(s.hands[opponent]),
+        shoubu_paid=paid(s, player, opponent, kan * points),
+        half_paid=paid(s, player, opponent, kan * points // 2),
+        opponent_paid=paid(s, opponent, player, their_kan * points),
+        opponent_half_paid=paid(s, opponent, player, their_kan * points // 2),
     )
