@@ -52,8 +52,8 @@ class Facts:
     def status_lines(self, snapshot: Any) -> list[str]:
         return ["status"]
 
-    def deadline_line(self, snapshot: Any) -> str | None:
-        return "deadline"
+    def turn_line(self, snapshot: Any) -> str | None:
+        return "turn"
 
     def event_text(self, event: BaseModel, snapshot: Any) -> str | None:
         return SENTENCES(event, snapshot)
@@ -77,13 +77,13 @@ SENTENCES = Sentences({Said: "{player:@} bets {amount:c} ({net:+c}).", Other: la
 # -- the frame -------------------------------------------------------------------------------
 
 
-def test_the_frame_orders_status_deadline_latest_events_and_notes() -> None:
+def test_the_frame_orders_turn_status_latest_events_and_notes() -> None:
     events = [Said(player=11, amount=n, net=n) for n in (1, 2, 3)]
     frame = frame_of(Facts(), snapshot(), events)
     assert frame.title == "Dice — table #42"
     assert frame.description().split("\n") == [
+        "turn",
         "status",
-        "deadline",
         "",
         "<@11> bets 2 coins (+2 coins).",
         "<@11> bets 3 coins (+3 coins).",
@@ -97,7 +97,7 @@ def test_the_frame_orders_status_deadline_latest_events_and_notes() -> None:
     ]
 
 
-def test_a_finished_frame_has_no_deadline_and_the_finished_colour() -> None:
+def test_a_finished_frame_has_no_turn_line_and_the_finished_colour() -> None:
     frame = frame_of(Facts(), snapshot(finished=True), [])
     assert frame.description() == "status\nnote"
     assert frame.embed().colour == discord.Colour(render.COLOUR_FINISHED)
