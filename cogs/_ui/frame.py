@@ -101,12 +101,14 @@ class Frame:
 
 def frame_of(facts: Facts, snapshot: TableSnapshot[Any, Any], events: Sequence[BaseModel]) -> Frame:
     finished = snapshot.state is not None and bool(snapshot.state.finished)
+    cancelled = snapshot.status == "cancelled"
     happenings = [text for event in events if (text := facts.event_text(event, snapshot))]
     return Frame(
         title=_("{game} — table #{table}", game=_(facts.title), table=str(snapshot.id)),
         finished=finished,
         status=facts.status_lines(snapshot),
-        turn=None if finished else facts.turn_line(snapshot),
+        # A cancelled table's last state may still await someone: nobody acts any more.
+        turn=None if finished or cancelled else facts.turn_line(snapshot),
         events=happenings[-facts.recent_events :] if facts.recent_events else [],
         notes=facts.notes(snapshot),
         seats_title=_((finished and facts.finished_seats_title) or facts.seats_title),

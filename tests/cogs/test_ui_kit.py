@@ -23,10 +23,14 @@ from cogs._ui.options import REQUIRED, Option, Options, table
 from cogs._ui.primitives import TableButton
 
 
-def snapshot(*, finished: bool = False, due: float | None = 1_700_000_000.0) -> Any:
+def snapshot(
+    *, finished: bool = False, due: float | None = 1_700_000_000.0, status: str = "running"
+) -> Any:
     state = SimpleNamespace(finished=finished, ply=7, main=None, phase="x")
     deadline = None if due is None else SimpleNamespace(due_at=due)
-    return SimpleNamespace(id=42, state=state, deadline=deadline, currency="coins", seats=[1, 2])
+    return SimpleNamespace(
+        id=42, state=state, deadline=deadline, currency="coins", seats=[1, 2], status=status
+    )
 
 
 class Said(BaseModel):
@@ -101,6 +105,12 @@ def test_a_finished_frame_has_no_turn_line_and_the_finished_colour() -> None:
     frame = frame_of(Facts(), snapshot(finished=True), [])
     assert frame.description() == "status\nnote"
     assert frame.embed().colour == discord.Colour(render.COLOUR_FINISHED)
+
+
+def test_a_cancelled_table_names_nobody_to_act() -> None:
+    """A moderator's end may leave a state that still awaits someone: nobody acts now."""
+    frame = frame_of(Facts(), snapshot(status="cancelled"), [])
+    assert frame.description() == "status\nnote"
 
 
 def test_the_frame_clips_to_discords_limits() -> None:
