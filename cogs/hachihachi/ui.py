@@ -157,6 +157,14 @@ class HachiHachiUI(Game):
         return words.seat_lines(snapshot)
 
     def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
+        """The last round in one line, once its own sentence has left the log lines."""
+        result = snapshot.game.last_round
+        shown = [e for e in snapshot.recent_events if self.event_text(e, snapshot)]
+        if result is not None and any(
+            isinstance(e, hm.RoundScored) and e.result.round == result.round
+            for e in shown[-self.recent_events :]
+        ):
+            return []
         last = words.last_round_field(snapshot)
         return [last] if last else []
 

@@ -322,20 +322,22 @@ def status_lines(snapshot: Snapshot) -> list[str]:
         pile = _("{pile} · the dealer plays **blind** (mizuten)", pile=pile)
     if state.pot:
         pile = _("{pile} · pot {pot} pts", pile=pile, pot=sum(state.pot.values()))
-    # The field and a face-up drawn card are the picture's (and its alt text's), and
-    # what the table waits for is the turn line, first.
-    lines = [head, pile]
-    for player, claims in state.claims.items():
-        for claim in claims:
-            lines.append(
-                _(
-                    "{player} claimed **{teyaku}** ({kan}), showing {cards}.",
-                    player=render.mention(player),
-                    teyaku=yaku_name(claim.name),
-                    kan=kan(claim.kan),
-                    cards=cards_inline(claim.revealed),
-                )
-            )
+    # The field and a face-up drawn card are the picture's (and its alt text's), what the
+    # table waits for is the turn line, first, and a claim's revealed cards are in its
+    # sentence (and /history): the rest fits in a line or two.
+    lines = [_("{head} · {pile}", head=head, pile=pile)]
+    claimed = [
+        _(
+            "{player} **{teyaku}** ({kan})",
+            player=render.mention(player),
+            teyaku=yaku_name(claim.name),
+            kan=kan(claim.kan),
+        )
+        for player, claims in state.claims.items()
+        for claim in claims
+    ]
+    if claimed:
+        lines.append(_("Teyaku claimed: {claims}", claims=sep().join(claimed)))
     if state.claims_open and state.phase != "claim":
         # Every player, not only the one whose turn it is: nobody is singled out.
         lines.append(

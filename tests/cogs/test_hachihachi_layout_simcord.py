@@ -109,11 +109,23 @@ async def test_a_short_table_message_and_a_result_that_names_its_dekiyaku(simcor
         ) in posted, posted
     assert "(dekiyaku: " not in posted
 
-    # The table keeps the last round to one line, and three log lines.
-    lines = lines_of(await table_message(world))
+    # The table says the round once: its sentence among the three log lines, then, once
+    # that has scrolled off, the "Last round" field, one line.
+    by_id = {m.id: m for m in world.members.values()}
+    head = f"<@{result.winner}> deals next"
+    for _ in range(4):
+        lines = lines_of(await table_message(world))
+        assert len(lines) <= 12, lines
+        logged = [line for line in lines if line.startswith("**Round 1 (×")]
+        if "Last round" in lines:
+            break
+        assert len(logged) == 1 and head in logged[0], lines
+        s = await state(world)
+        assert s.turn is not None
+        await do(world, hands, by_id[s.turn], hh.legal_actions(s, s.turn)[0])
+    assert "Last round" in lines and not logged, lines
     last = lines[lines.index("Last round") + 1]
-    assert f"<@{result.winner}> deals next — " in last and lines[-1] == last, lines
-    assert len(lines) <= 12, lines
+    assert last.startswith("Round 1 (×") and f"{head} — " in last and lines[-1] == last, lines
 
     # The same result in Japanese.
     snap = await snapshot(world)

@@ -713,7 +713,8 @@ async def test_manual_claims_ask_everyone_and_a_claim_shows_the_revealed_cards(s
         "pine-chaff-1",
     }
     text = message_text(await table_message(world))
-    assert "claimed **Triplet** (2 kan), showing" in text and "Crane with Sun" in text
+    assert "claims **Triplet** (2 kan), showing Crane with Sun (Pine · Bright)" in text
+    assert f"Teyaku claimed: <@{alice.id}> **Triplet** (2 kan)" in text
     leak_scan(world, s)  # the revealed cards are public now; the rest of the hand is not
     assert "Bush Warbler" not in "\n".join(message_text(m) for m in visible_to(world, bob))
     await play_out(world, hands, scan=True)
