@@ -243,7 +243,7 @@ def turn_parts(state: hh.State, name: Callable[[int], str]) -> tuple[str, str] |
         # Never who is still to take their step (``turn`` names one): that would tell who
         # is still thinking it over, and so who holds a teyaku.
         return _("Teyaku claim steps"), _(
-            "each player's, in {hand}; then {dealer} draws",
+            "each player's, with the {hand} button; then {dealer} draws",
             hand=my_hand(),
             dealer=name(state.acting_dealer),
         )
