@@ -1,9 +1,10 @@
 """The table message of a game in play, drawn once for every game.
 
 A game supplies its facts (:class:`Facts`); the frame adds what every table looks like:
-the title "<Game> — table #n", the status lines, the deadline line while the game runs,
-the latest events, the seats block, the colour by status and no buttons once it ends.
-The fair-dice footer and the "cancelled" overlay are added by the hub for every table.
+the title "<Game> — table #n", the turn line first while the game runs (who acts, what
+they decide, the time left: :func:`turn_text`), the status lines, the latest events,
+the seats block, the colour by status and no buttons once it ends. The fair-dice footer
+and the "cancelled" overlay are added by the hub for every table.
 
 Event sentences may be templates (:class:`Sentences`): ``"{player:@} is ready."`` —
 ``:@`` mentions a member, ``:c`` shows coins in the table's currency, ``:+c`` signed.
@@ -46,7 +47,7 @@ class Facts(Protocol):
 
     def status_lines(self, snapshot: TableSnapshot[Any, Any]) -> list[str]: ...
 
-    def deadline_line(self, snapshot: TableSnapshot[Any, Any]) -> str | None: ...
+    def turn_line(self, snapshot: TableSnapshot[Any, Any]) -> str | None: ...
 
     def event_text(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None: ...
 
@@ -66,7 +67,8 @@ class Frame:
     title: str
     finished: bool
     status: list[str]
-    deadline: str | None = None
+    turn: str | None = None
+    """Who acts, what they decide, the time left: the message's first line in play."""
     events: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seats_title: str = "Seats"
@@ -74,9 +76,8 @@ class Frame:
     extra_fields: list[tuple[str, str]] = field(default_factory=list)
 
     def description(self) -> str:
-        lines = list(self.status)
-        if not self.finished and self.deadline:
-            lines.append(self.deadline)
+        lines = [self.turn] if self.turn and not self.finished else []
+        lines.extend(self.status)
         if self.events:
             lines.append("")
             lines.extend(self.events)
@@ -100,12 +101,14 @@ class Frame:
 
 def frame_of(facts: Facts, snapshot: TableSnapshot[Any, Any], events: Sequence[BaseModel]) -> Frame:
     finished = snapshot.state is not None and bool(snapshot.state.finished)
+    cancelled = snapshot.status == "cancelled"
     happenings = [text for event in events if (text := facts.event_text(event, snapshot))]
     return Frame(
         title=_("{game} — table #{table}", game=_(facts.title), table=str(snapshot.id)),
         finished=finished,
         status=facts.status_lines(snapshot),
-        deadline=None if finished else facts.deadline_line(snapshot),
+        # A cancelled table's last state may still await someone: nobody acts any more.
+        turn=None if finished or cancelled else facts.turn_line(snapshot),
         events=happenings[-facts.recent_events :] if facts.recent_events else [],
         notes=facts.notes(snapshot),
         seats_title=_((finished and facts.finished_seats_title) or facts.seats_title),
@@ -146,8 +149,25 @@ class Sentences:
         return None
 
 
-def deadline_text(template: str, snapshot: TableSnapshot[Any, Any]) -> str | None:
-    """``template`` with ``{due}`` as a live countdown, when the table has a deadline."""
+TURN = "▶️"
+"""The mark of the turn line (and of the player who acts, where a game marks a seat)."""
+
+
+def turn_text(who: str, what: str, snapshot: TableSnapshot[Any, Any]) -> str:
+    """The turn line: ``▶️ @alice — play a card · <t:…:R>``. ``who`` is whoever acts (a
+    mention, several, or "Everyone" for a secret choice), ``what`` what they decide; the
+    time left is a Discord timestamp, which counts down in every client with no edit."""
     if snapshot.deadline is None:
-        return None
-    return _(template).format(due=render.timestamp(snapshot.deadline.due_at))
+        return _("{turn} {who} — {what}", turn=TURN, who=who, what=what)
+    return _(
+        "{turn} {who} — {what} · {due}",
+        turn=TURN,
+        who=who,
+        what=what,
+        due=render.timestamp(snapshot.deadline.due_at),
+    )
+
+
+def everyone() -> str:
+    """``who`` of a choice every player still in makes at once (in secret)."""
+    return _("Everyone")

@@ -27,7 +27,7 @@ from bot.service import Outcome, TableService, TableSnapshot
 from cogs._ui import render, verbs
 from cogs._ui.controls import Control, Menu, draw
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.frame import Sentences, deadline_text, frame_of
+from cogs._ui.frame import Sentences, frame_of
 from cogs._ui.hands import EarlierHand, HandKeeper
 from cogs._ui.hub import TableHub
 from cogs._ui.primitives import (
@@ -59,8 +59,6 @@ class Game:
     heading that explains marks only a table in play shows."""
     recent_events: ClassVar[int] = 8
     """How many of the latest event sentences the table message shows."""
-    deadline: ClassVar[str | None] = None
-    """The deadline line while the game runs, ``{due}`` a live countdown."""
     sentences: ClassVar[Sentences] = Sentences({})
     """Public event → sentence, shown on the table message."""
     confirmations: ClassVar[Sentences] = Sentences({})
@@ -119,8 +117,10 @@ class Game:
     def status_lines(self, snapshot: TableSnapshot[Any, Any]) -> list[str]:
         return []
 
-    def deadline_line(self, snapshot: TableSnapshot[Any, Any]) -> str | None:
-        return deadline_text(self.deadline, snapshot) if self.deadline else None
+    def turn_line(self, snapshot: TableSnapshot[Any, Any]) -> str | None:
+        """The table message's first line while the game runs: who acts, what they
+        decide, the time left (:func:`cogs._ui.frame.turn_text`); ``None``: no one."""
+        return None
 
     def event_text(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None:
         return self.sentences(event, snapshot)

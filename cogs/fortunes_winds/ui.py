@@ -18,6 +18,7 @@ from cogs._ui import render
 from cogs._ui.controls import Control, draw
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.forms import AmountPicker
+from cogs._ui.frame import turn_text
 from cogs._ui.game import Game
 from cogs._ui.picks import Picks
 from cogs._ui.primitives import send_ephemeral, view_of
@@ -86,9 +87,9 @@ class FortunesUI(Game):
     def status_lines(self, snapshot: Snapshot) -> list[str]:
         return words.status_lines(snapshot)
 
-    def deadline_line(self, snapshot: Snapshot) -> str:
-        due = snapshot.deadline
-        return words.clock_line(snapshot.game, render.timestamp(due.due_at) if due else "soon")
+    def turn_line(self, snapshot: Snapshot) -> str | None:
+        parts = words.turn_parts(snapshot.game)
+        return None if parts is None else turn_text(*parts, snapshot)
 
     def seat_lines(self, snapshot: Snapshot) -> list[str]:
         return words.seat_lines(snapshot)

@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 import discord
 
 from bot.games import fortunes_winds as fw
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.frame import Sentences
@@ -282,41 +282,28 @@ def cashed_out(events: Sequence[object], player: int, snapshot: Snapshot) -> str
     )
 
 
-def clock_line(state: fw.State, due: str) -> str:
+def turn_parts(state: fw.State) -> tuple[str, str] | None:
+    """Who the table waits for and what they decide (``None``: the table is closed)."""
+    if state.finished:
+        return None
     if state.window_open:
         waiting = fw.waiting_on(state)
-        names = sep().join(render.mention(p) for p in waiting)
-        return ngettext(
-            "⏳ **Bets are open** — they close {due}, or as soon as {names} has bet or "
-            "pressed **Ready**; then the shooter rolls.",
-            "⏳ **Bets are open** — they close {due}, or as soon as {names} have bet or "
-            "pressed **Ready**; then the shooter rolls.",
-            len(waiting),
-            due=due,
-            names=names,
-        )
+        who = sep().join(render.mention(p) for p in waiting)
+        return who, _("bet or press **Ready**; then the shooter rolls")
+    shooter = render.mention(state.shooter)
     if fw.betting_open(state):
         if not state.bets.get(state.shooter, {}).get("shooter"):
             if fw.can_pass_dice(state):
-                return _(
-                    "⏳ **Bets are open**; the shooter bets by {due} (no shooter's bet by then: "
-                    "bets go back, the dice pass).",
-                    due=due,
+                return shooter, _(
+                    "the shooter's bet (none by then: bets go back, the dice pass); bets are open"
                 )
-            return _("⏳ **Bets are open**; the shooter bets by {due}.", due=due)
-        return _(
-            "⏳ **Bets are open** until the shooter's first roll; the table rolls for the "
-            "shooter {due}.",
-            due=due,
-        )
+            return shooter, _("the shooter's bet; bets are open")
+        return shooter, _("roll; bets are open until then")
     if state.phase == "won":
-        return _("The shooter goes again or passes the dice; the table goes again {due}.", due=due)
+        return shooter, _("go again or pass the dice")
     if state.roll_number == 0:
-        return _("The shooter rolls; the table rolls for them {due}.", due=due)
-    return _(
-        "The shooter sets dice aside and rolls again; the table plays the best keep {due}.",
-        due=due,
-    )
+        return shooter, _("roll")
+    return shooter, _("set dice aside and roll again")
 
 
 def percent(value: Fraction, places: int = 2) -> str:

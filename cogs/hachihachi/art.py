@@ -50,6 +50,10 @@ ROW_GAP = 10
 EMPTY_H = 24
 """The height of an empty row's "(empty)" line."""
 
+HEADER_SIZE = 18
+HEADER_H = 26
+"""The turn line heading the table picture: larger than a row's label."""
+HEADER_COLOUR = (255, 255, 255)
 LABEL_COLOUR = (220, 221, 222)
 MUTED_COLOUR = (140, 144, 150)
 ALT_LIMIT = 1024
@@ -155,7 +159,8 @@ KINDS = (
 class Row:
     """A labelled row of a picture. ``layout`` "months": full tiles grouped by month;
     "pile": a score pile's smaller tiles grouped by kind, with ``note`` (its dekiyaku
-    progress) under the label. ``marked`` cards get a gold frame."""
+    progress) under the label; "header": the label alone, larger (the turn line heading
+    the table picture). ``marked`` cards get a gold frame."""
 
     label: str
     cards: tuple[str, ...]
@@ -296,6 +301,8 @@ NOTE_SEP = "   "
 
 def _row_size(row: Row) -> tuple[int, int]:
     """A row's width (of its widest part) and height, label included."""
+    if row.layout == "header":
+        return _width(row.label, HEADER_SIZE), HEADER_H
     width = _width(row.label, 14)
     if row.layout == "pile":
         note = NOTE_SEP.join(text for text, _done in row.note)
@@ -322,6 +329,9 @@ def _frame(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int) -> None:
 
 
 def _draw_row(image: Image.Image, draw: ImageDraw.ImageDraw, row: Row, y: int) -> None:
+    if row.layout == "header":
+        _write(image, (MARGIN, y + HEADER_H - 7), row.label, HEADER_SIZE, HEADER_COLOUR)
+        return
     _write(image, (MARGIN, y + LABEL_H - 6), row.label, 14, LABEL_COLOUR)
     y += LABEL_H
     if row.layout == "pile" and row.note:
@@ -357,6 +367,9 @@ def _alt(rows: Sequence[Row]) -> str:
     parts = []
     comma = _(", ")
     for row in rows:
+        if row.layout == "header":
+            parts.append(row.label)
+            continue
         if row.layout == "pile":
             head = row.label
             if row.note:

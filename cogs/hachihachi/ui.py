@@ -103,7 +103,9 @@ def blind(state: hm.State, player: int) -> bool:
 class HachiHachiUI(Game):
     game = GAME
     title = N_("Nuki Hachi-hachi")
-    recent_events = 10
+    recent_events = 3
+    """The table message stays short: the picture shows the table, the channel's result
+    line each round's payments, /history the whole log."""
     sentences = words.SENTENCES
     private_hands = True
     hand_label = words.MY_HAND
@@ -112,6 +114,11 @@ class HachiHachiUI(Game):
         super().__init__(hub)
         self.names: dict[int, str] = {}
         """Members' display names, learnt from their clicks (public: shown on Discord)."""
+        self._claim_names: dict[tuple[int, int], dict[int, str]] = {}
+        """(table, round) → the names the pictures write while that round's teyaku claims
+        are open: fixed at the first picture of the window, so a name learnt from a
+        private claim step's click never redraws the table (which would tell that someone
+        took a step)."""
 
     def verbs(self) -> VerbTable:
         return {
@@ -147,13 +154,21 @@ class HachiHachiUI(Game):
     def status_lines(self, snapshot: Snapshot) -> list[str]:
         return words.status_lines(snapshot)
 
-    def deadline_line(self, snapshot: Snapshot) -> str | None:
-        return words.deadline_line(snapshot)
+    def turn_line(self, snapshot: Snapshot) -> str | None:
+        return words.turn_line(snapshot)
 
     def seat_lines(self, snapshot: Snapshot) -> list[str]:
         return words.seat_lines(snapshot)
 
     def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
+        """The last round in one line, once its own sentence has left the log lines."""
+        result = snapshot.game.last_round
+        shown = [e for e in snapshot.recent_events if self.event_text(e, snapshot)]
+        if result is not None and any(
+            isinstance(e, hm.RoundScored) and e.result.round == result.round
+            for e in shown[-self.recent_events :]
+        ):
+            return []
         last = words.last_round_field(snapshot)
         return [last] if last else []
 
@@ -164,30 +179,54 @@ class HachiHachiUI(Game):
         payload = super().render_game(snapshot, events)
         state = snapshot.game
         if not state.finished:
-            payload.picture = picture(table_rows(state, self.namer(state)), FIELD_FILE)
+            name = self.namer(state, snapshot.id)
+            rows = table_rows(state, name)
+            header = words.picture_header(state, name)
+            if header is not None:
+                rows.insert(0, Row(header, (), layout="header"))
+            payload.picture = picture(rows, FIELD_FILE)
         return payload
 
-    def namer(self, state: hm.State) -> Callable[[int], str]:
+    def namer(self, state: hm.State, table: int) -> Callable[[int], str]:
         """Players as the picture writes them (a picture shows no mention): the member's
         display name where the bot knows it, else their seat's number. Characters the
         font cannot draw (an emoji, the computer's 🤖) are left out rather than drawn as
-        boxes; a name with nothing drawable left is the seat's."""
+        boxes; a name with nothing drawable left is the seat's. While teyaku claims are
+        open, the names known when the window opened (:attr:`_claim_names`)."""
 
-        def name(player: int) -> str:
+        def seat(player: int) -> str:
             if player in state.seats:
-                seat = _("seat {number}", number=str(state.seats.index(player) + 1))
-            else:
-                seat = "?"
-            if is_computer(player):
-                known: str | None = render.mention(player)
-            elif player in self.names:
-                known = self.names[player]
-            else:
-                user = self.hub.bot.get_user(player)
-                known = None if user is None else user.display_name
-            return (known and art.drawn_name(known)) or seat
+                return _("seat {number}", number=str(state.seats.index(player) + 1))
+            return "?"
 
-        return name
+        if state.claims_open and not state.finished:
+            key = (table, state.round)
+            fixed = self._claim_names.get(key)
+            if fixed is None:
+                for old in [k for k in self._claim_names if k[0] == table]:
+                    del self._claim_names[old]
+                fixed = {p: n for p in state.seats if (n := self.known_name(p)) is not None}
+                self._claim_names[key] = fixed
+            return lambda player: fixed.get(player) or seat(player)
+        for old in [k for k in self._claim_names if k[0] == table]:
+            del self._claim_names[old]
+        return lambda player: self.known_name(player) or seat(player)
+
+    def known_name(self, player: int) -> str | None:
+        """What a picture can write of a player's name, if the bot knows it."""
+        if is_computer(player):
+            known: str | None = render.mention(player)
+        elif player in self.names:
+            known = self.names[player]
+        else:
+            user = self.hub.bot.get_user(player)
+            known = None if user is None else user.display_name
+        return (known and art.drawn_name(known)) or None
+
+    def forget(self, table_id: int) -> None:
+        super().forget(table_id)
+        for old in [k for k in self._claim_names if k[0] == table_id]:
+            del self._claim_names[old]
 
     def public_line(self, outcome: Outcome) -> str | None:
         return words.result_line(list(outcome.events), outcome.snapshot)
@@ -208,7 +247,7 @@ class HachiHachiUI(Game):
                 card=words.card_name(picking),
             )
         embed = words.hand_embed(snapshot, player, blind=hidden, note=note)
-        rows = table_rows(state, self.namer(state), hand=hand, picking=picking)
+        rows = table_rows(state, self.namer(state, snapshot.id), hand=hand, picking=picking)
         view = self.hand_view(snapshot, player, legal, picking=picking)
         return Payload(embed, view, content="", picture=picture(rows, HAND_FILE))
 

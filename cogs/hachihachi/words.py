@@ -36,7 +36,7 @@ from bot.games.hachihachi.yaku import (
 from bot.i18n import N_, Said, _, current_locale, ngettext, number
 from bot.service import TableSnapshot
 from cogs._ui import render
-from cogs._ui.frame import Sentences
+from cogs._ui.frame import Sentences, turn_text
 from cogs.hachihachi import art
 
 Snapshot: TypeAlias = TableSnapshot[hh.Rules, hh.State]
@@ -45,6 +45,8 @@ MY_HAND = "My hand"
 """The hand button's label (the frame's): translated where it is shown."""
 DEALER = "🎴"
 TURN = "▶️"
+PICTURE_TURN = "▶"
+"""The turn mark the picture's font draws (the emoji's text form)."""
 
 # -- cards ---------------------------------------------------------------------------------
 
@@ -207,14 +209,14 @@ def yaku_embed() -> discord.Embed:
 
 # -- the table message -----------------------------------------------------------------------
 
-PHASE_WAIT = {
-    "mizuten": N_("decides on **mizuten** (playing blind) before seeing their hand"),
-    "participate": N_("says whether they **play or drop**"),
-    "claim": N_("draws once the teyaku claim steps are taken"),
-    "play": N_("plays a card"),
-    "capture_drawn": N_("picks what the drawn card takes"),
-    "call": N_("calls **sage** (play on) or **shoubu** (end the round)"),
+TURN_WHAT = {
+    "mizuten": Said(N_("mizuten (play blind) or look at the hand")),
+    # Their own catalog entries: the engine's refusals say the same English their way.
+    "participate": Said(N_("play or drop"), msgid=N_("play or drop (the turn line)")),
+    "play": Said(N_("play a card"), msgid=N_("play a card (the turn line)")),
+    "call": Said(N_("sage (play on) or shoubu (end the round)")),
 }
+"""What the player whose turn it is decides, by phase (the turn line's "what")."""
 
 
 def field_text(state: hh.State) -> str:
@@ -231,29 +233,39 @@ def field_text(state: hh.State) -> str:
     return field
 
 
-def waiting_line(state: hh.State) -> str | None:
+def turn_parts(state: hh.State, name: Callable[[int], str]) -> tuple[str, str] | None:
+    """Who acts and what they decide (``name`` writes a player: a mention on the table
+    message, a display name on the picture); ``None`` once nobody does."""
     if state.finished or state.turn is None:
         return None
     if state.phase == "claim":
         # Never who is still to take their step (``turn`` names one): that would tell who
-        # is still thinking it over.
-        return _(
-            "{turn} {dealer}'s first draw waits for the **teyaku claim steps** — each "
-            "player's, with the **{hand}** button.",
-            turn=TURN,
-            dealer=render.mention(state.acting_dealer),
+        # is still thinking it over, and so who holds a teyaku.
+        return _("Teyaku claim steps"), _(
+            "each player's, with the {hand} button; then {dealer} draws",
             hand=my_hand(),
+            dealer=name(state.acting_dealer),
         )
-    what = _(PHASE_WAIT.get(state.phase, N_("decides")))
     if state.phase == "capture_drawn" and state.drawn is not None:
-        what = _("picks what the drawn **{card}** takes", card=card_name(state.drawn))
-    return _(
-        "{turn} Waiting for {player}, who {what} — with the **{hand}** button.",
-        turn=TURN,
-        player=render.mention(state.turn),
-        what=what,
-        hand=my_hand(),
-    )
+        what = _("pick what the drawn {card} takes", card=art.card_name(state.drawn))
+    else:
+        what = TURN_WHAT.get(state.phase, Said(N_("decide"))).in_locale(current_locale())
+    return name(state.turn), what
+
+
+def turn_line(snapshot: Snapshot) -> str | None:
+    """The table message's first line: ``▶️ @bob — play a card · in 2 minutes``."""
+    parts = turn_parts(snapshot.game, render.mention)
+    return None if parts is None else turn_text(*parts, snapshot)
+
+
+def picture_header(state: hh.State, name: Callable[[int], str]) -> str | None:
+    """The turn line as the table picture writes it (no mention, no live countdown)."""
+    parts = turn_parts(state, name)
+    if parts is None:
+        return None
+    who, what = parts
+    return _("{turn} {who} — {what}", turn=PICTURE_TURN, who=who, what=what)
 
 
 def status_lines(snapshot: Snapshot) -> list[str]:
@@ -309,26 +321,24 @@ def status_lines(snapshot: Snapshot) -> list[str]:
         pile = _("{pile} · the dealer plays **blind** (mizuten)", pile=pile)
     if state.pot:
         pile = _("{pile} · pot {pot} pts", pile=pile, pot=sum(state.pot.values()))
-    lines = [
-        head,
-        pile,
-        _("**Field** ({count}):", count=len(state.field)),
-        cards_by_month(state.field),
+    # The field and a face-up drawn card are the picture's (and its alt text's), what the
+    # table waits for is the turn line, first, and a claim's revealed cards are in its
+    # sentence (and /history): the rest fits in a line or two.
+    lines = [_("{head} · {pile}", head=head, pile=pile)]
+    claimed = [
+        _(
+            "{player} **{teyaku}** ({kan})",
+            player=render.mention(player),
+            teyaku=yaku_name(claim.name),
+            kan=kan(claim.kan),
+        )
+        for player, claims in state.claims.items()
+        for claim in claims
     ]
-    if state.drawn is not None:
-        lines.append(_("Drawn, face up: **{card}**", card=card_name(state.drawn)))
-    for player, claims in state.claims.items():
-        for claim in claims:
-            lines.append(
-                _(
-                    "{player} claimed **{teyaku}** ({kan}), showing {cards}.",
-                    player=render.mention(player),
-                    teyaku=yaku_name(claim.name),
-                    kan=kan(claim.kan),
-                    cards=cards_inline(claim.revealed),
-                )
-            )
-    if state.claims_open:
+    if claimed:
+        lines.append(_("Teyaku claimed: {claims}", claims=sep().join(claimed)))
+    if state.claims_open and state.phase != "claim":
+        # Every player, not only the one whose turn it is: nobody is singled out.
         lines.append(
             _(
                 "**Teyaku claims are open** until the dealer's first draw: every player "
@@ -336,27 +346,7 @@ def status_lines(snapshot: Snapshot) -> list[str]:
                 hand=my_hand(),
             )
         )
-    waiting = waiting_line(state)
-    if waiting:
-        lines.append(waiting)
     return lines
-
-
-def deadline_line(snapshot: Snapshot) -> str | None:
-    state, due = snapshot.game, snapshot.deadline
-    if due is None or state.turn is None:
-        return None
-    if state.phase == "claim":
-        return _(
-            "⏳ Claim steps close {due}; then the draw happens (a teyaku not claimed by then "
-            "is void).",
-            due=render.timestamp(due.due_at),
-        )
-    return _(
-        "⏳ {player} has until {due}; then the table decides for them.",
-        player=render.mention(state.turn),
-        due=render.timestamp(due.due_at),
-    )
 
 
 def pile_summary(state: hh.State, player: int) -> str:
@@ -466,17 +456,20 @@ def detail_text(detail: str) -> str:
     return _(detail)
 
 
-def result_head(result: Any) -> str:
+def result_head(result: Any, *, last: bool = False) -> str:
+    """A scored round in one line: how it ended and who deals next (the rules' "round
+    winner", who need not have won points: a sage caller can lose the round's payments).
+    ``last``: the match's last round, after which nobody deals."""
     how = _translated(ENDINGS, result.ended_by)
     if result.caller is not None and result.ended_by in ("shoubu", "cancel"):
         how = _("{how} ({caller})", how=how, caller=render.mention(result.caller))
-    if result.winner is not None:
+    if result.winner is not None and not last:
         return _(
-            "Round {round} (×{multiplier}), {how} · winner {winner}",
+            "Round {round} (×{multiplier}), {how} · {dealer} deals next",
             round=str(result.round),
             multiplier=str(result.multiplier),
             how=how,
-            winner=render.mention(result.winner),
+            dealer=render.mention(result.winner),
         )
     return _(
         "Round {round} (×{multiplier}), {how}",
@@ -486,11 +479,42 @@ def result_head(result: Any) -> str:
     )
 
 
+DEKIYAKU_PAID = {
+    "shoubu": N_("{dekiyaku}, paid in full at shoubu"),
+    "cancel": N_("{dekiyaku}, halved at cancel"),
+    "exhaustion": N_("{dekiyaku}, halved at exhaustion"),
+}
+"""How a dekiyaku payment was worked out, by how the round ended (rules §13.1)."""
+
+
+def dekiyaku_paid(result: Any, line: Any) -> str:
+    """What a dekiyaku payment paid for: ``Poetry Ribbons 7 kan, halved at exhaustion``
+    (the payee's dekiyaku, their kan, the field, and how the ending weighed them)."""
+    made = result.dekiyaku.get(line.payee) or []
+    names = sep().join(f"{yaku_name(name)} {kan(value)}" for name, value in made)
+    total = sum(value for _name, value in made)
+    if len(made) > 1:
+        names = _("{names} = {kan}", names=names, kan=kan(total))
+    if result.multiplier > 1:
+        names = _(
+            "{dekiyaku} × {multiplier} (field)",
+            dekiyaku=names,
+            multiplier=str(result.multiplier),
+        )
+    template = DEKIYAKU_PAID.get(line.detail)
+    if not made or template is None:
+        what = _(LINE_WORDS["dekiyaku"])
+        return _("{what}: {detail}", what=what, detail=detail_text(line.detail))
+    return _(template, dekiyaku=names)
+
+
 def settlement_lines(result: Any) -> list[str]:
     lines = []
     for line in result.lines:
         what = _translated(LINE_WORDS, line.kind)
-        if line.detail:
+        if line.kind == "dekiyaku":
+            what = dekiyaku_paid(result, line)
+        elif line.detail:
             what = _("{what}: {detail}", what=what, detail=detail_text(line.detail))
         lines.append(
             _(
@@ -520,10 +544,14 @@ def nets_text(result: Any) -> str:
 
 
 def last_round_field(snapshot: Snapshot) -> tuple[str, str] | None:
-    result = snapshot.game.last_round
+    """The last scored round in one line (its payments, line by line, are in the
+    channel's result line, :func:`result_line`)."""
+    state = snapshot.game
+    result = state.last_round
     if result is None:
         return None
-    return (_("Last round"), "\n".join([result_head(result), *settlement_lines(result)]))
+    head = result_head(result, last=state.finished)
+    return (_("Last round"), _("{head} — {nets}", head=head, nets=nets_text(result)))
 
 
 def rules_summary(snapshot: Snapshot) -> list[str]:
@@ -723,7 +751,18 @@ def called(event: hh.Called, snapshot: Snapshot) -> str:
 
 def scored(event: hh.RoundScored, snapshot: Snapshot) -> str:
     result = event.result
-    return _("**{head}** — {nets}.", head=result_head(result), nets=nets_text(result))
+    last = is_last(event, snapshot)
+    return _("**{head}** — {nets}.", head=result_head(result, last=last), nets=nets_text(result))
+
+
+def is_last(event: hh.RoundScored, snapshot: Snapshot) -> bool:
+    """Whether ``event`` scored the match's last round: nobody deals after it."""
+    state = snapshot.game
+    return (
+        state.finished
+        and state.last_round is not None
+        and (state.last_round.round == event.result.round)
+    )
 
 
 MATCH_ENDS = {
@@ -833,7 +872,8 @@ def result_line(events: Sequence[object], snapshot: Snapshot) -> str | None:
     """The channel's own line for a scored round: its head and every payment."""
     for event in events:
         if isinstance(event, hh.RoundScored):
-            lines = [f"🎴 {result_head(event.result)}", *settlement_lines(event.result)]
+            head = result_head(event.result, last=is_last(event, snapshot))
+            lines = [f"🎴 {head}", *settlement_lines(event.result)]
             return render.clip("\n".join(lines), 2000)
     return None
 

@@ -15,13 +15,16 @@ from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control, Menu
 from cogs._ui.forms import AmountPicker
+from cogs._ui.frame import turn_text
 from cogs._ui.game import Game
 from cogs._ui.verbs import Act, VerbTable, fixed, with_choice
 from cogs.hazard import words as hazard_words
-from cogs.hazard.words import BET_LABELS, SENTENCES, clock_line, percent, rules_summary
+from cogs.hazard.words import BET_LABELS, SENTENCES, percent, rules_summary, turn_parts
 
 BETS = (("with", N_("Bet with")), ("against", N_("Bet against")), ("caster", N_("Caster's stake")))
 ODDS = (("odds_for", N_("Odds: chance")), ("odds_against", N_("Odds: main")))
+# Only what can be used now is shown (``shown``, never a greyed-out ``live``): a member
+# reads the controls as what the table asks of them.
 CONTROLS: tuple[Control | Menu, ...] = (
     Menu("main", N_("Caster: call a main (5–9)"), row=0,
          shown=lambda s: s.main is None and s.throws == 0,
@@ -30,12 +33,12 @@ CONTROLS: tuple[Control | Menu, ...] = (
                                percent=percent(hazard.odds(main).caster_wins)))
                             for main in hazard.MAINS]),
     Control("throw", N_("Throw"), row=1, style="primary", emoji="🎲",
-            live=lambda s: s.main is not None and not s.window_open),
-    Control("pass", N_("Pass the dice"), row=1, live=hazard.can_pass_dice),
+            shown=lambda s: s.main is not None and not s.window_open),
+    Control("pass", N_("Pass the dice"), row=1, shown=hazard.can_pass_dice),
     Control("ready", N_("Ready"), row=1, style="success", emoji="✋",
-            live=lambda s: s.window_open),
-    *(Control("bet", label, kind, row=2, live=hazard.betting_open) for kind, label in BETS),
-    *(Control("bet", label, kind, row=3, live=lambda s: s.chance is not None and s.rules.odds_bets)
+            shown=lambda s: s.window_open),
+    *(Control("bet", label, kind, row=2, shown=hazard.betting_open) for kind, label in BETS),
+    *(Control("bet", label, kind, row=3, shown=lambda s: s.chance is not None and s.rules.odds_bets)
       for kind, label in ODDS),
     Control("join", N_("Join"), row=4, style="success", lobby=True),
     Control("leave", N_("Cash out"), row=4, lobby=True),
@@ -94,10 +97,9 @@ class HazardUI(Game):
             lines.append(_("Last throw: {dice}", dice=render.dice_pair(*state.last_throw)))
         return [_("**The table is closed.**"), *lines] if state.finished else lines
 
-    def deadline_line(self, snapshot: Snapshot) -> str:
-        deadline = snapshot.deadline
-        due = render.timestamp(deadline.due_at) if deadline is not None else _("soon")
-        return clock_line(snapshot.game, due)
+    def turn_line(self, snapshot: Snapshot) -> str | None:
+        parts = turn_parts(snapshot.game)
+        return None if parts is None else turn_text(*parts, snapshot)
 
     def seat_lines(self, snapshot: Snapshot) -> list[str]:
         state = snapshot.game

@@ -182,27 +182,22 @@ SENTENCES = Sentences(
 )
 
 
-def clock_line(state: hazard.State, due: str) -> str:
-    """What the table is waiting for, ``due`` a live countdown (a Discord timestamp)."""
+def turn_parts(state: hazard.State) -> tuple[str, str] | None:
+    """Who the table waits for and what they decide (``None``: the table is closed)."""
+    if state.finished:
+        return None
     if state.window_open:
         waiting = hazard.waiting_on(state)
-        names = ", ".join(render.mention(p) for p in waiting)
-        if len(waiting) == 1:
-            return _(
-                "⏳ **Bets are open** — they close {due}, or as soon as {names} has "
-                "bet with/against or pressed **Ready**.",
-                due=due,
-                names=names,
-            )
-        return _(
-            "⏳ **Bets are open** — they close {due}, or as soon as {names} have "
-            "bet with/against or pressed **Ready**.",
-            due=due,
-            names=names,
-        )
+        who = ", ".join(render.mention(p) for p in waiting)
+        return who, _("bet with/against or press **Ready**; then the caster throws")
+    caster = render.mention(state.caster)
     if state.main is None:
-        return _("The caster calls a main; otherwise the table calls 7 {due}.", due=due)
-    return _("The table throws for the caster {due}.", due=due)
+        if hazard.betting_open(state):
+            return caster, _("call a main (5–9); bets are open")
+        return caster, _("call a main (5–9)")
+    if hazard.betting_open(state):
+        return caster, _("throw; bets are open until then")
+    return caster, _("throw")
 
 
 def percent(value: Fraction) -> str:

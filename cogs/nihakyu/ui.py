@@ -11,6 +11,7 @@ from bot.i18n import N_, _
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control
+from cogs._ui.frame import everyone, turn_text
 from cogs._ui.game import Game
 from cogs._ui.verbs import VerbTable, by_arg, fixed
 from cogs.nihakyu import words as nihakyu_words
@@ -43,7 +44,6 @@ class NihakyuUI(Game):
     seats_title = N_("Stamina (✅ chosen · ⏳ waiting)")
     finished_seats_title = N_("Stamina at the end (✖ out)")
     recent_events = 12
-    deadline = N_("Resolves {due} at the latest.")
     sentences = SENTENCES
     confirmations = CONFIRMATIONS
     buttons = CONTROLS
@@ -86,6 +86,22 @@ class NihakyuUI(Game):
         return [
             _("Round {round}: choose in secret. Pot **{pot}**.", round=str(state.round), pot=pot)
         ]
+
+    def turn_line(self, snapshot: Snapshot) -> str | None:
+        """Everyone standing chooses at once, in secret: the line says what and until
+        when, never who has chosen (the seats' ✅/⏳ marks say only that)."""
+        state = snapshot.game
+        if state.finished:
+            return None
+        if state.phase == "sleight":
+            who = ", ".join(name(p) for p in state.sleight_players)
+            return turn_text(who, _("Sleight of Hand: −1, +1 or pass"), snapshot)
+        rules = state.rules
+        if rules.shadow_step or rules.kage_endurance:
+            what = _("choose in secret, revealed together")
+        else:
+            what = _("roll")
+        return turn_text(everyone(), what, snapshot)
 
     def seat_lines(self, snapshot: Snapshot) -> list[str]:
         state = snapshot.game

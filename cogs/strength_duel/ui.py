@@ -14,6 +14,7 @@ from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
 from cogs._ui.forms import quick_amounts, typed_amount
+from cogs._ui.frame import everyone, turn_text
 from cogs._ui.game import Game
 from cogs._ui.primitives import button, view_of
 from cogs._ui.verbs import VerbTable, with_number
@@ -50,7 +51,6 @@ class DuelUI(Game):
     """No dice in this game: the table shows no fair-dice footer."""
     seats_title = N_("Ninjas")
     recent_events = 6
-    deadline = N_("Reveal {due} at the latest.")
     sentences = SENTENCES
     confirmations = CONFIRMATIONS
     private_panels = True
@@ -99,6 +99,22 @@ class DuelUI(Game):
             *([against] if against else []),
             _("**Round {round}** — bids are secret until all are in.", round=str(state.round)),
         ]
+
+    def turn_line(self, snapshot: Snapshot) -> str | None:
+        """Who is asked and what, never who has chosen (the seats' marks say that)."""
+        state = snapshot.game
+        if state.finished or not state.must_bid:
+            return None
+        standing = [p for p in state.seats if p not in state.eliminated]
+        if sorted(state.must_bid) == sorted(standing):
+            who = everyone()
+        else:
+            who = ", ".join(render.mention(p) for p in state.must_bid)
+        if state.phase == "forbid":
+            what = _("pick a secret forbidden number (0–5)")
+        else:
+            what = _("bid in secret, round {round}", round=str(state.round))
+        return turn_text(who, what, snapshot)
 
     def extra_fields(self, snapshot: Snapshot) -> list[tuple[str, str]]:
         review = bid_review(snapshot.game)

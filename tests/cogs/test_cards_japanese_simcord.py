@@ -137,10 +137,12 @@ async def test_hachihachi_at_a_mixed_table_each_reads_their_own_hand(
     assert not any("\u3040" <= ch <= "\u30ff" for ch in bob_text), "bob's hand is English"
     assert bob_hand.attachments[0].description.startswith("Field")
     assert alice_hand.attachments[0].description.startswith("場")
-    # The table message everyone sees speaks the server's language.
+    # The table message everyone sees speaks the server's language; its picture is headed
+    # by the turn line.
     table = await table_message(world)
     assert english(texts_of(table)) == []
-    assert table.attachments[0].description.startswith("場")
+    assert table.attachments[0].description.startswith("▶ ")
+    assert "。場：" in table.attachments[0].description
 
 
 # -- Fortunes and Winds -------------------------------------------------------------------------

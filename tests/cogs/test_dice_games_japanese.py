@@ -102,7 +102,7 @@ def table_texts(ui: Any, snap: Any, events: Sequence[BaseModel]) -> list[str]:
     embed = frame.embed()
     for field in embed.fields:
         assert len(field.value or "") <= 1024 and len(field.name or "") <= 256
-    texts = [*frame.status, *([frame.deadline] if frame.deadline else []), *frame.events]
+    texts = [*frame.status, *([frame.turn] if frame.turn else []), *frame.events]
     texts += frame.seats + [value for pair in frame.extra_fields for value in pair]
     texts += view_texts(ui.controls(snap)) if not frame.finished else []
     texts += ui.describe_rules(snap)

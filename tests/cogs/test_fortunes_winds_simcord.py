@@ -90,9 +90,11 @@ async def test_the_seeds_worked_example(simcord_env, dice):
     house_before = (await simcord_env.bot.economy.settings(world.guild.id)).house_balance
 
     # Turn 1: Ginawa shoots 1 (+1 Lord Moon); Sanzo rides 1; Ujikeme bets 3 against.
-    assert "no shooter's bet by then" in description(await table_message(world))
+    assert description(await table_message(world)).startswith(
+        f"▶️ <@{ginawa.id}> — the shooter's bet (none by then: bets go back, the dice pass)"
+    )
     answered(await bet(world, ginawa, "shooter", 1))
-    assert "no shooter's bet" not in description(await table_message(world))
+    assert "none by then" not in description(await table_message(world))
     await bet_by_form(world, sanzo, "Ride", 1)
     picker = answered(await click(world, ujikeme, "Against"), ephemeral=True)
     assert "multiples of 3" in picker.response.content, "the bet screen says so first"

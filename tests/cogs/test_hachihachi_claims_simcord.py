@@ -170,8 +170,17 @@ async def test_a_declined_teyaku_looks_like_no_teyaku_to_the_table_and_to_bob(si
         assert (await table.state()).phase == "claim"
     waiting = [await views(world, table) for table in (holding, plain)]
     assert waiting[0] == waiting[1]
-    assert "first draw waits for the **teyaku claim steps**" in message_text(
-        await holding.message()
+    # The turn line, first, names nobody whose step it is (the dealer only draws after).
+    first = (await holding.message()).embeds[0].description.split("\n")[0]
+    assert first.startswith(
+        "▶️ Teyaku claim steps — each player's, with the My hand button; "
+        f"then <@{alice.id}> draws · <t:"
+    ), first
+    assert f"<@{bob.id}>" not in first
+    header = (await holding.message()).attachments[0].description.split(". ")[0]
+    # Names as known when the claim window opened (none yet here): the seat.
+    assert (
+        header == "▶ Teyaku claim steps — each player's, with the My hand button; then seat 1 draws"
     )
     # The clock closes Bob's untaken step at both tables (nothing claimed) and the draw
     # happens; nothing of it differs either.

@@ -312,9 +312,11 @@ async def test_a_two_player_round_to_settlement_with_wallets(simcord_env):
     table = await table_message(world)
     text = message_text(table)
     assert "Small Field" in text and "Draw pile: **14**" in text and "Round **1** of 1" in text
-    assert "Cherry chaff" in text and "7 cards in hand" in text
+    assert "7 cards in hand" in text
+    # The field is the picture's (and its alt text's), not a list in the embed.
+    assert "Cherry chaff" not in text
     (attachment,) = table.attachments
-    assert attachment.filename == "field.png" and "Cherry" in (attachment.description or "")
+    assert attachment.filename == "field.png" and "Cherry chaff" in (attachment.description or "")
 
     hands = Hands(world)
     # The dealer decides mizuten before seeing their hand (rules §7.1).
@@ -335,7 +337,8 @@ async def test_a_two_player_round_to_settlement_with_wallets(simcord_env):
     assert "Full Moon" not in message_text(hands.of(alice))
     table = await table_message(world)
     assert "looks at their hand" in message_text(table), "the table message was edited"
-    assert table.attachments[0].id == attachment.id, "the same field: not uploaded again"
+    # The same field under a new turn line: the picture's header says what is asked now.
+    assert table.attachments[0].description.startswith("▶ alice — play a card. Field:")
 
     # Alice's Curtain matches both Cherry chaff, which are identical in play: it takes one
     # at once, without a second step (the pick between different cards: the picture tests).
@@ -394,7 +397,7 @@ async def test_a_three_player_table_through_play_or_drop(simcord_env):
     assert sorted(s.active) == sorted([bob.id, carol.id]) and s.acting_dealer == bob.id
     assert len(s.draw_pile) == 14, "the dropped hand went into the draw pile"
     text = message_text(await table_message(world))
-    assert "sits this round out" in text and "drops out" in text
+    assert f"<@{alice.id}> — sits this round out" in text
     # A dropped player sees that they are out, and cannot play.
     out = answered(await alice.click(await table_message(world), label="My hand"))
     assert "sit this round out" in message_text(out.response.message)
@@ -544,8 +547,9 @@ async def test_the_deadline_plays_for_an_idle_player_and_the_hands_follow(simcor
     assert s.turn == alice.id and s.phase == "play"
     await hands.open(alice)
     await hands.open(bob)
-    text = message_text(await table_message(world))
-    assert "then the table decides" in text and "<t:" in text
+    turn = (await table_message(world)).embeds[0].description.split("\n")[0]
+    due = int((await snapshot(world)).deadline.due_at)
+    assert turn == f"▶️ <@{alice.id}> — play a card · <t:{due}:R>"
     await simcord_env.advance_time(61)
     after = await state(world)
     assert after.ply > s.ply and after.idle.get(alice.id) == 1
@@ -709,7 +713,8 @@ async def test_manual_claims_ask_everyone_and_a_claim_shows_the_revealed_cards(s
         "pine-chaff-1",
     }
     text = message_text(await table_message(world))
-    assert "claimed **Triplet** (2 kan), showing" in text and "Crane with Sun" in text
+    assert "claims **Triplet** (2 kan), showing Crane with Sun (Pine · Bright)" in text
+    assert f"Teyaku claimed: <@{alice.id}> **Triplet** (2 kan)" in text
     leak_scan(world, s)  # the revealed cards are public now; the rest of the hand is not
     assert "Bush Warbler" not in "\n".join(message_text(m) for m in visible_to(world, bob))
     await play_out(world, hands, scan=True)

@@ -35,13 +35,14 @@ async def test_the_betting_window(simcord_env, dice):
     alice, bob, carol = world["alice"], world["bob"], world["carol"]
     await call_main(world, alice, 6)
 
-    # Open: a live countdown, the Throw button held, Ready offered.
+    # Open: a live countdown, first, naming who it waits for; no Throw yet, Ready offered.
     snapshot = await simcord_env.bot.tables.snapshot(1)
     assert snapshot.state.window_open
     countdown = f"<t:{int(snapshot.deadline.due_at)}:R>"
-    assert "Bets are open" in description(world) and countdown in description(world)
-    assert "<@" + str(bob.id) in description(world), "it names who it waits for"
-    assert button_of(world.channel.last_message, "Throw").disabled
+    turn = description(world).split("\n")[0]
+    assert turn.startswith("▶️") and "press **Ready**" in turn and countdown in turn, turn
+    assert f"<@{bob.id}>" in turn and f"<@{carol.id}>" in turn, "it names who it waits for"
+    assert "Throw" not in labels(world.channel.last_message), "only what can be used now"
     assert not button_of(world.channel.last_message, "Ready").disabled
     assert "not the caster" in refusal(await alice.click(world.channel.last_message, label="Ready"))
 
@@ -51,9 +52,11 @@ async def test_the_betting_window(simcord_env, dice):
     )
     answered(await bob.click(picker.response.message, label="50"))
     assert await wallet(world, bob) == 950
-    # Discord will not send a disabled button's click; the engine refuses the throw too
+    # No Throw button to click; the engine refuses the throw too
     # (tests/games/test_hazard_rulings.py).
-    assert button_of(world.channel.last_message, "Throw").disabled
+    assert "Throw" not in labels(world.channel.last_message)
+    turn = description(world).split("\n")[0]
+    assert f"<@{bob.id}>" not in turn and f"<@{carol.id}>" in turn, "bob has bet"
     assert (await simcord_env.bot.tables.snapshot(1)).state.window_open, "still waiting on carol"
 
     # Carol never answers: the deadline closes the window, then the caster may throw.
@@ -62,7 +65,8 @@ async def test_the_betting_window(simcord_env, dice):
     assert not snapshot.state.window_open and snapshot.state.throws == 0
     assert "Time is up" in description(world)
     assert not button_of(world.channel.last_message, "Throw").disabled
-    assert button_of(world.channel.last_message, "Bet with").disabled
+    assert "Bet with" not in labels(world.channel.last_message), "bets are closed"
+    assert description(world).startswith(f"▶️ <@{alice.id}> — throw ·")
     assert (
         "closed"
         in refusal(await carol.slash(world.channel, "hazard bet", kind="with", amount=5)).lower()

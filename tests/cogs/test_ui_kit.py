@@ -23,10 +23,14 @@ from cogs._ui.options import REQUIRED, Option, Options, table
 from cogs._ui.primitives import TableButton
 
 
-def snapshot(*, finished: bool = False, due: float | None = 1_700_000_000.0) -> Any:
+def snapshot(
+    *, finished: bool = False, due: float | None = 1_700_000_000.0, status: str = "running"
+) -> Any:
     state = SimpleNamespace(finished=finished, ply=7, main=None, phase="x")
     deadline = None if due is None else SimpleNamespace(due_at=due)
-    return SimpleNamespace(id=42, state=state, deadline=deadline, currency="coins", seats=[1, 2])
+    return SimpleNamespace(
+        id=42, state=state, deadline=deadline, currency="coins", seats=[1, 2], status=status
+    )
 
 
 class Said(BaseModel):
@@ -52,8 +56,8 @@ class Facts:
     def status_lines(self, snapshot: Any) -> list[str]:
         return ["status"]
 
-    def deadline_line(self, snapshot: Any) -> str | None:
-        return "deadline"
+    def turn_line(self, snapshot: Any) -> str | None:
+        return "turn"
 
     def event_text(self, event: BaseModel, snapshot: Any) -> str | None:
         return SENTENCES(event, snapshot)
@@ -77,13 +81,13 @@ SENTENCES = Sentences({Said: "{player:@} bets {amount:c} ({net:+c}).", Other: la
 # -- the frame -------------------------------------------------------------------------------
 
 
-def test_the_frame_orders_status_deadline_latest_events_and_notes() -> None:
+def test_the_frame_orders_turn_status_latest_events_and_notes() -> None:
     events = [Said(player=11, amount=n, net=n) for n in (1, 2, 3)]
     frame = frame_of(Facts(), snapshot(), events)
     assert frame.title == "Dice — table #42"
     assert frame.description().split("\n") == [
+        "turn",
         "status",
-        "deadline",
         "",
         "<@11> bets 2 coins (+2 coins).",
         "<@11> bets 3 coins (+3 coins).",
@@ -97,10 +101,16 @@ def test_the_frame_orders_status_deadline_latest_events_and_notes() -> None:
     ]
 
 
-def test_a_finished_frame_has_no_deadline_and_the_finished_colour() -> None:
+def test_a_finished_frame_has_no_turn_line_and_the_finished_colour() -> None:
     frame = frame_of(Facts(), snapshot(finished=True), [])
     assert frame.description() == "status\nnote"
     assert frame.embed().colour == discord.Colour(render.COLOUR_FINISHED)
+
+
+def test_a_cancelled_table_names_nobody_to_act() -> None:
+    """A moderator's end may leave a state that still awaits someone: nobody acts now."""
+    frame = frame_of(Facts(), snapshot(status="cancelled"), [])
+    assert frame.description() == "status\nnote"
 
 
 def test_the_frame_clips_to_discords_limits() -> None:
