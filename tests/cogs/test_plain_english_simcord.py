@@ -49,7 +49,8 @@ async def test_a_hachi_hachi_turn_names_the_my_hand_button(simcord_env):
     answered(await world["bob"].click(table, label="Join"))
     answered(await world["alice"].click(table, label="Start"))
     shown = message_text(world.channel.last_message)
-    assert "with the **My hand** button" in shown, shown
+    # The turn line says what the dealer decides; the My hand button is on the message.
+    assert "mizuten (play blind) or look at the hand" in shown, shown
     assert "in their **My hand**" not in shown
 
 
