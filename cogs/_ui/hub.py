@@ -59,6 +59,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+ACTED = "tanzaku_acted"
+"""An interaction's extras key: its click acted (its turn notices are already updated)."""
+
 LOBBY_VERBS = frozenset(
     {"join", "leave", "start", "cancel", "accept", "decline", "computer", "uncomputer"}
 )
@@ -90,6 +93,12 @@ class GameFace(Protocol):
 
     def forget(self, table_id: int) -> None: ...
 
+    def notice_view(
+        self, snapshot: TableSnapshot[Any, Any], member: int
+    ) -> discord.ui.View | None: ...
+
+    def notices_now(self, snapshot: TableSnapshot[Any, Any]) -> bool: ...
+
     def replay_cards(
         self, state: Any, name: Callable[[int], str]
     ) -> dict[str, list[str]] | None: ...
@@ -120,8 +129,8 @@ class TableHub(MessageSync):
         self.ended_listeners: list[tuple[str, EndedListener]] = []
         """Run (each as its own task) once a table's last outcome is shown."""
         bot.tables.deadline_listeners.append(self.on_deadline_outcome)
-        self.notifier = Notifier(bot)
-        """Tells a member the table waits for them, in a way Discord notifies."""
+        self.notifier = Notifier(bot, self.games.get)
+        """Tells a member the table has waited on them a while, in a way Discord notifies."""
 
     @classmethod
     def of(cls, bot: TanzakuBot) -> TableHub:
@@ -441,6 +450,13 @@ class TableHub(MessageSync):
             await self.deliver_notice(interaction, cid.table)
         except Exception as error:
             log_click_failure("could not deliver a notice at table %s", cid.table, error=error)
+        if not interaction.extras.get(ACTED) and cid.verb not in LOBBY_VERBS:
+            # A click that did not act (their hand, a panel, the rules) shows the member
+            # is at the table: their wait starts again, a notice posted goes.
+            try:
+                await self.notifier.seen(cid.table, interaction.user.id)
+            except Exception as error:
+                log_click_failure("turn notices at table %s failed", cid.table, error=error)
 
     async def _route(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
@@ -540,6 +556,7 @@ class TableHub(MessageSync):
         except Exception as error:
             log_failure(log, "table %s: private follow-ups failed", snapshot.id, error=error)
             shown = False
+        interaction.extras[ACTED] = True
         await self.notify(outcome, interaction.user.id)
         try:
             if not shown:
@@ -584,8 +601,8 @@ class TableHub(MessageSync):
         ui = self.games.get(game)
         if ui is not None:
             ui.forget(table_id)
-        if table_id in self.notifier.tables_held():
-            self._spawn(self.notifier.forget(table_id), f"tanzaku-unnotify-{table_id}")
+        # Here or in another process: the notices of an ended table go (each once).
+        self._spawn(self.notifier.forget(table_id), f"tanzaku-unnotify-{table_id}")
 
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None
