@@ -33,7 +33,7 @@ from bot.safe_log import describe, log_failure
 from bot.service import Outcome, TableSnapshot, TableStatus, saved_writes
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.notify import Notifier
+from cogs._ui.notify import Notifier, Ping, challenge_note
 from cogs._ui.primitives import (
     ANSWER_REFUSED,
     APOLOGY,
@@ -337,8 +337,22 @@ class TableHub(MessageSync):
             against_computer=against_computer,
         )
         table = outcome.snapshot.id
+        payload = self.render(outcome.snapshot)
+        mentions = discord.AllowedMentions.none()
+        if invitee_id is not None:
+            # A challenge is a member's ping to another: theirs to switch off, and one a
+            # pair in a while (:meth:`Notifier.may_ping`).
+            ping = await self.notifier.may_ping(
+                interaction.guild_id, interaction.user.id, invitee_id
+            )
+            if ping is Ping.YES:
+                mentions = discord.AllowedMentions(users=[discord.Object(invitee_id)])
+            with use_locale(self.bot.languages.server(interaction.guild_id)):
+                note = challenge_note(ping, invitee_id)
+            if note is not None:
+                payload.content = f"{payload.content}\n{note}"
         try:
-            message = await self._post(interaction, self.render(outcome.snapshot))
+            message = await self._post(interaction, payload, mentions)
         except discord.HTTPException as error:
             # Nobody can see or join a table without its message: undo it, truthfully.
             log.warning("could not post table %s's message: HTTP %s", table, error.status)
@@ -362,20 +376,25 @@ class TableHub(MessageSync):
         return outcome
 
     async def _post(
-        self, interaction: discord.Interaction[Any], payload: Payload
+        self,
+        interaction: discord.Interaction[Any],
+        payload: Payload,
+        mentions: discord.AllowedMentions,
     ) -> discord.Message | discord.PartialMessage:
         """The table message: the command's own answer, or a channel message when the
         command was already deferred (privately) because the table took long to open.
         Decided with no await before the request sets off, so the deferral's timer cannot
         slip in between: a public message never becomes the deferral's private followup."""
         if not answer_taken(interaction):
-            await interaction.response.send_message(**payload.send_kwargs())
+            await interaction.response.send_message(
+                **payload.send_kwargs(), allowed_mentions=mentions
+            )
             return await interaction.original_response()
         assert interaction.channel_id is not None
         channel = self.bot.get_partial_messageable(
             interaction.channel_id, guild_id=interaction.guild_id
         )
-        message = await channel.send(**payload.send_kwargs())
+        message = await channel.send(**payload.send_kwargs(), allowed_mentions=mentions)
         await tell(interaction, _("Your table is open: {link}", link=message.jump_url))
         return message
 

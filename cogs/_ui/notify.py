@@ -122,6 +122,24 @@ def dm_text(snapshot: TableSnapshot[Any, Any]) -> str:
     )
 
 
+def challenge_note(ping: Ping, invitee: int) -> str | None:
+    """Why a challenge's mention of ``invitee`` did not ping them (``None``: it did)."""
+    if ping is Ping.OFF:
+        return _(
+            "-# {member} is not pinged: they turned turn notices off (`/notify`). The "
+            "challenge waits for them here.",
+            member=render.mention(invitee),
+        )
+    if ping is Ping.LIMITED:
+        return _(
+            "-# {member} is not pinged again: you challenged them less than "
+            "{seconds:duration} ago. The challenge waits for them here.",
+            member=render.mention(invitee),
+            seconds=PAIR_PING_SECONDS,
+        )
+    return None
+
+
 class Notifier:
     """Turn notices: written to the database after each outcome, posted when due."""
 
