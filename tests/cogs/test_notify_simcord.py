@@ -14,6 +14,7 @@ import pytest
 
 from bot.games import hachihachi as hh
 from bot.games.dice import ScriptedDice
+from bot.service import Actor
 from cogs._ui.notify import DEFAULT_WAIT_SECONDS, PAIR_PING_SECONDS
 from tests.cogs.test_hachihachi_simcord import (
     ALICE_HAND,
@@ -566,3 +567,57 @@ async def test_nobody_is_told_during_a_teyaku_claim_step(bot_factory, simcord_en
     assert s.phase != "claim" and s.turn is not None
     await away(world)
     assert list(pings(world)) == [s.turn]
+
+
+# -- notices in the database: a restart ---------------------------------------------------------
+
+
+async def restart(world: Any, bot_factory: Any, dice: ScriptedDice) -> None:
+    await world.env.bot.close()
+    await world.env.restart_bot(
+        bot_factory(dice_factory=lambda row: dice, settings={"turn_notices": True})
+    )
+
+
+async def test_a_notice_posted_before_a_restart_is_deleted_after_it_and_not_posted_again(
+    simcord_env, bot_factory, dice
+):
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    await hazard_passed_to_bob(world)
+    [notice] = pings(world)[bob.id]
+    await restart(world, bot_factory, dice)
+    await away(world)
+    assert [m.id for m in pings(world)[bob.id]] == [notice.id], "no second one for his turn"
+    await click(world, bob, "Pass the dice")
+    assert notice.id not in [m.id for m in world.channel.history()], "deleted after the restart"
+    assert pings(world) == {}
+
+
+async def test_a_wait_running_at_a_restart_still_ends_in_one_notice(simcord_env, bot_factory, dice):
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    await hazard_passed_to_bob(world, away_for=WAIT - 10)
+    assert pings(world) == {}
+    await restart(world, bot_factory, dice)
+    await away(world, 8)
+    assert pings(world) == {}, "the wait kept its deadline across the restart"
+    await away(world, 3)
+    assert len(pings(world)[bob.id]) == 1
+    await away(world)
+    assert len(pings(world)[bob.id]) == 1
+
+
+async def test_the_notice_of_a_table_ended_while_the_bot_was_down_goes_at_start(
+    simcord_env, bot_factory, dice
+):
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    await hazard_passed_to_bob(world)
+    [notice] = pings(world)[bob.id]
+    bot = world.env.bot
+    # The table ends while no process can tell Discord (the bot is down).
+    await bot.tables.cancel(1, Actor(world.moderator.id, is_moderator=True))
+    await restart(world, bot_factory, dice)
+    await world.env.settle()
+    assert notice.id not in [m.id for m in world.channel.history()]
