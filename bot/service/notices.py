@@ -16,15 +16,12 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from bot.clock import Clock, discord_clock
 from bot.scheduler import Scheduler
-from bot.signals import SignalRouter
+from bot.signals import TURN_NOTICE, SignalRouter
 from bot.storage import Database, Transaction
 from bot.storage import notify as nq
 from bot.storage.notify import TurnNotice
 
 log = logging.getLogger(__name__)
-
-TURN_NOTICE = "turnnotice"
-"""Signal: ``notice_id due_at guild_id``, a notice to post (a trigger, PostgreSQL)."""
 
 
 class TurnNotices:
