@@ -12,7 +12,7 @@ drive it with the virtual clock.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 from bot.clock import Clock, discord_clock
 from bot.scheduler import Scheduler
@@ -22,6 +22,9 @@ from bot.storage import notify as nq
 from bot.storage.notify import TurnNotice
 
 log = logging.getLogger(__name__)
+
+OFF = "off"
+"""The stored /notify mode of a member who is never told."""
 
 
 class TurnNotices:
@@ -105,27 +108,38 @@ class TurnNotices:
         self,
         table_id: int,
         guild_id: int,
-        waiting: Mapping[int, float],
+        waiting: Sequence[int],
         present: Iterable[int],
+        default_wait: int,
     ) -> list[TurnNotice]:
         """After an outcome: the notices of members no longer waited on, or ``present``
-        (they acted), go; a member waited on without a notice gets one due at the time
-        ``waiting`` gives. Returns the notices taken back (their messages to delete)."""
-        gone: list[TurnNotice] = []
+        (they acted), go; a member waited on without a notice gets one, due once their
+        wait (/notify wait, else ``default_wait``) has passed from now, unless they
+        switched notices off. Returns the notices taken back (their messages to delete).
+
+        Most outcomes change nothing here (nobody waited on, or the same members as
+        before): those cost one read, no write."""
         present = set(present)
+        async with self._db.reading() as tx:
+            stored = await nq.turn_notices_of(tx, table_id)
+        has = {notice.user_id for notice in stored}
+        drop = [n for n in stored if n.user_id not in waiting or n.user_id in present]
+        add = [m for m in waiting if m not in has or m in present]
+        if not drop and not add:
+            return []
+        gone: list[TurnNotice] = []
+        added: list[TurnNotice] = []
         async with self._db.transaction() as tx:
-            kept: set[int] = set()
-            for notice in await nq.turn_notices_of(tx, table_id):
-                if notice.user_id in waiting and notice.user_id not in present:
-                    kept.add(notice.user_id)
-                    continue
+            for notice in drop:
                 dropped = await nq.drop_turn_notice(tx, notice.id)
                 if dropped is not None:
                     gone.append(dropped)
-            added: list[TurnNotice] = []
-            for member, due_at in waiting.items():
-                if member in kept:
+            now = self._clock()
+            for member in add:
+                mode, wait = await nq.notify_pref(tx, guild_id, member)
+                if mode == OFF:
                     continue
+                due_at = now + (default_wait if wait is None else wait)
                 new = await nq.add_turn_notice(tx, table_id, member, guild_id, due_at)
                 if new is not None:
                     added.append(new)

@@ -179,8 +179,13 @@ class Notifier:
             return
         snapshot = outcome.snapshot
         present = [actor] if actor is not None and not is_computer(actor) else []
-        waiting = await self._due_times(snapshot, self.waiting(snapshot))
-        gone = await self.notices.update(snapshot.id, snapshot.row.guild_id, waiting, present)
+        gone = await self.notices.update(
+            snapshot.id,
+            snapshot.row.guild_id,
+            self.waiting(snapshot),
+            present,
+            DEFAULT_WAIT_SECONDS,
+        )
         for notice in gone:
             await self._take_back(notice)
 
@@ -192,17 +197,6 @@ class Notifier:
         gone = await self.notices.seen(table, member, DEFAULT_WAIT_SECONDS)
         if gone is not None:
             await self._take_back(gone)
-
-    async def _due_times(
-        self, snapshot: TableSnapshot[Any, Any], members: list[int]
-    ) -> dict[int, float]:
-        now = self.now()
-        due: dict[int, float] = {}
-        for member in members:
-            mode, wait = await self.preferences(snapshot.row.guild_id, member)
-            if mode is not Mode.OFF:
-                due[member] = now + wait
-        return due
 
     async def preferences(self, guild_id: int, member: int) -> tuple[Mode, int]:
         try:

@@ -421,7 +421,7 @@ async def test_a_turn_notice_one_process_writes_is_armed_by_the_other(
     writer arms it a takeover later, in case the owner is gone."""
     owner, other, clock = pair
     due = clock.now + 25
-    await other.tables.turn_notices.update(77, GUILD, {BOB: due}, [])
+    await other.tables.turn_notices.update(77, GUILD, [BOB], [], 25)
     [notice] = await other.tables.turn_notices.rearm()
     assert other.tables.turn_notices.scheduler.due_at(notice.id) == due + TAKEOVER
     await eventually(

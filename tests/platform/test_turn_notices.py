@@ -12,6 +12,7 @@ import pytest
 from bot.service.notices import TurnNotices
 from bot.signals import SignalRouter
 from bot.storage import Database, open_database
+from bot.storage import notify as nq
 from bot.storage.notify import POSTING
 from tests.platform._helpers import FakeClock
 
@@ -36,9 +37,10 @@ async def test_a_notice_is_posted_once_and_taken_back_once_by_either_process(sto
     clock = FakeClock()
     here = TurnNotices(stores[0], SignalRouter(), clock=clock)
     there = TurnNotices(stores[1], SignalRouter(), clock=clock)
-    assert await here.update(TABLE, GUILD, {ALICE: clock() + 25, BOB: clock() + 25}, []) == []
+    assert await here.update(TABLE, GUILD, [ALICE, BOB], [], 25) == []
     [alice, bob] = await here.rearm()
     assert (alice.user_id, bob.user_id, alice.message_id) == (ALICE, BOB, None)
+    assert alice.due_at == bob.due_at == clock() + 25
     assert await here.claim(bob.id) is None, "not due yet"
     clock.advance(25)
     claimed = await here.claim(bob.id)
@@ -46,9 +48,9 @@ async def test_a_notice_is_posted_once_and_taken_back_once_by_either_process(sto
     assert await there.claim(bob.id) is None, "the other process does not post it too"
     assert await here.posted(bob.id, SNOWFLAKE, SNOWFLAKE + 99)
     # Bob acts at the other process: it alone takes his notice (and its message) back.
-    [gone] = await there.update(TABLE, GUILD, {ALICE: clock() + 25}, [BOB])
+    [gone] = await there.update(TABLE, GUILD, [ALICE], [BOB], 25)
     assert (gone.user_id, gone.channel_id, gone.message_id) == (BOB, SNOWFLAKE, SNOWFLAKE + 99)
-    assert await here.update(TABLE, GUILD, {ALICE: clock() + 25}, []) == []
+    assert await here.update(TABLE, GUILD, [ALICE], [], 25) == []
     # Alice's wait was not restarted by another member's move.
     [kept] = await there.rearm()
     assert (kept.user_id, kept.due_at) == (ALICE, alice.due_at)
@@ -61,10 +63,10 @@ async def test_a_notice_claimed_then_dropped_tells_the_poster_to_delete_its_mess
 ) -> None:
     clock = FakeClock()
     notices = TurnNotices(stores[0], SignalRouter(), clock=clock)
-    await notices.update(TABLE, GUILD, {BOB: clock()}, [])
+    await notices.update(TABLE, GUILD, [BOB], [], 0)
     [bob] = await notices.rearm()
     assert await notices.claim(bob.id) is not None
-    await notices.update(TABLE, GUILD, {}, [BOB])  # he acted while it was being posted
+    await notices.update(TABLE, GUILD, [], [BOB], 0)  # he acted while it was being posted
     assert not await notices.posted(bob.id, SNOWFLAKE, SNOWFLAKE + 1)
 
 
@@ -76,7 +78,9 @@ async def test_a_member_seen_at_the_table_waits_again_or_has_their_notice_taken_
     await notices.set_wait(GUILD, BOB, 60, "on")
     assert await notices.preferences(GUILD, BOB) == ("on", 60)
     assert await notices.preferences(GUILD, ALICE) == (None, None)
-    await notices.update(TABLE, GUILD, {BOB: clock() + 60}, [])
+    await notices.update(TABLE, GUILD, [BOB], [], 25)
+    [first] = await notices.rearm()
+    assert first.due_at == clock() + 60, "his own wait"
     clock.advance(50)
     assert await notices.seen(TABLE, BOB, 25) is None
     [bob] = await notices.rearm()
@@ -88,6 +92,15 @@ async def test_a_member_seen_at_the_table_waits_again_or_has_their_notice_taken_
     assert gone is not None and gone.message_id == SNOWFLAKE + 5
     assert await notices.rearm() == []
     assert await notices.seen(TABLE, CAROL, 25) is None
+
+
+async def test_a_member_with_notices_off_gets_no_notice(stores) -> None:
+    clock = FakeClock()
+    notices = TurnNotices(stores[0], SignalRouter(), clock=clock)
+    async with stores[0].transaction() as tx:
+        await nq.set_notify_mode(tx, GUILD, CAROL, "off")
+    await notices.update(TABLE, GUILD, [ALICE, CAROL], [], 25)
+    assert [n.user_id for n in await notices.rearm()] == [ALICE]
 
 
 async def test_a_member_pings_another_once_in_a_while_per_pair(stores) -> None:
