@@ -342,9 +342,14 @@ class TableHub(MessageSync):
         if invitee_id is not None:
             # A challenge is a member's ping to another: theirs to switch off, and one a
             # pair in a while (:meth:`Notifier.may_ping`).
-            ping = await self.notifier.may_ping(
-                interaction.guild_id, interaction.user.id, invitee_id
-            )
+            try:
+                ping = await self.notifier.may_ping(
+                    interaction.guild_id, interaction.user.id, invitee_id
+                )
+            except Exception as error:
+                # Unsure whether they may be pinged: they are not (the challenge stands).
+                log_failure(log, "table %s: could not check a challenge's ping", table, error=error)
+                ping = Ping.UNKNOWN
             if ping is Ping.YES:
                 mentions = discord.AllowedMentions(users=[discord.Object(invitee_id)])
             with use_locale(self.bot.languages.server(interaction.guild_id)):

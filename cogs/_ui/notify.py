@@ -79,6 +79,8 @@ class Ping(enum.Enum):
     """The other turned notices off."""
     LIMITED = "limited"
     """This member pinged them a moment ago."""
+    UNKNOWN = "unknown"
+    """Not known (the database did not answer): not pinged, nothing said."""
 
 
 class NoticeFace(Protocol):
