@@ -19,7 +19,9 @@ from bot.scheduler import Scheduler
 from bot.signals import TURN_NOTICE, SignalRouter
 from bot.storage import Database, Transaction
 from bot.storage import notify as nq
-from bot.storage.notify import TurnNotice
+from bot.storage.notify import POSTING, TurnNotice
+
+__all__ = ["POSTING", "TurnNotice", "TurnNotices"]
 
 log = logging.getLogger(__name__)
 

@@ -39,7 +39,7 @@ from bot.errors import UserFacingError
 from bot.i18n import _, use_locale
 from bot.players import is_computer
 from bot.service import Outcome, TableSnapshot
-from bot.storage.notify import POSTING, TurnNotice
+from bot.service.notices import POSTING, TurnNotice
 from cogs._ui import render
 
 if TYPE_CHECKING:
