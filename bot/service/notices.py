@@ -52,9 +52,6 @@ class TurnNotices:
         signals.on(TURN_NOTICE, self._on_signal)
         signals.on_resync(self._resync)
 
-    def clock(self) -> float:
-        return self._clock()
-
     async def start(self) -> int:
         """Arm every stored notice (the bot's start, once the cogs are loaded); returns
         how many are stored. :attr:`on_start` is handed them all (to take back those of

@@ -169,9 +169,6 @@ class Notifier:
             if not live[notice.table_id]:
                 await self.forget(notice.table_id)
 
-    def now(self) -> float:
-        return self.notices.clock()
-
     async def after(self, outcome: Outcome, actor: int | None) -> None:
         """Write down whom the table now waits for (each to be told once their wait is
         over), and take back what has served. ``actor``: who made the outcome (``None``:
