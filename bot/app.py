@@ -196,6 +196,8 @@ class TanzakuBot(commands.Bot):
             await self.load_extension(extension)
         self.rearmed_deadlines = await self.tables.rearm()
         log.info("re-armed %d deadlines", self.rearmed_deadlines)
+        notices = await self.tables.turn_notices.start()
+        log.info("re-armed %d turn notices", notices)
         if self._sync_globally:
             synced = await self.tree.sync()
             log.info("synced %d global commands (may take up to an hour to appear)", len(synced))
@@ -306,6 +308,7 @@ class TanzakuBot(commands.Bot):
         self._tanzaku_closing: asyncio.Event | None = done
         try:
             await self.tables.scheduler.stop()
+            await self.tables.turn_notices.stop()
             # Inside `docker stop`'s 10 s before its SIGKILL, with time left to close.
             grace_seconds = 8.0
             # discord.py names the tasks that run a click's, a form's or a command's

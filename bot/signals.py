@@ -1,12 +1,12 @@
 """Signals between the processes that share one database.
 
 A process keeps a few things in memory to spare the database a trip: its deadlines'
-timers, which members have a notice waiting, each server's settings, what each table
-message shows. When another process changes one of those in the shared database, this
-process must hear of it. On PostgreSQL the database itself tells every process
-(``LISTEN``/``NOTIFY``, sent by triggers in the same transaction as the change, so a
-signal arrives only for a change that was committed); on SQLite there is only ever one
-process, and nothing is sent.
+timers, which members have a notice waiting, when each turn notice falls due, each
+server's settings, what each table message shows. When another process changes one of
+those in the shared database, this process must hear of it. On PostgreSQL the database
+itself tells every process (``LISTEN``/``NOTIFY``, sent by triggers in the same
+transaction as the change, so a signal arrives only for a change that was committed); on
+SQLite there is only ever one process, and nothing is sent.
 
 A signal is a topic and a short text payload. Nothing secret travels in one: table and
 member ids, a deadline's time, a settings change, the fingerprint of a public message.
@@ -34,6 +34,10 @@ DEADLINE = "deadline"
 it is cleared (sent by a trigger on the deadlines table)."""
 NOTICE = "notice"
 """``user_id table_id``: a private notice waits for a member (a trigger)."""
+TURN_NOTICE = "turnnotice"
+"""``notice_id due_at guild_id``: a turn notice is to be posted at ``due_at`` (a trigger, as
+it is written or its wait moves); each process arms it, the one running the server's shard
+on time, the others a takeover later (bot/service/notices.py)."""
 TERMS = "terms"
 """``guild_id``: a server's settings changed (a trigger)."""
 PANEL = "panel"

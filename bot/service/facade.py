@@ -33,6 +33,7 @@ from bot.service.computers import ComputerSeats, wants_computer
 from bot.service.config import ServerConfig
 from bot.service.deadlines import DeadlineBusy, Deadlines
 from bot.service.lifecycle import Lifecycle
+from bot.service.notices import TurnNotices
 from bot.service.snapshots import Outcome, TableSnapshot
 from bot.service.steps import Steps
 from bot.service.terms import (
@@ -107,6 +108,14 @@ class TableService:
         self.signals.on(NOTICE, self._on_notice_signal)
         self.signals.on(TERMS, lambda payload: economy.changed_elsewhere(int(payload)))
         self.signals.on_resync(self._resync)
+        self.turn_notices = TurnNotices(
+            db,
+            self.signals,
+            clock=clock,
+            owns_guild=owns_guild,
+            takeover_seconds=takeover_seconds,
+        )
+        """Who is to be told that a table waits for them, and when (cogs/_ui/notify.py)."""
         self._play = Play(self._steps)
         self._lifecycle = Lifecycle(self._steps, self._play)
         self._deadlines = Deadlines(

@@ -159,6 +159,17 @@ class Game:
         they may do now (drawn at the state's ply)."""
         raise NotImplementedError
 
+    def notice_view(self, snapshot: TableSnapshot[Any, Any], member: int) -> discord.ui.View | None:
+        """The controls a turn notice carries (:mod:`cogs._ui.notify`): the way the member
+        acts, as the table message offers it (its **My hand** button, its panel button,
+        its own buttons)."""
+        return self.controls(snapshot)
+
+    def notices_now(self, snapshot: TableSnapshot[Any, Any]) -> bool:
+        """Whether the members the table waits for may be told now; False at a step where
+        whom the table waits for is a secret."""
+        return True
+
     def waiting(self, state: Any) -> Iterable[int]:
         """Players the game waits for (their panel is kept as a notice if undeliverable)."""
         return ()

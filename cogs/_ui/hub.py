@@ -33,7 +33,7 @@ from bot.safe_log import describe, log_failure
 from bot.service import Outcome, TableSnapshot, TableStatus, saved_writes
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.notify import Notifier
+from cogs._ui.notify import Notifier, Ping, challenge_note
 from cogs._ui.primitives import (
     ANSWER_REFUSED,
     APOLOGY,
@@ -58,6 +58,9 @@ if TYPE_CHECKING:
     from bot.app import TanzakuBot
 
 log = logging.getLogger(__name__)
+
+ACTED = "tanzaku_acted"
+"""An interaction's extras key: its click acted (its turn notices are already updated)."""
 
 LOBBY_VERBS = frozenset(
     {"join", "leave", "start", "cancel", "accept", "decline", "computer", "uncomputer"}
@@ -92,6 +95,12 @@ class GameFace(Protocol):
 
     def forget(self, table_id: int) -> None: ...
 
+    def notice_view(
+        self, snapshot: TableSnapshot[Any, Any], member: int
+    ) -> discord.ui.View | None: ...
+
+    def notices_now(self, snapshot: TableSnapshot[Any, Any]) -> bool: ...
+
     def replay_cards(
         self, state: Any, name: Callable[[int], str]
     ) -> dict[str, list[str]] | None: ...
@@ -122,8 +131,8 @@ class TableHub(MessageSync):
         self.ended_listeners: list[tuple[str, EndedListener]] = []
         """Run (each as its own task) once a table's last outcome is shown."""
         bot.tables.deadline_listeners.append(self.on_deadline_outcome)
-        self.notifier = Notifier(bot)
-        """Tells a member the table waits for them, in a way Discord notifies."""
+        self.notifier = Notifier(bot, self.games.get)
+        """Tells a member the table has waited on them a while, in a way Discord notifies."""
 
     @classmethod
     def of(cls, bot: TanzakuBot) -> TableHub:
@@ -327,8 +336,27 @@ class TableHub(MessageSync):
             against_computer=against_computer,
         )
         table = outcome.snapshot.id
+        payload = self.render(outcome.snapshot)
+        mentions = discord.AllowedMentions.none()
+        if invitee_id is not None:
+            # A challenge is a member's ping to another: theirs to switch off, and one a
+            # pair in a while (:meth:`Notifier.may_ping`).
+            try:
+                ping = await self.notifier.may_ping(
+                    interaction.guild_id, interaction.user.id, invitee_id
+                )
+            except Exception as error:
+                # Unsure whether they may be pinged: they are not (the challenge stands).
+                log_failure(log, "table %s: could not check a challenge's ping", table, error=error)
+                ping = Ping.UNKNOWN
+            if ping is Ping.YES:
+                mentions = discord.AllowedMentions(users=[discord.Object(invitee_id)])
+            with use_locale(self.bot.languages.server(interaction.guild_id)):
+                note = challenge_note(ping, invitee_id)
+            if note is not None:
+                payload.content = f"{payload.content}\n{note}"
         try:
-            message = await self._post(interaction, self.render(outcome.snapshot))
+            message = await self._post(interaction, payload, mentions)
         except discord.HTTPException as error:
             # Nobody can see or join a table without its message: undo it, truthfully.
             log.warning("could not post table %s's message: HTTP %s", table, error.status)
@@ -352,20 +380,25 @@ class TableHub(MessageSync):
         return outcome
 
     async def _post(
-        self, interaction: discord.Interaction[Any], payload: Payload
+        self,
+        interaction: discord.Interaction[Any],
+        payload: Payload,
+        mentions: discord.AllowedMentions,
     ) -> discord.Message | discord.PartialMessage:
         """The table message: the command's own answer, or a channel message when the
         command was already deferred (privately) because the table took long to open.
         Decided with no await before the request sets off, so the deferral's timer cannot
         slip in between: a public message never becomes the deferral's private followup."""
         if not answer_taken(interaction):
-            await interaction.response.send_message(**payload.send_kwargs())
+            await interaction.response.send_message(
+                **payload.send_kwargs(), allowed_mentions=mentions
+            )
             return await interaction.original_response()
         assert interaction.channel_id is not None
         channel = self.bot.get_partial_messageable(
             interaction.channel_id, guild_id=interaction.guild_id
         )
-        message = await channel.send(**payload.send_kwargs())
+        message = await channel.send(**payload.send_kwargs(), allowed_mentions=mentions)
         await tell(interaction, _("Your table is open: {link}", link=message.jump_url))
         return message
 
@@ -440,6 +473,13 @@ class TableHub(MessageSync):
             await self.deliver_notice(interaction, cid.table)
         except Exception as error:
             log_click_failure("could not deliver a notice at table %s", cid.table, error=error)
+        if not interaction.extras.get(ACTED) and cid.verb not in LOBBY_VERBS:
+            # A click that did not act (their hand, a panel, the rules) shows the member
+            # is at the table: their wait starts again, a notice posted goes.
+            try:
+                await self.notifier.seen(cid.table, interaction.user.id)
+            except Exception as error:
+                log_click_failure("turn notices at table %s failed", cid.table, error=error)
 
     async def _route(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
@@ -539,6 +579,7 @@ class TableHub(MessageSync):
         except Exception as error:
             log_failure(log, "table %s: private follow-ups failed", snapshot.id, error=error)
             shown = False
+        interaction.extras[ACTED] = True
         await self.notify(outcome, interaction.user.id)
         try:
             if not shown:
@@ -583,8 +624,8 @@ class TableHub(MessageSync):
         ui = self.games.get(game)
         if ui is not None:
             ui.forget(table_id)
-        if table_id in self.notifier.tables_held():
-            self._spawn(self.notifier.forget(table_id), f"tanzaku-unnotify-{table_id}")
+        # Here or in another process: the notices of an ended table go (each once).
+        self._spawn(self.notifier.forget(table_id), f"tanzaku-unnotify-{table_id}")
 
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None

@@ -175,6 +175,15 @@ class HachiHachiUI(Game):
     def controls(self, snapshot: Snapshot) -> discord.ui.View:
         return view_of(self.hand_button(snapshot), self.hub.rules_button(snapshot.id, GAME))
 
+    def notice_view(self, snapshot: Snapshot, member: int) -> discord.ui.View:
+        """A turn notice carries the hand: the member's whole turn is played in it."""
+        return view_of(self.hand_button(snapshot))
+
+    def notices_now(self, snapshot: Snapshot) -> bool:
+        """Nobody is told during a teyaku claim step: the table waits there for whoever
+        holds teyaku, which it hides (a notice would single them out)."""
+        return snapshot.state is None or snapshot.state.phase != "claim"
+
     def render_game(self, snapshot: Snapshot, events: Sequence[BaseModel]) -> Payload:
         payload = super().render_game(snapshot, events)
         state = snapshot.game

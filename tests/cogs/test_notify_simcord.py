@@ -1,6 +1,9 @@
-"""Turn notices through Discord, on each real game: a member the table waits for gets one
-new message that mentions them (or a DM, /notify dm) per turn, never for their own click,
-never as a computer seat, none with /notify off, and it is deleted once they act."""
+"""Turn notices through Discord, on each real game: a member the table has waited on for
+their wait (/notify wait, 25 s by default) without a click of theirs gets one new message
+that mentions them (or a DM, /notify dm), with the way to act; members who act within the
+wait are never pinged, a computer seat never is, nobody with /notify off, and the notice is
+deleted once they act. A member's challenge pings another once in a while, never with
+their notices off."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ import pytest
 
 from bot.games import hachihachi as hh
 from bot.games.dice import ScriptedDice
+from bot.service import Actor
+from cogs._ui.notify import DEFAULT_WAIT_SECONDS, PAIR_PING_SECONDS
 from tests.cogs.test_hachihachi_simcord import (
     ALICE_HAND,
     BOB_HAND,
@@ -22,9 +27,15 @@ from tests.cogs.test_hachihachi_simcord import (
 )
 from tests.cogs.test_hachihachi_simcord import started as hachihachi_started
 from tests.cogs.test_hachihachi_simcord import state as hachihachi_state
-from tests.support.sim import answered, make_world, pinged, the_bot
+from tests.support.sim import answered, labels, make_world, pinged, the_bot
 
 BELL = "🔔"
+WAIT = DEFAULT_WAIT_SECONDS
+
+
+async def away(world: Any, seconds: float = WAIT + 1) -> None:
+    """Nobody clicks for ``seconds`` (the virtual clock: every timer due meanwhile fires)."""
+    await world.env.advance_time(seconds)
 
 
 @pytest.fixture
@@ -68,29 +79,70 @@ async def click(world: Any, member: Any, label: str) -> Any:
 # -- Nuki Hachi-hachi ---------------------------------------------------------------------
 
 
-async def test_hachihachi_tells_each_player_once_a_turn_and_takes_it_back(simcord_env):
+async def test_two_attentive_hachihachi_players_are_never_pinged(simcord_env):
+    """Each moves within the wait (a few seconds a move): no notice is ever posted."""
     world = await hachihachi_started(simcord_env, "alice", "bob")
     by_id = {m.id: m for m in world.members.values()}
     hands = Hands(world)
-    # Alice deals and started the table herself: she knows it is her turn.
-    assert (await hachihachi_state(world)).turn == world["alice"].id
-    assert pings(world) == {}
-    told_turns = 0
-    for _ in range(12):
+    moves = 0
+    for _ in range(16):
         s = await hachihachi_state(world)
         if s.finished or s.turn is None:
             break
-        actor = by_id[s.turn]
-        await do(world, hands, actor, hh.legal_actions(s, s.turn)[0])
-        after = await hachihachi_state(world)
-        shown = pings(world)
-        assert actor.id not in shown, "never for one's own click, and gone once they act"
-        if after.turn is not None and after.turn != actor.id:
-            assert list(shown) == [after.turn] and len(shown[after.turn]) == 1
-            told_turns += 1
-        else:
-            assert shown == {}
-    assert told_turns >= 4
+        await away(world, WAIT - 5)
+        await do(world, hands, by_id[s.turn], hh.legal_actions(s, s.turn)[0])
+        moves += 1
+        assert pings(world) == {}, "a member who moves within the wait is never pinged"
+    assert moves >= 8
+    assert world.env.bot.table_hub.notifier.sent == 0
+
+
+async def test_a_hachihachi_player_away_is_pinged_once_with_their_hand(simcord_env):
+    world = await hachihachi_started(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    hands = Hands(world)
+    s = await hachihachi_state(world)
+    while s.turn == alice.id:
+        await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
+        s = await hachihachi_state(world)
+    assert s.turn == bob.id
+    await away(world, WAIT - 1)
+    assert pings(world) == {}, "not before bob has been waited on for his wait"
+    await away(world, 2)
+    [notice] = pings(world)[bob.id]
+    assert list(pings(world)) == [bob.id] and "Nuki Hachi-hachi" in notice.content
+    assert labels(notice) == ["My hand"], "the notice carries the way to act"
+    await away(world, 600)
+    assert [m.id for m in pings(world)[bob.id]] == [notice.id], "once a turn"
+    # Bob opens his hand from the notice itself and plays from it: the notice goes.
+    shown = answered(await bob.click(notice, label="My hand"))
+    assert shown.ephemeral and "Nuki Hachi-hachi" not in shown.response.content
+    assert pings(world) == {}, "he is at the table now"
+    hands.ids[bob.id] = shown.response.message.id
+    await do(world, hands, bob, hh.legal_actions(s, s.turn)[0])
+    after = await hachihachi_state(world)
+    assert pings(world) == {}
+    if after.turn == alice.id:
+        await away(world)
+        assert list(pings(world)) == [alice.id], "alice, away in turn, is told in turn"
+
+
+async def test_a_click_at_the_table_starts_the_members_wait_again(simcord_env):
+    """Bob looks at his hand (no move) before his wait is over: he is there, so he is
+    told only once a whole wait has passed since that click."""
+    world = await hachihachi_started(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    hands = Hands(world)
+    s = await hachihachi_state(world)
+    while s.turn == alice.id:
+        await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
+        s = await hachihachi_state(world)
+    await away(world, WAIT - 5)
+    await hands.open(bob)
+    await away(world, WAIT - 5)
+    assert pings(world) == {}, "bob clicked at this table a moment ago"
+    await away(world, 6)
+    assert list(pings(world)) == [bob.id]
 
 
 async def test_hachihachi_off_and_dm_are_each_members_own(simcord_env):
@@ -119,11 +171,12 @@ async def test_hachihachi_off_and_dm_are_each_members_own(simcord_env):
         actor = by_id[s.turn]
         await do(world, hands, actor, hh.legal_actions(s, s.turn)[0])
         after = await hachihachi_state(world)
+        await away(world)
         assert pings(world) == {}, "alice is off, bob is told by DM"
         assert dm_pings(alice) == []
         if after.turn == bob.id and actor is not bob:
             [dm] = dm_pings(bob)
-            assert "Nuki Hachi-hachi" in dm.content
+            assert "Nuki Hachi-hachi" in dm.content and labels(dm) == ["My hand"]
             bob_turns += 1
         else:
             assert dm_pings(bob) == [], "the DM goes once bob has acted"
@@ -142,6 +195,7 @@ async def test_the_computer_is_never_told_nor_do_its_moves_ping_the_member(simco
         # The computer bid as the round opened: the table waits for alice alone, who is
         # playing (her own last bid or challenge), so nothing pings her.
         assert engine.waiting_on(current) == [alice.id]
+        await away(world, WAIT - 5)
         assert pings(world) == {} and dm_pings(alice) == []
         await bid_by_dm(alice, 1)
         rounds += 1
@@ -162,7 +216,9 @@ async def bid_by_dm(member: Any, amount: int) -> Any:
 # -- Strength Duel --------------------------------------------------------------------------
 
 
-async def test_a_duel_round_tells_the_bidder_still_to_bid_once_the_other_has(simcord_env):
+async def test_a_duel_bidder_away_is_told_a_wait_after_the_other_has_bid(simcord_env):
+    """The table waits for one bidder once the other has bid (its ✅ / ⏳ marks show it):
+    his wait starts there, so a notice tells nothing the table does not."""
     world = await make_world(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
     table = answered(
@@ -170,17 +226,39 @@ async def test_a_duel_round_tells_the_bidder_still_to_bid_once_the_other_has(sim
     ).response.message
     answered(await bob.click(table, label="Accept"))
     for _ in range(2):
+        await away(world)
         assert pings(world) == {}, "nobody is late while both are choosing"
         await bid_by_dm(alice, 1)
+        await away(world, WAIT - 1)
+        assert pings(world) == {}, "bob is not late yet"
+        await away(world, 2)
         [ping] = pings(world)[bob.id]
-        assert "Strength Duel" in ping.content
+        assert list(pings(world)) == [bob.id] and "Strength Duel" in ping.content
+        assert labels(ping) == ["Bid privately"], "the notice opens the bid panel"
         await bid_by_dm(alice, 2)  # alice changes her bid: bob is not told again
+        await away(world)
         assert [m.id for m in pings(world)[bob.id]] == [ping.id]
         await bid_by_dm(bob, 1)
         assert pings(world) == {}, "deleted once bob has bid"
     # Next round bob bids first: alice is the one told, whatever bob did last round.
     await bid_by_dm(bob, 1)
+    await away(world)
     assert list(pings(world)) == [alice.id]
+
+
+async def test_the_bid_panel_button_on_a_notice_opens_the_panel(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    table = answered(
+        await alice.slash(world.channel, "duel challenge", member=bob, stake=10)
+    ).response.message
+    answered(await bob.click(table, label="Accept"))
+    await bid_by_dm(alice, 1)
+    await away(world)
+    [ping] = pings(world)[bob.id]
+    shown = answered(await bob.click(ping, label="Bid privately"), ephemeral=True)
+    assert "Pick your bid" in shown.response.content
+    assert pings(world) == {}, "he is at the table now"
 
 
 # -- Hazard and Fortunes and Winds: the caster, the shooter ----------------------------------
@@ -200,15 +278,21 @@ async def test_the_caster_or_shooter_is_told_once_when_the_dice_come_to_them(
     answered(await alice.click(opened.response.message, label="Start"))
     assert pings(world) == {}, "alice casts first and started the table herself"
     await click(world, alice, "Pass the dice")
+    assert pings(world) == {}, "bob has not been waited on for his wait yet"
+    await away(world)
     [ping] = pings(world)[bob.id]
     assert list(pings(world)) == [bob.id] and title in ping.content
+    assert "Pass the dice" in labels(ping), "the notice carries the table's controls"
     answered(await carol.slash(world.channel, "notify", mode="off"))
     await click(world, bob, "Pass the dice")
+    await away(world)
     assert pings(world) == {}, "bob's notice goes as he acts; carol switched hers off"
     answered(await carol.slash(world.channel, "notify", mode="on"))
     await click(world, carol, "Pass the dice")
+    await away(world)
     assert list(pings(world)) == [alice.id]
     await click(world, alice, "Pass the dice")
+    await away(world)
     assert list(pings(world)) == [bob.id] and pings(world)[bob.id][0].id != ping.id
 
 
@@ -226,6 +310,8 @@ async def test_a_nihakyu_round_tells_only_those_still_to_choose(simcord_env, dic
     answered(await alice.click(opened.response.message, label="Start"))
     assert pings(world) == {} and dm_pings(carol) == []
     await click(world, alice, "Roll")
+    assert pings(world) == {} and dm_pings(carol) == [], "nobody is late yet"
+    await away(world)
     assert list(pings(world)) == [bob.id], "carol asked for a DM"
     [dm] = dm_pings(carol)
     assert "Nihakyu" in dm.content
@@ -245,12 +331,26 @@ async def test_notify_answers_privately_and_keeps_a_setting_per_server(simcord_e
     world = await make_world(simcord_env, "alice")
     alice = world["alice"]
     first = answered(await alice.slash(world.channel, "notify"), ephemeral=True)
-    assert "mentions you" in first.response.content
+    assert "mentions you" in first.response.content and "25 seconds" in first.response.content
     answered(await alice.slash(world.channel, "notify", mode="off"), ephemeral=True)
     assert await world.env.bot.tables.notify_mode(world.guild.id, alice.id) == "off"
     assert await world.env.bot.tables.notify_mode(world.guild.id + 1, alice.id) is None
     again = answered(await alice.slash(world.channel, "notify"), ephemeral=True)
     assert "nothing" in again.response.content
+
+
+async def test_notify_wait_sets_how_long_a_table_waits_before_the_member_is_told(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    said = answered(await bob.slash(world.channel, "notify", wait=90), ephemeral=True)
+    assert (
+        "1 minute 30 seconds" in said.response.content and "mentions you" in said.response.content
+    )
+    await hazard_passed_to_bob(world, away_for=0)
+    await away(world, 89)
+    assert pings(world) == {}
+    await away(world, 2)
+    assert list(pings(world)) == [bob.id]
 
 
 async def test_a_deadline_that_plays_for_a_member_takes_their_notice_back(simcord_env):
@@ -261,6 +361,7 @@ async def test_a_deadline_that_plays_for_a_member_takes_their_notice_back(simcor
     while s.turn == alice.id:
         await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
         s = await hachihachi_state(world)
+    await away(world)
     assert s.turn == bob.id and list(pings(world)) == [bob.id]
     await world.env.advance_time(3600)
     after = await hachihachi_state(world)
@@ -268,7 +369,8 @@ async def test_a_deadline_that_plays_for_a_member_takes_their_notice_back(simcor
     shown = pings(world)
     assert bob.id not in shown
     if after.turn == alice.id:
-        assert list(shown) == [alice.id], "alice last clicked before bob's turn: a new turn"
+        await away(world)
+        assert list(pings(world)) == [alice.id], "alice, away since, is told her turn"
 
 
 async def test_a_hazard_caster_is_not_told_again_when_the_betting_window_closes(simcord_env, dice):
@@ -286,20 +388,23 @@ async def test_a_hazard_caster_is_not_told_again_when_the_betting_window_closes(
     )
     answered(await alice.select(message, ["7"], custom_id=select))
     await click(world, bob, "Ready")  # the window closes: alice may throw
+    await away(world, WAIT - 5)
     assert pings(world) == {}, "alice called the main herself a moment ago"
 
 
 # -- who is pinged, and when a notice goes ---------------------------------------------------
 
 
-async def hazard_passed_to_bob(world: Any) -> Any:
-    """A Hazard table of alice and bob where alice has just passed the dice to bob: the
-    table now waits for bob, and he has not clicked since."""
+async def hazard_passed_to_bob(world: Any, away_for: float = WAIT + 1) -> Any:
+    """A Hazard table of alice and bob where alice has passed the dice to bob: the table
+    now waits for bob, and he has not clicked since (for ``away_for`` seconds)."""
     alice, bob = world["alice"], world["bob"]
     opened = answered(await alice.slash(world.channel, "hazard open"))
     answered(await bob.click(opened.response.message, label="Join"))
     answered(await alice.click(opened.response.message, label="Start"))
     await click(world, alice, "Pass the dice")
+    if away_for:
+        await away(world, away_for)
     snapshot = await world.env.bot.tables.snapshot(1)
     assert snapshot.spec.engine.waiting_on(snapshot.state) == [bob.id]
     return snapshot
@@ -377,8 +482,142 @@ async def test_a_notice_discord_refuses_is_one_warning_line(simcord_env, caplog)
         message="Missing Permissions", times=None,
     )  # fmt: skip
     await click(world, world["alice"], "Pass the dice")
+    await away(world)
     snapshot = await world.env.bot.tables.snapshot(1)
     assert snapshot.state.caster == bob.id, "the move stands"
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert all(r.exc_info is None for r in caplog.records)
     assert [r for r in caplog.records if r.levelno == logging.WARNING and "403" in r.getMessage()]
+
+
+# -- a member's pings to another: a challenge ------------------------------------------------
+
+
+async def challenge_then_cancel(world: Any, member: Any, target: Any) -> tuple[list[int], str]:
+    """``member`` challenges ``target`` to a duel and cancels it at once (a scripted
+    client's loop); returns whom the challenge pinged, and what it said."""
+    opened = answered(await member.slash(world.channel, "duel challenge", member=target, stake=10))
+    message = opened.response.message
+    said = (pinged(world.env, message), message.content)
+    table = await world.env.bot.tables.live_table_in(world.channel.id, "strength_duel")
+    answered(await member.slash(world.channel, "cancel", table=table))
+    return said
+
+
+async def test_a_challenge_and_cancel_loop_pings_the_member_once_in_a_while(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob", "carol")
+    alice, bob, carol = world["alice"], world["bob"], world["carol"]
+    shown = [await challenge_then_cancel(world, alice, bob) for _ in range(30)]
+    assert [who for who, _ in shown] == [[bob.id]] + [[]] * 29
+    assert all(text.startswith(f"<@{bob.id}>") for _, text in shown), "it still names him"
+    assert "is not pinged again" in shown[1][1], "the message says why"
+    # Another member's challenge is theirs: it pings bob once too.
+    assert (await challenge_then_cancel(world, carol, bob))[0] == [bob.id]
+    await away(world, PAIR_PING_SECONDS - 60)
+    assert (await challenge_then_cancel(world, alice, bob))[0] == []
+    await away(world, 61)
+    assert (await challenge_then_cancel(world, alice, bob))[0] == [bob.id]
+
+
+async def test_a_challenge_never_pings_a_member_with_notify_off(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    answered(await bob.slash(world.channel, "notify", mode="off"), ephemeral=True)
+    opened = answered(await alice.slash(world.channel, "duel challenge", member=bob, stake=10))
+    message = opened.response.message
+    assert pinged(simcord_env, message) == []
+    assert f"<@{bob.id}> is not pinged: they turned turn notices off" in message.content
+    # The challenge stands: bob accepts it from the message.
+    answered(await bob.click(message, label="Accept"))
+    assert (await world.env.bot.tables.snapshot(1)).state is not None
+
+
+# -- Hachi-hachi's teyaku claim steps ----------------------------------------------------------
+
+
+async def test_nobody_is_told_during_a_teyaku_claim_step(bot_factory, simcord_env):
+    """The dealer's first draw waits for claim steps the table keeps secret (who holds
+    teyaku): however long it waits, no notice names anyone; after it, the turn's does."""
+    from tests.cogs.test_hachihachi_claims_simcord import OPTIONS, TRIPLET_DEAL
+
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    world.env.bot.tables.dice_factory = lambda row: ScriptedDice(orders=[TRIPLET_DEAL])
+    options = {**OPTIONS, "turn_seconds": 600}
+    opened = answered(await alice.slash(world.channel, "hanafuda open", **options))
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Start"))
+    hands = Hands(world)
+    s = await hachihachi_state(world)
+    assert s.claims_open and s.turn == alice.id
+    await do(
+        world,
+        hands,
+        alice,
+        next(a for a in hh.legal_actions(s, alice.id) if isinstance(a, hh.Play)),
+    )
+    s = await hachihachi_state(world)
+    assert s.phase == "claim", "the draw waits for the claim steps"
+    for _ in range(5):
+        await away(world, 100)
+        assert pings(world) == {} and dm_pings(alice) == dm_pings(bob) == []
+    assert (await hachihachi_state(world)).phase == "claim"
+    await away(world, 200)  # the claim deadline: the draw happens, play goes on
+    s = await hachihachi_state(world)
+    assert s.phase != "claim" and s.turn is not None
+    await away(world)
+    assert list(pings(world)) == [s.turn]
+
+
+# -- notices in the database: a restart ---------------------------------------------------------
+
+
+async def restart(world: Any, bot_factory: Any, dice: ScriptedDice) -> None:
+    await world.env.bot.close()
+    await world.env.restart_bot(
+        bot_factory(dice_factory=lambda row: dice, settings={"turn_notices": True})
+    )
+
+
+async def test_a_notice_posted_before_a_restart_is_deleted_after_it_and_not_posted_again(
+    simcord_env, bot_factory, dice
+):
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    await hazard_passed_to_bob(world)
+    [notice] = pings(world)[bob.id]
+    await restart(world, bot_factory, dice)
+    await away(world)
+    assert [m.id for m in pings(world)[bob.id]] == [notice.id], "no second one for his turn"
+    await click(world, bob, "Pass the dice")
+    assert notice.id not in [m.id for m in world.channel.history()], "deleted after the restart"
+    assert pings(world) == {}
+
+
+async def test_a_wait_running_at_a_restart_still_ends_in_one_notice(simcord_env, bot_factory, dice):
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    await hazard_passed_to_bob(world, away_for=WAIT - 10)
+    assert pings(world) == {}
+    await restart(world, bot_factory, dice)
+    await away(world, 8)
+    assert pings(world) == {}, "the wait kept its deadline across the restart"
+    await away(world, 3)
+    assert len(pings(world)[bob.id]) == 1
+    await away(world)
+    assert len(pings(world)[bob.id]) == 1
+
+
+async def test_the_notice_of_a_table_ended_while_the_bot_was_down_goes_at_start(
+    simcord_env, bot_factory, dice
+):
+    world = await make_world(simcord_env, "alice", "bob")
+    bob = world["bob"]
+    await hazard_passed_to_bob(world)
+    [notice] = pings(world)[bob.id]
+    bot = world.env.bot
+    # The table ends while no process can tell Discord (the bot is down).
+    await bot.tables.cancel(1, Actor(world.moderator.id, is_moderator=True))
+    await restart(world, bot_factory, dice)
+    await world.env.settle()
+    assert notice.id not in [m.id for m in world.channel.history()]

@@ -123,13 +123,15 @@ def test_a_servers_stake_limits_refuse_in_whole_sentences(
 
 def test_notify_settings_in_japanese_and_english() -> None:
     with use_locale("en"):
-        assert mode_text(Mode.OFF) == (
+        assert mode_text(Mode.OFF, 25) == (
             "When a table on this server waits for your move, you get nothing: you watch "
-            "the table yourself."
+            "the table yourself. A member's challenge does not ping you either."
         )
+        assert "has waited 1 minute 30 seconds for your move" in mode_text(Mode.ON, 90)
     with use_locale("ja"):
-        texts = [mode_text(mode) for mode in Mode]
+        texts = [mode_text(mode, 90) for mode in Mode]
     assert all("手番" in text for text in texts) and english_in(texts) == []
+    assert "1分30秒" in texts[0]
 
 
 def test_the_audit_in_japanese() -> None:

@@ -101,7 +101,7 @@ async def test_an_english_member_at_a_japanese_server_reads_english_in_private(
     # The server never named its currency: 両 for everyone at a Japanese server.
     assert wallet.response.content == "Your wallet holds **1,000 両**."
     notify = answered(await bob.slash(channel, "notify"), ephemeral=True)
-    assert notify.response.content.startswith("When a table on this server waits")
+    assert notify.response.content.startswith("When a table on this server has waited")
     assert "already claimed your daily" not in refusal(
         await bob.slash(channel, "give", member=bob, amount=1)
     )

@@ -412,3 +412,25 @@ async def test_a_servers_language_chosen_by_one_process_is_used_by_the_other(
     assert changed == [GUILD]
     await there.choose(GUILD, None)
     await eventually(lambda: here.chosen(GUILD) is None, "the Discord language again here")
+
+
+async def test_a_turn_notice_one_process_writes_is_armed_by_the_other(
+    pair: tuple[Process, Process, FakeClock],
+) -> None:
+    """The process running the server posts a notice written elsewhere on time; the
+    writer arms it a takeover later, in case the owner is gone."""
+    owner, other, clock = pair
+    due = clock.now + 25
+    await other.tables.turn_notices.update(77, GUILD, [BOB], [], 25)
+    [notice] = await other.tables.turn_notices.rearm()
+    assert other.tables.turn_notices.scheduler.due_at(notice.id) == due + TAKEOVER
+    await eventually(
+        lambda: owner.tables.turn_notices.scheduler.due_at(notice.id) == due, "owner armed it"
+    )
+    # Bob is seen at the table: his wait starts again, in both processes.
+    clock.advance(10)
+    await owner.tables.turn_notices.seen(77, BOB, 25)
+    await eventually(
+        lambda: other.tables.turn_notices.scheduler.due_at(notice.id) == clock.now + 25 + TAKEOVER,
+        "the other moved its timer",
+    )
