@@ -97,3 +97,19 @@ def test_betting_limits_left_out_move_to_the_nearest_within_the_servers() -> Non
     assert (fitted["min_stake"], fitted["max_stake"]) == (5, 500)
     typed = OPTIONS.values({"max_stake": 800})
     assert OPTIONS.fit_stakes(typed, {"max_stake"}, (5, 500), stake_range)["max_stake"] == 800
+
+
+async def test_a_bet_past_the_wallet_is_told_the_most_it_can_add(simcord_env):
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    opened = answered(
+        await alice.slash(world.channel, "fortunes open", max_stake=1000, bet_seconds=0)
+    )
+    answered(await bob.click(opened.response.message, label="Join"))
+    answered(await alice.click(opened.response.message, label="Start"))
+    state = (await simcord_env.bot.tables.snapshot(1)).state
+    shooter = alice if state.shooter == alice.id else bob
+    # A shooter's bet stakes as much again for Lord Moon: 600 needs 1,200 of 1,000.
+    text = refusal(await shooter.slash(world.channel, "fortunes bet", kind="shooter", amount=600))
+    assert "the most you can add to your bet" in text and "is **500**" in text, text
+    assert await wallet(world, shooter) == 1000
