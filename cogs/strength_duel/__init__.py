@@ -33,8 +33,14 @@ NO_MEMBER_IN = {
     ),
 }
 MEMBER_NEEDED = {
-    "duel": N_("Whom do you challenge? The duel mode needs a `member`."),
-    "forbidden": N_("Whom do you challenge? The forbidden number mode needs a `member`."),
+    "duel": N_(
+        "Whom do you challenge? The duel mode needs a `member` (or `/duel open` opens "
+        "a table anyone can join)."
+    ),
+    "forbidden": N_(
+        "Whom do you challenge? The forbidden number mode needs a `member` (or `/duel open` opens "
+        "a table anyone can join)."
+    ),
 }
 
 RULE_OPTIONS = """

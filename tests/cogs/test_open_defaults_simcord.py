@@ -113,3 +113,9 @@ async def test_a_bet_past_the_wallet_is_told_the_most_it_can_add(simcord_env):
     text = refusal(await shooter.slash(world.channel, "fortunes bet", kind="shooter", amount=600))
     assert "the most you can add to your bet" in text and "is **500**" in text, text
     assert await wallet(world, shooter) == 1000
+
+
+async def test_a_challenge_with_no_one_named_points_to_duel_open(simcord_env):
+    world = await make_world(simcord_env, "alice")
+    text = refusal(await world["alice"].slash(world.channel, "duel challenge"))
+    assert "`/duel open` opens a table anyone can join" in text, text
