@@ -93,7 +93,7 @@ def test_offered_once_the_secret_choices_are_used_up() -> None:
 def test_refusals() -> None:
     state = new_game((A, B))
     refused(state, A, OFF, "not rolling for you")
-    refused(state, None, ON)
+    refused(state, None, ON, "not seated")
     refused(state, C, ON, "not seated")
     state, _ = step(state, A, ON, ScriptedDice())
     refused(state, A, ON, "already rolls for you")
