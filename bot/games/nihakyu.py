@@ -1214,6 +1214,7 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
             sleight_players=[],
             sleights={},
             kage_unpaid=[],
+            roll_for_me=[],
             shares={},
             share_basis={},
         )
