@@ -26,6 +26,16 @@ Rulings the source leaves open (also explained to players in the rules text):
   forfeits as that round's Stamina changes apply: they are eliminated whatever the die
   said (Stamina set to at most 0), take no part in that round's Sleight window, cannot be
   picked by the tie rule and get no Dealer's Blood share. Their ante stays in the pot.
+* **Roll for me** (:class:`RollForMe`). A player whose only choice is Roll (no Shadow Step
+  or Kage's Endurance left to them, :func:`only_roll`) may ask the table to choose Roll
+  for them: at once if they have not chosen this round, then as each round starts, until
+  they turn it off. Nothing about it is secret (Roll is all they could choose), so the
+  table shows it, and their "has chosen" from the round's start tells nothing. Such a
+  choice is theirs, not an auto-roll: it never counts toward a forfeit. A round whose
+  every choice the table made waits :data:`ROLL_FOR_ME_SECONDS`, then rolls (the
+  deadline), so a table of such players plays itself out a round at a time. It is not a
+  game move: :func:`legal_actions` lists the Roll it makes, not it. The Sleight window is
+  still each player's own decision.
 * **Sleight of Hand.** Only players who rolled (Roll or Kage's Endurance) and are not
   forfeiting may try, once per round; the Dealer never does. The window closes as soon
   as all of them decided. With ``caught_on_natural_one`` (off by default) a natural 1 is
@@ -101,6 +111,9 @@ SHINIGAMI = "Touching the Shinigami's Hand"
 """The honour for surviving a round at exactly 1 Stamina."""
 SLEIGHT_DC = 18
 SHADOW_STEP_COST = 5
+ROLL_FOR_ME_SECONDS = 5
+"""How long a round whose every choice the table made ("Roll for me") stays on the table
+before its dice roll: long enough to read the last round, no wait for anyone."""
 FORBIDDEN_TECHNIQUES = (
     "Chakra manipulation of the die",
     "Genjutsu confusion",
@@ -186,6 +199,16 @@ class Eject(BaseModel):
     target: int
 
 
+class RollForMe(BaseModel):
+    """ "Roll for me": the table chooses Roll for the player at the start of every round
+    (and now, if they have not chosen yet) until they send ``on=False``. Only while Roll
+    is their only choice (:func:`only_roll`): nothing about it is then secret."""
+
+    model_config = ConfigDict(frozen=True)
+    kind: Literal["roll_for_me"] = "roll_for_me"
+    on: bool = True
+
+
 class KageUnpaid(BaseModel):
     """The table: ``player``'s wallet cannot pay the second ante of their Kage's Endurance
     at the reveal, so the choice becomes a plain Roll (see :func:`shortfall`)."""
@@ -202,6 +225,7 @@ Action = Annotated[
     | Sleight
     | SkipSleight
     | Eject
+    | RollForMe
     | KageUnpaid
     | Abort
     | Deadline,
@@ -248,6 +272,15 @@ class RoundRevealed(BaseModel):
     kage_unpaid: list[int] = []
     """Players whose Kage's Endurance became a Roll: their wallet could not pay the second
     ante (they show under ``choices`` as "roll")."""
+
+
+class RollForMeConfirmed(PrivateEvent):
+    """Private: "Roll for me" is now ``on`` (or off) for the player."""
+
+    kind: Literal["roll_for_me_confirmed"] = "roll_for_me_confirmed"
+    player: int
+    round: int
+    on: bool
 
 
 class SleightWindowOpened(BaseModel):
@@ -350,6 +383,7 @@ class Aborted(BaseModel):
 
 Event = Annotated[
     ChoiceConfirmed
+    | RollForMeConfirmed
     | PlayerChose
     | RoundRevealed
     | SleightWindowOpened
@@ -407,6 +441,9 @@ class State(BaseModel):
     """Decisions made in the open Sleight window: -1 or +1, or 0 for skip."""
     kage_unpaid: list[int] = []
     """This round's Kage choices turned into a Roll by :class:`KageUnpaid` (until the reveal)."""
+    roll_for_me: list[int] = []
+    """Players for whom the table chooses Roll as each round starts (:class:`RollForMe`),
+    in seat order. Public: the table shows it."""
     aborted: bool = False
     """A moderator ended the game (:class:`~bot.games.common.Abort`); every stake went back."""
     shares: dict[int, int] = {}
@@ -478,6 +515,35 @@ def _check_sleight(state: State, player: int | None, action: Sleight | SkipSleig
                 "no Sleight of Hand for you."
             )
         raise IllegalMove("You did not roll this round, so there is nothing to adjust.")
+
+
+def only_roll(state: State, player: int) -> bool:
+    """Whether Roll is ``player``'s only choice for the rest of the game: the table plays
+    no Shadow Step (or they have used every one) and no Kage's Endurance (or they have
+    used it). Uses only run out, so once true it stays true."""
+    rules = state.rules
+    if rules.kage_endurance and player not in state.kage_used:
+        return False
+    if rules.shadow_step:
+        limit = rules.shadow_step_uses
+        return limit is not None and state.shadow_steps.get(player, 0) >= limit
+    return True
+
+
+def _check_roll_for_me(state: State, player: int | None, action: RollForMe) -> None:
+    seated = _seated_and_standing(state, player)
+    on = seated in state.roll_for_me
+    if action.on:
+        if on:
+            raise IllegalMove("The table already rolls for you; press Roll for me to stop it.")
+        if not only_roll(state, seated):
+            # The choice must stay the player's own, and secret, while they have one.
+            raise IllegalMove(
+                "Roll for me is offered only while Roll is your only choice: you still have "
+                "Shadow Step or Kage's Endurance, and your choice stays your own and secret."
+            )
+    elif not on:
+        raise IllegalMove("The table is not rolling for you.")
 
 
 def _check_eject(state: State, player: int | None, action: Eject) -> None:
@@ -602,6 +668,24 @@ def _apply_eject(s: State, player: int | None, action: Eject, dice: Dice) -> lis
             _roll_round(s, dice, [], events)
     elif len(s.sleights) == len(s.sleight_players):
         _apply_round(s, dice, events)
+    return events
+
+
+def _apply_roll_for_me(s: State, player: int | None, action: RollForMe, dice: Dice) -> list[Event]:
+    assert player is not None  # the check refused the table
+    events: list[Event] = [
+        build(RollForMeConfirmed, private_to=player, player=player, round=s.round, on=action.on)
+    ]
+    if not action.on:
+        # A Roll the table already chose this round stands: it was their only choice.
+        s.roll_for_me = [p for p in s.roll_for_me if p != player]
+        return events
+    s.roll_for_me = [p for p in s.seats if p in s.roll_for_me or p == player]
+    if s.phase == "choosing" and player not in s.choices:
+        s.choices = {**s.choices, player: "roll"}
+        events.append(build(PlayerChose, round=s.round, player=player))
+        if len(s.choices) == len(standing(s)):
+            _roll_round(s, dice, [], events)
     return events
 
 
@@ -885,10 +969,18 @@ def _next_round(s: State, tally: _Tally, events: list[Event]) -> None:
     s.round = round_no
     if s.phase != "choosing":
         s.phase = "choosing"
-    s.choices = {}
     s.ply += 1
     standing_now = [*tally.up, DEALER] if tally.dealer_up else tally.up
     events.append(build(RoundStarted, round=round_no, standing=standing_now))
+    # "Roll for me": the table chooses at once for those who asked (Roll being their only
+    # choice, nothing is secret). Were every player's chosen so, the round waits for the
+    # short deadline (:func:`deadline_seconds`) rather than rolling on in this act.
+    if s.roll_for_me:
+        up = tally.up
+        s.choices = {p: "roll" for p in s.roll_for_me if p in up}
+        events.extend(build(PlayerChose, round=round_no, player=p) for p in s.choices)
+    else:
+        s.choices = {}
 
 
 def _end_game(
@@ -1001,6 +1093,7 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         Sleight: Move(_check_sleight, _apply_sleight),
         SkipSleight: Move(_check_sleight, _apply_sleight),
         Eject: Move(_check_eject, _apply_eject),
+        RollForMe: Move(_check_roll_for_me, _apply_roll_for_me),
         KageUnpaid: Move(_check_kage_unpaid, _apply_kage_unpaid),
         Abort: Move(the_service_decides, _apply_abort),
         Deadline: Move(only_the_table, _apply_deadline),
@@ -1121,6 +1214,7 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
             sleight_players=[],
             sleights={},
             kage_unpaid=[],
+            roll_for_me=[],
             shares={},
             share_basis={},
         )
@@ -1144,8 +1238,12 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
         return rules.ante
 
     def deadline_seconds(self, state: State) -> int | None:
-        """Time allowed for the current decision point; ``None`` once the game is over."""
+        """Time allowed for the current decision point; ``None`` once the game is over. A
+        round whose every choice the table made ("Roll for me") waits only
+        :data:`ROLL_FOR_ME_SECONDS`, for the table to be read."""
         if state.phase == "choosing":
+            if state.roll_for_me and len(state.choices) == len(standing(state)):
+                return ROLL_FOR_ME_SECONDS
             return state.rules.round_seconds
         if state.phase == "sleight":
             return state.rules.sleight_seconds
@@ -1169,7 +1267,8 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
 
     def legal_actions(self, state: State, player: int) -> list[Action]:
         """The actions ``player`` may send right now, as :func:`act` would accept them (not
-        Eject, KageUnpaid, Abort or Deadline, which a moderator or the table sends)."""
+        Eject, KageUnpaid, Abort or Deadline, which a moderator or the table sends, nor
+        RollForMe, a convenience that makes the Roll listed here)."""
         return RULEBOOK.legal_actions(state, player, _PLAYER_ACTIONS)
 
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from pydantic import BaseModel
 
-from bot.errors import NotAllowed, UserFacingError, explain
-from bot.i18n import N_, _, number
+from bot.errors import InsufficientFunds, NotAllowed, UserFacingError, explain
+from bot.i18n import N_, Said, _, number
 from bot.interactions import acknowledge_if_slow, note_failure, note_refusal
 from bot.service import Outcome, TableSnapshot, saved_writes
 from cogs._ui import render
@@ -307,14 +307,31 @@ class AmountPicker:
         *,
         ply: int | None = None,
     ) -> None:
-        """A typed amount: from the form (at its button's ply) or a command (any ply)."""
-        await self.game.act(
-            interaction,
-            table,
-            self.action(kind, amount),
-            ply=ply,
-            confirm=lambda outcome: self.confirmation(amount, kind, outcome),
-        )
+        """A typed amount: from the form (at its button's ply) or a command (any ply). A
+        wallet too short for it is told the most it can add on that kind now."""
+        try:
+            await self.game.act(
+                interaction,
+                table,
+                self.action(kind, amount),
+                ply=ply,
+                confirm=lambda outcome: self.confirmation(amount, kind, outcome),
+            )
+        except InsufficientFunds as short:
+            if short.user_id not in (None, interaction.user.id):
+                raise
+            snapshot = await self.game.service.snapshot(table)
+            least, most = await self.room(interaction, snapshot, kind)
+            if most < least or most >= amount:
+                raise
+            raise NotAllowed(
+                "Your wallet holds {balance} {currency}: the most you can add to your bet "
+                "({kind}) now is **{most}**.",
+                balance=short.balance,
+                currency=short.currency,
+                kind=Said(self.kinds[kind]),
+                most=most,
+            ) from short
 
     async def quick(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]

@@ -31,8 +31,8 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel
 
-from bot.errors import NotAllowed
-from bot.i18n import N_, _
+from bot.errors import InsufficientFunds, NotAllowed
+from bot.i18n import N_, Said, _
 from bot.rules_text import GAMES
 from cogs._ui.amounts import parse_amount
 from cogs._ui.forms import TableModal
@@ -67,6 +67,10 @@ class Option:
     server: bool = False
     """Set only by the server's moderators (`/config rule`): it can move the house's edge
     or exposure, so no table's opener chooses it (the open command does not offer it)."""
+    stake: bool = False
+    """It sets what a seat or a bet stakes (the ante, a bet limit): a default of it that
+    the server's `/config stakes` limits refuse moves to the nearest value they allow, and
+    a wallet too short for the seat is told the largest value that fits."""
 
     @property
     def target(self) -> str:
@@ -130,10 +134,12 @@ def table(text: str) -> list[Option]:
     A type is ``bool``, ``text``, ``lo..hi`` (whole numbers), ``a|b|c`` (choices) or
     ``member`` (a member the command is about, not a rule);
     ``name>field`` names the Rules field it sets; ``required`` or ``default=…`` may
-    follow the type (otherwise the Rules model's default), and ``server`` marks an option
-    only the server's moderators set (it moves the house's edge)::
+    follow the type (otherwise the Rules model's default), ``server`` marks an option
+    only the server's moderators set (it moves the house's edge), and ``stake`` one that
+    sets what a seat or a bet stakes (:attr:`Option.stake`)::
 
-        house_guard  bool  server  Refuse bets that would let the table beat the house"""
+        house_guard  bool  server  Refuse bets that would let the table beat the house
+        ante         0..1000  stake  Coins each player puts in the pot (default 10)"""
     entries: list[list[str]] = []
     for line in text.strip("\n").splitlines():
         if line[:1].isspace() and entries:
@@ -145,18 +151,20 @@ def table(text: str) -> list[Option]:
         name, kind, *rest = " ".join(entry).split(maxsplit=2)
         tail = rest[0] if rest else ""
         default: Any = FROM_RULES
-        server = False
+        server = stake = False
         while True:
             first, _, after = tail.partition(" ")
             if first == "required" or first.startswith("default="):
                 default = REQUIRED if first == "required" else first.removeprefix("default=")
             elif first == "server":
                 server = True
+            elif first == "stake":
+                stake = True
             else:
                 break
             tail = after.strip()
         name, _, target = name.partition(">")
-        spec = Option(name, tail or name, field=target or None, server=server)
+        spec = Option(name, tail or name, field=target or None, server=server, stake=stake)
         if kind == "bool":
             spec = replace(spec, kind=bool)
         elif kind == "text":
@@ -193,6 +201,9 @@ class Options:
     """An option → what `/config rule` tells the moderator who sets it, given the server's
     values after the change (the options set, by name): what the setting lets members do
     against the bank, in figures, or ``None`` when there is nothing to say."""
+    convert: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """The rules dict as the engine's Rules take it, where an option's value is not yet
+    the field's (a choice word that is a flag): applied last by :meth:`rules`."""
 
     def __post_init__(self) -> None:
         names = [option.name for option in self.options]
@@ -237,7 +248,9 @@ class Options:
         for option in self.options:
             if not option.inline or option.server:
                 continue
-            default = self.default(option)
+            # A stake option left out arrives as None, so one typed equal to the default
+            # is still the member's choice (:meth:`typed`).
+            default = None if option.stake else self.default(option)
             params.append(
                 inspect.Parameter(
                     option.name,
@@ -297,22 +310,20 @@ class Options:
         for option in self.options:
             if option.server:
                 values[option.name] = server.get(option.name, self.default(option))
-            elif (
-                option.inline
-                and option.name in given
-                and given[option.name] != self.default(option)
-            ):
+            elif self.chose(option, given):
                 values[option.name] = given[option.name]
             elif option.name in preset:
                 values[option.name] = preset[option.name]
             elif option.name in server:
                 values[option.name] = server[option.name]
+            elif option.stake:
+                values[option.name] = self.default(option)
             else:
                 values[option.name] = given.get(option.name, self.default(option))
         for option in self.server_set(values):
             if option.server:
                 continue
-            if option.name in given and given[option.name] != self.default(option):
+            if self.chose(option, given):
                 raise self.server_refusal(option, values)
             values[option.name] = server.get(option.name, self.default(option))
         return values
@@ -346,7 +357,105 @@ class Options:
             for option in self.options
             if option.rule
         }
-        return {**rules, **self.fixed}
+        rules = {**rules, **self.fixed}
+        return self.convert(rules) if self.convert is not None else rules
+
+    def chose(self, option: Option, given: Mapping[str, Any]) -> bool:
+        """Whether the member chose ``option`` in the command. discord.py passes the
+        default for one left out, so a value equal to it counts as left out, except a
+        stake option's, whose slash default is None (a stake typed is the member's)."""
+        if not option.inline or option.server or option.name not in given:
+            return False
+        if option.stake:
+            return given[option.name] is not None
+        return bool(given[option.name] != self.default(option))
+
+    def typed(self, given: Mapping[str, Any]) -> set[str]:
+        """The options the member chose in the command (:meth:`chose`)."""
+        return {option.name for option in self.options if self.chose(option, given)}
+
+    def fit_stakes(
+        self,
+        values: Values,
+        typed: set[str],
+        limits: tuple[int, int | None],
+        stake_range: Callable[[Values], tuple[int, int]],
+    ) -> Values:
+        """``values`` with every stake option the member did not choose moved to the value
+        nearest its own that brings the table's stakes (``stake_range``: least, most) inside
+        the server's ``limits`` (`/config stakes`), so an option left out never refuses the
+        table; a value the member chose is left for the server's refusal to name. Assumes
+        what an option stakes grows with it (an ante, a bet limit, coins a kan)."""
+        low, high = limits
+        fitted = dict(values)
+        for option in self.options:
+            if not option.stake or option.name in typed or option.low is None:
+                continue
+            assert option.high is not None
+            for side in (0, 1):
+                current = int(fitted[option.name])
+
+                def at(value: int, side: int = side, name: str = option.name) -> int:
+                    return stake_range({**fitted, name: value})[side]
+
+                moved: int | None = None
+                if at(current) < low:
+                    moved = _first(current, option.high, lambda v: at(v) >= low)
+                elif high is not None and at(current) > high:
+                    moved = _last(option.low, current, lambda v: at(v) <= high)
+                if moved is not None:
+                    fitted[option.name] = moved
+        return fitted
+
+    def short_refusal(
+        self,
+        engine: Any,
+        values: Values,
+        short: InsufficientFunds,
+        limits: tuple[int, int | None] | None,
+    ) -> NotAllowed | None:
+        """The opener's wallet cannot cover the seat: say the largest stake it covers."""
+
+        def hold(candidate: Values) -> int:
+            return int(engine.hold(engine.rules_model.model_construct(**self.rules(candidate))))
+
+        fit = self.largest_fit(values, short.balance, hold, limits)
+        if fit is None:
+            return None
+        option, value = fit
+        return NotAllowed(
+            "A seat at this table stakes {needed} {currency} and your wallet holds {balance} "
+            "{currency}: the largest `{option}` it covers is **{fit}**. Nothing was opened.",
+            needed=short.needed,
+            balance=short.balance,
+            currency=short.currency,
+            # Its name as the member's client shows the command (a catalog entry).
+            option=Said(option.name),
+            fit=value,
+        )
+
+    def largest_fit(
+        self,
+        values: Values,
+        balance: int,
+        hold: Callable[[Values], int],
+        limits: tuple[int, int | None] | None = None,
+    ) -> tuple[Option, int] | None:
+        """The seat's stake option and its largest value whose ``hold`` a wallet of
+        ``balance`` covers (within the server's ``limits``), or ``None`` when no value
+        does or the game has no such option."""
+        option = next((o for o in self.options if o.stake), None)
+        if option is None or option.low is None or option.high is None:
+            return None
+        low = 0 if limits is None else limits[0]
+
+        def covered(value: int, name: str = option.name) -> bool:
+            return hold({**values, name: value}) <= balance
+
+        fit = _last(option.low, option.high, covered)
+        if fit is None or hold({**values, option.name: fit}) < low:
+            return None
+        return option, fit
 
     def summary(self, rules: BaseModel) -> list[str]:
         """The lobby's description of a table's options, from the same declaration:
@@ -418,18 +527,41 @@ class Options:
 
         async def callback(cog: Any, interaction: discord.Interaction[Any], **given: Any) -> None:
             defaults: Mapping[str, Any] = {}
+            limits: tuple[int, int | None] | None = None
             # The cog the command belongs to: a game's (its UI names the game), or any other.
             game = getattr(getattr(cog, "ui", None), "game", None)
             if game is not None and interaction.guild_id is not None:
                 config = await cog.bot.tables.server_config(interaction.guild_id)
                 defaults = config.rule_defaults.get(game, {})
+                limits = config.stake_limits.get(game)
             values = declared.values(given, defaults)
+            engine = cog.bot.registry.get(game).engine if game is not None else None
+            if engine is not None and limits is not None:
+
+                def stake_range(candidate: Values) -> tuple[int, int]:
+                    # Unvalidated: a candidate on the way may break a rule of the model
+                    # (limits out of order) that the fitted values keep.
+                    rules = engine.rules_model.model_construct(**declared.rules(candidate))
+                    least, most = engine.stake_range(rules)
+                    return int(least), int(most)
+
+                values = declared.fit_stakes(values, declared.typed(given), limits, stake_range)
+
+            async def run(interaction: discord.Interaction[Any], values: Values) -> None:
+                try:
+                    await handler(cog, interaction, values)
+                except InsufficientFunds as short:
+                    if engine is None or short.user_id not in (None, interaction.user.id):
+                        raise
+                    refusal = declared.short_refusal(engine, values, short, limits)
+                    if refusal is None:
+                        raise
+                    raise refusal from short
+
             if given.get("more"):
-                await interaction.response.send_modal(
-                    OptionsForm(declared, values, lambda i, v: handler(cog, i, v))
-                )
+                await interaction.response.send_modal(OptionsForm(declared, values, run))
                 return
-            await handler(cog, interaction, values)
+            await run(interaction, values)
 
         cog_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
         interaction_param = inspect.Parameter(
@@ -445,6 +577,32 @@ class Options:
         callback.__name__ = name
         described = app_commands.describe(**self.descriptions())(callback)
         return app_commands.Command(name=name, description=description, callback=described)
+
+
+def _first(low: int, high: int, holds: Callable[[int], bool]) -> int | None:
+    """The least value in ``low..high`` for which ``holds`` (false, then true), or None."""
+    if low > high or not holds(high):
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        if holds(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def _last(low: int, high: int, holds: Callable[[int], bool]) -> int | None:
+    """The greatest value in ``low..high`` for which ``holds`` (true, then false), or None."""
+    if low > high or not holds(low):
+        return None
+    while low < high:
+        middle = (low + high + 1) // 2
+        if holds(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 class OptionsForm(TableModal):

@@ -31,8 +31,8 @@ from cogs.fortunes_winds.ui import FortunesUI
 OPTIONS = Options(
     fw.Rules,
     table("""
-min_stake     1..1_000_000      Smallest bet (default 1)
-max_stake     1..1_000_000_000  Largest bet (default 100)
+min_stake     1..1_000_000      stake  Smallest bet (default 1)
+max_stake     1..1_000_000_000  stake  Largest bet (default 100)
 banker        house|player  default=house  Who banks: the house, or the richest player's wallet
 against_bets>allow_bet_against  bool  server  Take bets against the shooter (default on)
 house_guard   bool  server  Refuse bets that would let the table beat the house (default on)
@@ -42,13 +42,15 @@ roll_seconds  5..3600  Seconds the shooter has before the table rolls (default 6
 seats>max_players  2..25  Most players at the table (default 8)
 """),
     notes={"house_guard": words.unguarded_note, "against_bets": words.unguarded_note},
+    convert=lambda rules: {
+        **{k: v for k, v in rules.items() if k != "banker"},
+        "player_banker": rules["banker"] == "player",
+    },
 )  # fmt: skip
 
 
 async def open_table(cog: FortunesCog, interaction: Any, values: Values) -> None:
-    rules = OPTIONS.rules(values)
-    rules["player_banker"] = rules.pop("banker") == "player"
-    parsed = parse_rules(cog.bot.registry.get("fortunes_winds"), rules)
+    parsed = parse_rules(cog.bot.registry.get("fortunes_winds"), OPTIONS.rules(values))
     await cog.ui.hub.open_table(interaction, "fortunes_winds", parsed)
 
 

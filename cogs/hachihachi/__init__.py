@@ -48,7 +48,8 @@ __all__ = [
 OPTIONS = Options(
     hm.Rules,
     table("""
-stake_per_kan  0..1_000_000 required  Coins per kan of score (1 kan = 10 points; 0: no coins)
+stake_per_kan  0..1_000_000 stake  Coins per kan of score (default 1; 1 kan = 10 points;
+               0: no coins)
 rounds         1..48    Rounds in the match (default 12)
 seats>seated_players  2..4  Players at the table (default 2; two play each round)
 points_per_kan  10|12   default=10  Points in a kan (default 10)
@@ -73,21 +74,21 @@ turn_seconds   15..3600  Seconds for each decision (default 90)
 afk_turns>afk_rounds_to_forfeit  1..20  Decisions in a row the clock makes that forfeit
                the match (default 3)
 """),
+    convert=lambda rules: {**rules, "points_per_kan": int(rules["points_per_kan"])},
 )  # fmt: skip
 
 
 async def open_table(cog: HachiHachiCog, interaction: Any, values: Values) -> None:
-    rules = OPTIONS.rules(values)
-    rules["points_per_kan"] = int(rules["points_per_kan"])
-    parsed = parse_rules(cog.bot.registry.get(GAME), rules)
+    parsed = parse_rules(cog.bot.registry.get(GAME), OPTIONS.rules(values))
     try:
         await cog.ui.hub.open_table(interaction, GAME, parsed)
     except InsufficientFunds as short:
-        if not isinstance(parsed, hh.Rules):
+        if not isinstance(parsed, hh.Rules) or short.user_id not in (None, interaction.user.id):
             raise
-        # The escrow is one round's worst case, whatever the match's length: say so.
-        affordable = hh.affordable_rounds(parsed, short.balance)
-        raise NotAllowed(words.escrow_refusal(short, parsed, affordable)) from short
+        # The escrow is one round's worst case, whatever the match's length: say so, and
+        # the stake it covers.
+        fit = hh.affordable_stake(parsed, short.balance)
+        raise NotAllowed(words.escrow_refusal(short, parsed, fit)) from short
 
 
 class HachiHachiCog(

@@ -1101,16 +1101,18 @@ def claim_label(action: hh.ClaimTeyaku, hand: Sequence[str], pending: Sequence[s
     return _("Claim {what}", what=what)
 
 
-def escrow_refusal(short: InsufficientFunds, rules: hh.Rules, affordable: int) -> str:
-    """Why a table cannot open: the host's wallet does not cover one round's escrow."""
+def escrow_refusal(short: InsufficientFunds, rules: hh.Rules, fit: int) -> str:
+    """Why a table cannot open: the host's wallet does not cover one round's escrow;
+    ``fit``, the largest ``stake_per_kan`` it covers (:func:`hh.affordable_stake`)."""
     return _(
         "Each seat puts **{needed} {currency}** in escrow — the most one round at {stake} a "
-        "kan could cost, put back after each round — and your wallet holds {balance}. Open "
-        "at a lower `stake_per_kan`.",
+        "kan could cost, put back after each round — and your wallet holds {balance} "
+        "{currency}. The largest `stake_per_kan` it covers is **{fit}**.",
         needed=short.needed,
         currency=short.currency,
         stake=rules.stake_per_kan,
         balance=short.balance,
+        fit=fit,
     )
 
 

@@ -30,8 +30,8 @@ from cogs.hazard.words import odds_embed
 OPTIONS = Options(
     hazard.Rules,
     table("""
-min_stake           1..1_000_000      Smallest bet (default 1)
-max_stake           1..1_000_000_000  Largest bet (default 1000)
+min_stake           1..1_000_000      stake  Smallest bet (default 1)
+max_stake           1..1_000_000_000  stake  Largest bet (default 1000)
 odds_bets           bool  server  Allow odds bets once a chance is set (default on)
 odds_max_multiple   0..10  server  Odds bets up to this many times the stake (default 1)
 throw_seconds       15..3600  Seconds the caster has before the table throws (default 60)

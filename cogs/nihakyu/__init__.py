@@ -30,7 +30,7 @@ DEALER_SHAPED = (
 OPTIONS = Options(
     nihakyu.Rules,
     table("""
-ante                   0..1_000_000_000 required  Coins each player puts in the pot
+ante                   0..1_000_000_000 stake  Coins each player puts in the pot (default 10)
 kage_endurance         bool  Variant: roll 2d20 and lose the lower, once, for a second ante
 shadow_step            bool  Variant: lose 5 instead of rolling
 shadow_step_uses       0..100  Shadow Steps allowed per player (default unlimited)

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
+
+import discord
 
 from bot.games import nihakyu
 from bot.i18n import N_, _
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control
+from cogs._ui.custom_ids import ComponentId
 from cogs._ui.frame import everyone, turn_text
 from cogs._ui.game import Game
 from cogs._ui.verbs import VerbTable, by_arg, fixed
@@ -23,6 +26,15 @@ from cogs.nihakyu.words import (
     rules_summary,
 )
 
+
+def offers_roll_for_me(state: nihakyu.State) -> bool:
+    """Whether the table shows "Roll for me": while choosing, when a standing player may
+    turn it on (Roll is their only choice) or has it on (to turn it off)."""
+    return state.phase == "choosing" and any(
+        p in state.roll_for_me or nihakyu.only_roll(state, p) for p in nihakyu.standing(state)
+    )
+
+
 CONTROLS = (
     Control("roll", N_("Roll"), style="primary", emoji="🎲",
             shown=lambda s: s.phase != "sleight"),
@@ -30,6 +42,7 @@ CONTROLS = (
             shown=lambda s: s.phase != "sleight" and s.rules.shadow_step),
     Control("kage", N_("Kage's Endurance"), emoji="🛡️",
             shown=lambda s: s.phase != "sleight" and s.rules.kage_endurance),
+    Control("rollme", N_("Roll for me"), emoji="🔁", shown=lambda s: offers_roll_for_me(s)),
     Control("sleight", N_("Sleight −1"), "minus", shown=lambda s: s.phase == "sleight"),
     Control("sleight", N_("Sleight +1"), "plus", shown=lambda s: s.phase == "sleight"),
     Control("skip", N_("Pass"), shown=lambda s: s.phase == "sleight"),
@@ -41,7 +54,7 @@ Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
 class NihakyuUI(Game):
     game = "nihakyu"
     title = "Nihakyu"
-    seats_title = N_("Stamina (✅ chosen · ⏳ waiting)")
+    seats_title = N_("Stamina (✅ chosen · ⏳ waiting · 🔁 Roll for me)")
     finished_seats_title = N_("Stamina at the end (✖ out)")
     recent_events = 12
     sentences = SENTENCES
@@ -60,7 +73,18 @@ class NihakyuUI(Game):
                 }
             ),
             "skip": fixed(nihakyu.SkipSleight),
+            "rollme": self.roll_for_me,
         }
+
+    async def roll_for_me(
+        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
+    ) -> None:
+        """One button for everyone: it turns "Roll for me" on for a member who has it off,
+        and off for one who has it on (the engine refuses it where Roll is not the only
+        choice)."""
+        state = (await self.service.snapshot(cid.table)).game
+        on = interaction.user.id not in state.roll_for_me
+        await self.act(interaction, cid.table, nihakyu.RollForMe(on=on), ply=cid.ply)
 
     def action_text(self, action: Mapping[str, Any], currency: str) -> str | None:
         return nihakyu_words.action_text(action, currency)
@@ -118,6 +142,8 @@ class NihakyuUI(Game):
                 elif player in state.sleight_players:
                     status = " ✅" if player in state.sleights else " ⏳"
                 # else: not asked in this Sleight window (did not roll), so no mark.
+            if player in state.roll_for_me and not status.startswith(" ✖"):
+                status += " 🔁"
             rows.append(
                 f"{name(player)} `{render.bar(stamina, rules.starting_stamina)}` "
                 f"**{max(stamina, 0)}**{status}"

@@ -158,9 +158,22 @@ def sleight_confirmed(event: nihakyu.SleightConfirmed, snapshot: Snapshot) -> st
     )
 
 
+def roll_for_me_set(event: nihakyu.RollForMeConfirmed, snapshot: Snapshot) -> str:
+    if event.on:
+        return _(
+            "🔁 **Roll for me** is on: the table chooses Roll for you as every round starts "
+            "(this round too, if you had not chosen). Press **Roll for me** again to stop."
+        )
+    return _(
+        "🔁 **Roll for me** is off: from the next round you choose yourself (this round's "
+        "Roll stands)."
+    )
+
+
 CONFIRMATIONS = Sentences(
     {
         nihakyu.ChoiceConfirmed: chosen,
+        nihakyu.RollForMeConfirmed: roll_for_me_set,
         nihakyu.SleightConfirmed: sleight_confirmed,
     }
 )
@@ -257,6 +270,8 @@ def action_text(action: Mapping[str, Any], currency: str) -> str | None:
         return _("uses Sleight of Hand ({adjust})", adjust=signed(int(action.get("adjust", 0))))
     if kind == "eject":
         return _("ejects {player}", player=name(int(action.get("target", 0))))
+    if kind == "roll_for_me":
+        return _("turns Roll for me on") if action.get("on", True) else _("turns Roll for me off")
     if kind == "kage_unpaid":
         return _(
             "{player} could not pay Kage's Endurance: Roll",

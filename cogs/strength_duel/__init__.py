@@ -33,21 +33,31 @@ NO_MEMBER_IN = {
     ),
 }
 MEMBER_NEEDED = {
-    "duel": N_("Whom do you challenge? The duel mode needs a `member`."),
-    "forbidden": N_("Whom do you challenge? The forbidden number mode needs a `member`."),
+    "duel": N_(
+        "Whom do you challenge? The duel mode needs a `member` (or `/duel open` opens "
+        "a table anyone can join)."
+    ),
+    "forbidden": N_(
+        "Whom do you challenge? The forbidden number mode needs a `member` (or `/duel open` opens "
+        "a table anyone can join)."
+    ),
 }
 
-OPTIONS = Options(
-    duel.Rules,
-    table("""
-stake          0..1_000_000_000 required  Coins each ninja puts in the pot
-member         member  default=none  Who you challenge (duel and forbidden modes; three and
-               tag open a lobby)
+RULE_OPTIONS = """
+stake          0..1_000_000_000 stake  Coins each ninja puts in the pot (default 10)
 mode           duel|forbidden|three|tag  default=duel  duel (default), forbidden number,
                three players or tag teams
 round_seconds  15..3600  default=120  Seconds to bid each round (default 120)
-"""),
-)
+"""
+OPTIONS = Options(
+    duel.Rules,
+    table("""
+member         member  default=none  Who you challenge (duel and forbidden modes; three and
+               tag open a lobby)
+""" + RULE_OPTIONS),
+)  # fmt: skip
+OPEN_OPTIONS = Options(duel.Rules, table(RULE_OPTIONS))
+"""`/duel open`: the same table, a lobby anyone can join (no one challenged)."""
 
 
 async def challenge(cog: DuelCog, interaction: discord.Interaction[Any], values: Values) -> None:
@@ -64,10 +74,18 @@ async def challenge(cog: DuelCog, interaction: discord.Interaction[Any], values:
     await cog.ui.open_or_challenge(interaction, rules, member, stake)
 
 
+async def open_lobby(cog: DuelCog, interaction: discord.Interaction[Any], values: Values) -> None:
+    rules = parse_rules(cog.bot.registry.get("strength_duel"), OPEN_OPTIONS.rules(values))
+    await cog.ui.open_or_challenge(interaction, rules, None, values["stake"])
+
+
 class DuelCog(GameCog, commands.GroupCog, group_name="duel", group_description="Strength Duel"):
     ui: DuelUI
     options = OPTIONS
     challenge = OPTIONS.command("challenge", "Challenge a member to a Strength Duel.", challenge)
+    open = OPEN_OPTIONS.command(
+        "open", "Open a Strength Duel table in this channel that anyone can join.", open_lobby
+    )
 
 
 async def setup(bot: TanzakuBot) -> None:

@@ -580,7 +580,7 @@ async def test_yaku_rules_and_the_lobby_say_what_players_need(simcord_env):
     other = world.guild.create_text_channel("elsewhere")
     needed = hh.ENGINE.hold(hm.Rules(stake_per_kan=50))
     text = refusal(await world["bob"].slash(other, "hanafuda open", stake_per_kan=50))
-    assert f"{needed:,}" in text and "lower `stake_per_kan`" in text
+    assert f"{needed:,}" in text and "The largest `stake_per_kan` it covers is **7**" in text
     assert await wallet(world, world["bob"]) == START
 
 

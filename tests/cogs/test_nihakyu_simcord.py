@@ -358,7 +358,8 @@ async def test_a_finished_table_heads_its_seats_without_the_waiting_marks(simcor
     world = await make_world(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
     await started(world, "alice", "bob", ante=10, starting_stamina=20)
-    assert table_message(world).embeds[0].fields[0].name == "Stamina (✅ chosen · ⏳ waiting)"
+    heading = table_message(world).embeds[0].fields[0].name
+    assert heading == "Stamina (✅ chosen · ⏳ waiting · 🔁 Roll for me)"
     dice.extend([1, 20])
     await choose(world, alice)
     await choose(world, bob)

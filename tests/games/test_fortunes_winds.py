@@ -785,3 +785,36 @@ def test_the_richest_player_takes_the_bankers_seat(
     rules = Rules(player_banker=player_banker)
     assert ENGINE.seats_by_wallet
     assert ENGINE.seat_order(rules, [1, 2, 3], balances) == order
+
+
+@pytest.mark.parametrize(
+    ("kind", "amount", "offered"),
+    [
+        # The guard takes at most 15 on "against" beside a shooter's 10, the table 100.
+        ("against", 100, "bet 15, not 100"),
+        ("against", 16, "bet 15, not 16"),
+        ("against", 14, "bet 12 or 15, not 14"),
+        ("against", 10, "bet 9 or 12, not 10"),
+        ("daikoku", 101, "bet 100, not 101"),
+        ("daikoku", 7, "bet 6 or 8, not 7"),
+    ],
+)
+def test_a_multiples_refusal_offers_only_amounts_the_table_takes(
+    kind: str, amount: int, offered: str
+) -> None:
+    state = fw.start(Rules(max_stake=100, bet_seconds=0), [A, B, C], ScriptedDice())
+    state = bet(state, A, "shooter", 10)
+    assert fw.guard_limit(state, C, "against") == 15
+    message = illegal(state, C, Bet(kind=kind, amount=amount))  # type: ignore[arg-type]
+    assert offered in message, message
+
+
+def test_a_multiples_refusal_counts_the_minimum_and_what_is_held() -> None:
+    state = table(min_stake=5, max_stake=20)
+    state = bet(state, A, "shooter", 5)
+    assert "bet 6, not 4" in illegal(state, B, Bet(kind="against", amount=4))
+    state = bet(state, B, "against", 12)
+    assert "bet 6, not 7" in illegal(state, B, Bet(kind="against", amount=7))
+    state = fw.start(Rules(max_stake=100, bet_seconds=0), [A, B, C], ScriptedDice())
+    state = bet(state, A, "shooter", 1)  # the guard takes no "against" beside it
+    assert "no multiple of 3 fits" in illegal(state, C, Bet(kind="against", amount=4))

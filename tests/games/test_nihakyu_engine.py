@@ -148,6 +148,8 @@ LOGGED_ACTIONS: list[BaseModel] = [
     *PLAYER_ACTIONS,
     N.Eject(target=A),
     N.KageUnpaid(player=B),
+    N.RollForMe(on=True),
+    N.RollForMe(on=False),
     Abort(),
     Deadline(),
 ]
@@ -169,6 +171,7 @@ def test_parse_action_refuses_what_is_not_an_action() -> None:
 
 EVENTS: list[BaseModel] = [
     N.ChoiceConfirmed(private_to=A, player=A, round=1, choice="kage", stake=7, charge=7),
+    N.RollForMeConfirmed(private_to=A, player=A, round=1, on=True),
     N.PlayerChose(round=1, player=A),
     N.RoundRevealed(
         round=1,

@@ -135,7 +135,7 @@ def _check_bet(state: State, player: int, bet: Bet) -> None:
         raise IllegalMove("This house takes no bets against the shooter.")
     if player in state.ready:
         raise IllegalMove("You said you're ready — no more bets from you this turn.")
-    _check_whole_pays(bet)
+    _check_whole_pays(state, player, bet)
     held = state.bets.get(player, {})
     other = _OPPOSITE.get(bet.kind)
     if other is not None and held.get(other, 0):  # type: ignore[call-overload]
@@ -221,14 +221,36 @@ class GuardRefused(IllegalMove):
         return fill(template, SOURCE_LOCALE, params)
 
 
-def _check_whole_pays(bet: Bet) -> None:
+def _check_whole_pays(state: State, player: int, bet: Bet) -> None:
     """Whole pays, no rounding: an amount off the kind's multiple is refused, naming the
-    nearest amounts allowed."""
+    nearest amounts the player may bet on it now: within the table's limits (with what
+    they already hold on it) and the house guard's limit."""
     step = whole_pays_step(bet.kind)
     if bet.amount % step == 0:
         return
-    below = bet.amount - bet.amount % step
-    above = below + step
+    rules = state.rules
+    held = state.bets.get(player, {}).get(bet.kind, 0)
+    least = -(-max(1, rules.min_stake - held) // step) * step
+    room = rules.max_stake - held
+    if bet.kind not in _LORD_MOON_KINDS and rules.guarded and player not in rules.house_seats:
+        room = min(room, guard_limit(state, player, bet.kind))
+    most = room - room % step
+    nearest_below = min(bet.amount - bet.amount % step, most)
+    nearest_above = max(bet.amount - bet.amount % step + step, least)
+    fits = [n for n in (nearest_below, nearest_above) if least <= n <= most]
+    if not fits:
+        if bet.kind == "daikoku":
+            raise IllegalMove(
+                "Daikoku's Belly is bet in multiples of 2 (bet 2 to win 3), so every win is "
+                "whole coins, and no multiple of 2 fits the table's limits and the house "
+                "guard for you now."
+            )
+        raise IllegalMove(
+            "A bet against the shooter is in multiples of 3 (bet 3 to win 2), so every win "
+            "is whole coins, and no multiple of 3 fits the table's limits and the house "
+            "guard for you now."
+        )
+    below, above = (0, fits[0]) if len(fits) == 1 else (fits[0], fits[1])
     if bet.kind == "daikoku":
         if below:
             raise IllegalMove(

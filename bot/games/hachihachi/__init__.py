@@ -109,6 +109,7 @@ from bot.games.hachihachi.engine import (
 )
 from bot.games.hachihachi.match import (
     affordable_rounds,
+    affordable_stake,
     coins,
     compensation_bound,
     max_multiplier,
@@ -229,6 +230,7 @@ __all__ = [
     "Uncovered",
     "act",
     "affordable_rounds",
+    "affordable_stake",
     "card_name",
     "card_points",
     "chaff_like_count",

@@ -143,6 +143,17 @@ def affordable_rounds(rules: Rules, balance: int) -> int:
     return rules.rounds if hold(rules) <= balance else 0
 
 
+def affordable_stake(rules: Rules, balance: int) -> int:
+    """The largest ``stake_per_kan`` whose escrow (:func:`hold`) ``balance`` covers with
+    these rules otherwise (0 always fits: no coins). The hold is ``ceil(P × spk / ppk) +
+    1`` for ``P`` the round's bound in points times the multiplier, so it fits exactly
+    when ``spk <= (balance - 1) × ppk / P``."""
+    if balance <= 1:
+        return 0
+    points = round_bound(rules) * max_multiplier(rules)
+    return min((balance - 1) * rules.points_per_kan // points, 1_000_000)
+
+
 def refresh_stakes(s: State) -> None:
     """The round in play's worst case for every seat; 0 once the match is over."""
     if s.finished:
