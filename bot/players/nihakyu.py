@@ -15,20 +15,26 @@ most :data:`EXACT_WORK` (:func:`is_exact`, which reads the public position only)
   in every variant and combination but limited Shadow Steps beside Kage's Endurance
   (more than one use), limited Shadow Steps alone (more than three), and, where a natural
   1 on a check is caught, Kage's Endurance with limited Shadow Steps, or more than one:
-  a run of the programme per decision, about 0.1 to 0.3 s at the game's start and less
-  as the Stamina falls (so those excepted become exact later in a game, once the
-  programme fits);
-- at a lower Stamina, wherever the programme fits (more others, more Shadow Steps).
+  a run of the programme per decision (nothing kept but its answers), 0.12 to 0.3 s at the
+  game's start on this 2-core machine, less as the Stamina falls, about 2 s of work over
+  a game; those excepted become exact a few rounds in, once the programme fits;
+- wherever else the programme fits: with three others, once every Stamina is at about
+  60 or less (two layers of what is left).
 
-Beyond it (three or more others at the default Stamina, the exceptions above, a higher
-Stamina) the computer falls back to the plan below, which decides by its own Stamina and
-leaves out its own future checks: against three others, over every state at Stamina up
-to 20, it chose worse in no state without Shinobi Interference (one, by 0.001 points,
-with Kage's Endurance), and with the default check in 63 to 125 of 30,800 states by up to
-0.64 points (a bonus of +10: 264 to 518 states, up to 2.9 points), and the chance it
-reports was up to 0.85 points below the optimum without the check, 1.3 with it (5.6 with
-a bonus of +10), never above (``test_the_plan_by_its_own_stamina_beside_three_others``
-holds the figures at Stamina 12).
+Beyond it the computer falls back to the plan below, which decides by its own Stamina and
+leaves out its own future checks. Measured against the programme (equal to the brute
+force), over every state at small Stamina:
+
+- three others, Stamina up to 40 (459,200 states): it chose worse in 5,069 by up to 0.63
+  points of win chance with unlimited Shadow Steps, in 17,188 by up to 1.57 with Kage's
+  Endurance too; the chance it reports is up to 1.7 points below the optimum, never
+  above. With the default check (up to 30, 148,800 states): 213 and 1,037 states, up to
+  0.49 and 1.27 points, reported up to 2.0 below (``test_the_plan_by_its_own_stamina_
+  beside_three_others_is_measured`` holds the figures at 12). Its worst states lie at low
+  Stamina, where the programme fits in a game and decides instead;
+- two others at the default Stamina, in the settings excepted above, over the early
+  positions where it decides (every Stamina 120 to 200): it chose as the programme in all
+  531 to 723, and reported up to 3.1 points below (the checks it leaves out).
 
 **The plan by its own Stamina** (the fallback), worked out by dynamic programming over
 its own Stamina.
@@ -465,11 +471,11 @@ whole, every state's chances, to answer the rest of the game at once (about 10 M
 other at the default Stamina with up to three limited Shadow Steps and Kage's Endurance)."""
 EXACT_WORK = 33_000_000
 """The largest programme (:func:`bot.players.nihakyu_exact.work`) the computer runs for a
-decision: about 0.3 s at most on this 2-core machine (measured under other load). At the
-default Stamina it holds two others with up to four layers of what the computer has left
-(Kage's Endurance or not, times unlimited, no, or each count of limited Shadow Steps),
-two where a check can be caught; a larger one falls back to the plan by its own
-Stamina."""
+decision: at most about 0.3 s on this 2-core machine when idle (0.45 s with other work on
+it). At the default Stamina it holds two others with up to four layers of what the
+computer has left (Kage's Endurance or not, times unlimited, no, or each count of limited
+Shadow Steps), two where a check can be caught; a larger one falls back to the plan by
+its own Stamina."""
 
 
 def is_exact(
