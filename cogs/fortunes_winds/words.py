@@ -74,6 +74,14 @@ PASS_REASONS = {
     "absent": N_("the shooter was idle"),
     "left": N_("the shooter left"),
 }
+CLOSE_REASONS = {
+    "empty": N_("Everyone has gone: the table closes."),
+    "banker_left": N_("The banker left: the table closes."),
+    # The banker still sits there: "everyone has gone" would not be true.
+    "no_shooter": N_(
+        "Nobody is left to shoot against the banker: the table closes and every open bet goes back."
+    ),
+}
 
 
 def result_name(result: str) -> str:
@@ -241,11 +249,7 @@ SENTENCES = Sentences(
             player=render.mention(e.player),
             net=render.signed_coins(e.net, s.currency),
         ),
-        fw.Closed: lambda e, s: (
-            _("The banker left: the table closes.")
-            if e.reason == "banker_left"
-            else _("Everyone has gone: the table closes.")
-        ),
+        fw.Closed: lambda e, s: _(CLOSE_REASONS[e.reason]),
         fw.Aborted: aborted,
     }
 )

@@ -13,11 +13,13 @@ import pytest
 
 from bot.games import hachihachi as hh
 from bot.games import nihakyu, strength_duel
+from bot.i18n import translate
 from bot.players import COMPUTER_IDS
 from bot.players import strength_duel as duel_player
 from tests.cogs.test_hachihachi_simcord import Hands, leak_scan
 from tests.cogs.test_hachihachi_simcord import do as hachihachi_do
 from tests.support.computers import vary_computer
+from tests.support.japanese import make_japanese_world
 from tests.support.sim import (
     answered,
     labels,
@@ -274,30 +276,56 @@ async def test_fortunes_the_computer_never_banks_and_passes_a_player_bankers_dic
     await books_balance(world)
 
 
+async def beside_a_player_banker(world: Any, banker: Any, member: Any, ja: bool = False) -> None:
+    """``banker`` opens a player-banked table with the computer, ``member`` joins; the
+    computer passes the dice to ``member`` at once, who then cashes out."""
+
+    def label(text: str) -> str:
+        return translate(text, "ja") if ja else text
+
+    opened = answered(await banker.slash(world.channel, "fortunes open", banker="player"))
+    answered(await banker.click(opened.response.message, label=label("Add computer")))
+    answered(await member.click(opened.response.message, label=label("Join")))
+    answered(await banker.click(world.channel.last_message, label=label("Start")))
+    await world.env.bot.tables.computers.idle()
+    current = await state(world)
+    assert current.seats == [banker.id, COMPUTER, member.id] and current.banker == banker.id
+    assert current.shooter == member.id and current.bets == {}, "passed without a bet"
+    answered(await member.click(await table_message(world), label=label("Cash out")))
+    await world.env.bot.tables.computers.idle()
+
+
 async def test_fortunes_beside_a_player_banker_the_computer_passes_then_cashes_out(
     simcord_env, dice
 ):
     """The computer shoots between a member banker and a member: it passes the dice at
     once; when that member leaves, the dice come back and it cashes out, closing the
-    table, all without a deadline (the clock never moves)."""
+    table, all without a deadline (the clock never moves). The banker still sits there:
+    the table says why it closes, not that everyone has gone."""
     world = await make_world(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
-    opened = answered(await bob.slash(world.channel, "fortunes open", banker="player"))
-    answered(await bob.click(opened.response.message, label="Add computer"))
-    answered(await alice.click(opened.response.message, label="Join"))
-    answered(await bob.click(world.channel.last_message, label="Start"))
-    await world.env.bot.tables.computers.idle()
-    current = await state(world)
-    assert current.seats == [bob.id, COMPUTER, alice.id] and current.banker == bob.id
-    assert current.shooter == alice.id and current.bets == {}, "passed without a bet"
-    answered(await alice.click(await table_message(world), label="Cash out"))
-    await world.env.bot.tables.computers.idle()
+    await beside_a_player_banker(world, bob, alice)
     current = await state(world)
     assert current.finished and current.seats == [bob.id]
     _snapshot, rows = await world.env.bot.tables.history(1, world.guild.id)
     acts = [(row.actor_id, json.loads(row.action_json)["kind"]) for row in rows]
     assert (COMPUTER, "pass_dice") in acts and (COMPUTER, "leave") in acts, acts
     assert all(actor is not None for actor, _kind in acts), "no deadline acted"
+    shown = table_text(await table_message(world))
+    assert "Nobody is left to shoot against the banker: the table closes" in shown, shown
+    assert "Everyone has gone" not in shown
+    await books_balance(world)
+
+
+async def test_fortunes_beside_a_player_banker_the_close_reads_true_in_japanese(
+    simcord_env, dice, monkeypatch
+):
+    world, _locales = await make_japanese_world(simcord_env, monkeypatch, "alice", "bob")
+    await beside_a_player_banker(world, world["bob"], world["alice"], ja=True)
+    assert (await state(world)).finished
+    shown = table_text(await table_message(world))
+    assert "胴元の相手として振れる人がいなくなったので、卓を閉じます。" in shown, shown
+    assert "全員が退席" not in shown
     await books_balance(world)
 
 

@@ -628,6 +628,20 @@ def test_the_banker_leaving_closes_the_table_between_bets() -> None:
     assert state.finished and of(events, "closed")[0].reason == "banker_left"
 
 
+def test_the_last_shooter_leaving_a_player_banker_closes_the_table() -> None:
+    """The banker still sits there: the table closes because nobody may shoot against
+    them, not because everyone has gone; no bet is left open."""
+    state = fw.start(Rules(player_banker=True, house_guard=False), [A, B, C], ScriptedDice())
+    state = bet(state, C, "tea", 1)
+    state, events = step(state, B, Leave())
+    assert state.shooter == C and of(events, "bet_returned")[0].player == C
+    state, events = step(state, C, Leave())
+    assert state.finished and state.seats == [A]
+    assert [e.kind for e in events] == ["left", "closed"]
+    assert of(events, "closed")[0].reason == "no_shooter"
+    assert state.bets == {} and not any(state.stakes.values())
+
+
 def test_wallet_check_through_the_banker_stake() -> None:
     """The service keeps each wallet's change at ``payouts - stakes``: a banker holding
     10 coins cannot back a shooter's bet that could cost 16."""

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import OrderedDict
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +23,7 @@ from bot.games import nihakyu
 from bot.games.dice import ScriptedDice
 from bot.players import COMPUTER_IDS
 from bot.players import nihakyu as player
+from bot.players import nihakyu_exact as exact
 
 ME, OTHER, THIRD = COMPUTER_IDS[0], 7007, 8008
 NO_DICE = ScriptedDice()
@@ -190,33 +195,77 @@ SWEEP_ODDS: list[Odds] = [None, (3 / 20, 0.0), (19 / 20, 1 / 20), (0.0, 1 / 20)]
 check that cannot pass."""
 LAYERS = [(False, 0), (True, 0), (False, player.UNLIMITED), (True, player.UNLIMITED)]
 LAYERS += [(False, 1), (True, 2)]
-FIELDS = [(1, 14), (2, 7)]
-"""Others and the Stamina swept (two others: three players, or two and the Dealer)."""
+FIELDS = [(1, 14, 14), (1, 26, 5), (2, 7, 7), (2, 24, 3), (3, 4, 4), (3, 22, 2)]
+"""Others, the computer's Stamina up to, theirs up to: every state of the box. One other;
+past 20, where the programme's running sums drop rows, with the others low; two others
+(three players, or two and the Dealer); three."""
+
+
+def states(others: int, top_c: int, top_y: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    for ys in itertools.combinations_with_replacement(range(1, top_y + 1), others):
+        for c in range(1, top_c + 1):
+            yield c, ys
+
+
+def warm(odds: Odds, kage: bool, shadows: int, others: int, top_c: int, top_y: int) -> None:
+    """The first decision of a game, at the top of the box: one programme for the rest."""
+    player.win_chances(top_c, [top_y] * others, kage_left=kage, shadows_left=shadows, sleight=odds)
 
 
 @pytest.mark.parametrize("odds", SWEEP_ODDS)
-@pytest.mark.parametrize("others,top", FIELDS)
+@pytest.mark.parametrize("others,top_c,top_y", FIELDS)
 def test_every_chance_is_the_brute_force_optimum_in_every_variant(
-    odds: Odds, others: int, top: int
+    odds: Odds, others: int, top_c: int, top_y: int
 ) -> None:
-    """Every variant and combination, every state up to ``top`` Stamina: each choice's
-    chance is the brute force's to 1e-12, so the choice is the best one."""
+    """Every variant and combination, every state of the box: each choice's chance is the
+    brute force's to 1e-12, so the choice is the best one."""
     _value, chance = brute(odds)
     for kage, shadows in LAYERS:
-        for ys in itertools.combinations_with_replacement(range(1, top + 1), others):
-            for c in range(1, top + 1):
-                found = player.win_chances(
-                    c, ys, kage_left=kage, shadows_left=shadows, sleight=odds
-                )
-                assert found.keys() == set(options(kage, shadows))
+        warm(odds, kage, shadows, others, top_c, top_y)
+        for c, ys in states(others, top_c, top_y):
+            found = player.win_chances(c, ys, kage_left=kage, shadows_left=shadows, sleight=odds)
+            assert found.keys() == set(options(kage, shadows))
+            for choice, got in found.items():
+                want = chance(c, ys, kage, shadows, choice)
+                assert abs(got - want) < 1e-12, (odds, kage, shadows, ys, c, choice, got, want)
+
+
+@pytest.mark.parametrize("odds", SWEEP_ODDS)
+@pytest.mark.parametrize("others,top_c,top_y", [f for f in FIELDS if f[0] > 1])
+def test_a_run_that_keeps_nothing_gives_the_same_chances(
+    odds: Odds, others: int, top_c: int, top_y: int
+) -> None:
+    """Two others and more at the default Stamina: the programme runs for the position
+    asked and keeps nothing (too large to keep). Its chances are the kept table's to the
+    last bit, and the brute force's to 1e-12, at every Stamina of every state."""
+    _value, chance = brute(odds)
+    for kage, shadows in LAYERS:
+        layer = (kage, shadows)
+        kept = exact.table(others, top_y, top_c, layer, odds)
+        for ys in itertools.combinations_with_replacement(range(1, top_y + 1), others):
+            cs = range(1, top_c + 1)
+            for c, found in zip(cs, exact.probe(cs, ys, layer, odds), strict=True):
+                assert found == kept.chances(c, ys, layer), (odds, layer, ys, c)
                 for choice, got in found.items():
                     want = chance(c, ys, kage, shadows, choice)
-                    assert abs(got - want) < 1e-12, (odds, kage, shadows, ys, c, choice, got, want)
+                    assert abs(got - want) < 1e-12, (odds, layer, ys, c, choice, got, want)
+
+
+def test_the_helper_thread_changes_no_bit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half of each step may run on a second core: the same numbers, to the last bit."""
+    cs, ys, layer, odds = range(1, 25), (3, 2), (True, 2), (3 / 20, 0.0)
+    monkeypatch.setattr(exact, "_HELPER", None)
+    alone = exact.probe(cs, ys, layer, odds)
+    with ThreadPoolExecutor(1) as helper:
+        monkeypatch.setattr(exact, "_HELPER", helper)
+        assert exact.probe(cs, ys, layer, odds) == alone
 
 
 @pytest.mark.parametrize("odds", SWEEP_ODDS[:3])
-@pytest.mark.parametrize("others,top", FIELDS)
-def test_the_computers_play_gets_the_chance_it_reports(odds: Odds, others: int, top: int) -> None:
+@pytest.mark.parametrize("others,top_c,top_y", FIELDS)
+def test_the_computers_play_gets_the_chance_it_reports(
+    odds: Odds, others: int, top_c: int, top_y: int
+) -> None:
     """Played out by the brute force, the computer's own choices (and its checks) win
     exactly the chance it reports for its choice."""
     best, _chance = brute(odds)
@@ -252,13 +301,11 @@ def test_the_computers_play_gets_the_chance_it_reports(odds: Odds, others: int, 
         return total
 
     for kage, shadows in LAYERS:
-        for ys in itertools.combinations_with_replacement(range(1, top + 1), others):
-            for c in range(1, top + 1):
-                reported = player.win_chances(
-                    c, ys, kage_left=kage, shadows_left=shadows, sleight=odds
-                )
-                got = played(c, ys, kage, shadows)
-                assert abs(got - max(reported.values())) < 1e-9, (odds, kage, shadows, ys, c)
+        warm(odds, kage, shadows, others, top_c, top_y)
+        for c, ys in states(others, top_c, top_y):
+            reported = player.win_chances(c, ys, kage_left=kage, shadows_left=shadows, sleight=odds)
+            got = played(c, ys, kage, shadows)
+            assert abs(got - max(reported.values())) < 1e-9, (odds, kage, shadows, ys, c)
 
 
 @pytest.mark.parametrize("rolls", [0, 1, 2, 3])
@@ -356,6 +403,120 @@ def test_the_decision_follows_the_chances_of_the_public_position() -> None:
     expected = {"roll": nihakyu.Roll(), "shadow_step": nihakyu.ShadowStep()}
     expected["kage"] = nihakyu.KageEndurance()
     assert player.decide(state, ME, NO_DICE) == expected[player.best_choice(chances)]
+
+
+DEFAULT = nihakyu.Rules().starting_stamina
+UNLIMITED = player.UNLIMITED
+CAUGHT = (3 / 20, 1 / 20)
+"""The default check, where a natural 1 is caught."""
+
+
+@pytest.mark.parametrize(
+    "kage,shadows,odds",
+    [
+        (True, UNLIMITED, CAUGHT),  # every variant on, a check that can be caught
+        (True, 0, CAUGHT),
+        (False, 1, CAUGHT),
+        (True, 1, (3 / 20, 0.0)),  # one limited Shadow Step and Kage's Endurance
+        (False, 3, (3 / 20, 0.0)),  # three limited Shadow Steps
+    ],
+)
+def test_two_others_at_the_default_stamina_are_exact(
+    kage: bool, shadows: int, odds: Odds, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Dealer's Blood table of two, or three players: the first decision of the game
+    runs the whole-position programme, never the plan by the computer's own Stamina."""
+
+    def no_plan(*args: object, **kwargs: object) -> object:
+        raise AssertionError("fell back to the plan by its own Stamina")
+
+    monkeypatch.setattr(player, "plan", no_plan)
+    start = [DEFAULT, DEFAULT]
+    assert player.is_exact(DEFAULT, start, kage_left=kage, shadows_left=shadows, sleight=odds)
+    chances = player.win_chances(DEFAULT, start, kage_left=kage, shadows_left=shadows, sleight=odds)
+    assert chances.keys() == set(options(kage, shadows))
+    # Three equal contenders: a third each if all Roll; the choices left only add to it.
+    assert 1 / 3 - 1e-12 <= chances["roll"] <= max(chances.values()) <= 1
+
+
+@pytest.mark.parametrize(
+    "others,kage,shadows,odds",
+    [
+        (2, True, 2, None),  # Kage's Endurance and two limited Shadow Steps
+        (2, False, 4, None),
+        (2, False, 3, CAUGHT),
+        (3, False, 0, None),  # four contenders: 200 ** 4 cells and more
+    ],
+)
+def test_beyond_the_budget_the_plan_by_its_own_stamina_decides(
+    others: int, kage: bool, shadows: int, odds: Odds
+) -> None:
+    start = [DEFAULT] * others
+    assert not player.is_exact(DEFAULT, start, kage_left=kage, shadows_left=shadows, sleight=odds)
+    plan = player.plan(DEFAULT, DEFAULT, start, kage_left=kage, shadows_left=shadows)
+    chances = player.win_chances(DEFAULT, start, kage_left=kage, shadows_left=shadows, sleight=odds)
+    assert chances == plan.choices[DEFAULT]
+
+
+@pytest.mark.parametrize(
+    "odds,kage,worse,most,below",
+    [
+        (None, True, 0, 0.0, 0.0085),
+        ((3 / 20, 0.0), False, 1, 0.0011, 0.0071),
+        ((3 / 20, 0.0), True, 1, 0.0031, 0.0129),
+    ],
+)
+def test_the_plan_by_its_own_stamina_beside_three_others_is_measured(
+    odds: Odds, kage: bool, worse: int, most: float, below: float
+) -> None:
+    """Where the computer is not exact (three others and more at the default Stamina), how
+    far the plan by its own Stamina is from the optimum, over every state at Stamina up to
+    12 with unlimited Shadow Steps: in how many states it chooses worse and by how much
+    at most, and how far below the optimum the chance it reports lies (never above it).
+    The optimum is the programme, equal to the brute force (tests above)."""
+    top, layer = 12, (kage, UNLIMITED)
+    kept = exact.table(3, top, top, layer, odds)
+    gaps, under = [], []
+    for c, ys in states(3, top, top):
+        best = kept.chances(c, ys, layer)
+        planned = player.plan(c, c, ys, kage_left=kage, shadows_left=UNLIMITED).choices[c]
+        gaps.append(max(best.values()) - best[player.best_choice(planned)])
+        under.append(max(best.values()) - max(planned.values()))
+    assert len(gaps) == 4368
+    assert sum(gap > player.TIE for gap in gaps) == worse
+    assert max(gaps) < most + 1e-12
+    assert min(under) > -1e-12 and max(under) < below
+
+
+def test_the_decision_s_work_reads_only_the_public_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The programme a decision runs (and so the time it takes) is the same whatever the
+    others have secretly chosen: a Dealer's Blood table of two at the default Stamina."""
+    runs: list[tuple[object, ...]] = []
+    for name in ("chances", "table", "probe"):
+        real = getattr(exact, name)
+
+        def spy(*args: object, _real: Any = real, _name: str = name) -> object:
+            runs.append((_name, *args))
+            return _real(*args)
+
+        monkeypatch.setattr(exact, name, spy)
+    state = table(
+        [ME, OTHER], dealers_blood=True, kage_endurance=True, shadow_step=True,
+        shinobi_interference=True,
+    )  # fmt: skip
+    state = state.model_copy(update={"stamina": {ME: 180, OTHER: 171, nihakyu.DEALER: 166}})
+    decisions, work = [], []
+    for theirs in ({}, {OTHER: "roll"}, {OTHER: "shadow_step"}, {OTHER: "kage"}):
+        runs.clear()
+        monkeypatch.setattr(exact, "_ANSWERS", OrderedDict())  # each runs it anew
+        hidden = state.model_copy(update={"choices": theirs})
+        decisions.append(player.decide(hidden, ME, NO_DICE))
+        work.append(list(runs))
+    assert [run[0] for run in work[0]] == ["chances", "probe"], "the exact programme"
+    assert all(runs == work[0] for runs in work), work
+    assert len(set(map(repr, decisions))) == 1
 
 
 CHOICES = st.sampled_from(["roll", "shadow_step", "kage"])

@@ -468,7 +468,8 @@ def _apply_leave(s: State, player: int, action: Leave, dice: Dice) -> list[Event
     events.append(Left(player=player, net=s.payouts.get(player, 0)))
     if not eligible_shooters(s):
         events.extend(_return_bets(s))
-        events.extend(_close(s, "empty"))
+        # A player banker may still sit there, with nobody left to shoot against them.
+        events.extend(_close(s, "empty" if not s.seats else "no_shooter"))
     elif was_shooter:
         _new_shooter(s, successor if successor != player else eligible_shooters(s)[0])
         events.append(DicePassed(from_player=player, to_player=s.shooter, reason="left"))
@@ -758,7 +759,7 @@ def _pass_dice(s: State, reason: PassReason) -> DicePassed:
     return build(DicePassed, from_player=giver, to_player=s.shooter, reason=reason)
 
 
-def _close(s: State, reason: Literal["empty", "banker_left"]) -> list[Event]:
+def _close(s: State, reason: Literal["empty", "banker_left", "no_shooter"]) -> list[Event]:
     s.finished = True
     s.window_open = False
     s.phase = "betting"

@@ -251,10 +251,12 @@ class DicePassed(BaseModel):
 
 
 class Closed(BaseModel):
-    """The table finished by itself (everyone gone, or the banker left)."""
+    """The table finished by itself: everyone gone (``empty``), the banker left
+    (``banker_left``), or, with a player banker still seated, nobody left who may shoot
+    against them (``no_shooter``); open bets went back first."""
 
     kind: Literal["closed"] = "closed"
-    reason: Literal["empty", "banker_left"]
+    reason: Literal["empty", "banker_left", "no_shooter"]
 
 
 class Aborted(BaseModel):
