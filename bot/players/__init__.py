@@ -62,10 +62,10 @@ class Computer(Generic[RulesT, StateT, ActionT]):
     measured was 398 ms over 4 518 decisions on this 2-core machine at load 4
     (``benchmarks/hachihachi_computer.py``), 40% of the moment. Nihakyu's programme reads
     only what is public (Stamina, who stands, which variants each has used, revealed with
-    each round's dice): its exact programme over the whole position, against one other at
-    the default Stamina, takes 0.05 to 0.5 s on a game's first decision and about a
-    millisecond on the later ones (one table answers the whole game); beyond
-    ``nihakyu.EXACT_CELLS`` it plans by its own Stamina (milliseconds at the default
+    each round's dice): its exact programme over the whole position takes 10 to 60 ms on a
+    game's first decision against one other at the default Stamina (one table answers the
+    rest of the game) and 0.12 to 0.3 s against two (a run per decision); beyond
+    ``nihakyu.EXACT_WORK`` it plans by its own Stamina (milliseconds at the default
     Stamina, ``benchmarks/computer_dice_games.py``; computed cold at the largest Stamina
     (1 000) with limited Shadow Steps, up to 0.44 s (3 each, four seated) and 0.92 s (8
     each, eight seated)). A
