@@ -79,6 +79,16 @@ async def click(world: Any, member: Any, label: str) -> Any:
 # -- Nuki Hachi-hachi ---------------------------------------------------------------------
 
 
+
+async def alice_plays_her_turn(world: Any, hands: Hands, alice: Any) -> hh.State:
+    """Alice makes her moves (the first legal each time) until the table waits on
+    someone else; the state it then waits in."""
+    s = await hachihachi_state(world)
+    while s.turn == alice.id:
+        await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
+        s = await hachihachi_state(world)
+    return s
+
 async def test_two_attentive_hachihachi_players_are_never_pinged(simcord_env):
     """Each moves within the wait (a few seconds a move): no notice is ever posted."""
     world = await hachihachi_started(simcord_env, "alice", "bob")
@@ -101,10 +111,7 @@ async def test_a_hachihachi_player_away_is_pinged_once_with_their_hand(simcord_e
     world = await hachihachi_started(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
     hands = Hands(world)
-    s = await hachihachi_state(world)
-    while s.turn == alice.id:
-        await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
-        s = await hachihachi_state(world)
+    s = await alice_plays_her_turn(world, hands, alice)
     assert s.turn == bob.id
     await away(world, WAIT - 1)
     assert pings(world) == {}, "not before bob has been waited on for his wait"
@@ -133,10 +140,7 @@ async def test_a_click_at_the_table_starts_the_members_wait_again(simcord_env):
     world = await hachihachi_started(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
     hands = Hands(world)
-    s = await hachihachi_state(world)
-    while s.turn == alice.id:
-        await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
-        s = await hachihachi_state(world)
+    await alice_plays_her_turn(world, hands, alice)
     await away(world, WAIT - 5)
     await hands.open(bob)
     await away(world, WAIT - 5)
@@ -357,10 +361,7 @@ async def test_a_deadline_that_plays_for_a_member_takes_their_notice_back(simcor
     world = await hachihachi_started(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
     hands = Hands(world)
-    s = await hachihachi_state(world)
-    while s.turn == alice.id:
-        await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
-        s = await hachihachi_state(world)
+    s = await alice_plays_her_turn(world, hands, alice)
     await away(world)
     assert s.turn == bob.id and list(pings(world)) == [bob.id]
     await world.env.advance_time(3600)
