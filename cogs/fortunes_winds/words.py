@@ -522,12 +522,16 @@ def status_lines(snapshot: Snapshot) -> list[str]:
     return [_("**The table is closed.**"), *lines] if s.finished else lines
 
 
-def bets_text(held: Mapping[Any, int]) -> str:
+def bets_text(held: Mapping[Any, int], currency: str) -> str:
     """A player's bets on the table, each with its owner's Lord Moon stake."""
     return sep().join(
-        _("{bet} {amount} (+{amount} Lord Moon)", bet=bet_label(kind), amount=amount)
+        _(
+            "{bet} {amount} (+{amount} Lord Moon)",
+            bet=bet_label(kind),
+            amount=render.coins(amount, currency),
+        )
         if kind in ("shooter", "ride")
-        else _("{bet} {amount}", bet=bet_label(kind), amount=amount)
+        else _("{bet} {amount}", bet=bet_label(kind), amount=render.coins(amount, currency))
         for kind, amount in held.items()
         if amount
     ) or _("no bets")
@@ -544,7 +548,7 @@ def seat_lines(snapshot: Snapshot) -> list[str]:
                 "{role}{player} — {bets} · net {net}",
                 role=role,
                 player=render.mention(player),
-                bets=bets_text(s.bets.get(player, {})),
+                bets=bets_text(s.bets.get(player, {}), snapshot.currency),
                 net=net,
             )
         )

@@ -10,7 +10,7 @@ import discord
 
 from bot.games import hazard
 from bot.games.common import HOUSE
-from bot.i18n import N_, _, number
+from bot.i18n import N_, _
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control, Menu
@@ -107,7 +107,7 @@ class HazardUI(Game):
         for player in state.seats:
             bets = state.bets.get(player, {})
             riding = ", ".join(
-                _("{bet} {amount}", bet=_(BET_LABELS[k]), amount=number(v))
+                _("{bet} {amount}", bet=_(BET_LABELS[k]), amount=render.coins(v, snapshot.currency))
                 for k, v in bets.items()
                 if v
             ) or _("no bets")

@@ -101,7 +101,8 @@ async def test_the_seeds_worked_example(simcord_env, dice):
     shown = answered(await ujikeme.click(picker.response.message, label="Other amount…"))
     answered(await ujikeme.submit_modal(shown, {"amount": "3"}))
     seats = (await table_message(world)).embeds[0].fields[0].value
-    assert "as the shooter 1 (+1 Lord Moon)" in seats and "against the shooter 3" in seats
+    assert "as the shooter 1 ryō (+1 ryō Lord Moon)" in seats
+    assert "against the shooter 3 ryō" in seats
     assert await wallet(world, ginawa) == 998
 
     dice.extend([NORTH, EAST, FIRE, BIRD, VOID])

@@ -40,6 +40,8 @@ async def test_a_full_session(simcord_env, bot_factory, dice):
     answered(await bob.submit_modal(shown, {"amount": "100"}))
     answered(await carol.slash(world.channel, "hazard bet", kind="against", amount=50))
     answered(await alice.slash(world.channel, "hazard bet", kind="caster", amount=20))
+    seats = "\n".join(field.value for field in world.channel.last_message.embeds[0].fields)
+    assert "against the caster 50 ryō" in seats, "a bet is shown as coins, with the currency"
     assert (
         "odds"
         in refusal(await bob.slash(world.channel, "hazard bet", kind="odds_for", amount=10)).lower()
