@@ -88,15 +88,27 @@ async def test_a_failed_commit_fails_every_unit_of_the_group(
 async def test_an_error_that_ends_the_transaction_fails_the_units_before_it(
     db: SqliteDatabase,
 ) -> None:
+    earlier_inside, failing_queued = asyncio.Event(), asyncio.Event()
+
+    async def earlier() -> list[str]:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO items (name) VALUES ('earlier')")
+            earlier_inside.set()
+            # Open until the failing unit waits behind it, so both share one group
+            # whatever else the machine is doing (a checkpoint's lock, a slow loop).
+            await failing_queued.wait()
+            assert db._writers_waiting == 1, "the failing unit is queued behind this one"
+        return on_disk(db.path)
+
     async def ends_the_transaction() -> None:
+        await earlier_inside.wait()
+        failing_queued.set()  # the transaction below queues at once, before this task yields
         async with db.transaction() as tx:
             await tx.execute("INSERT INTO items (name) VALUES ('doomed')")
             db.connection.execute("ROLLBACK")  # as an I/O error or a full disk may do
             raise sqlite3.OperationalError("disk I/O error")
 
-    results = await asyncio.gather(
-        add(db, "earlier"), ends_the_transaction(), return_exceptions=True
-    )
+    results = await asyncio.gather(earlier(), ends_the_transaction(), return_exceptions=True)
     assert all(isinstance(result, sqlite3.OperationalError) for result in results), results
     assert on_disk(db.path) == []
     assert await add(db, "after") == ["after"]
