@@ -79,7 +79,6 @@ async def click(world: Any, member: Any, label: str) -> Any:
 # -- Nuki Hachi-hachi ---------------------------------------------------------------------
 
 
-
 async def alice_plays_her_turn(world: Any, hands: Hands, alice: Any) -> hh.State:
     """Alice makes her moves (the first legal each time) until the table waits on
     someone else; the state it then waits in."""
@@ -88,6 +87,7 @@ async def alice_plays_her_turn(world: Any, hands: Hands, alice: Any) -> hh.State
         await do(world, hands, alice, hh.legal_actions(s, s.turn)[0])
         s = await hachihachi_state(world)
     return s
+
 
 async def test_two_attentive_hachihachi_players_are_never_pinged(simcord_env):
     """Each moves within the wait (a few seconds a move): no notice is ever posted."""
