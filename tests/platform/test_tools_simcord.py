@@ -45,6 +45,21 @@ async def test_rules_of_one_page_show_without_page_buttons(simcord_env, monkeypa
     assert not shown.components
 
 
+async def test_a_tables_rules_button_shows_one_page_rules_without_page_buttons(
+    simcord_env, monkeypatch
+):
+    one_page = (("How to play", "Outlast the Dealer."),)
+    monkeypatch.setattr(rules_text, "pages", lambda game, locale="en": one_page)
+    world = await make_world(simcord_env, "alice", "bob")
+    opened = answered(await world["alice"].slash(world.channel, "nihakyu open", ante=10))
+    result = answered(
+        await world["bob"].click(opened.response.message, label="Rules"), ephemeral=True
+    )
+    shown = result.response if result.response else result.followups[0]
+    assert shown.embeds[0].footer.text == "Page 1 of 1"
+    assert not shown.components
+
+
 async def play_until_finished(simcord_env, world, table_id):
     """Both players call heads in turn until the fair coin agrees with one of them."""
     alice, bob = world["alice"], world["bob"]
