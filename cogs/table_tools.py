@@ -339,7 +339,7 @@ class TablesCog(commands.Cog, name="Tables"):
                 ),
             )
             return
-        await interaction.response.send_message(**rules_page(game, 0).as_kwargs(), ephemeral=True)
+        await interaction.response.send_message(**rules_page(game, 0).send_kwargs(), ephemeral=True)
 
     @rules.autocomplete("game")
     async def _games_like(

@@ -31,6 +31,13 @@ from pydantic import BaseModel, Discriminator, Tag
 from bot.games.common import HOUSE
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
+from bot.i18n import N_
+
+# The kit's refusals, whole sentences (a template each, so every one is translated and no
+# engine names itself to refuse): an engine picks among them, or marks its own with ``N_``.
+NOT_SEATED = N_("You aren't seated at this table.")
+NOT_SEATED_JOIN_FIRST = N_("You aren't seated at this table — join it first.")
+TABLE_CALLS_TIME = N_("The table itself can only call time.")
 
 ActionT = TypeVar("ActionT", bound=BaseModel)
 EventT = TypeVar("EventT", bound=BaseModel)
@@ -150,11 +157,11 @@ class Rulebook(Generic[StateT, ActionT, EventT]):
         self,
         moves: Mapping[type[Any], Move[StateT, Any, EventT]],
         *,
-        game: str,
-        finished: str = "This game is already over.",
+        finished: str = N_("This game is already over."),
     ) -> None:
+        """``finished``: the refusal of any action once the game is over (a template an
+        engine marks with ``N_``)."""
         self._moves = dict(moves)
-        self._game = game
         self._finished = finished
 
     @property
@@ -168,7 +175,7 @@ class Rulebook(Generic[StateT, ActionT, EventT]):
             raise IllegalMove(self._finished)
         move = self._moves.get(type(action))
         if move is None:
-            raise IllegalMove(f"That is not a move in {self._game}.")
+            raise IllegalMove("That is not a move in this game.")
         move.check(state, player, action)
         new = _copy(state)
         events = move.apply(new, player, action, dice)
@@ -201,30 +208,30 @@ def only_the_table(state: Any, player: int | None, action: Any) -> None:
 
 
 def refuse_outsider(
-    player: int | None, title: str, hint: str = "", *, table_can: str = "call time"
+    player: int | None, *, outsider: str = NOT_SEATED, table_only: str = TABLE_CALLS_TIME
 ) -> NoReturn:
-    """Refuse a player's action sent by the table itself (``None``; it can only
-    ``table_can``) or by someone not seated at the ``title`` table; ``hint`` ends the
-    sentence (" — join it first")."""
+    """Refuse a player's action sent by the table itself (``None``: ``table_only`` says
+    what it can do) or by someone not seated (``outsider``, e.g.
+    :data:`NOT_SEATED_JOIN_FIRST` where a newcomer may sit down mid-play). Both are
+    whole-sentence templates, marked with ``N_`` where they are written."""
     if player is None:
-        raise IllegalMove(f"The table itself can only {table_can}.")
-    raise IllegalMove(f"You aren't seated at this {title} table{hint}.")
+        raise IllegalMove(table_only)
+    raise IllegalMove(outsider)
 
 
 def seated_move(
     check: Callable[[StateT, int, _A], None],
     apply: Callable[[StateT, int, _A, Dice], list[_E]],
     *,
-    title: str,
-    hint: str = "",
-    table_can: str = "call time",
+    outsider: str = NOT_SEATED,
+    table_only: str = TABLE_CALLS_TIME,
 ) -> Move[StateT, _A, _E]:
     """A move only a seated player makes: anyone else, and the table itself, is refused
     (:func:`refuse_outsider`) before ``check`` runs, so both see a seated player."""
 
     def checked(state: StateT, player: int | None, action: _A) -> None:
         if player is None or player not in state.seats:
-            refuse_outsider(player, title, hint, table_can=table_can)
+            refuse_outsider(player, outsider=outsider, table_only=table_only)
         check(state, player, action)
 
     # The check has refused the table (player None), so ``apply`` is only ever called
@@ -233,17 +240,18 @@ def seated_move(
 
 
 def check_join(
-    state: TableState, player: int | None, max_players: int, *, table_can: str = "call time"
+    state: TableState, player: int | None, max_players: int, *, table_only: str = TABLE_CALLS_TIME
 ) -> None:
-    """The check of a newcomer taking a seat in a game that seats them mid-play."""
+    """The check of a newcomer taking a seat in a game that seats them mid-play
+    (``table_only``: as in :func:`refuse_outsider`)."""
     if player is None:
-        raise IllegalMove(f"The table itself can only {table_can}.")
+        raise IllegalMove(table_only)
     if player == HOUSE:
         raise IllegalMove("That player id is reserved for the bank.")
     if player in state.seats:
         raise IllegalMove("You're already seated at this table.")
     if len(state.seats) >= max_players:
-        raise IllegalMove(f"This table is full ({max_players} seats).")
+        raise IllegalMove("This table is full ({seats} seats).", seats=max_players)
 
 
 _BET_TAG = "bet"

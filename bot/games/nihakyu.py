@@ -104,6 +104,7 @@ from bot.games.kit import (
     split_proportional,
     the_service_decides,
 )
+from bot.i18n import N_
 
 DEALER = -1
 """The Dealer's key in :attr:`State.stamina` (Dealer's Blood)."""
@@ -1098,8 +1099,7 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         Abort: Move(the_service_decides, _apply_abort),
         Deadline: Move(only_the_table, _apply_deadline),
     },
-    game="Nihakyu",
-    finished="This game of Nihakyu is over.",
+    finished=N_("This game of Nihakyu is over."),
 )
 
 # Actions are frozen, so these can be handed out again and again.

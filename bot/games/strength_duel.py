@@ -838,7 +838,6 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         Abort: Move(the_service_decides, _apply_abort),
         SettleAtValue: Move(_check_settle, _apply_settle),
     },
-    game="Strength Duel",
 )
 
 

@@ -2,11 +2,12 @@
 
 ``python -m bot.i18n.extract`` writes ``bot/i18n/messages.pot``: every message of bot/ and
 cogs/ (Babel's Python extractor), that is the first argument of ``_()`` and ``N_()``, both
-of ``ngettext()``, and the template of every refusal (a ``UserFacingError`` subclass,
-raised or passed up by its own ``__init__``). ``python -m bot.i18n.extract --missing ja``
-prints, as ``.po`` entries ready to paste into a domain file and translate, the messages
-that locale's catalog lacks. The catalog test (tests/platform/test_translations.py) runs
-the same checks.
+of ``ngettext()``, the template of every refusal (a ``UserFacingError`` subclass,
+raised or passed up by its own ``__init__``), and every name, description, option and
+choice of the slash commands (``bot.i18n.command_strings``). ``python -m bot.i18n.extract
+--missing ja`` prints, as ``.po`` entries ready to paste into a domain file and translate,
+the messages that locale's catalog lacks. The catalog test
+(tests/platform/test_translations.py) runs the same checks.
 
 The refusal classes are found by reading the source (a class whose base is one, by name),
 not by importing it: bot/ never imports cogs/.
@@ -26,6 +27,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from bot.i18n import LOCALES_FOLDER, placeholders
+from bot.i18n.command_strings import command_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("bot", "cogs")
@@ -104,6 +106,11 @@ def extract(root: Path = ROOT) -> list[Found]:
         ):
             found.append(item)
     return found
+
+
+def commands_found(root: Path = ROOT) -> list[Found]:
+    """Every string of the slash commands (their names, descriptions, options, choices)."""
+    return [Found(item.message, item.where) for item in command_strings(root)]
 
 
 def _extract(root: Path, keywords: Mapping[str, tuple[int, ...] | None]) -> list[Found]:
@@ -229,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.i18n.extract", description=__doc__)
     parser.add_argument("--missing", metavar="LOCALE", help="print what LOCALE's catalog lacks")
     args = parser.parse_args(argv)
-    found = extract()
+    found = [*extract(), *commands_found()]
     if args.missing:
         lacking = missing(found, po_entries(locale_folder(args.missing)))
         if lacking:

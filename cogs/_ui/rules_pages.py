@@ -20,6 +20,10 @@ def rules_page(game: str, page: int) -> Payload:
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
     embed.set_footer(text=_("Page {page} of {pages}", page=str(page + 1), pages=str(len(pages))))
+    if len(pages) == 1:
+        # Nothing to turn to: ◀ and ▶ would both name page 0, one custom id twice, and
+        # Discord refuses such a message.
+        return Payload(embed)
     view = view_of(
         button(
             RULES_TABLE, max(page - 1, 0), "rules", _("◀ Previous"), arg=game, disabled=page == 0

@@ -917,7 +917,7 @@ def test_an_action_of_another_game_is_refused() -> None:
     class Shuffle(BaseModel):
         kind: str = "shuffle"
 
-    illegal(table(), A, Shuffle(), match="not a move in Hazard")
+    illegal(table(), A, Shuffle(), match="not a move in this game")
 
 
 def test_actions_follow_the_union_and_each_kind_names_one_action() -> None:

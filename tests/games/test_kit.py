@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 import pytest
@@ -56,7 +57,7 @@ def never_refuse(state: Tally, player: int | None, action: Stop) -> None:
 
 
 BOOK: Rulebook[Tally, Add | Stop, Said] = Rulebook(
-    {Add: Move(check_add, apply_add), Stop: Move(never_refuse, apply_stop)}, game="Tally"
+    {Add: Move(check_add, apply_add), Stop: Move(never_refuse, apply_stop)}
 )
 
 
@@ -82,7 +83,7 @@ def test_rulebook_refuses_with_the_reason_and_changes_nothing() -> None:
     state = Tally(counts={}, log=[])
     with pytest.raises(IllegalMove, match="at least one"):
         BOOK.act(state, 7, Add(amount=0), ScriptedDice())
-    with pytest.raises(IllegalMove, match="not a move in Tally"):
+    with pytest.raises(IllegalMove, match="not a move in this game"):
         BOOK.act(state, 7, Tally(counts={}, log=[]), ScriptedDice())  # type: ignore[arg-type]
     done, _ = BOOK.act(state, None, Stop(), ScriptedDice())
     with pytest.raises(IllegalMove, match="already over"):
@@ -174,10 +175,51 @@ def test_put_writes_fields_of_a_fresh_copy_only() -> None:
 
 def test_refuse_outsider_names_the_table_or_the_clock() -> None:
     from bot.games.errors import IllegalMove
-    from bot.games.kit import refuse_outsider
+    from bot.games.kit import NOT_SEATED_JOIN_FIRST, refuse_outsider
 
     with pytest.raises(IllegalMove, match="The table itself can only call time"):
-        refuse_outsider(None, "Hachi-hachi")
-    expected = r"^You aren't seated at this Go table — join it first\.$"
+        refuse_outsider(None)
+    with pytest.raises(IllegalMove, match=r"^You aren't seated at this table\.$"):
+        refuse_outsider(7)
+    expected = r"^You aren't seated at this table — join it first\.$"
     with pytest.raises(IllegalMove, match=expected):
-        refuse_outsider(7, "Go", " — join it first")
+        refuse_outsider(7, outsider=NOT_SEATED_JOIN_FIRST)
+
+
+def _refusal(refuse: Callable[[], object]) -> IllegalMove:
+    with pytest.raises(IllegalMove) as refused:
+        refuse()
+    return refused.value
+
+
+def test_the_kits_refusals_are_whole_sentences_a_member_reads_in_japanese() -> None:
+    """Every refusal the kit builds is a template in the catalog, not English with a
+    game's title spliced in (which no catalog can hold)."""
+    from bot.games.kit import NOT_SEATED_JOIN_FIRST, check_join, refuse_outsider
+    from bot.i18n import translate
+
+    class Seats(BaseModel):
+        seats: list[int]
+        finished: bool = False
+
+    over = Rulebook({Add: Move(check_add, apply_add)})
+    refusals = [
+        _refusal(lambda: BOOK.act(Tally(counts={}, log=[]), 1, Said(text="hi"), ScriptedDice())),
+        _refusal(
+            lambda: over.act(Seats(seats=[], finished=True), 1, Add(amount=1), ScriptedDice())
+        ),
+        _refusal(lambda: refuse_outsider(None)),
+        _refusal(lambda: refuse_outsider(7)),
+        _refusal(lambda: refuse_outsider(7, outsider=NOT_SEATED_JOIN_FIRST)),
+        _refusal(lambda: check_join(Seats(seats=[1, 2]), 3, 2)),
+    ]
+    for error in refusals:
+        japanese = translate(error.template, "ja", **error.params)
+        assert japanese != str(error), f"untranslated: {error}"
+    full = refusals[-1]
+    assert translate(full.template, "ja", **full.params) == "この卓は満席です（2席）。"
+    joining = refusals[-2]
+    assert (
+        translate(joining.template, "ja")
+        == "あなたはこの卓に着いていません。先に参加してください。"
+    )

@@ -12,7 +12,8 @@ from bot.games import fortunes_winds, hazard
 from bot.games.common import HOUSE
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
-from bot.games.kit import bet_kind_union, check_join, seated_move
+from bot.games.kit import NOT_SEATED_JOIN_FIRST, bet_kind_union, check_join, seated_move
+from bot.i18n import N_
 
 
 class Bet(BaseModel):
@@ -63,14 +64,13 @@ def test_a_seated_move_refuses_the_table_and_outsiders_before_its_check() -> Non
     move = seated_move(
         lambda state, player, action: checked.append(player),
         lambda s, player, action, dice: [],
-        title="Roulette",
-        hint=" — join it first",
-        table_can="call time or close",
+        outsider=NOT_SEATED_JOIN_FIRST,
+        table_only=N_("The table itself can only call time or close."),
     )
     table = Table(seats=[1, 2])
     with pytest.raises(IllegalMove, match="The table itself can only call time or close"):
         move.check(table, None, Spin())
-    with pytest.raises(IllegalMove, match="You aren't seated at this Roulette table — join"):
+    with pytest.raises(IllegalMove, match="You aren't seated at this table — join"):
         move.check(table, 3, Spin())
     assert checked == []
     move.check(table, 2, Spin())

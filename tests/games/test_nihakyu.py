@@ -926,7 +926,7 @@ def test_foreign_actions_are_refused() -> None:
     class Dance(BaseModel):
         kind: str = "dance"
 
-    refused(new_game(), A, Dance(), "not a move in Nihakyu")
+    refused(new_game(), A, Dance(), "not a move in this game")
 
 
 # --- secrecy, ply and deadlines -------------------------------------------------------

@@ -140,7 +140,7 @@ def test_an_unknown_action_is_refused_as_not_a_move() -> None:
         kind: str = "dance"
 
     state = N.start(ALL_VARIANTS, [A, B], ScriptedDice())
-    with pytest.raises(IllegalMove, match="not a move in Nihakyu"):
+    with pytest.raises(IllegalMove, match="not a move in this game"):
         N.act(state, A, Dance(), ScriptedDice())  # type: ignore[arg-type]
 
 

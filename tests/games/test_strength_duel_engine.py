@@ -90,7 +90,7 @@ def test_actions_are_read_off_the_union_and_each_has_a_move() -> None:
 
 
 def test_a_model_that_is_no_duel_action_is_refused() -> None:
-    with pytest.raises(IllegalMove, match="not a move in Strength Duel"):
+    with pytest.raises(IllegalMove, match="not a move in this game"):
         sd.act(new("duel"), A, Honour(player=A, name="x"), ScriptedDice())  # type: ignore[arg-type]
 
 

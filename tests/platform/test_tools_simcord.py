@@ -12,7 +12,7 @@ from tests.support.sim import answered, make_world, refusal, sent_payloads
 @pytest.mark.parametrize("game", sorted(rules_text.GAMES))
 def test_every_rules_page_fits_an_embed(game):
     pages = rules_text.pages(game)
-    assert len(pages) >= 2
+    assert pages
     for title, body in pages:
         assert title and body
         assert len(body) <= 4096 and len(title) <= 200
@@ -28,6 +28,36 @@ async def test_rules_pages_turn(simcord_env):
     turned = answered(await world["alice"].click(result.response.message, label="Next ▶"))
     assert turned.response.embeds[0].footer.text.startswith("Page 2 of")
     assert turned.response.embeds[0].title != first.title
+
+
+async def test_rules_of_one_page_show_without_page_buttons(simcord_env, monkeypatch):
+    """Discord refuses a message whose two buttons share a custom id: ◀ and ▶ of a rules
+    file of one page would both go to page 0, so such a page has no buttons."""
+    one_page = (("How to play", "Throw the dice; the higher number wins."),)
+    monkeypatch.setattr(rules_text, "pages", lambda game, locale="en": one_page)
+    world = await make_world(simcord_env, "alice")
+    result = answered(
+        await world["alice"].slash(world.channel, "rules", game="hazard"), ephemeral=True
+    )
+    shown = result.response
+    assert shown.embeds[0].footer.text == "Page 1 of 1"
+    assert shown.embeds[0].description == one_page[0][1]
+    assert not shown.components
+
+
+async def test_a_tables_rules_button_shows_one_page_rules_without_page_buttons(
+    simcord_env, monkeypatch
+):
+    one_page = (("How to play", "Outlast the Dealer."),)
+    monkeypatch.setattr(rules_text, "pages", lambda game, locale="en": one_page)
+    world = await make_world(simcord_env, "alice", "bob")
+    opened = answered(await world["alice"].slash(world.channel, "nihakyu open", ante=10))
+    result = answered(
+        await world["bob"].click(opened.response.message, label="Rules"), ephemeral=True
+    )
+    shown = result.response if result.response else result.followups[0]
+    assert shown.embeds[0].footer.text == "Page 1 of 1"
+    assert not shown.components
 
 
 async def play_until_finished(simcord_env, world, table_id):

@@ -13,6 +13,7 @@ merged yet are reported missing here: this test passes once all of them are in.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +148,21 @@ def test_two_translations_of_one_message_are_found(tmp_path: Path) -> None:
 
 
 # -- slash commands ----------------------------------------------------------------------------
+
+
+def test_missing_lists_a_slash_command_string_the_catalog_lacks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--missing ja`` reads the commands too: a description nobody marked with ``_()``
+    (discord.py asks for it at sync) is listed, with the command that declares it."""
+    from bot.i18n import extract as extractor
+
+    lacking = "The exact odds of Hazard, main by main."
+    entries = [entry for entry in po_entries(JA) if entry.message != lacking]
+    monkeypatch.setattr(extractor, "po_entries", lambda folder: entries)
+    assert extractor.main(["--missing", "ja"]) == 1
+    listed = capsys.readouterr().out
+    assert re.search(rf'#: cogs/hazard/__init__\.py:\d+\nmsgid "{re.escape(lacking)}"', listed)
 
 
 def localized_strings(payload: dict[str, Any], path: str = "") -> list[tuple[str, str, Any]]:

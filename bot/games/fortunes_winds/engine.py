@@ -81,6 +81,7 @@ from bot.games.fortunes_winds.odds import (
     stake_of,
 )
 from bot.games.kit import (
+    NOT_SEATED_JOIN_FIRST,
     Move,
     Rulebook,
     build,
@@ -90,7 +91,7 @@ from bot.games.kit import (
     the_service_decides,
 )
 from bot.games.said import Said, coins
-from bot.i18n import SOURCE_LOCALE, fill
+from bot.i18n import N_, SOURCE_LOCALE, fill
 
 # ----------------------------------------------------------------------- helpers
 
@@ -367,7 +368,7 @@ _A = TypeVar("_A", bound=BaseModel)
 def _player_move(
     check: Callable[[State, int, _A], None], apply: Callable[[State, int, _A, Dice], list[Event]]
 ) -> Move[State, _A, Event]:
-    return seated_move(check, apply, title="Fortunes and Winds", hint=" — join it first")
+    return seated_move(check, apply, outsider=NOT_SEATED_JOIN_FIRST)
 
 
 def _apply_bet(s: State, player: int, bet: Bet, dice: Dice) -> list[Event]:
@@ -547,8 +548,7 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         Deadline: Move(only_the_table, _apply_deadline),
         Abort: Move(the_service_decides, _apply_abort),
     },
-    game="Fortunes and Winds",
-    finished="This Fortunes and Winds table has closed.",
+    finished=N_("This Fortunes and Winds table has closed."),
 )
 
 

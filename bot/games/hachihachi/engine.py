@@ -41,6 +41,7 @@ from bot.games.kit import (
     the_service_decides,
 )
 from bot.games.said import Said
+from bot.i18n import N_
 
 PERMISSIONS: dict[type[BaseModel], Permission] = {}
 """Every action is a seated player's (Abort is a moderator's, Deadline the table's: the
@@ -250,7 +251,7 @@ def _player_move(check: Callable[[State, int, _A], None]) -> Move[State, _A, Eve
         _autoplay(s, dice, events)
         return events
 
-    return seated_move(check, apply, title="Hachi-hachi")
+    return seated_move(check, apply)
 
 
 def _apply_deadline(s: State, player: int | None, action: Deadline, dice: Dice) -> list[Event]:
@@ -322,8 +323,7 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         Deadline: Move(_check_deadline, _apply_deadline),
         Abort: Move(the_service_decides, _apply_abort),
     },
-    game="Nuki Hachi-hachi",
-    finished="This Hachi-hachi match is over.",
+    finished=N_("This Hachi-hachi match is over."),
 )
 
 

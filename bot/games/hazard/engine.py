@@ -53,6 +53,7 @@ from bot.games.hazard.models import (
     ThrowOutcome,
 )
 from bot.games.kit import (
+    NOT_SEATED_JOIN_FIRST,
     Move,
     Rulebook,
     check_join,
@@ -60,6 +61,7 @@ from bot.games.kit import (
     seated_move,
     the_service_decides,
 )
+from bot.i18n import N_
 
 _ODDS_KINDS: tuple[BetKind, ...] = ("odds_for", "odds_against")
 _OPPOSITE: dict[BetKind, BetKind] = {"with": "against", "against": "with"}
@@ -174,8 +176,8 @@ def _next_seat(seats: list[int], player: int) -> int:
 # the check before it copies the state).
 
 
-_TABLE_CAN = "call time or close"
-"""What the table itself (``player=None``) may do at a Hazard table."""
+_TABLE_ONLY = N_("The table itself can only call time or close.")
+"""The refusal of a player's move sent by the table itself (``player=None``)."""
 
 
 def _check_call_main(state: State, player: int, action: CallMain) -> None:
@@ -307,7 +309,7 @@ def _check_pass(state: State, player: int, action: PassDice) -> None:
 
 
 def _check_join(state: State, player: int | None, action: Join) -> None:
-    check_join(state, player, state.rules.max_players, table_can=_TABLE_CAN)
+    check_join(state, player, state.rules.max_players, table_only=_TABLE_ONLY)
 
 
 def _check_leave(state: State, player: int, action: Leave) -> None:
@@ -344,9 +346,7 @@ def _player_move(
         s.idle_passes = 0
         return events
 
-    return seated_move(
-        check, applied, title="Hazard", hint=" — join it first", table_can=_TABLE_CAN
-    )
+    return seated_move(check, applied, outsider=NOT_SEATED_JOIN_FIRST, table_only=_TABLE_ONLY)
 
 
 def _apply_call_main(s: State, player: int, action: CallMain, dice: Dice) -> list[Event]:
@@ -427,8 +427,7 @@ RULEBOOK: Rulebook[State, Action, Event] = Rulebook(
         Ready: _player_move(_check_ready, _apply_ready),
         Abort: Move(the_service_decides, _apply_abort),
     },
-    game="Hazard",
-    finished="This Hazard table has closed.",
+    finished=N_("This Hazard table has closed."),
 )
 
 
