@@ -53,6 +53,14 @@ from pydantic import BaseModel, ConfigDict
 HOUSE = 0
 """The key of the house (the bank) in ``payouts``."""
 
+COMPUTER_IDS: tuple[int, ...] = (1, 2, 3)
+"""The computer seats' ids, in the order they are added to a table: small ids no Discord
+user can have (a snowflake is far larger). A computer seat's money is the house's."""
+
+
+def is_computer(user_id: int) -> bool:
+    return user_id in COMPUTER_IDS
+
 
 class Permission(StrEnum):
     """Who may send an action; the table service checks it inside the table's lock.

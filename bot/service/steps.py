@@ -18,9 +18,9 @@ from bot.clock import Clock
 from bot.economy import HOUSE_ACCOUNT, Economy, escrow_account, wallet_account
 from bot.errors import NotAllowed, StaleAction, TableNotFound
 from bot.fairness import Draw
-from bot.games.common import is_public
+from bot.games.common import is_computer, is_public
 from bot.games.registry import AnySpec, GameRegistry
-from bot.players import AnyComputer, is_computer
+from bot.players import AnyComputer
 from bot.scheduler import Scheduler
 from bot.service import money
 from bot.service.snapshots import (
