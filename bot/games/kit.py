@@ -91,15 +91,6 @@ _copy: Callable[[Any], Any] = evolve
 (:class:`TableState`): every engine's state is a pydantic model too."""
 
 
-def put(model: BaseModel, **changes: Any) -> None:
-    """Write fields of a copy :func:`evolve` just made, past pydantic's ``__setattr__``.
-
-    The same as assigning them one by one (the copy's fields all count as set already),
-    but unchecked by mypy: the engines assign instead (see the module notes). Only on such
-    a fresh copy, and only with values that already have the field's type."""
-    model.__dict__.update(changes)
-
-
 def build(cls: type[ModelT], **values: Any) -> ModelT:
     """A model (a frequent event) from values that already have their fields' types,
     unvalidated; unspecified fields take their defaults.

@@ -242,12 +242,5 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def messages_by_id(found: Iterable[Found]) -> Mapping[Message, list[str]]:
-    where: dict[Message, list[str]] = {}
-    for item in found:
-        where.setdefault(item.message, []).append(item.where)
-    return where
-
-
 if __name__ == "__main__":
     raise SystemExit(main())

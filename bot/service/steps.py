@@ -201,13 +201,6 @@ class Steps:
         """Count a lobby change as a new version, so the log's sequence numbers stay unique."""
         return await self._update(tx, row, row.status, row.state_json, row.house_net)
 
-    async def finish_without_play(
-        self, tx: Transaction, row: tq.TableRow, status: str
-    ) -> tq.TableRow:
-        saved = await self._update(tx, row, status, None, row.house_net)
-        await tq.clear_deadline(tx, row.id)
-        return saved
-
     async def refund(self, tx: Transaction, row: tq.TableRow) -> tq.TableRow:
         """Cancel the table: every stake goes back, what the game had settled stands."""
         spec = self.registry.get(row.game)

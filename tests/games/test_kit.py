@@ -161,17 +161,6 @@ def test_build_fills_defaults_and_equals_a_validated_model() -> None:
     assert build(Noted, player=4, tags=["a"]).tags == ["a"]
 
 
-def test_put_writes_fields_of_a_fresh_copy_only() -> None:
-    from bot.games.kit import put
-
-    state = Tally(counts={1: 1}, log=[])
-    copy = evolve(state)
-    put(copy, counts={1: 2}, finished=True)
-    assert copy.counts == {1: 2} and copy.finished
-    assert state.counts == {1: 1} and not state.finished
-    assert Tally.model_validate_json(copy.model_dump_json()) == copy
-
-
 def test_refuse_outsider_names_the_table_or_the_clock() -> None:
     from bot.games.errors import IllegalMove
     from bot.games.kit import refuse_outsider
