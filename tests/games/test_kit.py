@@ -170,3 +170,42 @@ def test_refuse_outsider_names_the_table_or_the_clock() -> None:
     expected = r"^You aren't seated at this Go table — join it first\.$"
     with pytest.raises(IllegalMove, match=expected):
         refuse_outsider(7, "Go", " — join it first")
+
+
+class Window(BaseModel):
+    seats: list[int]
+    window_open: bool = True
+    bets_closed: bool = False
+    ready: list[int] = []
+    ply: int = 0
+
+
+class Closed(BaseModel):
+    kind: Literal["betting_closed"] = "betting_closed"
+    by_deadline: bool = False
+
+
+def still_waiting(state: Window) -> list[int]:
+    return [p for p in state.seats if p not in state.ready]
+
+
+def test_ready_is_refused_with_no_window_or_twice() -> None:
+    from bot.games.kit import check_ready
+
+    check_ready(Window(seats=[1, 2]), 2)
+    with pytest.raises(IllegalMove, match="No betting window is open"):
+        check_ready(Window(seats=[1, 2], window_open=False), 2)
+    with pytest.raises(IllegalMove, match="already said you're ready"):
+        check_ready(Window(seats=[1, 2], ready=[2]), 2)
+
+
+def test_the_window_closes_once_it_waits_for_nobody() -> None:
+    from bot.games.kit import close_window_if_done
+
+    waiting = evolve(Window(seats=[1, 2], ready=[1]))
+    assert close_window_if_done(waiting, still_waiting, Closed) == []
+    assert waiting.window_open and waiting.ply == 0
+    done = evolve(Window(seats=[1, 2], ready=[1, 2]))
+    assert close_window_if_done(done, still_waiting, Closed) == [Closed(by_deadline=False)]
+    assert (done.window_open, done.bets_closed, done.ply) == (False, True, 1)
+    assert close_window_if_done(done, still_waiting, Closed) == []
