@@ -46,9 +46,8 @@ from bot.catalog import NIHAKYU
 from bot.fairness import FairDice
 from bot.games import fortunes_winds as fw
 from bot.games import hazard, nihakyu
-from bot.games.common import Deadline, Leave
+from bot.games.common import COMPUTER_IDS, Deadline, Leave
 from bot.games.errors import IllegalMove
-from bot.players import COMPUTER_IDS
 from bot.players import fortunes_winds as fw_player
 from bot.players import hazard as hazard_player
 from bot.players import nihakyu as nihakyu_player

@@ -17,17 +17,17 @@ from bot.clock import Clock, discord_clock
 from bot.config import Settings
 from bot.economy import Economy
 from bot.i18n import use_locale
-from bot.i18n.audience import Languages
-from bot.i18n.commands import CatalogTranslator
 from bot.interactions import (
     GuardedTree,
     take_interaction,
 )
+from bot.languages import Languages
 from bot.meter import NO_METER, Meter
 from bot.safe_log import quiet_routine_failures, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
 from bot.signals import LANGUAGE
 from bot.storage import DATABASE_ERRORS, database_for_url
+from bot.translator import CatalogTranslator
 
 if TYPE_CHECKING:
     from bot.metrics import MetricsServer
@@ -152,7 +152,7 @@ class TanzakuBot(commands.Bot):
             changed=self.economy.changed_elsewhere,
         )
         """The server's language for what everyone sees, each member's for what they alone
-        see (:mod:`bot.i18n.audience`)."""
+        see (:mod:`bot.languages`)."""
         # Other processes sharing the database change servers' languages too.
         self.tables.signals.on(LANGUAGE, self.languages.on_signal)
         self.tables.signals.on_resync(self.languages.load)

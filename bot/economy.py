@@ -457,13 +457,6 @@ class Economy:
 
     # -- self-exclusion ----------------------------------------------------------------------
 
-    async def check_not_excluded(self, tx: Transaction, guild_id: int, user_id: int) -> None:
-        """Refuse a stake (a seat, a bet, a challenge, a gift) from a member who excluded
-        themself; an exclusion that has run out is no bar."""
-        until = await mq.exclusion_until(tx, guild_id, user_id)
-        if until is not None and until > self._clock():
-            raise SelfExcluded(until)
-
     async def check_house_covers(self, tx: Transaction, guild_id: int, amount: int) -> None:
         """Refuse a computer's seat whose stake the house bank cannot put up (the house
         may run a deficit paying a fair win, never to stake a game)."""

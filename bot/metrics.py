@@ -225,14 +225,6 @@ class PrometheusMeter(Meter):
         self.live.counts = dict(counts)
 
 
-def metric_names(registry: CollectorRegistry) -> set[str]:
-    """The names a scrape of `registry` shows: a counter's with its ``_total``."""
-    names: set[str] = set()
-    for family in registry.collect():
-        names.add(f"{family.name}_total" if family.type == "counter" else family.name)
-    return names
-
-
 KEEPALIVE_SECONDS = 5.0
 """An idle connection (one that never sent a request, or between two) is closed after this:
 Prometheus scrapes every 15 s or more and opens a new one, and nothing else holds one."""

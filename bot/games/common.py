@@ -50,8 +50,24 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+
+class Frozen(BaseModel):
+    """A model nobody changes once made (a table's rules, an action): assigning to a field
+    raises, and equal ones hash alike. Its JSON and equality are a plain model's."""
+
+    model_config = ConfigDict(frozen=True)
+
+
 HOUSE = 0
 """The key of the house (the bank) in ``payouts``."""
+
+COMPUTER_IDS: tuple[int, ...] = (1, 2, 3)
+"""The computer seats' ids, in the order they are added to a table: small ids no Discord
+user can have (a snowflake is far larger). A computer seat's money is the house's."""
+
+
+def is_computer(user_id: int) -> bool:
+    return user_id in COMPUTER_IDS
 
 
 class Permission(StrEnum):
@@ -72,10 +88,9 @@ class Permission(StrEnum):
     service takes itself and never from a member."""
 
 
-class Deadline(BaseModel):
+class Deadline(Frozen):
     """The table itself acts: the current decision point's time is up."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["deadline"] = "deadline"
 
 
@@ -87,18 +102,16 @@ class Honour(BaseModel):
     name: str
 
 
-class Join(BaseModel):
+class Join(Frozen):
     """A member takes the next free seat of a game in play (at the end of seat order), in
     the games that seat newcomers mid-play (Hazard, Fortunes and Winds)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["join"] = "join"
 
 
-class Leave(BaseModel):
+class Leave(Frozen):
     """A seated player cashes out and leaves such a game."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["leave"] = "leave"
 
 
@@ -119,10 +132,9 @@ class Left(BaseModel):
     net: int
 
 
-class Abort(BaseModel):
+class Abort(Frozen):
     """A moderator ends a started table; see the module notes for what each game returns."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["abort"] = "abort"
 
 

@@ -98,15 +98,6 @@ _copy: Callable[[Any], Any] = evolve
 (:class:`TableState`): every engine's state is a pydantic model too."""
 
 
-def put(model: BaseModel, **changes: Any) -> None:
-    """Write fields of a copy :func:`evolve` just made, past pydantic's ``__setattr__``.
-
-    The same as assigning them one by one (the copy's fields all count as set already),
-    but unchecked by mypy: the engines assign instead (see the module notes). Only on such
-    a fresh copy, and only with values that already have the field's type."""
-    model.__dict__.update(changes)
-
-
 def build(cls: type[ModelT], **values: Any) -> ModelT:
     """A model (a frequent event) from values that already have their fields' types,
     unvalidated; unspecified fields take their defaults.
@@ -326,3 +317,49 @@ def split_proportional(amount: int, weights: Mapping[int, int]) -> dict[int, int
     for player in order[:left]:
         shares[player] += 1
     return shares
+
+
+# ------------------------------------------------------------------ a betting window
+# Hazard and Fortunes and Winds give the other seats a window to bet in once the round's
+# roller is committed (the main called, the shooter's bet down): it closes when everyone
+# it waits for has bet or said Ready, or when its time runs out.
+
+
+class BettingWindow(Protocol):
+    """What the window helpers read and write of a state (fields of the game's model)."""
+
+    window_open: bool
+    bets_closed: bool
+    ready: list[int]
+    ply: int
+
+
+WindowT = TypeVar("WindowT", bound=BettingWindow)
+ClosedT = TypeVar("ClosedT", bound=BaseModel)
+
+
+def check_ready(state: BettingWindow, player: int) -> None:
+    """Refuse a Ready with no window open, or from a player who said it already (the game
+    first refuses those its window never waits for)."""
+    if not state.window_open:
+        raise IllegalMove("No betting window is open right now.")
+    if player in state.ready:
+        raise IllegalMove("You already said you're ready.")
+
+
+def close_window(s: BettingWindow, closed: type[ClosedT], *, by_deadline: bool) -> ClosedT:
+    """Close the window on a fresh copy: no more bets this round; the game's event saying
+    so (its ``BettingClosed``)."""
+    s.window_open = False
+    s.bets_closed = True
+    s.ply += 1
+    return build(closed, by_deadline=by_deadline)
+
+
+def close_window_if_done(
+    s: WindowT, waiting_on: Callable[[WindowT], list[int]], closed: type[ClosedT]
+) -> list[ClosedT]:
+    """Close the open window once it waits for nobody (a bet or a Ready was the last)."""
+    if s.window_open and not waiting_on(s):
+        return [close_window(s, closed, by_deadline=False)]
+    return []

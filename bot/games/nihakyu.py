@@ -90,9 +90,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from bot.games.common import HOUSE, Abort, Deadline, Honour, Permission, PrivateEvent
+from bot.games.common import HOUSE, Abort, Deadline, Frozen, Honour, Permission, PrivateEvent
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -128,10 +128,8 @@ EliminationReason = Literal["stamina", "caught_cheating", "ejected", "afk"]
 Phase = Literal["choosing", "sleight", "finished"]
 
 
-class Rules(BaseModel):
+class Rules(Frozen):
     """The table's settings; every variant is off unless the table turns it on."""
-
-    model_config = ConfigDict(frozen=True)
 
     starting_stamina: int = Field(200, ge=1)
     ante: int = Field(10, ge=0)
@@ -153,68 +151,60 @@ class Rules(BaseModel):
 # --- actions -------------------------------------------------------------------------
 
 
-class Roll(BaseModel):
+class Roll(Frozen):
     """This round: lose what one d20 shows."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["roll"] = "roll"
 
 
-class ShadowStep(BaseModel):
+class ShadowStep(Frozen):
     """This round: lose exactly 5, no roll (variant)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["shadow_step"] = "shadow_step"
 
 
-class KageEndurance(BaseModel):
+class KageEndurance(Frozen):
     """This round: roll two d20 and lose the lower; once per game, costs one more ante."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["kage_endurance"] = "kage_endurance"
 
 
-class Sleight(BaseModel):
+class Sleight(Frozen):
     """Try a Sleight of Hand check to move one's own die by ``adjust`` (variant)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["sleight"] = "sleight"
     adjust: Literal[-1, 1]
 
 
-class SkipSleight(BaseModel):
+class SkipSleight(Frozen):
     """Decline Sleight of Hand this round."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["skip_sleight"] = "skip_sleight"
 
 
-class Eject(BaseModel):
+class Eject(Frozen):
     """A moderator who is not seated removes ``target`` for a forbidden technique.
 
     The cog checks the Manage Server permission; the engine refuses it from a seated player.
     """
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["eject"] = "eject"
     target: int
 
 
-class RollForMe(BaseModel):
+class RollForMe(Frozen):
     """ "Roll for me": the table chooses Roll for the player at the start of every round
     (and now, if they have not chosen yet) until they send ``on=False``. Only while Roll
     is their only choice (:func:`only_roll`): nothing about it is then secret."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["roll_for_me"] = "roll_for_me"
     on: bool = True
 
 
-class KageUnpaid(BaseModel):
+class KageUnpaid(Frozen):
     """The table: ``player``'s wallet cannot pay the second ante of their Kage's Endurance
     at the reveal, so the choice becomes a plain Roll (see :func:`shortfall`)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["kage_unpaid"] = "kage_unpaid"
     player: int
 

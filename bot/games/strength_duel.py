@@ -63,9 +63,9 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from fractions import Fraction
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-from bot.games.common import HOUSE, Abort, Deadline, Permission, PrivateEvent
+from bot.games.common import HOUSE, Abort, Deadline, Frozen, Permission, PrivateEvent
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -93,10 +93,8 @@ TIMEOUT_FORBIDDEN = 0
 # --------------------------------------------------------------------------- rules
 
 
-class Rules(BaseModel):
+class Rules(Frozen):
     """Variant and table settings."""
-
-    model_config = ConfigDict(frozen=True)
 
     mode: Mode = "duel"
     stake: int = Field(default=10, ge=0)
@@ -112,24 +110,22 @@ SEATS: dict[Mode, int] = {"duel": 2, "forbidden": 2, "three": 3, "tag": 4}
 # --------------------------------------------------------------------------- actions
 
 
-class Bid(BaseModel):
+class Bid(Frozen):
     """Spend ``amount`` strength this round; in tag mode optionally ask to tag out."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["bid"] = "bid"
     amount: int
     tag_out: bool = False
 
 
-class Forbid(BaseModel):
+class Forbid(Frozen):
     """Choose one's forbidden number (forbidden-number variant, before round 1)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["forbid"] = "forbid"
     number: int
 
 
-class SettleAtValue(BaseModel):
+class SettleAtValue(Frozen):
     """A moderator ends a duel in which the house stakes the seat ``house`` (a computer's):
     the pot is settled at the position's value instead of going back. ``chance``: the other
     seat's equilibrium chance of winning from the current strengths (a draw counts half),
@@ -137,7 +133,6 @@ class SettleAtValue(BaseModel):
     pot times it, rounded down, and the house seat the rest. Only the table service sends
     it, in place of :class:`Abort`, and only a moderator not seated may have it sent."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["settle_at_value"] = "settle_at_value"
     house: int
     chance: float = Field(ge=0.0, le=1.0)

@@ -4,8 +4,9 @@
 cogs/ (Babel's Python extractor), that is the first argument of ``_()`` and ``N_()``, both
 of ``ngettext()``, the template of every refusal (a ``UserFacingError`` subclass,
 raised or passed up by its own ``__init__``), and every name, description, option and
-choice of the slash commands (``bot.i18n.command_strings``). ``python -m bot.i18n.extract
---missing ja`` prints, as ``.po`` entries ready to paste into a domain file and translate,
+choice of the slash commands (``bot.command_strings``, beside ``bot.translator``: reading
+them takes discord.py, which the catalogs themselves never import; only this developer's
+tool does). ``python -m bot.i18n.extract --missing ja`` prints, as ``.po`` entries ready to paste into a domain file and translate,
 the messages that locale's catalog lacks. The catalog test
 (tests/platform/test_translations.py) runs the same checks.
 
@@ -26,8 +27,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
+from bot.command_strings import command_strings
 from bot.i18n import LOCALES_FOLDER, placeholders
-from bot.i18n.command_strings import command_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("bot", "cogs")
@@ -247,13 +248,6 @@ def main(argv: list[str] | None = None) -> int:
         write_po(file, _catalog_of(found), width=96)
     sys.stdout.write(f"wrote {POT.relative_to(ROOT)}: {len({f.message for f in found})} messages\n")
     return 0
-
-
-def messages_by_id(found: Iterable[Found]) -> Mapping[Message, list[str]]:
-    where: dict[Message, list[str]] = {}
-    for item in found:
-        where.setdefault(item.message, []).append(item.where)
-    return where
 
 
 if __name__ == "__main__":

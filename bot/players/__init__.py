@@ -7,10 +7,10 @@ chance it needs from ``dice`` (the table's provably fair dice, so /verify covers
 never touches Discord, asyncio, a clock or the global random generator.
 
 A computer sits under a small id no Discord user can have (a snowflake is far larger):
-:data:`COMPUTER_IDS`. A game's :class:`Computer` (its decide function and the rules of its
-seat) is part of its record in ``bot/catalog.py``; the table service is handed those
-records, seats the computer, stakes the house bank's coins for it where the record allows
-and calls its ``decide`` when its turn or round comes.
+:data:`bot.games.common.COMPUTER_IDS`. A game's :class:`Computer` (its decide function and
+the rules of its seat) is part of its record in ``bot/catalog.py``; the table service is
+handed those records, seats the computer, stakes the house bank's coins for it where the
+record allows and calls its ``decide`` when its turn or round comes.
 """
 
 from __future__ import annotations
@@ -23,9 +23,6 @@ from pydantic import BaseModel
 
 from bot.games.dice import Dice
 from bot.i18n import _
-
-COMPUTER_IDS: tuple[int, ...] = (1, 2, 3)
-"""The computer seats' ids, in the order they are added to a table."""
 
 RulesT = TypeVar("RulesT", bound=BaseModel)
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -99,10 +96,6 @@ class Computer(Generic[RulesT, StateT, ActionT]):
 
 AnyComputer = Computer[Any, Any, Any]
 """A computer of any game, as the table service holds them (one mapping for all games)."""
-
-
-def is_computer(user_id: int) -> bool:
-    return user_id in COMPUTER_IDS
 
 
 def computer_refusal(

@@ -30,9 +30,8 @@ Randomness: none; ``dice`` is not used. Everything it reads is public.
 from __future__ import annotations
 
 from bot.games import fortunes_winds as fw
-from bot.games.common import Leave
+from bot.games.common import Leave, is_computer
 from bot.games.dice import Dice
-from bot.players import is_computer
 
 
 def house_banks(state: fw.State) -> bool:

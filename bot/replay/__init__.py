@@ -127,13 +127,3 @@ def page_html(data: dict[str, Any]) -> str:
     page = page.replace("/*WORDS*/", _inline(words)).replace("/*FAIRDICE*/", script)
     payload = _inline({"format": FORMAT, "version": FORMAT_VERSION, **data})
     return page.replace("/*DATA*/", payload)
-
-
-def data_of(page: str) -> dict[str, Any]:
-    """The replay data a page holds (for tests and tools)."""
-    start = page.index('<script type="application/json" id="replay-data">') + len(
-        '<script type="application/json" id="replay-data">'
-    )
-    end = page.index("</script>", start)
-    loaded: dict[str, Any] = json.loads(page[start:end])
-    return loaded

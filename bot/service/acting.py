@@ -16,9 +16,8 @@ from pydantic import BaseModel
 
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.fairness import Draw, FairDice, RecordingDice
-from bot.games.common import Abort, Deadline, Permission
+from bot.games.common import Abort, Deadline, Permission, is_computer
 from bot.games.registry import AnySpec
-from bot.players import is_computer
 from bot.service.snapshots import UNREAD, Outcome, Unread
 from bot.service.steps import PLAY_MEMO, Steps
 from bot.service.terms import DECIDED_WITH, DO_THAT, GAME_DEADLINE, Actor, permit

@@ -30,9 +30,10 @@ from pydantic import BaseModel
 
 from bot.errors import StaleAction, UserFacingError
 from bot.fairness import Draw, RecordingDice
+from bot.games.common import is_computer
 from bot.games.errors import IllegalMove
 from bot.meter import NO_METER, Meter
-from bot.players import AnyComputer, is_computer
+from bot.players import AnyComputer
 from bot.service.snapshots import Outcome, OutcomeListener, TableSnapshot, tell_listeners
 from bot.service.terms import DiceFactory
 from bot.storage.table_queries import TableStatus

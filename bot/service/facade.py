@@ -22,10 +22,11 @@ from bot.clock import Clock, discord_clock
 from bot.economy import Economy
 from bot.errors import NotAllowed
 from bot.fairness import Draw
+from bot.games.common import is_computer
 from bot.games.registry import GameRegistry
 from bot.i18n import Said
 from bot.meter import NO_METER, Meter
-from bot.players import AnyComputer, is_computer
+from bot.players import AnyComputer
 from bot.scheduler import Scheduler
 from bot.service import config as config_names
 from bot.service.acting import Play

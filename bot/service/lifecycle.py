@@ -13,10 +13,10 @@ from pydantic import BaseModel, ValidationError
 
 from bot.errors import NotAllowed, NotSeated, UserFacingError
 from bot.fairness import RecordingDice, commitment
-from bot.games.common import Abort, Permission
+from bot.games.common import COMPUTER_IDS, Abort, Permission, is_computer
 from bot.games.registry import AnySpec
 from bot.i18n import Said
-from bot.players import COMPUTER_IDS, computer_refusal, is_computer
+from bot.players import computer_refusal
 from bot.safe_log import log_failure
 from bot.service.acting import Play
 from bot.service.computers import with_house_seats

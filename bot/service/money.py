@@ -51,12 +51,6 @@ class Settlement:
     """Players the engine names who hold no seat row yet (joined mid-game)."""
 
 
-def escrow_of(seat_nets: Mapping[int, int], house_net: int) -> int:
-    """What the escrow holds when wallets and the house stand at these nets: every coin
-    they are down is on the table."""
-    return -(sum(seat_nets.values()) + house_net)
-
-
 def reconcile(
     seat_nets: Mapping[int, int],
     house_net: int,

@@ -18,9 +18,9 @@ from bot.clock import Clock
 from bot.economy import HOUSE_ACCOUNT, Economy, escrow_account, wallet_account
 from bot.errors import NotAllowed, StaleAction, TableNotFound
 from bot.fairness import Draw
-from bot.games.common import is_public
+from bot.games.common import is_computer, is_public
 from bot.games.registry import AnySpec, GameRegistry
-from bot.players import AnyComputer, is_computer
+from bot.players import AnyComputer
 from bot.scheduler import Scheduler
 from bot.service import money
 from bot.service.snapshots import (
@@ -200,13 +200,6 @@ class Steps:
     async def bump(self, tx: Transaction, row: tq.TableRow) -> tq.TableRow:
         """Count a lobby change as a new version, so the log's sequence numbers stay unique."""
         return await self._update(tx, row, row.status, row.state_json, row.house_net)
-
-    async def finish_without_play(
-        self, tx: Transaction, row: tq.TableRow, status: str
-    ) -> tq.TableRow:
-        saved = await self._update(tx, row, status, None, row.house_net)
-        await tq.clear_deadline(tx, row.id)
-        return saved
 
     async def refund(self, tx: Transaction, row: tq.TableRow) -> tq.TableRow:
         """Cancel the table: every stake goes back, what the game had settled stands."""

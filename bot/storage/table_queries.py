@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.players import COMPUTER_IDS
+from bot.games.common import COMPUTER_IDS
 from bot.storage.base import UNIQUE_VIOLATIONS, Transaction
 
 _TABLE_COLUMNS = (

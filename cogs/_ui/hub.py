@@ -20,6 +20,7 @@ from pydantic import BaseModel
 
 from bot import rules_text
 from bot.errors import NotAllowed, StaleAction, UserFacingError, explain
+from bot.games.common import is_computer
 from bot.i18n import _, use_locale
 from bot.interactions import (
     acknowledge_if_slow,
@@ -28,7 +29,6 @@ from bot.interactions import (
     note_failure,
     note_refusal,
 )
-from bot.players import is_computer
 from bot.safe_log import describe, log_failure
 from bot.service import Outcome, TableSnapshot, TableStatus, saved_writes
 from cogs._ui import render

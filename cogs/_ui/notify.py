@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.errors import UserFacingError
+from bot.games.common import is_computer
 from bot.i18n import _, use_locale
-from bot.players import is_computer
 from bot.service import Outcome, TableSnapshot
 from bot.service.notices import POSTING, TurnNotice
 from cogs._ui import render

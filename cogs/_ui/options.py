@@ -287,7 +287,7 @@ class Options:
         }
         if self.presets:
             # A template and its value: the command translator translates the template
-            # (bot.i18n.commands), the preset names being what a member types.
+            # (bot.translator), the preset names being what a member types.
             template = N_("A ready set of options: {presets}")
             presets = ", ".join(self.presets)
             described["preset"] = app_commands.locale_str(

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import discord
 
+from bot.games.common import is_computer
 from bot.i18n import use_locale
 from bot.panels import PrivatePanels
-from bot.players import is_computer
 from bot.safe_log import log_failure
 from bot.signals import PANEL
 

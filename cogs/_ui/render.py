@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.games.common import COMPUTER_IDS, is_computer
 from bot.i18n import N_, _, money
-from bot.players import COMPUTER_IDS, is_computer
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 

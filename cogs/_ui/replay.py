@@ -19,8 +19,8 @@ import discord
 
 from bot.errors import NotAllowed
 from bot.fairness import FairDice
+from bot.games.common import is_computer
 from bot.i18n import _
-from bot.players import is_computer
 from bot.replay import MAX_BYTES, page_html
 from bot.service import TableSnapshot
 from bot.service.terms import DECIDED_WITH, LogKind

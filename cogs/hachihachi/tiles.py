@@ -756,10 +756,3 @@ def _draw_tile(card: Card) -> Image.Image:
     ImageDraw.Draw(mask).rounded_rectangle(inner, radius=(CORNER_RADIUS - 1) * _SCALE, fill=255)
     canvas.paste(face, (0, 0), mask)
     return canvas.resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
-
-
-def warm_tiles() -> None:
-    """Draw every card's tile now (about a tenth of a second), e.g. when the cog loads: a
-    missing font fails here, at start, not at the first picture."""
-    for card_id in CARDS:
-        tile(card_id)

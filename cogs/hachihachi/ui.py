@@ -11,12 +11,12 @@ from pydantic import BaseModel
 
 from bot.errors import NotAllowed
 from bot.games import hachihachi as hh
+from bot.games.common import is_computer
 from bot.games.dice import ScriptedDice
 from bot.games.hachihachi import models as hm
 from bot.games.hachihachi.cards import CARDS
 from bot.games.hachihachi.yaku import card_points
 from bot.i18n import N_, _, ngettext
-from bot.players import is_computer
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId

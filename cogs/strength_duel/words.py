@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypeAlias
 
 from bot.games import strength_duel as duel
+from bot.games.common import is_computer
 from bot.i18n import N_, _
-from bot.players import is_computer
 from bot.players import strength_duel as duel_player
 from bot.service import TableSnapshot
 from cogs._ui import render

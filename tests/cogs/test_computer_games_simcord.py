@@ -13,8 +13,8 @@ import pytest
 
 from bot.games import hachihachi as hh
 from bot.games import nihakyu, strength_duel
+from bot.games.common import COMPUTER_IDS
 from bot.i18n import translate
-from bot.players import COMPUTER_IDS
 from bot.players import strength_duel as duel_player
 from tests.cogs.test_hachihachi_simcord import Hands, leak_scan
 from tests.cogs.test_hachihachi_simcord import do as hachihachi_do

@@ -321,7 +321,7 @@ def test_duel_private_panels_and_review_in_japanese() -> None:
 
 
 def test_the_computer_duel_lines_in_japanese() -> None:
-    from bot.players import COMPUTER_IDS
+    from bot.games.common import COMPUTER_IDS
 
     computer = COMPUTER_IDS[0]
     steps = duel_session("duel", [A, computer])

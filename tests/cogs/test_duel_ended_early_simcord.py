@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.players import COMPUTER_IDS
+from bot.games.common import COMPUTER_IDS
 from bot.players import strength_duel as duel_player
 from bot.service import Actor
 from tests.support.japanese import english_in, make_japanese_world, texts_of

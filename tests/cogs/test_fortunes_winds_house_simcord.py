@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import fortunes_winds as fw
-from bot.players import COMPUTER_IDS
+from bot.games.common import COMPUTER_IDS
 from tests.cogs.test_fortunes_winds_simcord import bet, click, started, state
 from tests.support.sim import answered, labels, make_world, refusal
 

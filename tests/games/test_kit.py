@@ -162,17 +162,6 @@ def test_build_fills_defaults_and_equals_a_validated_model() -> None:
     assert build(Noted, player=4, tags=["a"]).tags == ["a"]
 
 
-def test_put_writes_fields_of_a_fresh_copy_only() -> None:
-    from bot.games.kit import put
-
-    state = Tally(counts={1: 1}, log=[])
-    copy = evolve(state)
-    put(copy, counts={1: 2}, finished=True)
-    assert copy.counts == {1: 2} and copy.finished
-    assert state.counts == {1: 1} and not state.finished
-    assert Tally.model_validate_json(copy.model_dump_json()) == copy
-
-
 def test_refuse_outsider_names_the_table_or_the_clock() -> None:
     from bot.games.errors import IllegalMove
     from bot.games.kit import NOT_SEATED_JOIN_FIRST, refuse_outsider
@@ -223,3 +212,42 @@ def test_the_kits_refusals_are_whole_sentences_a_member_reads_in_japanese() -> N
         translate(joining.template, "ja")
         == "あなたはこの卓に着いていません。先に参加してください。"
     )
+
+
+class Window(BaseModel):
+    seats: list[int]
+    window_open: bool = True
+    bets_closed: bool = False
+    ready: list[int] = []
+    ply: int = 0
+
+
+class Closed(BaseModel):
+    kind: Literal["betting_closed"] = "betting_closed"
+    by_deadline: bool = False
+
+
+def still_waiting(state: Window) -> list[int]:
+    return [p for p in state.seats if p not in state.ready]
+
+
+def test_ready_is_refused_with_no_window_or_twice() -> None:
+    from bot.games.kit import check_ready
+
+    check_ready(Window(seats=[1, 2]), 2)
+    with pytest.raises(IllegalMove, match="No betting window is open"):
+        check_ready(Window(seats=[1, 2], window_open=False), 2)
+    with pytest.raises(IllegalMove, match="already said you're ready"):
+        check_ready(Window(seats=[1, 2], ready=[2]), 2)
+
+
+def test_the_window_closes_once_it_waits_for_nobody() -> None:
+    from bot.games.kit import close_window_if_done
+
+    waiting = evolve(Window(seats=[1, 2], ready=[1]))
+    assert close_window_if_done(waiting, still_waiting, Closed) == []
+    assert waiting.window_open and waiting.ply == 0
+    done = evolve(Window(seats=[1, 2], ready=[1, 2]))
+    assert close_window_if_done(done, still_waiting, Closed) == [Closed(by_deadline=False)]
+    assert (done.window_open, done.bets_closed, done.ply) == (False, True, 1)
+    assert close_window_if_done(done, still_waiting, Closed) == []

@@ -12,10 +12,9 @@ from fractions import Fraction
 import pytest
 
 from bot.games import strength_duel as duel
-from bot.games.common import HOUSE, Abort
+from bot.games.common import COMPUTER_IDS, HOUSE, Abort
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
-from bot.players import COMPUTER_IDS
 from bot.players import strength_duel as duel_player
 from bot.players.duel_round import round_end
 

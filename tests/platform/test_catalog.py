@@ -15,7 +15,7 @@ from bot.app import DEFAULT_EXTENSIONS, PLATFORM_EXTENSIONS
 from bot.catalog import CATALOG, AnyGame, Catalog
 from bot.errors import UserFacingError
 from bot.fairness import FairDice
-from bot.replay import data_of, page_html
+from bot.replay import page_html
 from bot.rules_text import GAMES
 from bot.service import Actor
 from bot.service.verify import public_log, replay_steps
@@ -23,6 +23,7 @@ from cogs._ui.options import GAME_CHOICES
 from cogs._ui.stats_chart import OTHER_GAME, colour_of
 from tests.platform._helpers import Services, open_services
 from tests.support.coinflip import COINFLIP, TEST_CATALOG
+from tests.support.replay import data_of
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = frozenset(CATALOG.names())

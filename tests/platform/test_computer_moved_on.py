@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from bot.games import strength_duel as sd
-from bot.players import COMPUTER_IDS
+from bot.games.common import COMPUTER_IDS
 from tests.support.sim import answered, make_world, the_bot, wallet
 
 COMPUTER = COMPUTER_IDS[0]

@@ -10,7 +10,7 @@ import itertools
 import json
 from typing import Any
 
-from bot.players import COMPUTER_IDS
+from bot.games.common import COMPUTER_IDS
 from tests.support.computers import vary_computer
 from tests.support.sim import (
     answered,

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from bot.replay import data_of
 from tests.cogs.test_strength_duel_simcord import bid_by_dm, started_duel
 from tests.platform.test_replay_page import attachment_text
+from tests.support.replay import data_of
 from tests.support.sim import answered, button_of, make_world
 
 

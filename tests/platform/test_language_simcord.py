@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from simcord import Env
 
-from bot.i18n.audience import Languages
+from bot.languages import Languages
 from tests.support.japanese import english_in, make_japanese_world, texts_of
 from tests.support.sim import answered, labels, make_world
 

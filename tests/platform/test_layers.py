@@ -39,6 +39,19 @@ def test_engines_are_pure() -> None:
     assert offenders(ROOT / "bot" / "games", ENGINE_FORBIDDEN) == []
 
 
+def test_storage_imports_nothing_above_it() -> None:
+    """SQL sits at the bottom: the players, the table service, the app and the cogs use it,
+    never the other way round."""
+    above = ("bot.players", "bot.service", "bot.app", "bot.economy", "bot.languages", "cogs")
+    assert offenders(ROOT / "bot" / "storage", above) == []
+
+
+def test_i18n_is_a_leaf() -> None:
+    """The catalogs know no Discord and no database: the store of who reads which language
+    is bot/languages.py, discord.py's command translator bot/translator.py."""
+    assert offenders(ROOT / "bot" / "i18n", ("discord", "bot.storage")) == []
+
+
 @pytest.mark.parametrize(
     ("source", "caught"),
     [

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 import yaml
+from prometheus_client import CollectorRegistry
 
-from bot.metrics import PrometheusMeter, metric_names
+from bot.metrics import PrometheusMeter
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
@@ -39,6 +40,14 @@ PROMQL_WORDS = frozenset(
         "offset",
     }
 )
+
+
+def metric_names(registry: CollectorRegistry) -> set[str]:
+    """The names a scrape of `registry` shows: a counter's with its ``_total``."""
+    names: set[str] = set()
+    for family in registry.collect():
+        names.add(f"{family.name}_total" if family.type == "counter" else family.name)
+    return names
 
 
 def registry_names() -> set[str]:

@@ -16,9 +16,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import MetricsUnavailable, TanzakuBot
+from bot.games.common import COMPUTER_IDS
 from bot.interactions import kind_of
 from bot.meter import NO_METER
-from bot.players import COMPUTER_IDS
 from tests.conftest import BotFactory
 from tests.support.sim import answered, make_world, refusal
 

@@ -16,9 +16,14 @@ from hypothesis import strategies as st
 
 from bot.games.common import HOUSE
 from bot.service import CoinMove, ReconcileError, Settlement, reconcile
-from bot.service.money import escrow_of
 
 ALICE, BOB, CAROL = 1, 2, 3
+
+
+def escrow_of(seat_nets: Mapping[int, int], house_net: int) -> int:
+    """What the escrow holds when wallets and the house stand at these nets: every coin
+    they are down is on the table."""
+    return -(sum(seat_nets.values()) + house_net)
 
 
 def problems_of(

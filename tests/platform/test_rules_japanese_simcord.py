@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot import rules_text
-from bot.replay import data_of
 from tests.platform.test_replay_page import attachment_text, play_a_hazard_table
 from tests.support.japanese import english_in, make_japanese_world, member_locales, texts_of
+from tests.support.replay import data_of
 from tests.support.sim import answered, make_world
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from bot.economy import Economy
 from bot.games.dice import ScriptedDice
-from bot.i18n.audience import Languages
+from bot.languages import Languages
 from bot.panels import PrivatePanels
 from bot.service import Actor, TableService
 from bot.service.deadlines import BUSY_RETRY_SECONDS

@@ -26,7 +26,7 @@ import bot
 import cogs
 from bot.games.errors import UserFacingError
 from bot.i18n import placeholders
-from bot.i18n.commands import DESCRIPTION_LIMIT, CatalogTranslator, valid_name
+from bot.i18n.commands import DESCRIPTION_LIMIT, valid_name
 from bot.i18n.extract import (
     Found,
     disagreements,
@@ -38,6 +38,7 @@ from bot.i18n.extract import (
     refusal_classes,
     unusable,
 )
+from bot.translator import CatalogTranslator
 
 JA = locale_folder("ja")
 HEADER = (

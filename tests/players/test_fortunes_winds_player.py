@@ -12,9 +12,8 @@ import pytest
 
 from bot.fairness import FairDice
 from bot.games import fortunes_winds as fw
-from bot.games.common import HOUSE, Deadline, Leave
+from bot.games.common import COMPUTER_IDS, HOUSE, Deadline, Leave
 from bot.games.dice import ScriptedDice
-from bot.players import COMPUTER_IDS
 from bot.players import fortunes_winds as player
 
 COMPUTER, SECOND, MEMBER = COMPUTER_IDS[0], COMPUTER_IDS[1], 5005

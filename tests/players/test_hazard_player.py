@@ -13,10 +13,9 @@ import pytest
 
 from bot.fairness import FairDice
 from bot.games import hazard
-from bot.games.common import Deadline, Join, Leave
+from bot.games.common import COMPUTER_IDS, Deadline, Join, Leave
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
-from bot.players import COMPUTER_IDS
 from bot.players import hazard as player
 
 COMPUTER, SECOND, MEMBER = COMPUTER_IDS[0], COMPUTER_IDS[1], 5005

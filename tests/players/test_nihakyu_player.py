@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from bot.fairness import FairDice
 from bot.games import nihakyu
+from bot.games.common import COMPUTER_IDS
 from bot.games.dice import ScriptedDice
-from bot.players import COMPUTER_IDS
 from bot.players import nihakyu as player
 from bot.players import nihakyu_exact as exact
 

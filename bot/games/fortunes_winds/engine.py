@@ -86,6 +86,9 @@ from bot.games.kit import (
     Rulebook,
     build,
     check_join,
+    check_ready,
+    close_window,
+    close_window_if_done,
     only_the_table,
     seated_move,
     the_service_decides,
@@ -302,10 +305,7 @@ def _check_ready(state: State, player: int, action: Ready) -> None:
         raise IllegalMove("The betting window waits for the other players, not the shooter.")
     if player == state.banker:
         raise IllegalMove("The banker covers the bets and makes none.")
-    if not state.window_open:
-        raise IllegalMove("No betting window is open right now.")
-    if player in state.ready:
-        raise IllegalMove("You already said you're ready.")
+    check_ready(state, player)
 
 
 def _check_set_aside(state: State, player: int, action: SetAside) -> None:
@@ -734,16 +734,11 @@ def _open_turn(s: State, *, keep_idle: bool = False) -> None:
 
 
 def _close_window(s: State, *, by_deadline: bool) -> BettingClosed:
-    s.window_open = False
-    s.bets_closed = True
-    s.ply += 1
-    return build(BettingClosed, by_deadline=by_deadline)
+    return close_window(s, BettingClosed, by_deadline=by_deadline)
 
 
-def _close_window_if_done(s: State) -> list[Event]:
-    if s.window_open and not waiting_on(s):
-        return [_close_window(s, by_deadline=False)]
-    return []
+def _close_window_if_done(s: State) -> list[BettingClosed]:
+    return close_window_if_done(s, waiting_on, BettingClosed)
 
 
 def _new_shooter(s: State, shooter: int) -> None:

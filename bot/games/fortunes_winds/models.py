@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bot.games.common import Abort, Deadline, Permission
+from bot.games.common import Abort, Deadline, Frozen, Permission
 
 # Shared with Hazard, re-exported here.
 from bot.games.common import Join as Join
@@ -25,10 +25,10 @@ from bot.games.kit import bet_kind_union
 # --------------------------------------------------------------------------- rules
 
 
-class Rules(BaseModel):
+class Rules(Frozen):
     """House rules of a Fortunes and Winds table (defaults as in the rules file)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     player_banker: bool = False
     """The richest seated player banks from their own wallet instead of the house (they
@@ -70,48 +70,42 @@ class Rules(BaseModel):
 # (ENGINE_CONTRACT.md fixes ``Bet(kind, amount)``), read as "bet" by the discriminator.
 
 
-class Bet(BaseModel):
+class Bet(Frozen):
     """A bet against the bank; ``kind`` is the bet kind (and tells a Bet from the rest)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: BetKind
     amount: int
 
 
-class Roll(BaseModel):
+class Roll(Frozen):
     """The shooter rolls every die not set aside."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["roll"] = "roll"
 
 
-class SetAside(BaseModel):
+class SetAside(Frozen):
     """The shooter sets white dice aside (never rolled again this turn)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["set_aside"] = "set_aside"
     dice: list[WhiteDie]
 
 
-class Ready(BaseModel):
+class Ready(Frozen):
     """A seated member other than the shooter is done betting: the betting window need not
     wait for them (no more bets from them this turn)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["ready"] = "ready"
 
 
-class NewTurn(BaseModel):
+class NewTurn(Frozen):
     """A winning shooter starts a new turn."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["new_turn"] = "new_turn"
 
 
-class PassDice(BaseModel):
+class PassDice(Frozen):
     """The shooter hands the dice to the next seat (between turns)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["pass_dice"] = "pass_dice"
 
 

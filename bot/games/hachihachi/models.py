@@ -11,15 +11,15 @@ from typing import Annotated, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.games.common import Abort, Deadline, Honour
+from bot.games.common import Abort, Deadline, Frozen, Honour
 
 # --------------------------------------------------------------------------- rules
 
 
-class Rules(BaseModel):
+class Rules(Frozen):
     """House rules of a Nuki Hachi-hachi table (defaults as in the rules file, §17)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     seated_players: Literal[2, 3, 4] = 2
     """The lobby's size (``seat_limits`` is ``(n, n)``); only two are active in a round."""
@@ -53,76 +53,67 @@ class Rules(BaseModel):
 # ------------------------------------------------------------------------- actions
 
 
-class Mizuten(BaseModel):
+class Mizuten(Frozen):
     """The dealer plays blind (or not), before seeing their hand (§7.1)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["mizuten"] = "mizuten"
     declare: bool
 
 
-class Participate(BaseModel):
+class Participate(Frozen):
     """With 3–4 seated: the asked player plays or drops (§8)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["participate"] = "participate"
     play: bool
 
 
-class Play(BaseModel):
+class Play(Frozen):
     """Play a hand card; ``capture`` names the field card taken when two match."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["play"] = "play"
     card: str
     capture: str | None = None
 
 
-class CaptureDrawn(BaseModel):
+class CaptureDrawn(Frozen):
     """Which of the two matching field cards the face-up drawn card captures."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["capture_drawn"] = "capture_drawn"
     capture: str
 
 
-class Sage(BaseModel):
+class Sage(Frozen):
     """After forming or improving a dekiyaku: go on."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["sage"] = "sage"
 
 
-class Shoubu(BaseModel):
+class Shoubu(Frozen):
     """After forming or improving a dekiyaku: end the round now and score it."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["shoubu"] = "shoubu"
 
 
-class Cancel(BaseModel):
+class Cancel(Frozen):
     """At the start of one's own turn, after an own sage: end the round for half."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["cancel"] = "cancel"
 
 
-class Uncovered(BaseModel):
+class Uncovered(Frozen):
     """The table's note (never a player's) that ``player``'s wallet cannot put back what
     the round being scored takes from their escrow (the next round's cover): their
     balance, self-exclusion or loss limit refuses it. The round in play is scored from
     what is held, and the match ends after it."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["uncovered"] = "uncovered"
     player: int
 
 
-class ClaimTeyaku(BaseModel):
+class ClaimTeyaku(Frozen):
     """Manual claims: claim or decline a teyaku group (``None``: every group the player
     has still to decide); ``month`` names the triplet for Diving when there are two."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["claim_teyaku"] = "claim_teyaku"
     claim: bool
     group: Literal["A", "B"] | None = None

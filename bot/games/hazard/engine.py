@@ -57,6 +57,9 @@ from bot.games.kit import (
     Move,
     Rulebook,
     check_join,
+    check_ready,
+    close_window,
+    close_window_if_done,
     only_the_table,
     seated_move,
     the_service_decides,
@@ -288,10 +291,7 @@ def _check_throw(state: State, player: int, action: Throw) -> None:
 def _check_ready(state: State, player: int, action: Ready) -> None:
     if player == state.caster:
         raise IllegalMove("The betting window waits for the other players, not the caster.")
-    if not state.window_open:
-        raise IllegalMove("No betting window is open right now.")
-    if player in state.ready:
-        raise IllegalMove("You already said you're ready.")
+    check_ready(state, player)
 
 
 def _check_pass(state: State, player: int, action: PassDice) -> None:
@@ -483,16 +483,11 @@ def _open_window(s: State) -> bool:
 
 
 def _close_window(s: State, *, by_deadline: bool) -> BettingClosed:
-    s.window_open = False
-    s.bets_closed = True
-    s.ply += 1
-    return BettingClosed(by_deadline=by_deadline)
+    return close_window(s, BettingClosed, by_deadline=by_deadline)
 
 
-def _close_window_if_done(s: State) -> list[Event]:
-    if s.window_open and not waiting_on(s):
-        return [_close_window(s, by_deadline=False)]
-    return []
+def _close_window_if_done(s: State) -> list[BettingClosed]:
+    return close_window_if_done(s, waiting_on, BettingClosed)
 
 
 def _reset_betting(s: State) -> None:

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bot.games.common import Abort, Deadline, Join, Joined, Leave, Left, Permission
+from bot.games.common import Abort, Deadline, Frozen, Join, Joined, Leave, Left, Permission
 from bot.games.hazard.analysis import (
     BET_KINDS,
     MAINS,
@@ -25,10 +25,10 @@ PassReason: TypeAlias = Literal["three_losses", "absent", "voluntary", "left"]
 # --------------------------------------------------------------------------- rules
 
 
-class Rules(BaseModel):
+class Rules(Frozen):
     """House rules of a Hazard table (defaults as in ``shared/rules/hazard.md``)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     odds_bets: bool = True
     odds_max_multiple: int = Field(default=1, ge=0)
@@ -71,47 +71,41 @@ class Rules(BaseModel):
 # kind as "bet" (see :func:`bot.games.kit.bet_kind_union`).
 
 
-class CallMain(BaseModel):
+class CallMain(Frozen):
     """The caster names the main for this round (5 to 9)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["call_main"] = "call_main"
     main: int
 
 
-class Bet(BaseModel):
+class Bet(Frozen):
     """A bet against the bank; ``kind`` is the bet kind (and tells a Bet from the rest)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: BetKind
     amount: int
 
 
-class Throw(BaseModel):
+class Throw(Frozen):
     """The caster throws the two dice."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["throw"] = "throw"
 
 
-class PassDice(BaseModel):
+class PassDice(Frozen):
     """The caster hands the dice to the next seat (between rounds, after a win)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["pass_dice"] = "pass_dice"
 
 
-class Ready(BaseModel):
+class Ready(Frozen):
     """A player other than the caster is done betting: the window need not wait for them."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["ready"] = "ready"
 
 
-class Close(BaseModel):
+class Close(Frozen):
     """The table ends (between rounds, with no bets riding)."""
 
-    model_config = ConfigDict(frozen=True)
     kind: Literal["close"] = "close"
 
 

@@ -12,7 +12,7 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.app import TanzakuBot
-from bot.players import is_computer
+from bot.games.common import is_computer
 from bot.service import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
 from cogs._ui.cog import install_game

@@ -7,7 +7,9 @@ member's Discord language. An interaction carries both (``locale``, ``guild_loca
 they are remembered here, so what the bot sends later outside any interaction (a turn
 notice, a Watch DM, a panel redrawn after someone else's move) still reaches each member
 in their language. A member's language is written to the database only when it changes
-(never once per click); the servers' choices are few and read once at start.
+(never once per click); the servers' choices are few and read once at start. Beside the
+economy rather than in ``bot/i18n``: it keeps a store (``bot/storage/languages.py``), and
+the catalogs stay a leaf that knows no database.
 """
 
 from __future__ import annotations
@@ -135,10 +137,6 @@ class Languages:
         finally:
             if self._writing.get(user_id) == language:
                 del self._writing[user_id]
-
-    def member_now(self, user_id: int) -> str | None:
-        """The member's language if known in memory (no database trip)."""
-        return self._members.get(user_id)
 
     async def member(self, user_id: int, *, fallback: str = SOURCE_LOCALE) -> str:
         """The member's language as last seen (stored across restarts); ``fallback`` for a
