@@ -6,8 +6,9 @@ of ``ngettext()``, the template of every refusal (a ``UserFacingError`` subclass
 raised or passed up by its own ``__init__``), and every name, description, option and
 choice of the slash commands (``bot.command_strings``, beside ``bot.translator``: reading
 them takes discord.py, which the catalogs themselves never import; only this developer's
-tool does). ``python -m bot.i18n.extract --missing ja`` prints, as ``.po`` entries ready to paste into a domain file and translate,
-the messages that locale's catalog lacks. The catalog test
+tool does). ``python -m bot.i18n.extract --missing ja`` prints, as ``.po`` entries ready
+to paste into a domain file and translate, the messages that locale's catalog lacks. The
+catalog test
 (tests/platform/test_translations.py) runs the same checks.
 
 The refusal classes are found by reading the source (a class whose base is one, by name),
