@@ -1263,6 +1263,21 @@ class NihakyuEngine(Engine[Rules, State, Action, Event]):
 
 
 ENGINE = NihakyuEngine(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)
+
+
+PLAYOUT_VARIANTS: tuple[Rules, ...] = (
+    Rules(starting_stamina=40),
+    Rules(
+        starting_stamina=30,
+        kage_endurance=True,
+        shadow_step=True,
+        shadow_step_uses=2,
+        dealers_blood=True,
+        shinobi_interference=True,
+    ),
+)
+"""The rules the contract's random playouts cover (tests/games/test_contract.py): the
+plain game and every variant at once."""
 """Nihakyu's engine; the functions below are its bound methods."""
 
 start = ENGINE.start

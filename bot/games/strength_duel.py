@@ -950,6 +950,13 @@ class StrengthDuelEngine(Engine[Rules, State, Action, Event]):
 ENGINE = StrengthDuelEngine(
     rules_model=Rules, state_model=State, action_type=Action, event_type=Event
 )
+
+
+PLAYOUT_VARIANTS: tuple[Rules, ...] = tuple(
+    Rules(mode=mode) for mode in ("duel", "forbidden", "three", "tag")
+)
+"""The rules the contract's random playouts cover (tests/games/test_contract.py): every
+mode."""
 """Strength Duel's engine; the functions below are its bound methods (the surface
 ENGINE_CONTRACT.md and bot/games/common.py name)."""
 

@@ -38,6 +38,20 @@ from cogs._ui.amounts import parse_amount
 from cogs._ui.forms import TableModal
 
 MAX_SLASH_OPTIONS = 25
+OPENER = "opener"
+"""A Rules field that moves no coin to or from the house on average: the opener sets it."""
+SERVER = "server"
+"""A Rules field that can move the house's edge or exposure: only the server sets it."""
+FIXED = "fixed"
+"""A Rules field no one sets (the game's value, or the table service's)."""
+
+
+def server_while(switch: str) -> str:
+    """A Rules field that is the server's while the server option ``switch`` is on, and
+    the opener's otherwise (:attr:`Options.server_while`)."""
+    return f"server while {switch}"
+
+
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
 """The `game` choices of the commands that name a game (/stats, /leaderboard, /config)."""
 REQUIRED: Any = inspect.Parameter.empty
@@ -204,6 +218,12 @@ class Options:
     convert: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """The rules dict as the engine's Rules take it, where an option's value is not yet
     the field's (a choice word that is a flag): applied last by :meth:`rules`."""
+    house_edge: Mapping[str, str] = field(default_factory=dict)
+    """Every field of the Rules, whether an option sets it or not, by who may set it given
+    what it does to the house's edge: :data:`OPENER`, :data:`SERVER` (its option, if any,
+    is ``server``), :func:`server_while` or :data:`FIXED`. The house-options tests
+    (tests/platform/test_house_options_simcord.py) hold the options, the open command and
+    the rules pages to it, and fail on a Rules field it leaves out."""
 
     def __post_init__(self) -> None:
         names = [option.name for option in self.options]

@@ -18,7 +18,7 @@ from bot.app import TanzakuBot
 from bot.games import fortunes_winds as fw
 from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
-from cogs._ui.options import Options, Values, table
+from cogs._ui.options import FIXED, OPENER, SERVER, Options, Values, table
 from cogs.fortunes_winds import words
 from cogs.fortunes_winds.ui import FortunesUI
 
@@ -45,6 +45,22 @@ seats>max_players  2..25  Most players at the table (default 8)
     convert=lambda rules: {
         **{k: v for k, v in rules.items() if k != "banker"},
         "player_banker": rules["banker"] == "player",
+    },
+    house_edge={
+        "min_stake": OPENER,
+        "max_stake": OPENER,
+        "bet_seconds": OPENER,
+        "roll_seconds": OPENER,
+        "max_players": OPENER,
+        # A player banker takes the house out of the table: no house coin is in play
+        # (the computer never bets or banks there: bot/players/fortunes_winds.py).
+        "player_banker": OPENER,
+        # Off, a shooter and friends farm the bank (1,000 -> 1,594 in two computer turns).
+        "house_guard": SERVER,
+        # Pays on a shooter who can refuse to keep (above).
+        "allow_bet_against": SERVER,
+        # Set by the table service from the computer seats, never an option.
+        "house_seats": FIXED,
     },
 )  # fmt: skip
 

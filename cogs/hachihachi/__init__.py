@@ -27,7 +27,7 @@ from bot.games import hachihachi as hh
 from bot.games.hachihachi import models as hm
 from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
-from cogs._ui.options import Options, Values, table
+from cogs._ui.options import OPENER, Options, Values, table
 from cogs.hachihachi import words
 from cogs.hachihachi.buttons import card_arg, claim_arg, claim_from, decision, play_from
 from cogs.hachihachi.ui import GAME, HachiHachiUI
@@ -75,6 +75,18 @@ afk_turns>afk_rounds_to_forfeit  1..20  Decisions in a row the clock makes that 
                the match (default 3)
 """),
     convert=lambda rules: {**rules, "points_per_kan": int(rules["points_per_kan"])},
+    # Every payment goes player to player; the computer plays for no coins.
+    house_edge=dict.fromkeys(
+        (
+            "seated_players", "rounds", "points_per_kan", "mizuten", "teyaku_claims",
+            "field_multiplier_mode", "rain_man_phoenix_make_large_field",
+            "extend_game_for_carryover", "boar_deer_butterflies", "diving_eligibility",
+            "escape_excludes_one_bright", "dropout_penalties", "forced_out_compensation",
+            "must_two_play", "shuffle_draw_after_dropouts", "first_dealer", "stake_per_kan",
+            "turn_seconds", "afk_rounds_to_forfeit",
+        ),
+        OPENER,
+    ),
 )  # fmt: skip
 
 

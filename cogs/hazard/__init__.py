@@ -18,7 +18,7 @@ from bot.errors import UserFacingError
 from bot.games import hazard
 from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
-from cogs._ui.options import Options, Values, table
+from cogs._ui.options import FIXED, OPENER, SERVER, Options, Values, table
 from cogs.hazard.ui import HazardUI
 from cogs.hazard.words import odds_embed
 
@@ -47,6 +47,23 @@ seats>max_players   1..10   Most players at the table (default 10)
     # A table everyone walked away from closes after the dice have gone twice round it
     # by absence, rather than throwing for nobody forever.
     fixed={"idle_laps_to_close": 2},
+    house_edge={
+        # Every bet keeps its edge whatever the limits; the bank refuses a bet it could not
+        # pay out (bot/service/acting.py), and the clocks and seats pay nobody.
+        "min_stake": OPENER,
+        "max_stake": OPENER,
+        "throw_seconds": OPENER,
+        "bet_seconds": OPENER,
+        "absent_rounds_to_lose_dice": OPENER,
+        "max_players": OPENER,
+        # The "against" edge itself; fair odds bets (edge 0) dilute the bank's edge per
+        # coin and multiply its exposure.
+        "against_bar": SERVER,
+        "against_commission": SERVER,
+        "odds_bets": SERVER,
+        "odds_max_multiple": SERVER,
+        "idle_laps_to_close": FIXED,
+    },
 )
 
 

@@ -13,7 +13,7 @@ from bot.games import nihakyu
 from bot.i18n import _
 from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
-from cogs._ui.options import Options, Values, table
+from cogs._ui.options import FIXED, OPENER, SERVER, Options, Values, server_while, table
 from cogs.nihakyu.ui import NihakyuUI
 
 # `server`: only the server's moderators set it (/config rule), never the opener. With
@@ -43,6 +43,24 @@ starting_stamina       20..1000  House rule: Stamina at the start (default 200)
 round_seconds          10..3600  Seconds a round waits for choices (default 60)
 """),
     server_while={"dealers_blood": DEALER_SHAPED},
+    house_edge={
+        "ante": OPENER,  # scales the pot, within /config stakes; no share changes
+        "round_seconds": OPENER,  # the deadline plays a plain Roll, the game's own move
+        # The house takes half a pot the Dealer outlasts.
+        "dealers_blood": SERVER,
+        # A sanction (ejection, forfeit), and it can leave the pot to the house.
+        "caught_on_natural_one": SERVER,
+        # How long the players outlast the Dealer: the house's share while it plays.
+        "kage_endurance": server_while("dealers_blood"),
+        "shadow_step": server_while("dealers_blood"),
+        "shadow_step_uses": server_while("dealers_blood"),
+        "shinobi_interference": server_while("dealers_blood"),
+        "sleight_bonus": server_while("dealers_blood"),
+        "starting_stamina": server_while("dealers_blood"),
+        "sleight_seconds": FIXED,
+        "afk_rounds_to_forfeit": FIXED,
+        "max_players": FIXED,
+    },
 )
 
 

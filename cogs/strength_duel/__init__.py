@@ -18,7 +18,7 @@ from bot.games import strength_duel as duel
 from bot.i18n import N_
 from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
-from cogs._ui.options import Options, Values, table
+from cogs._ui.options import OPENER, SERVER, Options, Values, table
 from cogs.strength_duel.ui import DuelUI
 
 # Whole sentences per mode, the mode's name inside them (word order differs by language).
@@ -55,6 +55,16 @@ OPTIONS = Options(
 member         member  default=none  Who you challenge (duel and forbidden modes; three and
                tag open a lobby)
 """ + RULE_OPTIONS),
+    house_edge={
+        # The stake goes player to player; against the computer the house stakes it at
+        # an edge of exactly 0 (the equilibrium), within /config stakes.
+        "stake": OPENER,
+        "mode": OPENER,  # the house stakes only in the two-player duel (bot/players)
+        "round_seconds": OPENER,  # a missed bid is 0, a move the equilibrium answers
+        # The game the house's equilibrium is solved for: never an opener's.
+        "max_rounds": SERVER,
+        "afk_rounds_to_forfeit": SERVER,
+    },
 )  # fmt: skip
 OPEN_OPTIONS = Options(duel.Rules, table(RULE_OPTIONS))
 """`/duel open`: the same table, a lobby anyone can join (no one challenged)."""

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
 import random
+import sys
+import typing
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
 
+from bot.catalog import CATALOG, AnyGame, Catalog
 from bot.fairness import FairDice, RecordingDice
 from bot.games import fortunes_winds, hachihachi, hazard, nihakyu, strength_duel
 from bot.games.common import HOUSE, Deadline
+from bot.games.contract import Engine
 from bot.games.dice import ScriptedDice
 from bot.games.errors import IllegalMove
+from tests.support.coinflip import COINFLIP, TEST_CATALOG
+
+AnyEngine = Engine[Any, Any, Any, Any]
 
 ActionMaker = Callable[[random.Random, Any, int], BaseModel]
 
@@ -89,70 +96,103 @@ def hachihachi_action(rng: random.Random, state: Any, player: int) -> BaseModel:
     )()
 
 
-ENGINES: list[tuple[ModuleType, list[BaseModel], ActionMaker]] = [
-    (hazard, [hazard.Rules(), hazard.Rules(odds_max_multiple=3)], hazard_action),
-    (
-        nihakyu,
-        [
-            nihakyu.Rules(starting_stamina=40),
-            nihakyu.Rules(
-                starting_stamina=30,
-                kage_endurance=True,
-                shadow_step=True,
-                shadow_step_uses=2,
-                dealers_blood=True,
-                shinobi_interference=True,
-            ),
-        ],
-        nihakyu_action,
-    ),
-    (
-        fortunes_winds,
-        [
-            fortunes_winds.Rules(),
-            fortunes_winds.Rules(player_banker=True, house_guard=False, bet_seconds=0),
-        ],
-        fortunes_action,
-    ),
-    (
-        strength_duel,
-        [strength_duel.Rules(mode=mode) for mode in ("duel", "forbidden", "three", "tag")],
-        duel_action,
-    ),
-    (
-        hachihachi,
-        [
-            hachihachi.Rules(rounds=2),
-            hachihachi.Rules(
-                seated_players=3,
-                rounds=1,
-                teyaku_claims="manual",
-                dropout_penalties=True,
-                forced_out_compensation=True,
-            ),
-            hachihachi.Rules(seated_players=4, rounds=1, field_multiplier_mode="stack"),
-        ],
-        hachihachi_action,
-    ),
-]
-CASES = [
-    pytest.param(module, rules, maker, id=f"{module.__name__.rsplit('.', 1)[-1]}-{index}")
-    for module, all_rules, maker in ENGINES
-    for index, rules in enumerate(all_rules)
-]
+MAKERS: dict[str, ActionMaker] = {
+    "hazard": hazard_action,
+    "nihakyu": nihakyu_action,
+    "fortunes_winds": fortunes_action,
+    "strength_duel": duel_action,
+    "hachihachi": hachihachi_action,
+}
+"""Random actions tuned to a game (legal ones often enough to get far into it); a game
+without one is played with :func:`any_action`."""
 
 
-@pytest.mark.parametrize(("module", "rules", "maker"), CASES)
+def action_models(engine: AnyEngine) -> list[type[BaseModel]]:
+    """The action models of an engine's union (``kind``-discriminated)."""
+    found: list[type[BaseModel]] = []
+    pending: list[Any] = [engine.actions._type]  # the union the engine parses
+    while pending:
+        kind = pending.pop()
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            found.append(kind)
+        else:
+            pending.extend(typing.get_args(kind))
+    return found
+
+
+def any_action(engine: AnyEngine) -> ActionMaker:
+    """Random actions for any engine: a legal one when the engine lists them, otherwise
+    any of its actions with random fields (a bool, a small int, one of a Literal's)."""
+    models = action_models(engine)
+
+    def value(rng: random.Random, annotation: Any) -> Any:
+        if typing.get_origin(annotation) is typing.Literal:
+            return rng.choice(typing.get_args(annotation))
+        if annotation is bool:
+            return rng.random() < 0.5
+        return rng.randint(-1, 20)
+
+    def make(rng: random.Random, state: Any, player: int) -> BaseModel:
+        legal = engine.legal_actions(state, player)
+        if legal and rng.random() < 0.9:
+            return rng.choice(legal)
+        model = rng.choice(models)
+        fields = {
+            name: value(rng, info.annotation)
+            for name, info in model.model_fields.items()
+            if name != "kind" and info.is_required()
+        }
+        return model.model_validate(fields)
+
+    return make
+
+
+def playout_variants(record: AnyGame) -> tuple[BaseModel, ...]:
+    """The rules a game's playouts cover: ``PLAYOUT_VARIANTS``, beside ``ENGINE`` in the
+    module that defines its engine."""
+    module = sys.modules[type(record.engine).__module__]
+    variants: tuple[BaseModel, ...] = getattr(module, "PLAYOUT_VARIANTS", ())
+    return variants
+
+
+def cases(catalog: Catalog) -> list[Any]:
+    """One case per rules variant of every game in ``catalog``."""
+    return [
+        pytest.param(
+            record.engine,
+            rules,
+            MAKERS.get(record.name) or any_action(record.engine),
+            id=f"{record.name}-{index}",
+        )
+        for record in catalog
+        for index, rules in enumerate(playout_variants(record))
+    ]
+
+
+CASES = cases(CATALOG)
+
+
+def test_every_game_in_the_catalog_is_played_out() -> None:
+    # A game without variants would be skipped silently: each must list at least one.
+    for record in CATALOG:
+        assert playout_variants(record), f"{record.name}: declare PLAYOUT_VARIANTS"
+    assert {case.id.rsplit("-", 1)[0] for case in CASES} == set(CATALOG.names())
+    # A game added to the catalog is played out too, with any_action if untuned.
+    added = {case.id for case in cases(TEST_CATALOG)} - {case.id for case in CASES}
+    assert added == {"coinflip-0", "coinflip-1"}
+
+
+@pytest.mark.parametrize(("engine", "rules", "maker"), [*CASES, *cases(Catalog((COINFLIP,)))])
 @pytest.mark.parametrize("seed", range(6))
 def test_random_playouts_keep_the_contract(
-    module: ModuleType, rules: BaseModel, maker: ActionMaker, seed: int
+    engine: AnyEngine, rules: BaseModel, maker: ActionMaker, seed: int
 ) -> None:
     rng = random.Random(seed)
-    fewest, most = module.seat_limits(rules)
+    fewest, most = engine.seat_limits(rules)
     players = list(range(101, 101 + rng.randint(fewest, min(most, 5))))
     fair = FairDice(seed.to_bytes(32, "big"))
     dice = RecordingDice(fair)
-    state = module.start(rules, players, dice)
+    state = engine.start(rules, players, dice)
     history: list[tuple[int | None, BaseModel]] = []
     for _ in range(400):
         if state.finished:
@@ -163,7 +203,7 @@ def test_random_playouts_keep_the_contract(
             player = None
         before = state.model_dump_json()
         try:
-            new_state, events = module.act(state, player, action, dice)
+            new_state, events = engine.act(state, player, action, dice)
         except IllegalMove as refusal:
             assert str(refusal), "a refusal must say why"
             assert state.model_dump_json() == before, "a refused action changed the state"
@@ -173,46 +213,44 @@ def test_random_playouts_keep_the_contract(
         assert sum(new_state.payouts.values()) == 0, "payouts must sum to zero with the house"
         assert all(stake >= 0 for stake in new_state.stakes.values())
         assert HOUSE not in new_state.stakes
-        assert module.State.model_validate_json(new_state.model_dump_json()) == new_state
+        assert engine.state_model.model_validate_json(new_state.model_dump_json()) == new_state
         for event in events:
             assert isinstance(event.kind, str)
         history.append((player, action))
         state = new_state
     if state.finished:
         assert all(stake == 0 for stake in state.stakes.values())
-        assert module.deadline_seconds(state) is None
+        assert engine.deadline_seconds(state) is None
 
     # Replaying the same actions with the same outcomes gives the very same game.
     replay_dice = ScriptedDice(
         rolls=[draw.value for draw in dice.draws if draw.value is not None],
         orders=[draw.order for draw in dice.draws if draw.order is not None],
     )
-    replayed = module.start(rules, players, replay_dice)
+    replayed = engine.start(rules, players, replay_dice)
     for player, action in history:
-        replayed, _ = module.act(replayed, player, action, replay_dice)
+        replayed, _ = engine.act(replayed, player, action, replay_dice)
     assert replayed == state
 
 
-@pytest.mark.parametrize(("module", "rules", "maker"), CASES)
-def test_logged_actions_parse_back(module: ModuleType, rules: BaseModel, maker: ActionMaker):
+@pytest.mark.parametrize(("engine", "rules", "maker"), [*CASES, *cases(Catalog((COINFLIP,)))])
+def test_logged_actions_parse_back(engine: AnyEngine, rules: BaseModel, maker: ActionMaker):
     rng = random.Random(7)
-    fewest, _ = module.seat_limits(rules)
-    state = module.start(rules, list(range(1, fewest + 1)), ScriptedDice())
-    from bot.games.registry import GameSpec
-
-    spec = GameSpec(module.ENGINE, "x")
+    fewest, _ = engine.seat_limits(rules)
+    state = engine.start(rules, list(range(1, fewest + 1)), ScriptedDice())
     for _ in range(30):
         action = maker(rng, state, 1)
-        assert spec.engine.parse_action(action.model_dump(mode="json")) == action
-    assert spec.engine.parse_action(Deadline().model_dump(mode="json")) == Deadline()
+        assert engine.parse_action(action.model_dump(mode="json")) == action
+    assert engine.parse_action(Deadline().model_dump(mode="json")) == Deadline()
 
 
-@pytest.mark.parametrize("module", [fortunes_winds, hachihachi, hazard, nihakyu, strength_duel])
-def test_each_engine_module_exports_its_typed_engine(module: ModuleType) -> None:
+@pytest.mark.parametrize("record", CATALOG.records, ids=CATALOG.names())
+def test_each_engine_module_exports_its_typed_engine(record: AnyGame) -> None:
     from bot.games.common import Abort
-    from bot.games.contract import Engine
 
+    module = importlib.import_module(f"bot.games.{record.name}")
     engine = module.ENGINE
+    assert engine is record.engine
     assert isinstance(engine, Engine)
     assert engine.name == module.__name__.rsplit(".", 1)[-1]
     assert engine.rules_model is module.Rules and engine.state_model is module.State

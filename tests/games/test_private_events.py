@@ -6,18 +6,37 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import sys
 from collections.abc import Iterable, Iterator
 from types import ModuleType
 
 from pydantic import BaseModel
 
-from bot.games import fortunes_winds, hachihachi, hazard, nihakyu, strength_duel
+from bot.catalog import CATALOG, Catalog
+from bot.games import strength_duel
 from bot.games.common import PrivateEvent, is_public
 from bot.games.dice import ScriptedDice
 from bot.service.steps import dump_events
+from tests.support.coinflip import TEST_CATALOG
 
-ENGINES = (fortunes_winds, hachihachi, hazard, nihakyu, strength_duel)
 A, B = 101, 202
+
+
+def engine_modules(catalog: Catalog) -> list[ModuleType]:
+    """Each game's engine package (or module): where its engine class is defined, or
+    the package holding that module (``bot/games/hazard/`` for ``hazard/engine.py``)."""
+    found = []
+    for record in catalog:
+        name = type(record.engine).__module__
+        package = name.rsplit(".", 1)[0]
+        if name.endswith(".engine") and hasattr(sys.modules[package], "__path__"):
+            name = package
+        found.append(importlib.import_module(name))
+    return found
+
+
+def every_model(catalog: Catalog) -> set[type[BaseModel]]:
+    return {m for e in engine_modules(catalog) for module in modules(e) for m in models(module)}
 
 
 def modules(engine: ModuleType) -> Iterator[ModuleType]:
@@ -44,11 +63,19 @@ def untyped_private(found: Iterable[type[BaseModel]]) -> list[type[BaseModel]]:
 
 
 def test_every_engines_private_event_is_a_private_event() -> None:
-    every = {model for engine in ENGINES for module in modules(engine) for model in models(module)}
+    every = every_model(CATALOG)
     assert untyped_private(every) == []
     # The engines do have private events, and each is seen as one.
     private = {model.__name__ for model in every if issubclass(model, PrivateEvent)}
     assert {"BidConfirmed", "ForbidConfirmed", "ChoiceConfirmed", "SleightConfirmed"} <= private
+
+
+def test_every_game_in_the_catalog_is_searched() -> None:
+    names = [module.__name__ for module in engine_modules(CATALOG)]
+    assert names == [f"bot.games.{name}" for name in CATALOG.names()]
+    # A game added to the catalog is searched too: its models are among those checked.
+    added = every_model(TEST_CATALOG) - every_model(CATALOG)
+    assert {model.__name__ for model in added} >= {"Call", "Raise", "Flipped", "Won"}
 
 
 def test_a_private_to_field_on_a_plain_model_is_caught() -> None:

@@ -1,134 +1,64 @@
 """No table option lets a member change the house's edge.
 
-Every Rules field of every game is classified below: the opener's (it moves no coin to or
-from the house on average), the server's (it can move the house's edge or exposure: only
-a moderator's `/config rule` sets it), the server's while Dealer's Blood is on (Nihakyu's
-variants, which then decide how long the players outlast the Dealer), or fixed (no one
-sets it). A new Rules field fails the first test until it is classified here; the open
-commands, the options form, `/config rule` and the rules pages are held to the table.
+Every Rules field of every game in the catalog is classified beside the game's options
+(``house_edge`` of its cog's ``OPTIONS``): the opener's (it moves no coin to or from the
+house on average), the server's (it can move the house's edge or exposure: only a
+moderator's `/config rule` sets it), the server's while a server option is on (Nihakyu's
+variants under Dealer's Blood, which then decide how long the players outlast the Dealer),
+or fixed (no one sets it). A new Rules field fails the first test until it is classified
+there; the open commands, the options form, `/config rule` and the rules pages are held
+to the classification.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
+from collections.abc import Mapping
 from dataclasses import replace
+from types import ModuleType
 from typing import Any
 
 import pytest
+from discord.ext import commands
 from pydantic import BaseModel
 
+from bot.catalog import CATALOG
 from bot.errors import NotAllowed, UserFacingError
 from bot.rules_text import GAMES, pages
-from cogs import fortunes_winds, hachihachi, hazard, nihakyu, strength_duel
-from cogs._ui.options import Options, table
+from cogs._ui.options import FIXED, OPENER, SERVER, Options, table
 from tests.support.sim import answered, make_world, refusal
 
-OPENER = "opener"
-SERVER = "server"
-DEALER = "server while dealers_blood"
-FIXED = "fixed"
 
-CLASSIFIED: dict[str, dict[str, str]] = {
-    "hazard": {
-        # Every bet keeps its edge whatever the limits; the bank refuses a bet it could not
-        # pay out (bot/service/acting.py), and the clocks and seats pay nobody.
-        "min_stake": OPENER,
-        "max_stake": OPENER,
-        "throw_seconds": OPENER,
-        "bet_seconds": OPENER,
-        "absent_rounds_to_lose_dice": OPENER,
-        "max_players": OPENER,
-        # The "against" edge itself; fair odds bets (edge 0) dilute the bank's edge per
-        # coin and multiply its exposure.
-        "against_bar": SERVER,
-        "against_commission": SERVER,
-        "odds_bets": SERVER,
-        "odds_max_multiple": SERVER,
-        "idle_laps_to_close": FIXED,
-    },
-    "fortunes_winds": {
-        "min_stake": OPENER,
-        "max_stake": OPENER,
-        "bet_seconds": OPENER,
-        "roll_seconds": OPENER,
-        "max_players": OPENER,
-        # A player banker takes the house out of the table: no house coin is in play
-        # (the computer never bets or banks there: bot/players/fortunes_winds.py).
-        "player_banker": OPENER,
-        # Off, a shooter and friends farm the bank (1,000 -> 1,594 in two computer turns).
-        "house_guard": SERVER,
-        # Pays on a shooter who can refuse to keep: +42% for the bettor unguarded.
-        "allow_bet_against": SERVER,
-        # Set by the table service from the computer seats, never an option.
-        "house_seats": FIXED,
-    },
-    "nihakyu": {
-        "ante": OPENER,  # scales the pot, within /config stakes; no share changes
-        "round_seconds": OPENER,  # the deadline plays a plain Roll, the game's own move
-        # The house takes half a pot the Dealer outlasts.
-        "dealers_blood": SERVER,
-        # A sanction (ejection, forfeit), and it can leave the pot to the house.
-        "caught_on_natural_one": SERVER,
-        "kage_endurance": DEALER,
-        "shadow_step": DEALER,
-        "shadow_step_uses": DEALER,
-        "shinobi_interference": DEALER,
-        "sleight_bonus": DEALER,
-        "starting_stamina": DEALER,
-        "sleight_seconds": FIXED,
-        "afk_rounds_to_forfeit": FIXED,
-        "max_players": FIXED,
-    },
-    "strength_duel": {
-        # The stake goes player to player; against the computer the house stakes it at
-        # an edge of exactly 0 (the equilibrium), within /config stakes.
-        "stake": OPENER,
-        "mode": OPENER,  # the house stakes only in the two-player duel (bot/players)
-        "round_seconds": OPENER,  # a missed bid is 0, a move the equilibrium answers
-        # The game the house's equilibrium is solved for: never an opener's.
-        "max_rounds": SERVER,
-        "afk_rounds_to_forfeit": SERVER,
-    },
-    "hachihachi": {
-        # Every payment goes player to player; the computer plays for no coins.
-        "seated_players": OPENER,
-        "rounds": OPENER,
-        "points_per_kan": OPENER,
-        "mizuten": OPENER,
-        "teyaku_claims": OPENER,
-        "field_multiplier_mode": OPENER,
-        "rain_man_phoenix_make_large_field": OPENER,
-        "extend_game_for_carryover": OPENER,
-        "boar_deer_butterflies": OPENER,
-        "diving_eligibility": OPENER,
-        "escape_excludes_one_bright": OPENER,
-        "dropout_penalties": OPENER,
-        "forced_out_compensation": OPENER,
-        "must_two_play": OPENER,
-        "shuffle_draw_after_dropouts": OPENER,
-        "first_dealer": OPENER,
-        "stake_per_kan": OPENER,
-        "turn_seconds": OPENER,
-        "afk_rounds_to_forfeit": OPENER,
-    },
-}
+def cog(game: str) -> ModuleType:
+    """The game's cog package (its record's extension), where its ``OPTIONS`` live."""
+    return importlib.import_module(CATALOG.get(game).extension)
 
-OPTIONS: dict[str, Options] = {
-    "hazard": hazard.OPTIONS,
-    "fortunes_winds": fortunes_winds.OPTIONS,
-    "nihakyu": nihakyu.OPTIONS,
-    "strength_duel": strength_duel.OPTIONS,
-    "hachihachi": hachihachi.OPTIONS,
+
+OPTIONS: dict[str, Options] = {game: cog(game).OPTIONS for game in CATALOG.names()}
+"""Each game's options, as its cog package declares them: ``OPTIONS``."""
+CLASSIFIED: dict[str, Mapping[str, str]] = {
+    game: options.house_edge for game, options in OPTIONS.items()
 }
+"""Each game's Rules fields by who may set them, declared beside its options
+(:attr:`cogs._ui.options.Options.house_edge`)."""
 FIELD_OF = {("fortunes_winds", "banker"): "player_banker"}
 """Options whose value the cog turns into a Rules field of another name."""
-COMMANDS = {
-    "hazard": "hazard open",
-    "fortunes_winds": "fortunes open",
-    "nihakyu": "nihakyu open",
-    "strength_duel": "duel challenge",
-    "hachihachi": "hanafuda open",
-}
+
+
+def open_command(game: str) -> str:
+    """The command that opens the game's table with every one of its ``OPTIONS`` (a duel's
+    is its challenge): found on the game's cog, as Discord lists it."""
+    wanted = {p.name for p in OPTIONS[game].slash_parameters()}
+    module = cog(game)
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, commands.Cog):
+            if value.__module__ != module.__name__:
+                continue
+            for command in value.__cog_app_commands__:
+                if {p.name for p in command.parameters} == wanted:
+                    return f"{value.__cog_group_name__} {command.name}"
+    raise LookupError(f"{game}: no command takes its OPTIONS")
 
 
 def setting(game: str, field: str) -> list[Any]:
@@ -140,32 +70,56 @@ def setting(game: str, field: str) -> list[Any]:
     ]
 
 
+def unclassified(game: str, options: Options) -> list[str]:
+    """What the game's ``house_edge`` leaves out or names wrongly."""
+    fields = set(options.rules_model.model_fields)
+    classified = set(options.house_edge)
+    problems = [
+        f"{game}: classify {field} (opener, server or fixed)" for field in fields - classified
+    ]
+    problems += [f"{game}: stale classification of {field}" for field in classified - fields]
+    problems += [
+        f"{game}: {option.name} sets no Rules field"
+        for option in options.options
+        if option.rule and FIELD_OF.get((game, option.name), option.target) not in fields
+    ]
+    return sorted(problems)
+
+
 def test_every_rules_field_of_every_game_is_classified() -> None:
-    assert set(CLASSIFIED) == set(GAMES) == set(OPTIONS)
+    assert set(CLASSIFIED) == set(GAMES) == set(CATALOG.names())
     for game, options in OPTIONS.items():
-        fields = set(options.rules_model.model_fields)
-        missing = fields - set(CLASSIFIED[game])
-        assert not missing, f"{game}: classify {sorted(missing)} (opener, server or fixed)"
-        assert not set(CLASSIFIED[game]) - fields, f"{game}: stale classification"
-        for option in options.options:
-            if option.rule:
-                assert FIELD_OF.get((game, option.name), option.target) in fields, option
+        assert unclassified(game, options) == []
+
+
+def test_a_game_whose_options_classify_nothing_is_caught() -> None:
+    # The coin flip's options, as a new game's would be before its classification.
+    from tests.support.coinflip_cog import CUSTOM
+
+    assert not CUSTOM.house_edge
+    assert unclassified("coinflip", CUSTOM) == [
+        f"coinflip: classify {field} (opener, server or fixed)"
+        for field in sorted(CUSTOM.rules_model.model_fields)
+    ]
 
 
 @pytest.mark.parametrize("game", sorted(CLASSIFIED))
 def test_each_option_is_set_by_whom_it_is_classified(game: str) -> None:
     options = OPTIONS[game]
-    dealer_shaped = set(options.server_while.get("dealers_blood", ()))
+    shaped = {name for names in options.server_while.values() for name in names}
     for field, whose in CLASSIFIED[game].items():
         setters = setting(game, field)
         where = f"{game}.{field} is {whose}"
         if whose == OPENER:
-            assert setters and not any(o.server or o.name in dealer_shaped for o in setters), where
+            assert setters and not any(o.server or o.name in shaped for o in setters), where
         elif whose == SERVER:
             assert all(o.server for o in setters), where  # or no option at all
-        elif whose == DEALER:
-            assert setters and all(not o.server and o.name in dealer_shaped for o in setters)
+        elif whose.startswith("server while "):
+            switch = whose.removeprefix("server while ")
+            by_switch = set(options.server_while.get(switch, ()))
+            assert setters and all(not o.server and o.name in by_switch for o in setters), where
         else:
+            assert whose == FIXED, where
             assert not setters, where
     server = {o.name for o in options.options if o.server}
     params = {p.name for p in options.slash_parameters()}
@@ -179,7 +133,7 @@ async def nothing_opened(env: Any) -> None:
 
 async def open_options(env: Any, game: str) -> set[str]:
     """The option names of the game's open command as Discord has it (synced)."""
-    group, sub = COMMANDS[game].split()
+    group, sub = open_command(game).split()
     synced = await env.bot.tree.fetch_commands()
     command = next(c for c in synced if c.name == group)
     return {o.name for o in next(o for o in command.options if o.name == sub).options}
@@ -193,7 +147,7 @@ async def test_no_open_command_offers_an_option_that_moves_the_house_edge(simcor
         field = FIELD_OF.get((game, option.name), option.target)
         whose = CLASSIFIED[game].get(field)
         if option.rule and whose in (SERVER, FIXED):
-            assert option.name not in offered, f"{COMMANDS[game]} offers {option.name}"
+            assert option.name not in offered, f"{open_command(game)} offers {option.name}"
         elif option.rule:
             assert option.name in offered or not option.inline, option.name
 
@@ -216,7 +170,7 @@ async def test_a_member_cannot_set_it_a_moderator_can_and_new_tables_take_it(
 ):
     world = await make_world(simcord_env, "alice")
     alice, mod = world["alice"], world.moderator
-    command = COMMANDS[game]
+    command = open_command(game)
 
     # The member's command has no such option: Discord (SimCord) refuses to send it, and
     # nothing opens.

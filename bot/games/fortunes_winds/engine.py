@@ -957,6 +957,14 @@ def _subsets(items: Sequence[WhiteDie], size: int) -> Iterable[list[WhiteDie]]:
 ENGINE = FortunesWindsEngine(
     rules_model=Rules, state_model=State, action_type=TAGGED_ACTIONS, event_type=Event
 )
+
+
+PLAYOUT_VARIANTS: tuple[Rules, ...] = (
+    Rules(),
+    Rules(player_banker=True, house_guard=False, bet_seconds=0),
+)
+"""The rules the contract's random playouts cover (tests/games/test_contract.py): the
+house's bank, and a player's bank with no betting window."""
 """Fortunes and Winds' engine; the module-level functions below are its bound methods
 (``act`` is the rulebook's, which ``ENGINE.act`` calls: one call less on every action)."""
 

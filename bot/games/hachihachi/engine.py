@@ -488,6 +488,20 @@ class HachihachiEngine(Engine[Rules, State, Action, Event]):
 ENGINE = HachihachiEngine(
     rules_model=Rules, state_model=State, action_type=Action, event_type=Event
 )
+
+
+PLAYOUT_VARIANTS: tuple[Rules, ...] = (
+    Rules(rounds=2),
+    Rules(
+        seated_players=3,
+        rounds=1,
+        teyaku_claims="manual",
+        dropout_penalties=True,
+        forced_out_compensation=True,
+    ),
+    Rules(seated_players=4, rounds=1, field_multiplier_mode="stack"),
+)
+"""The rules the contract's random playouts cover (tests/games/test_contract.py)."""
 """Nuki Hachi-hachi's engine; the module-level functions below are its bound methods
 (``act`` is the rulebook's, which ``ENGINE.act`` calls: one call less on every action)."""
 

@@ -835,6 +835,10 @@ class HazardEngine(Engine[Rules, State, Action, Event]):
 ENGINE = HazardEngine(
     rules_model=Rules, state_model=State, action_type=TAGGED_ACTIONS, event_type=Event
 )
+
+
+PLAYOUT_VARIANTS: tuple[Rules, ...] = (Rules(), Rules(odds_max_multiple=3))
+"""The rules the contract's random playouts cover (tests/games/test_contract.py)."""
 """Hazard's engine; the module-level functions below are its bound methods."""
 
 start = ENGINE.start

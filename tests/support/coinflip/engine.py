@@ -151,3 +151,7 @@ class CoinflipEngine(Engine[Rules, State, BaseModel, BaseModel]):
 
 
 ENGINE = CoinflipEngine(rules_model=Rules, state_model=State, action_type=Action, event_type=Event)
+
+
+PLAYOUT_VARIANTS: tuple[Rules, ...] = (Rules(), Rules(stake=0))
+"""The rules the contract's random playouts cover (tests/games/test_contract.py)."""
