@@ -120,6 +120,7 @@ ALLOWED_GETATTR: dict[tuple[str, str], str] = {
     ("cogs/_ui/frame.py", "getattr(event, name)"): "an event's own declared fields",
     # The kit's pydantic discriminator for bets: a raw dict or a model, before parsing.
     ("bot/games/kit.py", "getattr(data, 'kind', None)"): "a union's discriminator",
+    ("bot/command_strings.py", "getattr(command, 'callback', None)"): "a discord.py command",
 }
 
 
