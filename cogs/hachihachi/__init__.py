@@ -30,7 +30,7 @@ from cogs._ui.cog import GameCog, install_game
 from cogs._ui.options import Options, Values, table
 from cogs.hachihachi import words
 from cogs.hachihachi.buttons import card_arg, claim_arg, claim_from, decision, play_from
-from cogs.hachihachi.ui import GAME, HachiHachiUI
+from cogs.hachihachi.ui import HachiHachiUI
 
 __all__ = [
     "OPTIONS",
@@ -79,9 +79,9 @@ afk_turns>afk_rounds_to_forfeit  1..20  Decisions in a row the clock makes that 
 
 
 async def open_table(cog: HachiHachiCog, interaction: Any, values: Values) -> None:
-    parsed = parse_rules(cog.bot.registry.get(GAME), OPTIONS.rules(values))
+    parsed = parse_rules(cog.bot.registry.get(cog.ui.game), OPTIONS.rules(values))
     try:
-        await cog.ui.hub.open_table(interaction, GAME, parsed)
+        await cog.ui.hub.open_table(interaction, cog.ui.game, parsed)
     except InsufficientFunds as short:
         if not isinstance(parsed, hh.Rules) or short.user_id not in (None, interaction.user.id):
             raise

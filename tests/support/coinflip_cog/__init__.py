@@ -21,12 +21,10 @@ from cogs._ui.options import Options, Values, table
 from cogs._ui.primitives import Payload, button, send_ephemeral, view_of
 from cogs._ui.private import send_private
 from tests.support import coinflip
+from tests.support.coinflip import COINFLIP
 
 
-class CoinflipUI(GameUI):
-    game = "coinflip"
-    title = "Coin Flip"
-
+class CoinflipUI(GameUI, record=COINFLIP):
     def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
         return [f"Rake: {snapshot.rules.rake}"]
 
