@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
+from bot.catalog import FORTUNES_WINDS
 from bot.games import fortunes_winds as fw
 from cogs._ui.cog import GameCog, install_game
 from cogs._ui.options import Options, table
@@ -49,7 +50,7 @@ seats>max_players  2..25  Most players at the table (default 8)
 
 
 class FortunesCog(
-    GameCog, commands.GroupCog, group_name="fortunes", group_description="Fortunes and Winds"
+    GameCog, commands.GroupCog, group_name="fortunes", group_description=FORTUNES_WINDS.title
 ):
     ui: FortunesUI
     options = OPTIONS

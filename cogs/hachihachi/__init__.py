@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from bot import fonts
 from bot.app import TanzakuBot
+from bot.catalog import HACHIHACHI
 from bot.errors import InsufficientFunds
 from bot.games import hachihachi as hh
 from bot.games.hachihachi import models as hm
@@ -79,7 +80,7 @@ afk_turns>afk_rounds_to_forfeit  1..20  Decisions in a row the clock makes that 
 
 
 class HachiHachiCog(
-    GameCog, commands.GroupCog, group_name="hanafuda", group_description="Nuki Hachi-hachi"
+    GameCog, commands.GroupCog, group_name="hanafuda", group_description=HACHIHACHI.title
 ):
     ui: HachiHachiUI
     options = OPTIONS

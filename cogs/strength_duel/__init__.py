@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.app import TanzakuBot
+from bot.catalog import STRENGTH_DUEL
 from bot.errors import NotAllowed
 from bot.games import strength_duel as duel
 from bot.i18n import N_
@@ -77,7 +78,7 @@ async def open_lobby(cog: DuelCog, interaction: discord.Interaction[Any], values
     await cog.open_with(interaction, values, OPEN_OPTIONS)  # read by /duel open's own options
 
 
-class DuelCog(GameCog, commands.GroupCog, group_name="duel", group_description="Strength Duel"):
+class DuelCog(GameCog, commands.GroupCog, group_name="duel", group_description=STRENGTH_DUEL.title):
     ui: DuelUI
     options = OPTIONS
     challenge = OPTIONS.command("challenge", "Challenge a member to a Strength Duel.", challenge)
