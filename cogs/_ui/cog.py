@@ -1,5 +1,8 @@
 """The cog a game's extension adds: :class:`GameCog`, mixed into its ``GroupCog``, and
-:func:`install_game`, what every game extension's ``setup`` does."""
+:func:`install_game`, what every game extension's ``setup`` does.
+
+A game's cog spells neither its key nor its title: both come from its UI's catalog record
+(``self.ui.game``), and its ``open`` command is :meth:`GameCog.open_with` over its options."""
 
 from __future__ import annotations
 
