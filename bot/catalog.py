@@ -32,24 +32,39 @@ from bot.players import strength_duel as strength_duel_player
 Colour = tuple[int, int, int]
 
 
-@dataclass(frozen=True)
+_FROM_KEY = "\0from the key"
+"""A default derived from the game's key in :meth:`Game.__post_init__`."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Game(Generic[RulesT, StateT, ActionT, EventT]):
-    """One game: everything the bot needs to host it, typed in the engine's own models."""
+    """One game: everything the bot needs to host it, typed in the engine's own models.
+
+    The key is the engine's own (:attr:`name`); the rules file and the cog extension
+    follow from it unless a record says otherwise."""
 
     engine: Engine[RulesT, StateT, ActionT, EventT]
     title: str
-    rules_file: str | None
-    """Its player-facing rules, a Markdown file in ``bot/rules_text/`` (/rules); ``None``
-    for a game without rules pages (a test's game)."""
     colour: Colour
     """Its steps' colour in the /stats chart."""
-    extension: str
-    """The cog extension loaded by default (``cogs.<game>``), which attaches its UI."""
+    rules_file: str | None = _FROM_KEY
+    """Its player-facing rules, a Markdown file in ``bot/rules_text/`` (/rules):
+    ``<key>.md`` by default; ``None`` for a game without rules pages (a test's game)."""
+    extension: str = _FROM_KEY
+    """The cog extension loaded by default, which attaches its UI: ``cogs.<key>`` by
+    default."""
     computer: Computer[RulesT, StateT, ActionT] | None = None
     """Its computer player, or ``None`` for a game without one."""
     house_end: HouseEnd[StateT, ActionT] | None = None
     """How a moderator's end settles a game in which the house stakes the computer's seat,
     where that is not the plain Abort (:attr:`bot.games.registry.GameSpec.house_end`)."""
+
+    def __post_init__(self) -> None:
+        # Frozen: the defaults are filled in once, as the record is made.
+        if self.rules_file == _FROM_KEY:
+            object.__setattr__(self, "rules_file", f"{self.name}.md")
+        if self.extension == _FROM_KEY:
+            object.__setattr__(self, "extension", f"cogs.{self.name}")
 
     @property
     def name(self) -> str:
@@ -108,9 +123,7 @@ class Catalog:
 HAZARD = Game(
     engine=hazard.ENGINE,
     title=N_("Hazard"),
-    rules_file="hazard.md",
     colour=(237, 66, 69),
-    extension="cogs.hazard",
     # Its moves are public (no landing moment to hide), but a whole round of throws
     # landing within milliseconds cannot be followed: a second between its moves, as a
     # caster at a real table would take. Members' own clicks never wait on it.
@@ -122,9 +135,7 @@ HAZARD = Game(
 NIHAKYU = Game(
     engine=nihakyu.ENGINE,
     title=N_("Nihakyu"),
-    rules_file="nihakyu.md",
     colour=(155, 89, 182),
-    extension="cogs.nihakyu",
     computer=Computer[nihakyu.Rules, nihakyu.State, nihakyu.Action](
         nihakyu_player.decide, searches=True, thinking_seconds=0.5
     ),
@@ -142,9 +153,7 @@ def _duel_at_value(
 STRENGTH_DUEL = Game(
     engine=strength_duel.ENGINE,
     title=N_("Strength Duel"),
-    rules_file="strength_duel.md",
     colour=(230, 126, 34),
-    extension="cogs.strength_duel",
     computer=Computer[strength_duel.Rules, strength_duel.State, strength_duel.Action](
         strength_duel_player.decide,
         thinking_seconds=0.2,
@@ -156,9 +165,7 @@ STRENGTH_DUEL = Game(
 FORTUNES_WINDS = Game(
     engine=fortunes_winds.ENGINE,
     title=N_("Fortunes and Winds"),
-    rules_file="fortunes_winds.md",
     colour=(26, 188, 156),
-    extension="cogs.fortunes_winds",
     computer=Computer[fortunes_winds.Rules, fortunes_winds.State, fortunes_winds.Action](
         fortunes_winds_player.decide, seat_refusal=fortunes_winds.house_seat_refusal
     ),
@@ -167,9 +174,7 @@ FORTUNES_WINDS = Game(
 HACHIHACHI = Game(
     engine=hachihachi.ENGINE,
     title=N_("Nuki Hachi-hachi"),
-    rules_file="hachihachi.md",
     colour=(87, 242, 135),
-    extension="cogs.hachihachi",
     computer=Computer[hachihachi.Rules, hachihachi.State, hachihachi.Action](
         hachihachi_player.decide, searches=True, thinking_seconds=1.0
     ),

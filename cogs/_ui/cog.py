@@ -1,5 +1,8 @@
 """The cog a game's extension adds: :class:`GameCog`, mixed into its ``GroupCog``, and
-:func:`install_game`, what every game extension's ``setup`` does."""
+:func:`install_game`, what every game extension's ``setup`` does.
+
+A game's cog spells neither its key nor its title: both come from its UI's catalog record
+(``self.ui.game``), and its ``open`` command is :meth:`GameCog.open_with` over its options."""
 
 from __future__ import annotations
 
@@ -8,10 +11,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord.ext import commands
+from pydantic import BaseModel
 
+from bot.errors import InsufficientFunds, NotAllowed
+from bot.service import parse_rules
 from cogs._ui.game import Game
 from cogs._ui.hub import TableHub
-from cogs._ui.options import Options
+from cogs._ui.options import Options, Values
 
 if TYPE_CHECKING:
     from bot.app import TanzakuBot
@@ -30,6 +36,35 @@ class GameCog:
 
     async def cog_load(self) -> None:
         await self.ui.load()
+
+    def rules_from(self, values: Values, options: Options | None = None) -> BaseModel:
+        """The game's Rules from a command's option values, read by ``options`` (the
+        cog's own :attr:`options` by default): the engine's Rules refuse an option set
+        they do not allow, and :func:`parse_rules` turns that into the member's answer."""
+        declared = options if options is not None else self.options
+        assert declared is not None, "a game cog without options opens no table from values"
+        return parse_rules(self.bot.registry.get(self.ui.game), declared.rules(values))
+
+    async def open_with(
+        self, interaction: discord.Interaction[Any], values: Values, options: Options | None = None
+    ) -> None:
+        """Open a table of this game in the command's channel from its option values (the
+        handler of every game's ``open`` command, :meth:`Options.command`)."""
+        rules = self.rules_from(values, options)
+        try:
+            await self.ui.hub.open_table(interaction, self.ui.game, rules)
+        except InsufficientFunds as short:
+            if short.user_id not in (None, interaction.user.id):
+                raise
+            refusal = self.open_refusal(short, rules)
+            if refusal is None:
+                raise
+            raise NotAllowed(refusal) from short
+
+    def open_refusal(self, short: InsufficientFunds, rules: BaseModel) -> str | None:
+        """Why the opener's wallet cannot cover what this table holds, in the game's own
+        words; ``None``: the command's answer (:meth:`Options.short_refusal`)."""
+        return None
 
     async def live_table(self, interaction: discord.Interaction[Any]) -> int:
         """The open table of this game in the command's channel."""

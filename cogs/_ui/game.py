@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from pydantic import BaseModel
 
+from bot.catalog import AnyGame
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.games.common import PrivateEvent
 from bot.i18n import N_, _, use_locale
@@ -47,10 +48,16 @@ log = logging.getLogger(__name__)
 
 
 class Game:
-    """A game's face in Discord, declared rather than written."""
+    """A game's face in Discord, declared rather than written.
 
+    A game's UI names its catalog record, ``class HazardUI(Game, record=HAZARD)``, and
+    takes its key and title from there."""
+
+    record: ClassVar[AnyGame]
     game: ClassVar[str]
+    """The game's key (its record's :attr:`~bot.catalog.Game.name`)."""
     title: ClassVar[str]
+    """The game's title, untranslated (its record's)."""
     has_dice: ClassVar[bool] = True
     """Whether the game draws on the fair dice; a game without chance shows no seed."""
     seats_title: ClassVar[str] = N_("Seats")
@@ -79,6 +86,13 @@ class Game:
     answers ephemerally with :meth:`hand`; every answer is edited after every outcome, and
     a click on one drawn at an earlier ply is refused in its own words."""
     hand_label: ClassVar[str] = N_("My hand")
+
+    def __init_subclass__(cls, record: AnyGame | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if record is not None:
+            cls.record = record
+            cls.game = record.name
+            cls.title = record.title
 
     def __init__(self, hub: TableHub) -> None:
         self.hub = hub

@@ -15,10 +15,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
+from bot.catalog import FORTUNES_WINDS
 from bot.games import fortunes_winds as fw
-from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
-from cogs._ui.options import FIXED, OPENER, SERVER, Options, Values, table
+from cogs._ui.options import FIXED, OPENER, SERVER, Options, table
 from cogs.fortunes_winds import words
 from cogs.fortunes_winds.ui import FortunesUI
 
@@ -65,17 +65,14 @@ seats>max_players  2..25  Most players at the table (default 8)
 )  # fmt: skip
 
 
-async def open_table(cog: FortunesCog, interaction: Any, values: Values) -> None:
-    parsed = parse_rules(cog.bot.registry.get("fortunes_winds"), OPTIONS.rules(values))
-    await cog.ui.hub.open_table(interaction, "fortunes_winds", parsed)
-
-
 class FortunesCog(
-    GameCog, commands.GroupCog, group_name="fortunes", group_description="Fortunes and Winds"
+    GameCog, commands.GroupCog, group_name="fortunes", group_description=FORTUNES_WINDS.title
 ):
     ui: FortunesUI
     options = OPTIONS
-    open = OPTIONS.command("open", "Open a Fortunes and Winds table in this channel.", open_table)
+    open = OPTIONS.command(
+        "open", "Open a Fortunes and Winds table in this channel.", GameCog.open_with
+    )
 
     @app_commands.command(name="bet", description="Bet at this channel's Fortunes and Winds table.")
     @app_commands.describe(kind="What to bet on", amount="How many coins")

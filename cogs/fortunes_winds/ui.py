@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 import discord
 from pydantic import BaseModel
 
+from bot.catalog import FORTUNES_WINDS
 from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.games import fortunes_winds as fw
 from bot.games.dice import ScriptedDice
@@ -56,9 +57,7 @@ CONTROLS: tuple[Control, ...] = (
 """The table's buttons; a Control's label is translated where it is drawn."""
 
 
-class FortunesUI(Game):
-    game = "fortunes_winds"
-    title = N_("Fortunes and Winds")
+class FortunesUI(Game, record=FORTUNES_WINDS):
     recent_events = 12
     sentences = words.SENTENCES
     buttons = CONTROLS

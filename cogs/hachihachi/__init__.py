@@ -19,18 +19,19 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import BaseModel
 
 from bot import fonts
 from bot.app import TanzakuBot
-from bot.errors import InsufficientFunds, NotAllowed
+from bot.catalog import HACHIHACHI
+from bot.errors import InsufficientFunds
 from bot.games import hachihachi as hh
 from bot.games.hachihachi import models as hm
-from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
-from cogs._ui.options import OPENER, Options, Values, table
+from cogs._ui.options import OPENER, Options, table
 from cogs.hachihachi import words
 from cogs.hachihachi.buttons import card_arg, claim_arg, claim_from, decision, play_from
-from cogs.hachihachi.ui import GAME, HachiHachiUI
+from cogs.hachihachi.ui import HachiHachiUI
 
 __all__ = [
     "OPTIONS",
@@ -90,25 +91,22 @@ afk_turns>afk_rounds_to_forfeit  1..20  Decisions in a row the clock makes that 
 )  # fmt: skip
 
 
-async def open_table(cog: HachiHachiCog, interaction: Any, values: Values) -> None:
-    parsed = parse_rules(cog.bot.registry.get(GAME), OPTIONS.rules(values))
-    try:
-        await cog.ui.hub.open_table(interaction, GAME, parsed)
-    except InsufficientFunds as short:
-        if not isinstance(parsed, hh.Rules) or short.user_id not in (None, interaction.user.id):
-            raise
-        # The escrow is one round's worst case, whatever the match's length: say so, and
-        # the stake it covers.
-        fit = hh.affordable_stake(parsed, short.balance)
-        raise NotAllowed(words.escrow_refusal(short, parsed, fit)) from short
-
-
 class HachiHachiCog(
-    GameCog, commands.GroupCog, group_name="hanafuda", group_description="Nuki Hachi-hachi"
+    GameCog, commands.GroupCog, group_name="hanafuda", group_description=HACHIHACHI.title
 ):
     ui: HachiHachiUI
     options = OPTIONS
-    open = OPTIONS.command("open", "Open a Nuki Hachi-hachi table in this channel.", open_table)
+    open = OPTIONS.command(
+        "open", "Open a Nuki Hachi-hachi table in this channel.", GameCog.open_with
+    )
+
+    def open_refusal(self, short: InsufficientFunds, rules: BaseModel) -> str | None:
+        if not isinstance(rules, hh.Rules):
+            return None
+        # The escrow is one round's worst case, whatever the match's length: say so, and
+        # the stake it covers.
+        fit = hh.affordable_stake(rules, short.balance)
+        return words.escrow_refusal(short, rules, fit)
 
     @app_commands.command(name="yaku", description="The teyaku and dekiyaku, with their values.")
     async def yaku(self, interaction: discord.Interaction[Any]) -> None:

@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 import discord
 from pydantic import BaseModel
 
+from bot.catalog import HACHIHACHI
 from bot.errors import NotAllowed
 from bot.games import hachihachi as hh
 from bot.games.common import is_computer
@@ -16,7 +17,7 @@ from bot.games.dice import ScriptedDice
 from bot.games.hachihachi import models as hm
 from bot.games.hachihachi.cards import CARDS
 from bot.games.hachihachi.yaku import card_points
-from bot.i18n import N_, _, ngettext
+from bot.i18n import _, ngettext
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
@@ -39,7 +40,6 @@ from cogs.hachihachi.buttons import (
 from cogs.hachihachi.words import distinct
 
 Snapshot: TypeAlias = TableSnapshot[hm.Rules, hm.State]
-GAME = "hachihachi"
 FIELD_FILE = "field.png"
 HAND_FILE = "hand.png"
 """Fixed file names: a name never depends on the cards (it is public, and a hand's digest
@@ -100,9 +100,7 @@ def blind(state: hm.State, player: int) -> bool:
     return state.phase == "mizuten" and player == state.dealer and not state.finished
 
 
-class HachiHachiUI(Game):
-    game = GAME
-    title = N_("Nuki Hachi-hachi")
+class HachiHachiUI(Game, record=HACHIHACHI):
     recent_events = 3
     """The table message stays short: the picture shows the table, the channel's result
     line each round's payments, /history the whole log."""
@@ -173,7 +171,7 @@ class HachiHachiUI(Game):
         return [last] if last else []
 
     def controls(self, snapshot: Snapshot) -> discord.ui.View:
-        return view_of(self.hand_button(snapshot), self.hub.rules_button(snapshot.id, GAME))
+        return view_of(self.hand_button(snapshot), self.hub.rules_button(snapshot.id, self.game))
 
     def notice_view(self, snapshot: Snapshot, member: int) -> discord.ui.View:
         """A turn notice carries the hand: the member's whole turn is played in it."""

@@ -16,9 +16,8 @@ from discord.ext import commands
 from bot.app import TanzakuBot
 from bot.errors import UserFacingError
 from bot.games import hazard
-from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
-from cogs._ui.options import FIXED, OPENER, SERVER, Options, Values, table
+from cogs._ui.options import FIXED, OPENER, SERVER, Options, table
 from cogs.hazard.ui import HazardUI
 from cogs.hazard.words import odds_embed
 
@@ -67,19 +66,14 @@ seats>max_players   1..10   Most players at the table (default 10)
 )
 
 
-async def open_table(cog: HazardCog, interaction: discord.Interaction[Any], values: Values) -> None:
-    # The engine's Rules refuse limits out of order and any option set that would let a
-    # bet favour the player; parse_rules turns that into the member's answer.
-    rules = parse_rules(cog.bot.registry.get("hazard"), OPTIONS.rules(values))
-    await cog.ui.hub.open_table(interaction, "hazard", rules)
-
-
 class HazardCog(
     GameCog, commands.GroupCog, group_name="hazard", group_description="Hazard, the old dice game"
 ):
     ui: HazardUI
     options = OPTIONS
-    open = OPTIONS.command("open", "Open a Hazard table in this channel.", open_table)
+    # The engine's Rules refuse limits out of order and any option set that would let a
+    # bet favour the player; open_with turns that into the member's answer.
+    open = OPTIONS.command("open", "Open a Hazard table in this channel.", GameCog.open_with)
 
     @app_commands.command(name="bet", description="Bet at this channel's Hazard table.")
     @app_commands.describe(kind="What to bet on", amount="How many coins")

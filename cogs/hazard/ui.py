@@ -8,6 +8,7 @@ from typing import Any, TypeAlias
 
 import discord
 
+from bot.catalog import HAZARD
 from bot.games import hazard
 from bot.games.common import HOUSE
 from bot.i18n import N_, _
@@ -48,9 +49,7 @@ CONTROLS: tuple[Control | Menu, ...] = (
 Snapshot: TypeAlias = TableSnapshot[hazard.Rules, hazard.State]
 
 
-class HazardUI(Game):
-    game = "hazard"
-    title = "Hazard"
+class HazardUI(Game, record=HAZARD):
     sentences = SENTENCES
     buttons = CONTROLS
 

@@ -11,9 +11,8 @@ from discord.ext import commands
 from bot.app import TanzakuBot
 from bot.games import nihakyu
 from bot.i18n import _
-from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
-from cogs._ui.options import FIXED, OPENER, SERVER, Options, Values, server_while, table
+from cogs._ui.options import FIXED, OPENER, SERVER, Options, server_while, table
 from cogs.nihakyu.ui import NihakyuUI
 
 # `server`: only the server's moderators set it (/config rule), never the opener. With
@@ -64,13 +63,6 @@ round_seconds          10..3600  Seconds a round waits for choices (default 60)
 )
 
 
-async def open_table(
-    cog: NihakyuCog, interaction: discord.Interaction[Any], values: Values
-) -> None:
-    rules = parse_rules(cog.bot.registry.get("nihakyu"), OPTIONS.rules(values))
-    await cog.ui.hub.open_table(interaction, "nihakyu", rules)
-
-
 class NihakyuCog(
     GameCog,
     commands.GroupCog,
@@ -79,7 +71,7 @@ class NihakyuCog(
 ):
     ui: NihakyuUI
     options = OPTIONS
-    open = OPTIONS.command("open", "Open a Nihakyu table in this channel.", open_table)
+    open = OPTIONS.command("open", "Open a Nihakyu table in this channel.", GameCog.open_with)
 
     @app_commands.command(name="eject", description="Eject a player for a forbidden technique.")
     @app_commands.describe(member="The player to eject (moderators not seated at the table)")

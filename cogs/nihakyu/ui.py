@@ -8,6 +8,7 @@ from typing import Any, TypeAlias
 
 import discord
 
+from bot.catalog import NIHAKYU
 from bot.games import nihakyu
 from bot.i18n import N_, _
 from bot.service import TableSnapshot
@@ -51,9 +52,7 @@ CONTROLS = (
 Snapshot: TypeAlias = TableSnapshot[nihakyu.Rules, nihakyu.State]
 
 
-class NihakyuUI(Game):
-    game = "nihakyu"
-    title = "Nihakyu"
+class NihakyuUI(Game, record=NIHAKYU):
     seats_title = N_("Stamina (✅ chosen · ⏳ waiting · 🔁 Roll for me)")
     finished_seats_title = N_("Stamina at the end (✖ out)")
     recent_events = 12

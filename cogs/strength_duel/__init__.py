@@ -13,10 +13,10 @@ import discord
 from discord.ext import commands
 
 from bot.app import TanzakuBot
+from bot.catalog import STRENGTH_DUEL
 from bot.errors import NotAllowed
 from bot.games import strength_duel as duel
 from bot.i18n import N_
-from bot.service import parse_rules
 from cogs._ui.cog import GameCog, install_game
 from cogs._ui.options import OPENER, SERVER, Options, Values, table
 from cogs.strength_duel.ui import DuelUI
@@ -80,16 +80,15 @@ async def challenge(cog: DuelCog, interaction: discord.Interaction[Any], values:
         raise NotAllowed(NO_MEMBER_IN[mode])
     if not group and member is None:
         raise NotAllowed(MEMBER_NEEDED[mode])
-    rules = parse_rules(cog.bot.registry.get("strength_duel"), OPTIONS.rules(values))
+    rules = cog.rules_from(values)
     await cog.ui.open_or_challenge(interaction, rules, member, stake)
 
 
 async def open_lobby(cog: DuelCog, interaction: discord.Interaction[Any], values: Values) -> None:
-    rules = parse_rules(cog.bot.registry.get("strength_duel"), OPEN_OPTIONS.rules(values))
-    await cog.ui.open_or_challenge(interaction, rules, None, values["stake"])
+    await cog.open_with(interaction, values, OPEN_OPTIONS)  # read by /duel open's own options
 
 
-class DuelCog(GameCog, commands.GroupCog, group_name="duel", group_description="Strength Duel"):
+class DuelCog(GameCog, commands.GroupCog, group_name="duel", group_description=STRENGTH_DUEL.title):
     ui: DuelUI
     options = OPTIONS
     challenge = OPTIONS.command("challenge", "Challenge a member to a Strength Duel.", challenge)

@@ -8,6 +8,7 @@ from typing import Any, ClassVar, TypeAlias
 
 import discord
 
+from bot.catalog import STRENGTH_DUEL
 from bot.games import strength_duel as duel
 from bot.i18n import N_, _
 from bot.service import TableSnapshot
@@ -44,9 +45,7 @@ PANEL_MOVES = (
 )
 
 
-class DuelUI(Game):
-    game = "strength_duel"
-    title = "Strength Duel"
+class DuelUI(Game, record=STRENGTH_DUEL):
     has_dice: ClassVar[bool] = False
     """No dice in this game: the table shows no fair-dice footer."""
     seats_title = N_("Ninjas")

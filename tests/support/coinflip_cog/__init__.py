@@ -15,18 +15,16 @@ from bot.app import TanzakuBot
 from bot.games.common import is_computer
 from bot.service import Outcome, TableSnapshot, parse_rules
 from cogs._ui import render
-from cogs._ui.cog import install_game
+from cogs._ui.cog import GameCog, install_game
 from cogs._ui.game import Game as GameUI
-from cogs._ui.options import Options, Values, table
+from cogs._ui.options import Options, table
 from cogs._ui.primitives import Payload, button, send_ephemeral, view_of
 from cogs._ui.private import send_private
 from tests.support import coinflip
+from tests.support.coinflip import COINFLIP
 
 
-class CoinflipUI(GameUI):
-    game = "coinflip"
-    title = "Coin Flip"
-
+class CoinflipUI(GameUI, record=COINFLIP):
     def describe_rules(self, snapshot: TableSnapshot) -> list[str]:
         return [f"Rake: {snapshot.rules.rake}"]
 
@@ -87,35 +85,29 @@ CUSTOM = replace(
 )
 
 
-async def open_custom(
-    cog: CoinflipCog, interaction: discord.Interaction[Any], values: Values
-) -> None:
-    rules = parse_rules(cog.bot.registry.get("coinflip"), CUSTOM.rules(values))
-    await cog.hub.open_table(interaction, "coinflip", rules)
-
-
 @app_commands.guild_only()
-class CoinflipCog(commands.GroupCog, group_name="coinflip", group_description="Test coin flip"):
-    def __init__(self, bot: TanzakuBot, ui: CoinflipUI) -> None:
-        self.bot = bot
-        self.hub = ui.hub
+class CoinflipCog(
+    GameCog, commands.GroupCog, group_name="coinflip", group_description="Test coin flip"
+):
+    ui: CoinflipUI
+    options = CUSTOM
 
     @app_commands.command(name="open", description="Open a coin flip table")
     async def open(
         self, interaction: discord.Interaction[Any], stake: int = 10, rake: int = 0
     ) -> None:
-        spec = self.bot.registry.get("coinflip")
-        rules = parse_rules(spec, {"stake": stake, "rake": rake})
-        await self.hub.open_table(interaction, "coinflip", rules)
+        # Declared by hand, not by its options: the plain path a command may still take.
+        rules = parse_rules(self.bot.registry.get(self.ui.game), {"stake": stake, "rake": rake})
+        await self.ui.hub.open_table(interaction, self.ui.game, rules)
 
-    custom = CUSTOM.command("custom", "Open a coin flip table with presets and a form", open_custom)
+    custom = CUSTOM.command(
+        "custom", "Open a coin flip table with presets and a form", GameCog.open_with
+    )
 
     @app_commands.command(name="panel", description="Your own copy of a table's buttons")
     async def panel(self, interaction: discord.Interaction[Any], table: int) -> None:
         snapshot = await self.bot.tables.snapshot(table)
-        ui = self.hub.ui("coinflip")
-        assert isinstance(ui, CoinflipUI)
-        await send_ephemeral(interaction, "Your controls:", view=ui.controls(snapshot))
+        await send_ephemeral(interaction, "Your controls:", view=self.ui.controls(snapshot))
 
 
 async def setup(bot: TanzakuBot) -> None:
