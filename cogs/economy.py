@@ -102,6 +102,9 @@ def movement_line(row: LedgerRow, account: str, currency: str) -> str:
 
 
 def audit_embed(audit: Audit, currency: str, member: discord.abc.User | None) -> discord.Embed:
+    """The economy audit: the books' invariant, the ledger's check, a member's movements.
+
+    Long because: an embed's parts written top to bottom as the moderator reads them."""
     t = audit.totals
 
     def coins(amount: int) -> str:

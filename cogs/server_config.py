@@ -29,7 +29,7 @@ from bot.service.config import ServerConfig
 from cogs._ui import render
 from cogs._ui.cog import GameCog
 from cogs._ui.hub import TableHub
-from cogs._ui.options import GAME_CHOICES, Options
+from cogs._ui.options import GAME_CHOICES, Option, Options
 from cogs._ui.primitives import send_ephemeral
 from cogs.economy import GiftSettings, configure_economy
 
@@ -123,7 +123,9 @@ def config_embed(
     default_currency: str = DEFAULT_CURRENCY,
 ) -> discord.Embed:
     """Every server setting, in the language in effect (the moderator's: it is theirs
-    alone to see); ``playable``: game name → English title."""
+    alone to see); ``playable``: game name → English title.
+
+    Long because: an embed's fields written top to bottom as the moderator reads them."""
     default = _(DEFAULT)
     games = [
         f"{'❌' if name in config.disabled_games else '✅'} {_(title)}"
@@ -258,22 +260,8 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
                 return cog.options
         return None
 
-    @app_commands.command(name="rule", description="A server default for a game's option.")
-    @app_commands.describe(
-        game="Which game",
-        option="The option's name (round_seconds, house_guard, …; /rules lists who sets which)",
-        value="Its value: on/off, a number or one of its choices; `default` for the game's own",
-    )
-    @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def rule(
-        self,
-        interaction: discord.Interaction[Any],
-        game: app_commands.Choice[str],
-        option: app_commands.Range[str, 1, 40],
-        value: app_commands.Range[str, 1, 40],
-    ) -> None:
-        assert interaction.guild_id is not None
+    def _option_named(self, game: app_commands.Choice[str], option: str) -> tuple[Options, Option]:
+        """The game's options and the one named `option`; else refused, naming them."""
         options = self.options_of(game.value)
         declared = None if options is None else options.option(option.strip())
         if options is None or declared is None:
@@ -290,6 +278,25 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
                 game=_(game.name),
                 option=option.strip(),
             )
+        return options, declared
+
+    @app_commands.command(name="rule", description="A server default for a game's option.")
+    @app_commands.describe(
+        game="Which game",
+        option="The option's name (round_seconds, house_guard, …; /rules lists who sets which)",
+        value="Its value: on/off, a number or one of its choices; `default` for the game's own",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def rule(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        option: app_commands.Range[str, 1, 40],
+        value: app_commands.Range[str, 1, 40],
+    ) -> None:
+        assert interaction.guild_id is not None
+        options, declared = self._option_named(game, option)
         parsed = None if value.strip().lower() == "default" else declared.parse(value)
         check_deadline_default(declared.name, parsed)
         current = await self.bot.tables.server_config(interaction.guild_id)
