@@ -123,9 +123,7 @@ def config_embed(
     default_currency: str = DEFAULT_CURRENCY,
 ) -> discord.Embed:
     """Every server setting, in the language in effect (the moderator's: it is theirs
-    alone to see); ``playable``: game name → English title.
-
-    Long because: an embed's fields written top to bottom as the moderator reads them."""
+    alone to see); ``playable``: game name → English title."""
     default = _(DEFAULT)
     games = [
         f"{'❌' if name in config.disabled_games else '✅'} {_(title)}"
@@ -137,26 +135,8 @@ def config_embed(
         if config.table_channels
         else _("any channel") + default
     )
-    stakes = []
-    for name, title in playable.items():
-        limits = config.stake_limits.get(name)
-        if limits is None:
-            stakes.append(_("{game}: any stake", game=_(title)) + default)
-        else:
-            low, high = limits
-            if high is not None:
-                stakes.append(_("{game}: {low} to {high}", game=_(title), low=low, high=high))
-            else:
-                stakes.append(_("{game}: at least {low}", game=_(title), low=low))
-    economy = [
-        _("currency: **{value}**", value=terms.currency_name)
-        + (default if terms.currency_name == default_currency else ""),
-        _("starting balance: **{value}**", value=terms.starting_balance)
-        + (default if terms.starting_balance == 1_000 else ""),
-        _("daily amount: **{value}**", value=terms.daily_amount)
-        + (default if terms.daily_amount == 100 else ""),
-        *gift_lines(terms, default),
-    ]
+    stakes = _stake_lines(config, playable, default)
+    economy = _economy_lines(terms, default, default_currency)
     embed = discord.Embed(title=_("Server settings"), colour=discord.Colour(render.COLOUR_LOBBY))
     if language:
         embed.add_field(name=_("Language (/config language)"), value=language, inline=False)
@@ -179,6 +159,35 @@ def config_embed(
     )
     embed.add_field(name=_("Economy (/config economy)"), value="\n".join(economy), inline=False)
     return embed
+
+
+def _stake_lines(config: ServerConfig, playable: dict[str, str], default: str) -> list[str]:
+    """Each game's stake limits here (``default``: the mark of a game's own)."""
+    stakes = []
+    for name, title in playable.items():
+        limits = config.stake_limits.get(name)
+        if limits is None:
+            stakes.append(_("{game}: any stake", game=_(title)) + default)
+        else:
+            low, high = limits
+            if high is not None:
+                stakes.append(_("{game}: {low} to {high}", game=_(title), low=low, high=high))
+            else:
+                stakes.append(_("{game}: at least {low}", game=_(title), low=low))
+    return stakes
+
+
+def _economy_lines(terms: GuildTerms, default: str, default_currency: str) -> list[str]:
+    """The server's economy terms, each marked when it is the default."""
+    return [
+        _("currency: **{value}**", value=terms.currency_name)
+        + (default if terms.currency_name == default_currency else ""),
+        _("starting balance: **{value}**", value=terms.starting_balance)
+        + (default if terms.starting_balance == 1_000 else ""),
+        _("daily amount: **{value}**", value=terms.daily_amount)
+        + (default if terms.daily_amount == 100 else ""),
+        *gift_lines(terms, default),
+    ]
 
 
 @app_commands.default_permissions(manage_guild=True)
