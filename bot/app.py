@@ -95,6 +95,9 @@ class TanzakuBot(commands.Bot):
         sync_globally: bool = False,
         **client_options: Any,
     ) -> None:
+        """Long because: the composition root, every part of the bot built and wired
+        in one place with the reason for each choice beside it (split, the order of
+        construction would hide across helpers)."""
         super().__init__(
             **client_options,
             command_prefix=commands.when_mentioned,

@@ -15,6 +15,7 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
@@ -89,106 +90,141 @@ class Children:
         return child
 
 
+@dataclass(frozen=True)
+class Declared:
+    """One metric the meter records: the attribute holding its children, its kind, name,
+    help text and labels (and a histogram's buckets)."""
+
+    attr: str
+    kind: type[Counter] | type[Histogram]
+    name: str
+    doc: str
+    labels: tuple[str, ...]
+    buckets: tuple[float, ...] = ()
+
+
+METRICS: tuple[Declared, ...] = (
+    Declared(
+        "_answered",
+        Counter,
+        "tanzaku_interactions_answered",
+        "Interactions Discord acknowledged, by kind",
+        ("kind",),
+    ),
+    Declared(
+        "_answer_seconds",
+        Histogram,
+        "tanzaku_interaction_answer_seconds",
+        "From an interaction's arrival to Discord acknowledging its answer, by kind",
+        ("kind",),
+        LATENCY_BUCKETS,
+    ),
+    Declared(
+        "_failed",
+        Counter,
+        "tanzaku_interaction_failures",
+        "Interactions unanswered in 3 s, answered too late, whose answer Discord refused,"
+        " or that reached an error handler, by kind and reason",
+        ("kind", "reason"),
+    ),
+    Declared(
+        "_refused",
+        Counter,
+        "tanzaku_refusals",
+        "Members told no (a refusal with its reason), by kind and reason",
+        ("kind", "reason"),
+    ),
+    Declared(
+        "_acted",
+        Counter,
+        "tanzaku_table_actions",
+        "Changes to a table saved, by game and source (member, computer, deadline)",
+        ("game", "source"),
+    ),
+    Declared(
+        "_commit_seconds",
+        Histogram,
+        "tanzaku_db_commit_seconds",
+        "Time of one database COMMIT, by backend",
+        ("backend",),
+        COMMIT_BUCKETS,
+    ),
+    Declared(
+        "_group_units",
+        Histogram,
+        "tanzaku_db_commit_units",
+        "Units of work (actions, writes) sharing one COMMIT, by backend",
+        ("backend",),
+        GROUP_BUCKETS,
+    ),
+    Declared(
+        "_deadlines",
+        Counter,
+        "tanzaku_deadlines_fired",
+        "Table deadlines that acted (a lobby expired, a game's timeout), by kind",
+        ("kind",),
+    ),
+    Declared(
+        "_lateness",
+        Histogram,
+        "tanzaku_deadline_lateness_seconds",
+        "How long after its time a deadline acted, by kind",
+        ("kind",),
+        LATENESS_BUCKETS,
+    ),
+    Declared(
+        "_late",
+        Counter,
+        "tanzaku_deadlines_late",
+        f"Deadlines that acted more than {LATE_SECONDS:g} s after their time, by kind",
+        ("kind",),
+    ),
+    Declared(
+        "_decisions",
+        Histogram,
+        "tanzaku_computer_decision_seconds",
+        "Time a computer seat took to decide a move (recorded once the move has landed), by game",
+        ("game",),
+        DECISION_BUCKETS,
+    ),
+)
+"""Every metric :class:`PrometheusMeter` records from the meter's events, in the order a
+scrape shows them (the live-tables gauge and the process's own follow)."""
+
+
+def _build(declared: Declared, registry: CollectorRegistry) -> Children:
+    if declared.kind is Histogram:
+        metric: Counter | Histogram = Histogram(
+            declared.name,
+            declared.doc,
+            declared.labels,
+            buckets=declared.buckets,
+            registry=registry,
+        )
+    else:
+        metric = Counter(declared.name, declared.doc, declared.labels, registry=registry)
+    return Children(metric)
+
+
 class PrometheusMeter(Meter):
     """Every metric the bot serves, in :attr:`registry`."""
 
+    _answered: Children
+    _answer_seconds: Children
+    _failed: Children
+    _refused: Children
+    _acted: Children
+    _commit_seconds: Children
+    _group_units: Children
+    _deadlines: Children
+    _lateness: Children
+    _late: Children
+    _decisions: Children
+
     def __init__(self, games: Iterable[str] = ()) -> None:
         self.registry = registry = CollectorRegistry()
-        self._answered = Children(
-            Counter(
-                "tanzaku_interactions_answered",
-                "Interactions Discord acknowledged, by kind",
-                ("kind",),
-                registry=registry,
-            )
-        )
-        self._answer_seconds = Children(
-            Histogram(
-                "tanzaku_interaction_answer_seconds",
-                "From an interaction's arrival to Discord acknowledging its answer, by kind",
-                ("kind",),
-                buckets=LATENCY_BUCKETS,
-                registry=registry,
-            )
-        )
-        self._failed = Children(
-            Counter(
-                "tanzaku_interaction_failures",
-                "Interactions unanswered in 3 s, answered too late, whose answer Discord refused,"
-                " or that reached an error handler, by kind and reason",
-                ("kind", "reason"),
-                registry=registry,
-            )
-        )
-        self._refused = Children(
-            Counter(
-                "tanzaku_refusals",
-                "Members told no (a refusal with its reason), by kind and reason",
-                ("kind", "reason"),
-                registry=registry,
-            )
-        )
-        self._acted = Children(
-            Counter(
-                "tanzaku_table_actions",
-                "Changes to a table saved, by game and source (member, computer, deadline)",
-                ("game", "source"),
-                registry=registry,
-            )
-        )
-        self._commit_seconds = Children(
-            Histogram(
-                "tanzaku_db_commit_seconds",
-                "Time of one database COMMIT, by backend",
-                ("backend",),
-                buckets=COMMIT_BUCKETS,
-                registry=registry,
-            )
-        )
-        self._group_units = Children(
-            Histogram(
-                "tanzaku_db_commit_units",
-                "Units of work (actions, writes) sharing one COMMIT, by backend",
-                ("backend",),
-                buckets=GROUP_BUCKETS,
-                registry=registry,
-            )
-        )
-        self._deadlines = Children(
-            Counter(
-                "tanzaku_deadlines_fired",
-                "Table deadlines that acted (a lobby expired, a game's timeout), by kind",
-                ("kind",),
-                registry=registry,
-            )
-        )
-        self._lateness = Children(
-            Histogram(
-                "tanzaku_deadline_lateness_seconds",
-                "How long after its time a deadline acted, by kind",
-                ("kind",),
-                buckets=LATENESS_BUCKETS,
-                registry=registry,
-            )
-        )
-        self._late = Children(
-            Counter(
-                "tanzaku_deadlines_late",
-                f"Deadlines that acted more than {LATE_SECONDS:g} s after their time, by kind",
-                ("kind",),
-                registry=registry,
-            )
-        )
-        self._decisions = Children(
-            Histogram(
-                "tanzaku_computer_decision_seconds",
-                "Time a computer seat took to decide a move (recorded once the move has landed),"
-                " by game",
-                ("game",),
-                buckets=DECISION_BUCKETS,
-                registry=registry,
-            )
-        )
+        for declared in METRICS:
+            setattr(self, declared.attr, _build(declared, registry))
         self.live = LiveTables(games)
         registry.register(self.live)
         # Memory (resident, virtual), CPU seconds, open files, start time: Linux's /proc.

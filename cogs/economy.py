@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -102,43 +103,12 @@ def movement_line(row: LedgerRow, account: str, currency: str) -> str:
 
 
 def audit_embed(audit: Audit, currency: str, member: discord.abc.User | None) -> discord.Embed:
-    t = audit.totals
+    """The economy audit: the books' invariant, the ledger's check, a member's movements."""
 
     def coins(amount: int) -> str:
         return render.coins(amount, currency)
 
-    sums = _(
-        "wallets {wallets} + escrow {escrow} + house bank {house} = **{total}**; "
-        "minted **{minted}**",
-        wallets=coins(t.wallets),
-        escrow=coins(t.escrow),
-        house=coins(t.house),
-        total=coins(t.wallets + t.escrow + t.house),
-        minted=coins(t.minted),
-    )
-    if audit.invariant_holds:
-        invariant = _("✅ Every coin is accounted for: {sums}.", sums=sums)
-    else:
-        off = t.wallets + t.escrow + t.house - t.minted
-        invariant = _("❌ The books are off by {off}: {sums}.", off=coins(off), sums=sums)
-    if not audit.mismatches:
-        ledger = _(
-            "✅ All {count} accounts hold exactly what the ledger says.", count=audit.accounts
-        )
-    else:
-        shown = [
-            _(
-                "{account}: ledger {flow}, stored {held}",
-                account=account_text(a),
-                flow=coins(flow),
-                held=coins(held),
-            )
-            for a, flow, held in audit.mismatches[:5]
-        ]
-        more = len(audit.mismatches) - len(shown)
-        ledger = _("❌ Stored balances that differ from the ledger:") + "\n" + "\n".join(shown)
-        if more:
-            ledger += "\n" + _("…and {count} more.", count=str(more))
+    invariant, ledger = _invariant_text(audit, coins), _ledger_text(audit, coins)
     embed = discord.Embed(
         title=_("Economy audit"),
         description=f"{invariant}\n{ledger}",
@@ -162,6 +132,49 @@ def audit_embed(audit: Audit, currency: str, member: discord.abc.User | None) ->
             inline=False,
         )
     return embed
+
+
+def _invariant_text(audit: Audit, coins: Callable[[int], str]) -> str:
+    """Whether every coin minted is in a wallet, in escrow or in the house bank."""
+    t = audit.totals
+    sums = _(
+        "wallets {wallets} + escrow {escrow} + house bank {house} = **{total}**; "
+        "minted **{minted}**",
+        wallets=coins(t.wallets),
+        escrow=coins(t.escrow),
+        house=coins(t.house),
+        total=coins(t.wallets + t.escrow + t.house),
+        minted=coins(t.minted),
+    )
+    if audit.invariant_holds:
+        invariant = _("✅ Every coin is accounted for: {sums}.", sums=sums)
+    else:
+        off = t.wallets + t.escrow + t.house - t.minted
+        invariant = _("❌ The books are off by {off}: {sums}.", off=coins(off), sums=sums)
+    return invariant
+
+
+def _ledger_text(audit: Audit, coins: Callable[[int], str]) -> str:
+    """Whether every stored balance is what the ledger says (the first five that differ)."""
+    if not audit.mismatches:
+        ledger = _(
+            "✅ All {count} accounts hold exactly what the ledger says.", count=audit.accounts
+        )
+    else:
+        shown = [
+            _(
+                "{account}: ledger {flow}, stored {held}",
+                account=account_text(a),
+                flow=coins(flow),
+                held=coins(held),
+            )
+            for a, flow, held in audit.mismatches[:5]
+        ]
+        more = len(audit.mismatches) - len(shown)
+        ledger = _("❌ Stored balances that differ from the ledger:") + "\n" + "\n".join(shown)
+        if more:
+            ledger += "\n" + _("…and {count} more.", count=str(more))
+    return ledger
 
 
 BOARD_PAGE = 10

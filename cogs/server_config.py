@@ -29,7 +29,7 @@ from bot.service.config import ServerConfig
 from cogs._ui import render
 from cogs._ui.cog import GameCog
 from cogs._ui.hub import TableHub
-from cogs._ui.options import GAME_CHOICES, Options
+from cogs._ui.options import GAME_CHOICES, Option, Options
 from cogs._ui.primitives import send_ephemeral
 from cogs.economy import GiftSettings, configure_economy
 
@@ -135,26 +135,8 @@ def config_embed(
         if config.table_channels
         else _("any channel") + default
     )
-    stakes = []
-    for name, title in playable.items():
-        limits = config.stake_limits.get(name)
-        if limits is None:
-            stakes.append(_("{game}: any stake", game=_(title)) + default)
-        else:
-            low, high = limits
-            if high is not None:
-                stakes.append(_("{game}: {low} to {high}", game=_(title), low=low, high=high))
-            else:
-                stakes.append(_("{game}: at least {low}", game=_(title), low=low))
-    economy = [
-        _("currency: **{value}**", value=terms.currency_name)
-        + (default if terms.currency_name == default_currency else ""),
-        _("starting balance: **{value}**", value=terms.starting_balance)
-        + (default if terms.starting_balance == 1_000 else ""),
-        _("daily amount: **{value}**", value=terms.daily_amount)
-        + (default if terms.daily_amount == 100 else ""),
-        *gift_lines(terms, default),
-    ]
+    stakes = _stake_lines(config, playable, default)
+    economy = _economy_lines(terms, default, default_currency)
     embed = discord.Embed(title=_("Server settings"), colour=discord.Colour(render.COLOUR_LOBBY))
     if language:
         embed.add_field(name=_("Language (/config language)"), value=language, inline=False)
@@ -177,6 +159,35 @@ def config_embed(
     )
     embed.add_field(name=_("Economy (/config economy)"), value="\n".join(economy), inline=False)
     return embed
+
+
+def _stake_lines(config: ServerConfig, playable: dict[str, str], default: str) -> list[str]:
+    """Each game's stake limits here (``default``: the mark of a game's own)."""
+    stakes = []
+    for name, title in playable.items():
+        limits = config.stake_limits.get(name)
+        if limits is None:
+            stakes.append(_("{game}: any stake", game=_(title)) + default)
+        else:
+            low, high = limits
+            if high is not None:
+                stakes.append(_("{game}: {low} to {high}", game=_(title), low=low, high=high))
+            else:
+                stakes.append(_("{game}: at least {low}", game=_(title), low=low))
+    return stakes
+
+
+def _economy_lines(terms: GuildTerms, default: str, default_currency: str) -> list[str]:
+    """The server's economy terms, each marked when it is the default."""
+    return [
+        _("currency: **{value}**", value=terms.currency_name)
+        + (default if terms.currency_name == default_currency else ""),
+        _("starting balance: **{value}**", value=terms.starting_balance)
+        + (default if terms.starting_balance == 1_000 else ""),
+        _("daily amount: **{value}**", value=terms.daily_amount)
+        + (default if terms.daily_amount == 100 else ""),
+        *gift_lines(terms, default),
+    ]
 
 
 @app_commands.default_permissions(manage_guild=True)
@@ -258,22 +269,8 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
                 return cog.options
         return None
 
-    @app_commands.command(name="rule", description="A server default for a game's option.")
-    @app_commands.describe(
-        game="Which game",
-        option="The option's name (round_seconds, house_guard, …; /rules lists who sets which)",
-        value="Its value: on/off, a number or one of its choices; `default` for the game's own",
-    )
-    @app_commands.choices(game=GAME_CHOICES)
-    @app_commands.checks.has_permissions(manage_guild=True)
-    async def rule(
-        self,
-        interaction: discord.Interaction[Any],
-        game: app_commands.Choice[str],
-        option: app_commands.Range[str, 1, 40],
-        value: app_commands.Range[str, 1, 40],
-    ) -> None:
-        assert interaction.guild_id is not None
+    def _option_named(self, game: app_commands.Choice[str], option: str) -> tuple[Options, Option]:
+        """The game's options and the one named `option`; else refused, naming them."""
         options = self.options_of(game.value)
         declared = None if options is None else options.option(option.strip())
         if options is None or declared is None:
@@ -290,6 +287,25 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
                 game=_(game.name),
                 option=option.strip(),
             )
+        return options, declared
+
+    @app_commands.command(name="rule", description="A server default for a game's option.")
+    @app_commands.describe(
+        game="Which game",
+        option="The option's name (round_seconds, house_guard, …; /rules lists who sets which)",
+        value="Its value: on/off, a number or one of its choices; `default` for the game's own",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def rule(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Choice[str],
+        option: app_commands.Range[str, 1, 40],
+        value: app_commands.Range[str, 1, 40],
+    ) -> None:
+        assert interaction.guild_id is not None
+        options, declared = self._option_named(game, option)
         parsed = None if value.strip().lower() == "default" else declared.parse(value)
         check_deadline_default(declared.name, parsed)
         current = await self.bot.tables.server_config(interaction.guild_id)

@@ -272,7 +272,10 @@ def net_of(
     first_sage: int,
 ) -> int:
     """The seat's net points for the round as it ended, as ``score_round`` books them
-    (``caller``: the slot that called shoubu or cancel)."""
+    (``caller``: the slot that called shoubu or cancel).
+
+    Long because: the computer's :func:`search` calls it once per rollout, on bit masks;
+    one flat body mirrors ``score_round``'s steps in order without a call per step."""
     table = scoring.dekiyaku
     total_own, total_other = table[yaku_masks[0]], table[yaku_masks[1]]
     kan = scoring.kan

@@ -409,7 +409,10 @@ def _choice_values(
     Surviving the round at ``x`` is worth ``ending + going * V(x)`` (the last contender
     falls in it, or the game goes on); the lists hold ``V`` and each choice applies that
     step to its own window (Stamina 21 and up cannot fall in a round: there the part of
-    ``ending`` is whole; below, the fall is counted by the tie rule)."""
+    ``ending`` is whole; below, the fall is counted by the tie rule).
+
+    Long because: one numeric kernel of the solver's inner loop; the three choices'
+    blocks share its windows and running sums (``next_of``, ``ending``, ``ties``)."""
     count = hi - lo + 1
     base = lo - SIDES  # index 0 of the successor lists is Stamina lo - 20
 

@@ -78,6 +78,8 @@ class TableService:
         computers: Mapping[str, AnyComputer] | None = None,
         meter: Meter = NO_METER,
     ) -> None:
+        """Long because: the table service's composition root, its parts (steps, play,
+        lifecycle, deadlines, computer seats, signals) built and wired in one place."""
         self._db = db
         self.meter = meter
         """Told of every change saved (:meth:`_saved`), deadline fired and computer move."""

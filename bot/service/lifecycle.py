@@ -71,6 +71,19 @@ def parse_rules(spec: AnySpec, options: Mapping[str, Any]) -> BaseModel:
     return rules
 
 
+async def _check_lobbies_hosted(tx: Transaction, guild_id: int, host_id: int) -> None:
+    """Refuse a host who already holds the most open lobbies one member may."""
+    hosted = await tq.lobbies_hosted(tx, guild_id, host_id)
+    if len(hosted) >= MAX_OPEN_LOBBIES:
+        listed = ", ".join(f"#{table}" for table in hosted)
+        raise NotAllowed(
+            "You already host {count} open lobbies ({listed}), the most one "
+            "member may host at once. Start or cancel one of them first.",
+            count=len(hosted),
+            listed=listed,
+        )
+
+
 async def _check_computer_tables(tx: Transaction, guild_id: int, host_id: int) -> None:
     hosted = await tq.computer_tables_hosted(tx, guild_id, host_id)
     if len(hosted) >= MAX_COMPUTER_TABLES:
@@ -118,15 +131,7 @@ class Lifecycle:
         existing = await tq.open_table_in_channel(tx, channel_id, game)
         if existing is not None:
             raise TableAlreadyOpen(existing, spec.title)
-        hosted = await tq.lobbies_hosted(tx, guild_id, host_id)
-        if len(hosted) >= MAX_OPEN_LOBBIES:
-            listed = ", ".join(f"#{table}" for table in hosted)
-            raise NotAllowed(
-                "You already host {count} open lobbies ({listed}), the most one "
-                "member may host at once. Start or cancel one of them first.",
-                count=len(hosted),
-                listed=listed,
-            )
+        await _check_lobbies_hosted(tx, guild_id, host_id)
         if against_computer:
             await _check_computer_tables(tx, guild_id, host_id)
         table_id = await tq.insert_table(

@@ -385,27 +385,10 @@ async def _copy_all(
     rows: dict[str, int] = {}
     digests: dict[str, int] = {}
     for table in tables:
-        names = columns[table]
-        convert = [_converter(table, name, target_columns[table][name]) for name in names]
-        count, digest = 0, 0
-        cursor = source.execute(
-            f"SELECT {', '.join(_quote(n) for n in names)} FROM {_quote(table)}"
+        rows[table], digests[table] = await _copy_table(
+            source, connection, table, columns[table], target_columns[table]
         )
-        for batch in _batches(cursor):
-            # The digest is of the values as SQLite holds them, so a conversion that
-            # changed one (a rounded id) shows in the check below.
-            for row in batch:
-                digest = (digest + _row_digest(tuple(row))) & _MASK
-            records = [
-                tuple(c(value) for c, value in zip(convert, row, strict=True)) for row in batch
-            ]
-            try:
-                await connection.copy_records_to_table(table, records=records, columns=names)
-            except (asyncpg.DataError, OverflowError, ValueError, TypeError) as error:
-                raise CopyRefused(f"table {table}: {_one_line(error)}") from None
-            count += len(records)
-        rows[table], digests[table] = count, digest
-        log.debug("copied %d rows into %s", count, table)
+        log.debug("copied %d rows into %s", rows[table], table)
     copied = set(tables)
     for table, column in await _identity_columns(connection):
         if table not in copied:
@@ -420,6 +403,31 @@ async def _copy_all(
         )
     await _verify(connection, tables, columns, rows, digests, source_books)
     return rows
+
+
+async def _copy_table(
+    source: sqlite3.Connection,
+    connection: Any,
+    table: str,
+    names: list[str],
+    target_columns: dict[str, str],
+) -> tuple[int, int]:
+    """Copy one table's rows in batches: the rows copied and the digest of their values."""
+    convert = [_converter(table, name, target_columns[name]) for name in names]
+    count, digest = 0, 0
+    cursor = source.execute(f"SELECT {', '.join(_quote(n) for n in names)} FROM {_quote(table)}")
+    for batch in _batches(cursor):
+        # The digest is of the values as SQLite holds them, so a conversion that
+        # changed one (a rounded id) shows in :func:`_verify`.
+        for row in batch:
+            digest = (digest + _row_digest(tuple(row))) & _MASK
+        records = [tuple(c(value) for c, value in zip(convert, row, strict=True)) for row in batch]
+        try:
+            await connection.copy_records_to_table(table, records=records, columns=names)
+        except (asyncpg.DataError, OverflowError, ValueError, TypeError) as error:
+            raise CopyRefused(f"table {table}: {_one_line(error)}") from None
+        count += len(records)
+    return count, digest
 
 
 async def _verify(

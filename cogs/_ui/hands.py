@@ -125,6 +125,9 @@ class HandKeeper:
 
         ``keep=False`` (a table that has ended): answered, but not kept, as nothing will
         edit it again.
+
+        Long because: the three ways Discord lets a click be answered (edit in place,
+        a new response, a follow-up) each keep their answer, side by side.
         """
         kept = self._kept.get(table, {}).get(player)
         shown = payload.fingerprint()

@@ -25,7 +25,7 @@ from bot.replay import MAX_BYTES, page_html
 from bot.service import TableSnapshot
 from bot.service.terms import DECIDED_WITH, LogKind
 from bot.service.verify import ReplayedStep, public_log, replay_steps
-from bot.storage.table_queries import TableStatus
+from bot.storage.table_queries import LogRow, TableStatus
 from cogs._ui import render
 from cogs._ui.hub import GameFace, TableHub
 from cogs._ui.step_words import Speaker, action_words
@@ -122,14 +122,7 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
     names = Names(bot, guild_id)
     # Everyone who ever acted or sat here (a member who cashed out has left the seats).
     await names.load({r.actor_id for r in rows if r.actor_id} | set(snapshot.seats))
-    replayed: list[ReplayedStep | None] = []
-    try:
-        for replayed_step in replay_steps(spec, row, rows, FairDice(bytes.fromhex(row.seed_hex))):
-            replayed.append(replayed_step)
-    except Exception:
-        # The log does not replay from the seed (the page's checks will say where the
-        # rolls part ways): its remaining steps are listed without a table to show.
-        replayed += [None] * (len(rows) - len(replayed))
+    replayed = _replayed(snapshot, rows)
     steps: list[dict[str, Any]] = []
     seen_cards: set[str] = set()
     last = len(rows) - 1
@@ -140,15 +133,7 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
     done = 0
     for number, public in enumerate(public_log(spec, rows), start=1):
         index, log_row, step = public.index, public.row, replayed[public.index]
-        draws: list[Any] = []
-        computer_draws: list[int] = []
-        for earlier in rows[done : index + 1]:
-            row_draws = json.loads(earlier.draws_json)
-            # A computer's decision draws first (acting.py): its randomness, not the
-            # game's chance; the page shows it apart, small.
-            decided = int(json.loads(earlier.action_json).get(DECIDED_WITH, 0))
-            computer_draws += range(len(draws), len(draws) + min(decided, len(row_draws)))
-            draws += row_draws
+        draws, computer_draws = _draws(rows[done : index + 1])
         done = index + 1
         action = public.action
         entry: dict[str, Any] = {
@@ -163,25 +148,8 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
         if step is None:
             entry["shown"] = _("This step does not replay from the seed.")
         elif step.state is not None:
-            # As the message showed it then: live until the last step.
             status = row.status if index == last else TableStatus.RUNNING
-            shown: TableSnapshot[Any, Any] = TableSnapshot(
-                dataclasses.replace(row, status=status),
-                spec,
-                snapshot.rules,
-                step.state,
-                list(step.state.seats),
-                snapshot.currency,
-                None,
-                list(step.events),
-            )
-            # In the language in effect: the asker's (/verify), or the server's for the
-            # page attached to the table message (cogs/_ui/endings.py).
-            entry["shown"] = names.text(embed_text(hub.draw(shown).embed))
-            cards = ui.replay_cards(step.state, names)
-            if cards is not None:
-                entry["cards"] = cards
-                seen_cards.update(card for pile in cards.values() for card in pile)
+            _show_state(entry, hub, snapshot, step, status, names, seen_cards)
         elif LogKind.is_table_step(action.get("kind")):
             entry["shown"] = _(
                 "Lobby: {step}", step=names.text(said(action, ui, snapshot.currency))
@@ -199,6 +167,66 @@ async def replay_page(bot: TanzakuBot, table_id: int, guild_id: int) -> str:
     if seen_cards:
         data["tiles"] = tile_uris(ui, seen_cards)
     return page_html(data)
+
+
+def _replayed(snapshot: TableSnapshot[Any, Any], rows: list[LogRow]) -> list[ReplayedStep | None]:
+    """Every logged step replayed from the seed, ``None`` from the first that does not."""
+    row = snapshot.row
+    replayed: list[ReplayedStep | None] = []
+    try:
+        dice = FairDice(bytes.fromhex(row.seed_hex))
+        for replayed_step in replay_steps(snapshot.spec, row, rows, dice):
+            replayed.append(replayed_step)
+    except Exception:
+        # The log does not replay from the seed (the page's checks will say where the
+        # rolls part ways): its remaining steps are listed without a table to show.
+        replayed += [None] * (len(rows) - len(replayed))
+    return replayed
+
+
+def _draws(rows: list[LogRow]) -> tuple[list[Any], list[int]]:
+    """The draws of `rows` in order, and the places among them of a computer's."""
+    draws: list[Any] = []
+    computer_draws: list[int] = []
+    for earlier in rows:
+        row_draws = json.loads(earlier.draws_json)
+        # A computer's decision draws first (acting.py): its randomness, not the
+        # game's chance; the page shows it apart, small.
+        decided = int(json.loads(earlier.action_json).get(DECIDED_WITH, 0))
+        computer_draws += range(len(draws), len(draws) + min(decided, len(row_draws)))
+        draws += row_draws
+    return draws, computer_draws
+
+
+def _show_state(
+    entry: dict[str, Any],
+    hub: TableHub,
+    snapshot: TableSnapshot[Any, Any],
+    step: ReplayedStep,
+    status: TableStatus,
+    names: Names,
+    seen_cards: set[str],
+) -> None:
+    """Put in `entry` the table as its message showed it after `step` (live until the
+    last step: `status`), and a card game's cards, noting them in `seen_cards`."""
+    assert step.state is not None
+    shown: TableSnapshot[Any, Any] = TableSnapshot(
+        dataclasses.replace(snapshot.row, status=status),
+        snapshot.spec,
+        snapshot.rules,
+        step.state,
+        list(step.state.seats),
+        snapshot.currency,
+        None,
+        list(step.events),
+    )
+    # In the language in effect: the asker's (/verify), or the server's for the
+    # page attached to the table message (cogs/_ui/endings.py).
+    entry["shown"] = names.text(embed_text(hub.draw(shown).embed))
+    cards = hub.ui(snapshot.spec.name).replay_cards(step.state, names)
+    if cards is not None:
+        entry["cards"] = cards
+        seen_cards.update(card for pile in cards.values() for card in pile)
 
 
 async def replay_file(bot: TanzakuBot, table_id: int, guild_id: int) -> discord.File | None:

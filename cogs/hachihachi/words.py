@@ -22,7 +22,7 @@ import discord
 from bot.errors import InsufficientFunds
 from bot.games.common import Honour
 from bot.games.hachihachi import models as hh
-from bot.games.hachihachi.calls import call_stakes
+from bot.games.hachihachi.calls import CallStakes, call_stakes
 from bot.games.hachihachi.cards import CARDS, MONTHS
 from bot.games.hachihachi.yaku import (
     DEKIYAKU_KAN,
@@ -269,62 +269,15 @@ def picture_header(state: hh.State, name: Callable[[int], str]) -> str | None:
 
 
 def status_lines(snapshot: Snapshot) -> list[str]:
+    """The table message's status: the match's result once over, else the round's head
+    line and the teyaku claimed or open."""
     state = snapshot.game
-    rules = state.rules
-    total = rules.rounds
     if state.finished:
-        played = state.rounds_played
-        head = ngettext(
-            "**Match over** after {count} round.", "**Match over** after {count} rounds.", played
-        )
-        if state.winners:
-            names = sep().join(render.mention(p) for p in state.winners)
-            if len(state.winners) > 1:
-                head = _("{head} Winners: {names}", head=head, names=names)
-            else:
-                head = _("{head} Winner: {names}", head=head, names=names)
-        lines = [head]
-        for player in state.forfeited:
-            lines.append(
-                _(
-                    "{player} forfeited: the clock decided for them {count} times in a row.",
-                    player=render.mention(player),
-                    count=state.rules.afk_rounds_to_forfeit,
-                )
-            )
-        return lines
-    dealer = render.mention(state.dealer)
-    if state.acting_dealer != state.dealer and state.active:
-        dealer = _(
-            "{dealer} (moving first: {first})",
-            dealer=dealer,
-            first=render.mention(state.acting_dealer),
-        )
-    if state.round > total:
-        head = _(
-            "Round **{round}** of {total} (extra round) · dealer {dealer} · {field}",
-            round=str(state.round),
-            total=str(total),
-            dealer=dealer,
-            field=field_text(state),
-        )
-    else:
-        head = _(
-            "Round **{round}** of {total} · dealer {dealer} · {field}",
-            round=str(state.round),
-            total=str(total),
-            dealer=dealer,
-            field=field_text(state),
-        )
-    pile = _("Draw pile: **{count}** cards", count=len(state.draw_pile))
-    if state.mizuten_declared:
-        pile = _("{pile} · the dealer plays **blind** (mizuten)", pile=pile)
-    if state.pot:
-        pile = _("{pile} · pot {pot} pts", pile=pile, pot=sum(state.pot.values()))
+        return _finished_lines(state)
     # The field and a face-up drawn card are the picture's (and its alt text's), what the
     # table waits for is the turn line, first, and a claim's revealed cards are in its
     # sentence (and /history): the rest fits in a line or two.
-    lines = [_("{head} · {pile}", head=head, pile=pile)]
+    lines = [_("{head} · {pile}", head=_round_head(state), pile=_pile_text(state))]
     claimed = [
         _(
             "{player} **{teyaku}** ({kan})",
@@ -347,6 +300,67 @@ def status_lines(snapshot: Snapshot) -> list[str]:
             )
         )
     return lines
+
+
+def _finished_lines(state: hh.State) -> list[str]:
+    """The match over: rounds played, the winners, and who forfeited."""
+    played = state.rounds_played
+    head = ngettext(
+        "**Match over** after {count} round.", "**Match over** after {count} rounds.", played
+    )
+    if state.winners:
+        names = sep().join(render.mention(p) for p in state.winners)
+        if len(state.winners) > 1:
+            head = _("{head} Winners: {names}", head=head, names=names)
+        else:
+            head = _("{head} Winner: {names}", head=head, names=names)
+    lines = [head]
+    for player in state.forfeited:
+        lines.append(
+            _(
+                "{player} forfeited: the clock decided for them {count} times in a row.",
+                player=render.mention(player),
+                count=state.rules.afk_rounds_to_forfeit,
+            )
+        )
+    return lines
+
+
+def _round_head(state: hh.State) -> str:
+    """``Round 2 of 6 · dealer @ann · <field>`` (an extra round said so)."""
+    total = state.rules.rounds
+    dealer = render.mention(state.dealer)
+    if state.acting_dealer != state.dealer and state.active:
+        dealer = _(
+            "{dealer} (moving first: {first})",
+            dealer=dealer,
+            first=render.mention(state.acting_dealer),
+        )
+    if state.round > total:
+        return _(
+            "Round **{round}** of {total} (extra round) · dealer {dealer} · {field}",
+            round=str(state.round),
+            total=str(total),
+            dealer=dealer,
+            field=field_text(state),
+        )
+    return _(
+        "Round **{round}** of {total} · dealer {dealer} · {field}",
+        round=str(state.round),
+        total=str(total),
+        dealer=dealer,
+        field=field_text(state),
+    )
+
+
+def _pile_text(state: hh.State) -> str:
+    """The draw pile, with a blind dealer (mizuten) and the pot."""
+    pile = _("Draw pile: **{count}** cards", count=len(state.draw_pile))
+    if state.mizuten_declared:
+        pile = _("{pile} · the dealer plays **blind** (mizuten)", pile=pile)
+    if state.pot:
+        pile = _("{pile} · pot {pot} pts", pile=pile, pot=sum(state.pot.values()))
+    return pile
 
 
 def pile_summary(state: hh.State, player: int) -> str:
@@ -1003,23 +1017,7 @@ def call_text(snapshot: Snapshot, player: int) -> str | None:
         rate = kan(stakes.kan)
     # Whole coins as the table pays them (a half coin never is: calls.paid).
     shoubu = render.coins(stakes.shoubu_paid, currency)
-    half = render.coins(stakes.half_paid, currency)
     them = render.mention(stakes.opponent)
-    if stakes.opponent_dekiyaku:
-        held = _(
-            "{them} holds {dekiyaku} ({coins} if they call shoubu)",
-            them=them,
-            dekiyaku=_yaku_list(stakes.opponent_dekiyaku),
-            coins=render.coins(stakes.opponent_paid, currency),
-        )
-    else:
-        held = _("{them} holds no dekiyaku", them=them)
-    if stakes.opponent_near:
-        held = _(
-            "{held}; one card from {near}",
-            held=held,
-            near=sep().join(yaku_name(name) for name in stakes.opponent_near),
-        )
     lines = [
         _(
             "**New dekiyaku:** {dekiyaku} = {rate}.",
@@ -1032,7 +1030,16 @@ def call_text(snapshot: Snapshot, player: int) -> str | None:
             them=them,
             coins=shoubu,
         ),
+        _sage_text(stakes, currency),
     ]
+    return "\n".join(lines)
+
+
+def _sage_text(stakes: CallStakes, currency: str) -> str:
+    """Sage's outcome: not offered on an empty hand (and why), else what playing on risks
+    against what the opponent holds."""
+    half = render.coins(stakes.half_paid, currency)
+    them = render.mention(stakes.opponent)
     if stakes.last_turn:
         theirs = render.coins(stakes.opponent_half_paid, currency)
         if stakes.opponent_turns:
@@ -1051,27 +1058,43 @@ def call_text(snapshot: Snapshot, player: int) -> str | None:
                 them=them,
                 theirs=theirs,
             )
-        lines.append(
-            _(
-                "**Sage is not offered:** your hand is empty, so your pile is final and you "
-                "have no turn left to cancel in. Sage here means {sage}: never more than "
-                "shoubu.",
-                sage=sage,
-            )
+        return _(
+            "**Sage is not offered:** your hand is empty, so your pile is final and you "
+            "have no turn left to cancel in. Sage here means {sage}: never more than "
+            "shoubu.",
+            sage=sage,
+        )
+    return _(
+        "**Sage** — play on for more: if {them} then makes or improves a dekiyaku and "
+        "calls shoubu, they are paid theirs in full and yours pay **nothing**; if the "
+        "hands run out, each is paid half their own (you {half}, less their half); at "
+        "the start of your next turn you may cancel for half ({half}). Now: {held}.",
+        them=them,
+        half=half,
+        held=_opponent_held(stakes, currency),
+    )
+
+
+def _opponent_held(stakes: CallStakes, currency: str) -> str:
+    """What the opponent holds: their dekiyaku (and its shoubu in coins), and those one
+    card away."""
+    them = render.mention(stakes.opponent)
+    if stakes.opponent_dekiyaku:
+        held = _(
+            "{them} holds {dekiyaku} ({coins} if they call shoubu)",
+            them=them,
+            dekiyaku=_yaku_list(stakes.opponent_dekiyaku),
+            coins=render.coins(stakes.opponent_paid, currency),
         )
     else:
-        lines.append(
-            _(
-                "**Sage** — play on for more: if {them} then makes or improves a dekiyaku and "
-                "calls shoubu, they are paid theirs in full and yours pay **nothing**; if the "
-                "hands run out, each is paid half their own (you {half}, less their half); at "
-                "the start of your next turn you may cancel for half ({half}). Now: {held}.",
-                them=them,
-                half=half,
-                held=held,
-            )
+        held = _("{them} holds no dekiyaku", them=them)
+    if stakes.opponent_near:
+        held = _(
+            "{held}; one card from {near}",
+            held=held,
+            near=sep().join(yaku_name(name) for name in stakes.opponent_near),
         )
-    return "\n".join(lines)
+    return held
 
 
 def offered(state: hh.State, player: int, legal: Sequence[Any]) -> list[Any]:

@@ -264,6 +264,10 @@ def panel_text(snapshot: Snapshot, player: int) -> tuple[str, Literal["forbid", 
 
 
 def _panel_text(snapshot: Snapshot, player: int) -> tuple[str, Literal["forbid", "bid"] | None]:
+    """A player's private panel, and which picker it shows.
+
+    Long because: a table of cases (closed, cancelled, over, forbid, out, resting, bid),
+    each returning its own sentence."""
     state = snapshot.state
     head = _("**Strength Duel #{table}**", table=str(snapshot.id))
     if state is None:

@@ -661,30 +661,7 @@ def _end_turn(s: State, result: Result) -> list[Event]:
     events: list[Event] = []
     payouts = dict(s.payouts)
     stakes = dict(s.stakes)
-    bank = _bank_key(s)
-    bets = s.bets
-    # Seat order (a bettor who left mid-turn cannot exist: Leave waits for their bets).
-    for player in s.seats:
-        held = bets.get(player)
-        if not held:
-            continue
-        for kind in held if len(held) == 1 else sorted(held, key=_KIND_ORDER.__getitem__):
-            amount = held[kind]
-            net = bet_payoff(kind, amount)[outcome]
-            payouts[player] += net
-            payouts[bank] -= net
-            stakes[player] -= stake_of(kind, amount)
-            events.append(
-                build(
-                    BetSettled,
-                    player=player,
-                    bet=kind,
-                    amount=amount,
-                    won=net > 0,
-                    net=net,
-                    push=kind == "hungry" and net == 0,
-                )
-            )
+    _settle_bets(s, outcome, payouts, stakes, events)
     if s.banker is not None:
         stakes[s.banker] = 0
     shooter = s.shooter
@@ -716,6 +693,36 @@ def _end_turn(s: State, result: Result) -> list[Event]:
         s.phase = "won"
         s.deadline_acted = False
     return events
+
+
+def _settle_bets(
+    s: State, outcome: int, payouts: dict[int, int], stakes: dict[int, int], events: list[Event]
+) -> None:
+    """Pay every bet of the turn against the bank, in `payouts`, and free its stake."""
+    bank = _bank_key(s)
+    bets = s.bets
+    # Seat order (a bettor who left mid-turn cannot exist: Leave waits for their bets).
+    for player in s.seats:
+        held = bets.get(player)
+        if not held:
+            continue
+        for kind in held if len(held) == 1 else sorted(held, key=_KIND_ORDER.__getitem__):
+            amount = held[kind]
+            net = bet_payoff(kind, amount)[outcome]
+            payouts[player] += net
+            payouts[bank] -= net
+            stakes[player] -= stake_of(kind, amount)
+            events.append(
+                build(
+                    BetSettled,
+                    player=player,
+                    bet=kind,
+                    amount=amount,
+                    won=net > 0,
+                    net=net,
+                    push=kind == "hungry" and net == 0,
+                )
+            )
 
 
 _KIND_ORDER: dict[str, int] = {kind: index for index, kind in enumerate(BET_KINDS)}

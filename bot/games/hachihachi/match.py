@@ -197,121 +197,182 @@ def score_round(
 
     Reads ``active`` (acting dealer first), ``piles``, ``claims``, ``sage_calls``,
     ``multiplier``, ``mizuten_declared``, ``compensation`` and ``pot``; ``caller`` is who
-    called shoubu or cancel, or the one player who played (``one_player``)."""
-    rules = s.rules
-    ppk = rules.points_per_kan
-    m = s.multiplier
-    lines: list[Line] = []
-    honours: list[Honour] = []
-
-    def pay(kind: LineKind, payer: int, payee: int, points: int, detail: str = "") -> None:
-        if points and payer != payee:
-            lines.append(Line(kind=kind, payer=payer, payee=payee, points=points, detail=detail))
-
-    found: dict[int, list[tuple[str, int]]] = {}
-    points: dict[int, int] = {}
-    chaff: dict[int, int] = {}
+    called shoubu or cancel, or the one player who played (``one_player``). The steps, in
+    the order their lines are paid: teyaku, the main scoring, special achievements,
+    forced-out compensation, the pot."""
+    sc = _Scoring(s)
     if ended_by == "one_player":
         assert caller is not None
         winner = caller
         case: ScoringCase = "none"
     else:
-        first, second = s.active
-        other = {first: second, second: first}
-        piles = s.piles
-        bdb = rules.boar_deer_butterflies
-        found = {p: dekiyaku(piles[p], boar_deer_butterflies=bdb) for p in s.active}
-        totals = {p: sum(kan for _, kan in found[p]) for p in s.active}
-        points = {p: card_points(piles[p]) for p in s.active}
-        chaff = {p: chaff_like_count(piles[p]) for p in s.active}
-        # 1. teyaku
-        for p in s.active:
-            for made in s.claims.get(p, []):
-                pay("teyaku", other[p], p, made.kan * ppk * m, made.name)
-                if made.name == "Four-Three":
-                    honours.append(Honour(player=p, name="Four-Three"))
-        # 2. the main scoring
-        if totals[first] or totals[second]:
-            case = "D"
-            if ended_by in ("shoubu", "cancel"):
-                assert caller is not None
-                winner = caller
-                kan = totals[caller]
-                amount = kan * ppk * m if ended_by == "shoubu" else kan * ppk * m // 2
-                pay("dekiyaku", other[caller], caller, amount, ended_by)
-                scorers = [caller]
-            else:
-                winner = s.sage_calls[0] if s.sage_calls else _higher(totals, first)
-                for p in s.active:
-                    pay("dekiyaku", other[p], p, totals[p] * ppk * m // 2, "exhaustion")
-                scorers = [p for p in s.active if totals[p]]
-            for p in scorers:
-                names = {name for name, _ in found[p]}
-                for name in ("Five Brights", "Seven Ribbons"):
-                    if name in names:
-                        honours.append(Honour(player=p, name=name))
-        elif chaff[first] >= 16 or chaff[second] >= 16:
-            case = "S"
-            winner = first if chaff[first] >= 16 else second
-            kan = sixteen_chaff_kan(piles[winner])
-            pay("sixteen_chaff", other[winner], winner, kan * ppk * m, f"{chaff[winner]} chaff")
-            honours.append(Honour(player=winner, name="Sixteen Chaff"))
-        else:
-            case = "C"
-            if points[first] == points[second]:
-                winner = first  # the (acting) dealer wins a tie, nothing paid (§13.1)
-            else:
-                winner = first if points[first] > points[second] else second
-                loser = other[winner]
-                pay("card_points", loser, winner, (points[winner] - points[loser]) * m)
-        # 3. special achievements (1 kan each)
-        kan_m = ppk * m
-        for p in s.active:
-            for made in s.claims.get(p, []):
-                if made.group == "A" and made.month is not None and _dives(rules, made):
-                    held = sum(1 for card in piles[p] if MONTH[card] == made.month)
-                    if held == _MONTH_CARDS[made.month]:
-                        pay("diving", other[p], p, kan_m, CARDS_MONTH_NAME[made.month])
-                elif (
-                    made.group == "B"
-                    and points[p] >= MAJORITY
-                    and not (rules.escape_excludes_one_bright and made.name == "One Bright")
-                ):
-                    pay("escape", other[p], p, kan_m, made.name)
-        if s.mizuten_declared:
-            dealer = s.dealer
-            if card_points(piles[dealer]) >= MAJORITY:
-                for p in s.seats:
-                    pay("mizuten", p, dealer, kan_m, "bonus")
-            else:
-                pay("mizuten", dealer, other[dealer], kan_m, "penalty")
-        # 4. forced-out compensation, from the non-dealer active player
-        for p, owed in s.compensation.items():
-            pay("compensation", second, p, owed)
-    # 5. the pot goes to the winner
-    for p, paid in s.pot.items():
-        pay("dropout", p, winner, paid, "pot")
-    net = dict.fromkeys(s.seats, 0)
-    for line in lines:
-        net[line.payee] += line.points
-        net[line.payer] -= line.points
+        sc.pay_teyaku()
+        case, winner = sc.main_scoring(ended_by, caller)
+        sc.pay_achievements()
+        sc.pay_mizuten()
+        sc.pay_compensation()
+    sc.pay_pot(winner)
     result = RoundResult(
         round=s.round,
         dealer=s.dealer,
         acting_dealer=s.acting_dealer,
         active=list(s.active),
-        multiplier=m,
+        multiplier=s.multiplier,
         ended_by=ended_by,
         caller=caller if ended_by in ("shoubu", "cancel") else None,
         case=case,
         winner=winner,
-        card_points=points,
-        dekiyaku=found,
-        chaff_like=chaff,
-        lines=lines,
-        net=net,
+        card_points=sc.points,
+        dekiyaku=sc.found,
+        chaff_like=sc.chaff,
+        lines=sc.lines,
+        net=sc.net(),
     )
-    return result, honours
+    return result, sc.honours
+
+
+class _Scoring:
+    """One round's scoring under way: the lines paid and honours earned so far, and what
+    the piles of the two active players hold (empty when only one player played)."""
+
+    def __init__(self, s: State) -> None:
+        self.s = s
+        self.rules = s.rules
+        self.m = s.multiplier
+        self.kan = s.rules.points_per_kan * s.multiplier  # one kan, multiplied
+        self.lines: list[Line] = []
+        self.honours: list[Honour] = []
+        self.found: dict[int, list[tuple[str, int]]] = {}
+        self.points: dict[int, int] = {}
+        self.chaff: dict[int, int] = {}
+        self.other: dict[int, int] = {}
+        self.totals: dict[int, int] = {}
+
+    def pay(self, kind: LineKind, payer: int, payee: int, points: int, detail: str = "") -> None:
+        if points and payer != payee:
+            self.lines.append(
+                Line(kind=kind, payer=payer, payee=payee, points=points, detail=detail)
+            )
+
+    def _read_piles(self) -> None:
+        s = self.s
+        first, second = s.active
+        self.other = {first: second, second: first}
+        bdb = self.rules.boar_deer_butterflies
+        self.found = {p: dekiyaku(s.piles[p], boar_deer_butterflies=bdb) for p in s.active}
+        self.totals = {p: sum(kan for _, kan in self.found[p]) for p in s.active}
+        self.points = {p: card_points(s.piles[p]) for p in s.active}
+        self.chaff = {p: chaff_like_count(s.piles[p]) for p in s.active}
+
+    def pay_teyaku(self) -> None:
+        """1. teyaku (reads the piles first: every later step needs them)."""
+        self._read_piles()
+        ppk_m = self.rules.points_per_kan * self.m
+        for p in self.s.active:
+            for made in self.s.claims.get(p, []):
+                self.pay("teyaku", self.other[p], p, made.kan * ppk_m, made.name)
+                if made.name == "Four-Three":
+                    self.honours.append(Honour(player=p, name="Four-Three"))
+
+    def main_scoring(self, ended_by: EndedBy, caller: int | None) -> tuple[ScoringCase, int]:
+        """2. the main scoring: one case of §13; returns the case and the winner."""
+        first, second = self.s.active
+        if self.totals[first] or self.totals[second]:
+            return "D", self._case_dekiyaku(ended_by, caller)
+        if self.chaff[first] >= 16 or self.chaff[second] >= 16:
+            return "S", self._case_sixteen_chaff()
+        return "C", self._case_card_points()
+
+    def _case_dekiyaku(self, ended_by: EndedBy, caller: int | None) -> int:
+        first = self.s.active[0]
+        totals, other, kan = self.totals, self.other, self.kan
+        if ended_by in ("shoubu", "cancel"):
+            assert caller is not None
+            winner = caller
+            amount = totals[caller] * kan
+            if ended_by != "shoubu":
+                amount //= 2
+            self.pay("dekiyaku", other[caller], caller, amount, ended_by)
+            scorers = [caller]
+        else:
+            s = self.s
+            winner = s.sage_calls[0] if s.sage_calls else _higher(totals, first)
+            for p in s.active:
+                self.pay("dekiyaku", other[p], p, totals[p] * kan // 2, "exhaustion")
+            scorers = [p for p in s.active if totals[p]]
+        for p in scorers:
+            names = {name for name, _ in self.found[p]}
+            for name in ("Five Brights", "Seven Ribbons"):
+                if name in names:
+                    self.honours.append(Honour(player=p, name=name))
+        return winner
+
+    def _case_sixteen_chaff(self) -> int:
+        first, second = self.s.active
+        chaff = self.chaff
+        winner = first if chaff[first] >= 16 else second
+        kan = sixteen_chaff_kan(self.s.piles[winner])
+        self.pay(
+            "sixteen_chaff", self.other[winner], winner, kan * self.kan, f"{chaff[winner]} chaff"
+        )
+        self.honours.append(Honour(player=winner, name="Sixteen Chaff"))
+        return winner
+
+    def _case_card_points(self) -> int:
+        first, second = self.s.active
+        points = self.points
+        if points[first] == points[second]:
+            return first  # the (acting) dealer wins a tie, nothing paid (§13.1)
+        winner = first if points[first] > points[second] else second
+        loser = self.other[winner]
+        self.pay("card_points", loser, winner, (points[winner] - points[loser]) * self.m)
+        return winner
+
+    def pay_achievements(self) -> None:
+        """3. special achievements (1 kan each): Diving and Escape."""
+        s, rules = self.s, self.rules
+        for p in s.active:
+            for made in s.claims.get(p, []):
+                if made.group == "A" and made.month is not None and _dives(rules, made):
+                    held = sum(1 for card in s.piles[p] if MONTH[card] == made.month)
+                    if held == _MONTH_CARDS[made.month]:
+                        self.pay("diving", self.other[p], p, self.kan, CARDS_MONTH_NAME[made.month])
+                elif (
+                    made.group == "B"
+                    and self.points[p] >= MAJORITY
+                    and not (rules.escape_excludes_one_bright and made.name == "One Bright")
+                ):
+                    self.pay("escape", self.other[p], p, self.kan, made.name)
+
+    def pay_mizuten(self) -> None:
+        """3. (still 1 kan) the mizuten bonus or penalty, when the dealer declared it."""
+        s = self.s
+        if not s.mizuten_declared:
+            return
+        dealer = s.dealer
+        if card_points(s.piles[dealer]) >= MAJORITY:
+            for p in s.seats:
+                self.pay("mizuten", p, dealer, self.kan, "bonus")
+        else:
+            self.pay("mizuten", dealer, self.other[dealer], self.kan, "penalty")
+
+    def pay_compensation(self) -> None:
+        """4. forced-out compensation, from the non-dealer active player."""
+        second = self.s.active[1]
+        for p, owed in self.s.compensation.items():
+            self.pay("compensation", second, p, owed)
+
+    def pay_pot(self, winner: int) -> None:
+        """5. the pot goes to the winner."""
+        for p, paid in self.s.pot.items():
+            self.pay("dropout", p, winner, paid, "pot")
+
+    def net(self) -> dict[int, int]:
+        net = dict.fromkeys(self.s.seats, 0)
+        for line in self.lines:
+            net[line.payee] += line.points
+            net[line.payer] -= line.points
+        return net
 
 
 CARDS_MONTH_NAME: dict[int, str] = {card.month: card.month_name for card in CARDS.values()}

@@ -25,6 +25,7 @@ from bot.games.hachihachi.models import (
     MizutenDecided,
     Participated,
     PaulowniaPair,
+    Rules,
     State,
     TeyakuClaimed,
 )
@@ -104,44 +105,16 @@ def deal(s: State, dice: Dice) -> list[Event]:
     """Shuffle and deal for ``s.dealer`` (§5), redealing misdeals (§6.1); the Paulownia
     pair (§6.2), the field multiplier (§7.2); then the mizuten offer or what follows it."""
     seats = s.seats
-    order = seat_order_from(s, s.dealer)
-    order = order[1:] + order[:1]  # from the seat after the dealer, the dealer last
     events: list[Event] = []
-    while True:
-        deck = dice.shuffle(DECK)
-        hands: dict[int, list[str]] = {}
-        at = 0
-        for player in order:
-            hands[player] = deck[at : at + 4]
-            at += 4
-        field = deck[at : at + 3]
-        at += 3
-        for player in order:
-            hands[player] = hands[player] + deck[at : at + 3]
-            at += 3
-        field = field + deck[at : at + 3]
-        at += 3
-        draw_pile = deck[at:]
-        month = _four_of_a_month(field)
-        if month is None:
-            break
-        events.append(
-            build(Misdealt, dealer=s.dealer, reason="four_of_a_month", field=field, month=month)
-        )
+    hands, field, draw_pile = _shuffle_and_deal(s, dice, events)
     piles: dict[int, list[str]] = {player: [] for player in seats}
     if "paulownia-bright" in field and "paulownia-chaff" in field:
         field = [card for card in field if MONTH[card] != PAULOWNIA]
         piles[s.dealer] = list(_PAULOWNIA_PAIR)
         events.append(build(PaulowniaPair, player=s.dealer, cards=list(_PAULOWNIA_PAIR)))
     rules = s.rules
-    large = _LARGE_FIELD_WITH_OPTION if rules.rain_man_phoenix_make_large_field else _LARGE_FIELD
-    brights = sum(1 for card in field if card in large)
     pending_before = s.pending_large
-    if rules.field_multiplier_mode == "stack":
-        multiplier, pending = 2**brights, 0
-    else:
-        sources = pending_before + brights
-        multiplier, pending = (2, sources - 1) if sources >= 1 else (1, 0)
+    multiplier, pending = _field_multiplier(rules, field, pending_before)
     _fresh_round(s)
     s.hands = hands
     s.field = field
@@ -169,6 +142,48 @@ def deal(s: State, dice: Dice) -> list[Event]:
     else:
         events.extend(_after_mizuten(s, dice))
     return events
+
+
+def _shuffle_and_deal(
+    s: State, dice: Dice, events: list[Event]
+) -> tuple[dict[int, list[str]], list[str], list[str]]:
+    """The hands, the field and the draw pile, from the seat after the dealer, the dealer
+    last (§5): 4 each, 3 to the field, 3 each, 3 to the field; a misdeal (four of a month
+    on the field, §6.1) is noted in `events` and dealt again."""
+    order = seat_order_from(s, s.dealer)
+    order = order[1:] + order[:1]  # from the seat after the dealer, the dealer last
+    while True:
+        deck = dice.shuffle(DECK)
+        hands: dict[int, list[str]] = {}
+        at = 0
+        for player in order:
+            hands[player] = deck[at : at + 4]
+            at += 4
+        field = deck[at : at + 3]
+        at += 3
+        for player in order:
+            hands[player] = hands[player] + deck[at : at + 3]
+            at += 3
+        field = field + deck[at : at + 3]
+        at += 3
+        draw_pile = deck[at:]
+        month = _four_of_a_month(field)
+        if month is None:
+            return hands, field, draw_pile
+        events.append(
+            build(Misdealt, dealer=s.dealer, reason="four_of_a_month", field=field, month=month)
+        )
+
+
+def _field_multiplier(rules: Rules, field: list[str], pending_before: int) -> tuple[int, int]:
+    """The round's multiplier from the large brights on the field (§7.2), and the sources
+    left pending for later rounds (``carry_over`` mode)."""
+    large = _LARGE_FIELD_WITH_OPTION if rules.rain_man_phoenix_make_large_field else _LARGE_FIELD
+    brights = sum(1 for card in field if card in large)
+    if rules.field_multiplier_mode == "stack":
+        return 2**brights, 0
+    sources = pending_before + brights
+    return (2, sources - 1) if sources >= 1 else (1, 0)
 
 
 def _fresh_round(s: State) -> None:
