@@ -27,7 +27,7 @@ from tests.cogs.test_hachihachi_simcord import (
 )
 from tests.cogs.test_hachihachi_simcord import started as hachihachi_started
 from tests.cogs.test_hachihachi_simcord import state as hachihachi_state
-from tests.support.sim import answered, labels, make_world, pinged, the_bot
+from tests.support.sim import answered, close_dms, labels, make_world, pinged, select_id, the_bot
 
 BELL = "🔔"
 WAIT = DEFAULT_WAIT_SECONDS
@@ -381,12 +381,7 @@ async def test_a_hazard_caster_is_not_told_again_when_the_betting_window_closes(
     answered(await bob.click(opened.response.message, label="Join"))
     answered(await alice.click(opened.response.message, label="Start"))
     message = await table_message(world)
-    select = next(
-        c.custom_id
-        for row in message.components
-        for c in row.children
-        if ":main" in str(c.custom_id)
-    )
+    select = select_id(message, "main")
     answered(await alice.select(message, ["7"], custom_id=select))
     await click(world, bob, "Ready")  # the window closes: alice may throw
     await away(world, WAIT - 5)
@@ -433,12 +428,7 @@ async def test_a_members_own_click_takes_their_notice_back_while_the_table_waits
     await hazard_passed_to_bob(world)
     [notice] = pings(world)[bob.id]
     message = await table_message(world)
-    main = next(
-        c.custom_id
-        for row in message.components
-        for c in row.children
-        if ":main" in str(c.custom_id)
-    )
+    main = select_id(message, "main")
     answered(await bob.select(message, ["7"], custom_id=main))
     snapshot = await world.env.bot.tables.snapshot(1)
     assert snapshot.spec.engine.waiting_on(snapshot.state) == [bob.id], "still his move"
@@ -450,14 +440,7 @@ async def test_closed_dms_fall_back_to_a_mention_in_the_channel(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
     bob = world["bob"]
     answered(await bob.slash(world.channel, "notify", mode="dm"), ephemeral=True)
-    simcord_env.inject_error(
-        "POST",
-        f"/channels/{bob.user.dm_channel.id}/messages",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
-    )
+    close_dms(simcord_env, bob)
     await hazard_passed_to_bob(world)
     assert dm_pings(bob) == []
     [notice] = pings(world)[bob.id]
@@ -470,10 +453,7 @@ async def test_a_notice_discord_refuses_is_one_warning_line(simcord_env, caplog)
     world = await make_world(simcord_env, "alice", "bob")
     bob = world["bob"]
     answered(await bob.slash(world.channel, "notify", mode="dm"), ephemeral=True)
-    simcord_env.inject_error(
-        "POST", f"/channels/{bob.user.dm_channel.id}/messages", status=403, code=50007,
-        message="Cannot send messages to this user", times=None,
-    )  # fmt: skip
+    close_dms(simcord_env, bob)
     opened = answered(await world["alice"].slash(world.channel, "hazard open"))
     answered(await bob.click(opened.response.message, label="Join"))
     answered(await world["alice"].click(opened.response.message, label="Start"))

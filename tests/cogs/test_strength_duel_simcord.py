@@ -5,7 +5,15 @@ from __future__ import annotations
 import re
 
 from bot.service import Actor
-from tests.support.sim import answered, make_world, message_text, refusal, visible_to, wallet
+from tests.support.sim import (
+    answered,
+    close_dms,
+    make_world,
+    message_text,
+    refusal,
+    visible_to,
+    wallet,
+)
 
 SAMPLE_GAME = [(3, 2), (3, 4), (5, 0), (0, 2), (1, 1), (2, 1), (3, 3), (1, 3)]
 NOISE = re.compile(r"<t:\d+:\w>|<@!?\d+>|`[0-9a-f]{16,}…?`|#\d+|table \d+", re.IGNORECASE)
@@ -91,14 +99,7 @@ async def test_no_message_the_opponent_can_see_holds_the_bid(simcord_env):
 async def test_closed_dms_fall_back_to_bidding_privately(simcord_env):
     world = await make_world(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
-    simcord_env.inject_error(
-        "POST",
-        f"/channels/{bob.user.dm_channel.id}/messages",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
-    )
+    close_dms(simcord_env, bob)
     table = await challenge(world, alice, bob)
     accepted = answered(await bob.click(table, label="Accept"))
     notes = [m.content for m in accepted.followups if m.ephemeral]
@@ -273,14 +274,7 @@ async def test_the_closed_dm_marker_survives_a_restart_and_goes_with_the_table(
 
     world = await make_world(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
-    simcord_env.inject_error(
-        "POST",
-        f"/channels/{bob.user.dm_channel.id}/messages",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
-    )
+    close_dms(simcord_env, bob)
     await started_duel(world)
     assert "I cannot DM you" in world.channel.last_message.embeds[0].description
     await simcord_env.bot.close()

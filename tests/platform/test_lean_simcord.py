@@ -21,7 +21,7 @@ from bot.economy import Economy, GuildTerms
 from bot.storage import SqliteDatabase
 from bot.storage import money as mq
 from cogs._ui.hub import TableHub
-from tests.support.sim import World, answered, make_world, refusal
+from tests.support.sim import World, answered, close_dms, make_world, refusal
 
 GUILD = 7
 
@@ -250,14 +250,7 @@ async def test_ended_tables_leave_nothing_in_the_hub_the_uis_or_the_keepers(
     # ended by a moderator.
     closed = world.guild.create_text_channel("closed-dm")
     carol = world["carol"]
-    env.inject_error(
-        "POST",
-        f"/channels/{carol.user.dm_channel.id}/messages",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
-    )
+    close_dms(env, carol)
     challenge = answered(await alice.slash(closed, "duel challenge", member=carol, stake=10))
     answered(await carol.click(challenge.response.message, label="Accept"))
     closed_id = await env.bot.tables.live_table_in(closed.id, "strength_duel")

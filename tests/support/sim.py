@@ -137,6 +137,19 @@ def select_id(message: discord.Message, verb: str) -> str:
     raise AssertionError(f"no {verb!r} select on the message")
 
 
+def close_dms(env: Env, member: MemberActor) -> None:
+    """The member's DMs are closed: every message to them is refused as Discord refuses
+    it (403, code 50007), for the rest of the test."""
+    env.inject_error(
+        "POST",
+        f"/channels/{member.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+
+
 def the_bot(world: World) -> MemberActor:
     """The bot itself, a member of the test guild, as a command option (to challenge)."""
     user = world.env.bot.user
