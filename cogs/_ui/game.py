@@ -7,6 +7,11 @@ and, if it has one, a private panel per player (a DM) or a private hand per play
 ephemeral answer kept up to date, :mod:`cogs._ui.hands`). Everything else — the table
 message frame, the click → action path, confirmations, DM panels with their fallback,
 hand answers refreshed after every outcome — is here, written once.
+
+A click comes down from the hub (:meth:`Game.click`) and goes back up only as a value:
+what the hub answers (:data:`cogs._ui.face.Answer`: an :class:`~cogs._ui.face.Acted`
+outcome to show, a :class:`~cogs._ui.face.Redraw`, or ``None`` once the UI has answered
+privately). The UI is built on a :class:`~cogs._ui.face.UIHost`, never on the hub.
 """
 
 from __future__ import annotations

@@ -85,7 +85,10 @@ class TableHub:
 
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
-        self.sync = MessageSync(bot, render=self.render, forget_game=self.forget_game)
+        # Looked up at each call, so a render wrapped later (a benchmark's timer) is used.
+        self.sync = MessageSync(
+            bot, render=lambda snapshot: self.render(snapshot), forget_game=self.forget_game
+        )
         """Keeps every table message in step with its table; what the game UIs are built
         on (:class:`cogs._ui.face.UIHost`)."""
         self.games: dict[str, GameFace] = {}
