@@ -5,8 +5,12 @@ as one image; the cog keeps the text list beside it (:func:`card_label`,
 :func:`month_groups`) and the image carries an accessible description (``alt``).
 
 Every card's tile, with its own traditional picture, is drawn once and cached in
-:mod:`cogs.hachihachi.tiles`; an image is composed from the cached tiles and cached per
-exact set of rows.
+:mod:`cogs.hachihachi.tiles`; each row is drawn once from the tiles into a cached strip,
+and an image is pasted from its rows' strips and cached per exact set of rows (its PNG
+shared by the table and a hand showing the same rows). Most of a picture's time is then
+Pillow's reduction to the picture's own 256-colour palette and the PNG's compression,
+which no caching of rows can share: the palette is each picture's, and its pixels are
+kept exactly (tests/cogs/test_hachihachi_pictures_same.py).
 
 Secrecy: an image's file name never depends on its cards (a hand is at most 7 of 34
 cards, so any digest of it in a name could be inverted by trying every hand); the caller
@@ -429,6 +433,12 @@ def _picture(rows: tuple[Row, ...], locale: str) -> tuple[bytes, str]:
         return _compose(rows), _alt(rows)
 
 
+STRIPS = 64
+"""Rows kept drawn: a strip is about 200 KB (500 px wide, RGB), so at most about 13 MB.
+A move draws about four new rows and reuses as many of its table's last move; 64 keep
+that for 8 tables moving at once, and a row missed is only drawn again."""
+
+
 def _compose(rows: tuple[Row, ...]) -> bytes:
     """The rows' strips (each drawn once, :func:`_strip`) pasted one under the other, then
     reduced to a palette and saved as PNG: the same pixels as drawing every row on the
@@ -454,7 +464,7 @@ def _compose(rows: tuple[Row, ...]) -> bytes:
     return buffer.getvalue()
 
 
-@functools.lru_cache(maxsize=512)
+@functools.lru_cache(maxsize=STRIPS)
 def _strip(row: Row, locale: str) -> Image.Image:
     """``row`` drawn alone from its top, as high as it is plus the gap under it (a marked
     tile's frame reaches into that gap), and as wide as the widest line of tiles or its
