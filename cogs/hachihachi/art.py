@@ -185,7 +185,18 @@ def progress(pile: Sequence[str]) -> list[tuple[str, bool]]:
     """A pile's way toward each dekiyaku it has a card of (rules §12.1), and toward
     Sixteen Chaff (§13.2, Willow counts): ``("Poetry 2/3", False)``; True once complete.
     Boar-Deer-Butterflies is left out: the Boar is not in this deck."""
-    held = set(pile)
+    return list(_progress(frozenset(pile), current_locale()))
+
+
+@functools.lru_cache(maxsize=256)
+def _progress(held: frozenset[str], locale: str) -> tuple[tuple[str, bool], ...]:
+    """:func:`progress` of a pile's cards (a pile holds a card once), cached: the table's
+    picture and every hand write each pile's progress on every move."""
+    with use_locale(locale):
+        return tuple(_progress_parts(held))
+
+
+def _progress_parts(held: frozenset[str]) -> list[tuple[str, bool]]:
     parts: list[tuple[str, bool]] = []
 
     def count(name: str, cards: Sequence[str]) -> None:
@@ -201,7 +212,7 @@ def progress(pile: Sequence[str]) -> list[tuple[str, bool]]:
     count(N_("Poetry"), _POETRY)
     count(N_("Blue"), _BLUE)
     count(N_("Seven Ribbons"), _RIBBONS)
-    chaff = sum(1 for card in pile if CARDS[card].chaff_like)
+    chaff = sum(1 for card in held if CARDS[card].chaff_like)
     if chaff:
         parts.append((_("Chaff {count}/16", count=str(chaff)), chaff >= 16))
     return parts
@@ -511,6 +522,7 @@ def cache_clear() -> None:
     _picture.cache_clear()
     _strip.cache_clear()
     _alt_part.cache_clear()
+    _progress.cache_clear()
 
 
 def replay_tile(card_id: str, height: int) -> bytes:
