@@ -599,8 +599,8 @@ def decide(
 ) -> hh.Action | None:
     """The computer's decision at ``seat``, or ``None`` when none is its to make.
 
-    ``samples``: rollouts a searched decision plays in all (default :data:`SAMPLES`);
-    a searched phase is searched even with one legal move, so its work does not tell
+    ``samples``: a searched decision's work, in rollouts (default :data:`SAMPLES`; see
+    :func:`work_of`); a searched phase is searched even with one legal move, so its work does not tell
     whether the hand allowed one move or more."""
     moves = hh.legal_actions(state, seat)
     if not moves:
