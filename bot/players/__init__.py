@@ -56,9 +56,9 @@ class Computer(Generic[RulesT, StateT, ActionT]):
 
     Hachi-hachi's search does a fixed work whatever the hand (``hachihachi.work_of``
     its ``SAMPLES``, rollouts and sampled worlds, in every searched phase); its slowest
-    decision measured was 398 ms over 4 518 decisions on this 2-core machine at load 4
-    (``benchmarks/hachihachi_computer.py``), 40% of the moment, before issue 36 halved
-    that work. Nihakyu's programme reads
+    decision measured was 139 ms over 1 121 decisions on this 2-core machine at load 6
+    (``benchmarks/hachihachi_computer.py``, issue 36), 14% of the moment (398 ms over
+    4 518 at load 4 before issue 36 cut the work to about a third). Nihakyu's programme reads
     only what is public (Stamina, who stands, which variants each has used, revealed with
     each round's dice): its exact programme over the whole position takes 10 to 60 ms on a
     game's first decision against one other at the default Stamina (one table answers the
