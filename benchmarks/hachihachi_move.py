@@ -13,8 +13,9 @@ step's milliseconds a move and calls a move:
 
 - render: the table message (``render_game``) and the private hands (``hand``), pictures
   and translation included;
-- pictures: a picture made (served from the cache it is not made), of which quantizing to a
-  palette, saving the PNG and writing the alt text;
+- pictures: a picture made (``art._compose``; served from the cache it is not made), of
+  which quantizing to a palette and saving the PNG; and its alt text (inside ``_compose``
+  before issue 36, beside it since);
 - translation look-ups (``bot.i18n.translate`` and ``translate_plural``, wherever called);
 - engine: the move's ``legal_actions`` and ``act`` on the state before it, timed apart.
 
