@@ -34,18 +34,30 @@ moment, the slowest as a share of it, how many overran, and the searched decisio
 by their number of candidates (the work is the same whatever that number). Goal: none
 overran and the slowest is at most half the moment (a margin of 2 for a busier machine).
 
+Old against new (issue 36, ``--compare``): the search as it was before issue 36
+(:func:`old_search`: 1 600 rollouts over 800 worlds sampled up front, the rollouts dealt
+round-robin over the candidates, so a decision with three or more candidates sampled
+worlds it never played) and the search as it is, each against the greedy player on the
+same ``--rounds`` deals (paired). Printed: rounds won by each, the difference (new − old)
+with its paired standard error, the same for the net points a round, and the CPU
+(``time.process_time``) of a searched decision for each, with their ratio.
+
     python benchmarks/hachihachi_computer.py [--rounds 1000] [--budget N] [--seed 0]
                                             [--opponent random|greedy|both]
+    python benchmarks/hachihachi_computer.py --compare [--rounds 2000] [--seed 0]
 
-``--budget`` is the rollouts a searched decision plays in all
-(``bot.players.hachihachi.SAMPLES`` by default), over half as many worlds. Exits 2 when a computer's
-decision was refused by the engine (the run is not valid).
+``--budget`` is a searched decision's work, in rollouts (``bot.players.hachihachi.SAMPLES``
+by default; see ``work_of``). Exits 2 when a computer's decision was refused by the engine
+(the run is not valid).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -108,6 +120,122 @@ def play_round(index: int, seed: int, mine: Decide, theirs: Decide, tally: Tally
     tally.nets.append(state.scores[COMPUTER])
 
 
+OLD_SAMPLES = 1600
+"""The rollouts a searched decision played before issue 36."""
+
+
+def old_search(
+    state: hh.State, seat: int, moves: list[hh.Action], seed: int, samples: int = OLD_SAMPLES
+) -> hh.Action:
+    """The search as it was before issue 36, kept to measure the new one against: every
+    world of ``samples // 2`` sampled up front, rollout ``i`` playing move ``i mod k`` in
+    world ``i div k`` (with three or more moves, the last worlds are never played)."""
+    count = len(moves)
+    budget = max(samples, hp.MOST_CANDIDATES)
+    rng = random.Random(seed)
+    position = hp.position_of(state, seat)
+    scoring = hp.scoring_of(state, seat)
+    rest_of = [card for card in position.unseen if card not in position.revealed]
+    worlds = []
+    for _ in range(budget // 2):
+        rest = list(rest_of)
+        rng.shuffle(rest)
+        need = position.other_count - len(position.revealed)
+        worlds.append(
+            hp.Round(
+                [list(position.hands_own), [*position.revealed, *rest[:need]]],
+                [list(cards) for cards in position.field],
+                rest[need:],
+                list(position.masks),
+                list(position.points),
+                list(position.yaku_masks),
+                list(position.yaku),
+                position.first_sage,
+                position.turn,
+                scoring.dekiyaku,
+            )
+        )
+    totals = [0] * count
+    runs = [0] * count
+    for index in range(budget):
+        slot = index % count
+        played = worlds[index // count % len(worlds)].copy()
+        hp.apply(played, moves[slot], position.drawn)
+        hp.roll_out(played)
+        runs[slot] += 1
+        totals[slot] += hp.net_of(
+            scoring, played.ended, played.caller, played.masks, played.points,
+            played.yaku_masks, played.first_sage,
+        )  # fmt: skip
+    values = [total / run for total, run in zip(totals, runs, strict=True)]
+    return moves[values.index(max(values))]
+
+
+def old_decide(state: hh.State, seat: int, dice: Dice) -> hh.Action | None:
+    """``hp.decide`` with :func:`old_search` (the rules of thumb are unchanged)."""
+    moves = hh.legal_actions(state, seat)
+    if not moves or state.phase not in hp.SEARCHED:
+        return hp.decide(state, seat, dice)
+    return old_search(state, seat, moves, dice.roll(hp.SEED_SIDES))
+
+
+def paired(values: list[float]) -> tuple[float, float]:
+    """The mean of paired differences and its standard error."""
+    spread = statistics.stdev(values) if len(values) > 1 else 0.0
+    return statistics.fmean(values), spread / math.sqrt(len(values))
+
+
+def compare(rounds: int, seed: int) -> int:
+    """Old against new, each against greedy on the same deals (see the module notes)."""
+    out = sys.stdout.write
+    out(
+        f"Nuki Hachi-hachi computer, old ({OLD_SAMPLES} rollouts over {OLD_SAMPLES // 2} "
+        f"worlds) against new (work of {hp.SAMPLES} rollouts, worlds by candidates), each "
+        f"against greedy on the same {rounds} deals (seed {seed}); load average "
+        f"{os.getloadavg()[0]:.2f} at the start\n"
+    )
+    tallies: dict[str, Tally] = {"old": Tally(), "new": Tally()}
+    cpu: dict[str, list[float]] = {"old": [], "new": []}
+
+    def timed(name: str, decide: Decide) -> Decide:
+        def run(state: hh.State, seat: int, dice: Dice) -> hh.Action | None:
+            started = time.process_time()
+            action = decide(state, seat, dice)
+            if state.phase in hp.SEARCHED:
+                cpu[name].append((time.process_time() - started) * 1000)
+            return action
+
+        return run
+
+    deciders = {"old": timed("old", old_decide), "new": timed("new", hp.decide)}
+    started = time.perf_counter()
+    try:
+        for index in range(rounds):
+            for name, decide in deciders.items():
+                play_round(index, seed, decide, hp.greedy_decide, tallies[name])
+    except IllegalMove as refused:
+        out(f"NOT VALID: the engine refused a decision ({refused})\n")
+        return 2
+    old, new = tallies["old"].nets, tallies["new"].nets
+    for name in ("old", "new"):
+        line, _clear = results(tallies[name].nets)
+        times = cpu[name]
+        out(
+            f"  {name}: {line}; CPU a searched decision mean {statistics.fmean(times):.1f} ms "
+            f"(p50 {percentile(times, 0.5):.1f}, p99 {percentile(times, 0.99):.1f}, "
+            f"{len(times)} decisions)\n"
+        )
+    won, won_se = paired([float(b > 0) - float(a > 0) for a, b in zip(old, new, strict=True)])
+    net, net_se = paired([float(b - a) for a, b in zip(old, new, strict=True)])
+    ratio = statistics.fmean(cpu["new"]) / statistics.fmean(cpu["old"])
+    out(
+        f"  new − old: rounds won {won:+.1%} ± {won_se:.1%} (paired standard error), net "
+        f"{net:+.2f} ± {net_se:.2f} points a round; CPU a searched decision new/old "
+        f"{ratio:.0%}; wall time {time.perf_counter() - started:.0f} s\n"
+    )
+    return 0
+
+
 def results(nets: list[int]) -> tuple[str, bool]:
     """A line of figures and whether both intervals lie above even."""
     wins = sum(net > 0 for net in nets)
@@ -134,7 +262,10 @@ def main() -> int:
     parser.add_argument("--budget", type=int, default=hp.SAMPLES, help="rollouts a decision")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--opponent", choices=["random", "greedy", "both"], default="both")
+    parser.add_argument("--compare", action="store_true", help="old search against new")
     args = parser.parse_args()
+    if args.compare:
+        return compare(args.rounds, args.seed)
     out = sys.stdout.write
     budget = args.budget
 

@@ -111,9 +111,31 @@ def _(message: str, /, **params: Any) -> str:
 
 
 def translate(message: str, locale: str, /, **params: Any) -> str:
+    if not params:
+        return _looked_up(message, locale)
+    if all(type(value) in _PLAIN for value in params.values()):
+        return _filled(message, locale, tuple(params.items()))
+    return fill(_looked_up(message, locale), locale, params)
+
+
+_PLAIN = frozenset((str, int))
+"""Placeholder values whose text depends on the locale alone (not a :class:`Said`, a
+``str`` subclass translated where it is filled in; nor a ``bool`` or a ``float``, equal
+as keys to an ``int``): a message filled with them is cached."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _looked_up(message: str, locale: str) -> str:
+    """The catalog's text for ``message``, or the English. Cached: a render looks up the
+    same few hundred texts on every click (a Hachi-hachi move about 470)."""
     found = catalog(locale).get(message)
-    text = found if isinstance(found, str) else message
-    return fill(text, locale, params)
+    return found if isinstance(found, str) else message
+
+
+@functools.lru_cache(maxsize=4096)
+def _filled(message: str, locale: str, params: tuple[tuple[str, str | int], ...]) -> str:
+    """``message`` translated and filled with plain ``params`` (see :data:`_PLAIN`)."""
+    return fill(_looked_up(message, locale), locale, dict(params))
 
 
 def ngettext(singular: str, plural: str, count: int, /, **params: Any) -> str:

@@ -54,10 +54,11 @@ class Computer(Generic[RulesT, StateT, ActionT]):
     too fast to follow (Hazard: a whole round of throws in about 10 ms); ``0`` where the
     move is public and instant is fine.
 
-    Hachi-hachi's search does a fixed work whatever the hand (``hachihachi.SAMPLES``
-    rollouts over half as many worlds, in every searched phase); its slowest decision
-    measured was 398 ms over 4 518 decisions on this 2-core machine at load 4
-    (``benchmarks/hachihachi_computer.py``), 40% of the moment. Nihakyu's programme reads
+    Hachi-hachi's search does a fixed work whatever the hand (``hachihachi.work_of``
+    its ``SAMPLES``, rollouts and sampled worlds, in every searched phase); its slowest
+    decision measured was 139 ms over 1 121 decisions on this 2-core machine at load 6
+    (``benchmarks/hachihachi_computer.py``, issue 36), 14% of the moment (398 ms over
+    4 518 at load 4 before issue 36 cut the work to about a third). Nihakyu's programme reads
     only what is public (Stamina, who stands, which variants each has used, revealed with
     each round's dice): its exact programme over the whole position takes 10 to 60 ms on a
     game's first decision against one other at the default Stamina (one table answers the

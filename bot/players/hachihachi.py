@@ -27,14 +27,14 @@ shoubu, cancel) is taken by flat Monte Carlo over determinizations:
 Sage or shoubu is decided the same way: shoubu is scored at once, sage is played out.
 
 The work is fixed, not timed, and the same whatever the hand: every searched decision
-plays :data:`SAMPLES` rollouts in all over half as many sampled worlds, however many
-candidates its hand allows (:func:`search` reports both counts). The rollouts are shared
-out over the candidates world by world, so each candidate is played in the same worlds as
-the others (with two candidates, both in every world; with more, each in fewer). A search
-is run even when the hand allows one move (its rollouts are then repeats): so the work of
-a decision depends only on the phase, which is public. Its one draw of the table's dice
-seeds a local generator, so a decision is reproducible from that draw. The table service
-lands the move a fixed time after its decision began
+does :func:`work_of` its budget (:data:`SAMPLES`), counted in rollouts, a sampled world
+costing :data:`WORLD_COST` of one. Every candidate is played once in every sampled world
+(common random numbers), and as many worlds are sampled as the work pays for with that
+many candidates (:func:`worlds_for`): a hand allowing more moves is searched over fewer
+worlds, none sampled in vain. A search is run even when the hand allows one move: so the
+work of a decision depends only on the phase, which is public. Its one draw of the table's
+dice seeds a local generator, so a decision is reproducible from that draw. The table
+service lands the move a fixed time after its decision began
 (its ``thinking_seconds`` in ``bot/catalog.py``), chosen above the slowest decision measured
 (``benchmarks/hachihachi_computer.py``).
 
@@ -63,12 +63,17 @@ from bot.games.dice import Dice
 from bot.games.hachihachi.cards import CARDS, DECK, MAJORITY, points_of
 from bot.games.hachihachi.yaku import dekiyaku_kan, group_a, group_b, sixteen_chaff_kan
 
-SAMPLES = 1600
-"""Rollouts a searched decision plays, in all, whatever the number of candidates (over
-``SAMPLES // 2`` worlds; at least :data:`MOST_CANDIDATES`, so each candidate has one).
-About as strong against the greedy player as 400 worlds a candidate were (59.0% of 600
-rounds won; they won 59.3% of 1 000); p50 40 ms, slowest 398 ms over 4 518 decisions on
-this 2-core machine at load 4. Read at call time."""
+SAMPLES = 800
+"""A searched decision's work, in rollouts (read at call time): with two candidates, 800
+rollouts over 400 worlds. As strong against the greedy player as the 1 600 rollouts over
+800 worlds it replaced, at 36% of their CPU: on the same 2 000 deals it won 59.1% of the
+rounds against their 58.8% (+0.3% ± 0.7%, paired standard error), with 10.9 ms of CPU a
+searched decision against 30.1 ms (issue 36, ``benchmarks/hachihachi_computer.py
+--compare``)."""
+WORLD_COST = 2
+"""What sampling one world costs, in tenths of a rollout (measured: a shuffle of the
+unseen cards, 2.7 µs, against a rollout's copy, play-out and scoring, 13 µs): the
+exchange rate that keeps a decision's work the same whatever its number of candidates."""
 MOST_CANDIDATES = 14
 """The most candidates a searched decision can have: a hand of 7 cards (the deal's most)
 whose every card matches exactly two field cards (two captures each). The fixed work is
@@ -476,7 +481,8 @@ def roll_out(world: Round) -> None:
 @dataclass(frozen=True, slots=True)
 class Search:
     """A searched decision: each candidate's average net points for the seat over the
-    same sampled worlds, and the work done (rollouts played)."""
+    same sampled worlds, and the work done (rollouts played, worlds sampled: every
+    candidate is played once in every world)."""
 
     moves: list[hh.Action]
     values: list[float]
@@ -488,17 +494,42 @@ class Search:
         return self.moves[self.values.index(max(self.values))]
 
 
-def sample_world(position: Position, table: Sequence[int], rng: random.Random) -> Round:
-    """A world the seat cannot tell from the real one (see the module notes)."""
-    rest = [card for card in position.unseen if card not in position.revealed]
+def work_of(samples: int) -> int:
+    """A search's work in tenths of a rollout for a budget of ``samples``: ``samples``
+    rollouts over half as many worlds (two candidates), at least :data:`MOST_CANDIDATES`
+    rollouts so the widest decision plays each candidate once."""
+    budget = max(samples, MOST_CANDIDATES)
+    return budget // 2 * (20 + WORLD_COST)
+
+
+def worlds_for(count: int, samples: int) -> int:
+    """The worlds a search of ``count`` candidates samples: as many as its work pays for
+    when each world plays every candidate (a world costs ``10 * count + WORLD_COST``
+    tenths), so the work is the same, within one world's, whatever ``count`` is."""
+    return max(1, work_of(samples) // (10 * count + WORLD_COST))
+
+
+def sample_world(
+    position: Position, rest: list[int], rng: random.Random
+) -> tuple[list[int], list[int]]:
+    """The hidden places of a world the seat cannot tell from the real one (see the module
+    notes): the other hand and the draw pile. ``rest``: the unseen cards not revealed (the
+    generator shuffles it in place)."""
     rng.shuffle(rest)
     need = position.other_count - len(position.revealed)
-    theirs = [*position.revealed, *rest[:need]]
     draw = rest[need:]
     if len(draw) != position.draw_count:
         raise AssertionError("the unseen cards must fill the hidden places exactly")
+    return [*position.revealed, *rest[:need]], draw
+
+
+def world_round(
+    position: Position, theirs: list[int], draw: list[int], table: Sequence[int]
+) -> Round:
+    """A fresh copy of a sampled world, for one rollout (the draw pile is shared: a
+    rollout only moves its top)."""
     return Round(
-        [list(position.hands_own), theirs],
+        [list(position.hands_own), list(theirs)],
         [list(cards) for cards in position.field],
         draw,
         list(position.masks),
@@ -532,43 +563,34 @@ def apply(world: Round, move: hh.Action, drawn: int | None) -> None:
 
 def search(state: hh.State, seat: int, moves: list[hh.Action], seed: int, samples: int) -> Search:
     """``moves`` played out in worlds sampled from what the seat sees (the generator seeded
-    by ``seed``): exactly ``budget`` rollouts over ``budget // 2`` worlds, ``budget`` being
-    ``samples`` (at least :data:`MOST_CANDIDATES`), however many moves there are.
-
-    Rollout ``i`` plays move ``i mod k`` in world ``i div k`` (of ``k`` moves), so the
-    moves share their worlds; with one move the worlds are played twice (the same result:
-    the work is what is fixed). Every world is sampled, used or not."""
+    by ``seed``): every move once in each of :func:`worlds_for` worlds, sampled one by one
+    as they are played, so the moves share their worlds and none is sampled in vain."""
     count = len(moves)
     if not 1 <= count <= MOST_CANDIDATES:
         raise ValueError(f"a search takes 1 to {MOST_CANDIDATES} moves, not {count}")
-    budget = max(samples, MOST_CANDIDATES)
+    worlds = worlds_for(count, samples)
     rng = random.Random(seed)
     position = position_of(state, seat)
     scoring = scoring_of(state, seat)
-    worlds = [sample_world(position, scoring.dekiyaku, rng) for _ in range(budget // 2)]
+    table = scoring.dekiyaku
+    rest = [card for card in position.unseen if card not in position.revealed]
     totals = [0] * count
-    runs = [0] * count  # rollouts played, by move
-    for index in range(budget):
-        slot = index % count
-        played = worlds[index // count % len(worlds)].copy()
-        apply(played, moves[slot], position.drawn)
-        roll_out(played)
-        runs[slot] += 1
-        totals[slot] += net_of(
-            scoring,
-            played.ended,
-            played.caller,
-            played.masks,
-            played.points,
-            played.yaku_masks,
-            played.first_sage,
-        )
-    return Search(
-        list(moves),
-        [total / run for total, run in zip(totals, runs, strict=True)],
-        sum(runs),
-        len(worlds),
-    )
+    for _ in range(worlds):
+        theirs, draw = sample_world(position, rest, rng)
+        for slot, move in enumerate(moves):
+            played = world_round(position, theirs, draw, table)
+            apply(played, move, position.drawn)
+            roll_out(played)
+            totals[slot] += net_of(
+                scoring,
+                played.ended,
+                played.caller,
+                played.masks,
+                played.points,
+                played.yaku_masks,
+                played.first_sage,
+            )
+    return Search(list(moves), [total / worlds for total in totals], worlds * count, worlds)
 
 
 # -- deciding ---------------------------------------------------------------------------------
@@ -579,9 +601,9 @@ def decide(
 ) -> hh.Action | None:
     """The computer's decision at ``seat``, or ``None`` when none is its to make.
 
-    ``samples``: rollouts a searched decision plays in all (default :data:`SAMPLES`);
-    a searched phase is searched even with one legal move, so its work does not tell
-    whether the hand allowed one move or more."""
+    ``samples``: a searched decision's work, in rollouts (default :data:`SAMPLES`; see
+    :func:`work_of`); a searched phase is searched even with one legal move, so its work
+    does not tell whether the hand allowed one move or more."""
     moves = hh.legal_actions(state, seat)
     if not moves:
         return None

@@ -5,8 +5,12 @@ as one image; the cog keeps the text list beside it (:func:`card_label`,
 :func:`month_groups`) and the image carries an accessible description (``alt``).
 
 Every card's tile, with its own traditional picture, is drawn once and cached in
-:mod:`cogs.hachihachi.tiles`; an image is composed from the cached tiles and cached per
-exact set of rows.
+:mod:`cogs.hachihachi.tiles`; each row is drawn once from the tiles into a cached strip,
+and an image is pasted from its rows' strips and cached per exact set of rows (its PNG
+shared by the table and a hand showing the same rows). Most of a picture's time is then
+Pillow's reduction to the picture's own 256-colour palette and the PNG's compression,
+which no caching of rows can share: the palette is each picture's, and its pixels are
+kept exactly (tests/cogs/test_hachihachi_pictures_same.py).
 
 Secrecy: an image's file name never depends on its cards (a hand is at most 7 of 34
 cards, so any digest of it in a name could be inverted by trying every hand); the caller
@@ -181,7 +185,18 @@ def progress(pile: Sequence[str]) -> list[tuple[str, bool]]:
     """A pile's way toward each dekiyaku it has a card of (rules §12.1), and toward
     Sixteen Chaff (§13.2, Willow counts): ``("Poetry 2/3", False)``; True once complete.
     Boar-Deer-Butterflies is left out: the Boar is not in this deck."""
-    held = set(pile)
+    return list(_progress(frozenset(pile), current_locale()))
+
+
+@functools.lru_cache(maxsize=256)
+def _progress(held: frozenset[str], locale: str) -> tuple[tuple[str, bool], ...]:
+    """:func:`progress` of a pile's cards (a pile holds a card once), cached: the table's
+    picture and every hand write each pile's progress on every move."""
+    with use_locale(locale):
+        return tuple(_progress_parts(held))
+
+
+def _progress_parts(held: frozenset[str]) -> list[tuple[str, bool]]:
     parts: list[tuple[str, bool]] = []
 
     def count(name: str, cards: Sequence[str]) -> None:
@@ -197,7 +212,7 @@ def progress(pile: Sequence[str]) -> list[tuple[str, bool]]:
     count(N_("Poetry"), _POETRY)
     count(N_("Blue"), _BLUE)
     count(N_("Seven Ribbons"), _RIBBONS)
-    chaff = sum(1 for card in pile if CARDS[card].chaff_like)
+    chaff = sum(1 for card in held if CARDS[card].chaff_like)
     if chaff:
         parts.append((_("Chaff {count}/16", count=str(chaff)), chaff >= 16))
     return parts
@@ -364,77 +379,118 @@ def _draw_row(image: Image.Image, draw: ImageDraw.ImageDraw, row: Row, y: int) -
 
 
 def _alt(rows: Sequence[Row]) -> str:
-    parts = []
+    text = _(". ").join(_alt_part(row, current_locale()) for row in rows)
+    return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
+
+
+@functools.lru_cache(maxsize=512)
+def _alt_part(row: Row, locale: str) -> str:
+    """A row's sentence of the alt text (the same row returns on picture after picture)."""
+    with use_locale(locale):
+        return _alt_row(row)
+
+
+def _alt_row(row: Row) -> str:
     comma = _(", ")
-    for row in rows:
-        if row.layout == "header":
-            parts.append(row.label)
-            continue
-        if row.layout == "pile":
-            head = row.label
-            if row.note:
-                notes = comma.join(text for text, _done in row.note)
-                head = _("{label} ({notes})", label=head, notes=notes)
-            groups = by_kind(row.cards)
-            if not groups:
-                parts.append(_("{label}: no captures yet", label=head))
-                continue
-            kinds = _("; ").join(
-                _(
-                    "{kind} — {cards}",
-                    kind=word.lower(),
-                    cards=comma.join(card_name(card) for card in cards),
-                )
-                for word, cards in groups
-            )
-            parts.append(_("{label}: {cards}", label=head, cards=kinds))
-            continue
-        groups_m = month_groups(row.cards)
-        if not groups_m:
-            parts.append(_("{label}: empty", label=row.label))
-            continue
-        months = _("; ").join(
+    if row.layout == "header":
+        return row.label
+    if row.layout == "pile":
+        head = row.label
+        if row.note:
+            notes = comma.join(text for text, _done in row.note)
+            head = _("{label} ({notes})", label=head, notes=notes)
+        groups = by_kind(row.cards)
+        if not groups:
+            return _("{label}: no captures yet", label=head)
+        kinds = _("; ").join(
             _(
                 "{kind} — {cards}",
-                kind=_(MONTHS[month].name),
-                cards=comma.join(
-                    _("{card} (marked)", card=card_name(card))
-                    if card in row.marked
-                    else card_name(card)
-                    for card in cards
-                ),
+                kind=word.lower(),
+                cards=comma.join(card_name(card) for card in cards),
             )
-            for month, cards in groups_m
+            for word, cards in groups
         )
-        parts.append(_("{label}: {cards}", label=row.label, cards=months))
-    text = _(". ").join(parts)
-    return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
+        return _("{label}: {cards}", label=head, cards=kinds)
+    groups_m = month_groups(row.cards)
+    if not groups_m:
+        return _("{label}: empty", label=row.label)
+    months = _("; ").join(
+        _(
+            "{kind} — {cards}",
+            kind=_(MONTHS[month].name),
+            cards=comma.join(
+                _("{card} (marked)", card=card_name(card))
+                if card in row.marked
+                else card_name(card)
+                for card in cards
+            ),
+        )
+        for month, cards in groups_m
+    )
+    return _("{label}: {cards}", label=row.label, cards=months)
 
 
 @functools.lru_cache(maxsize=256)
 def _render(rows: tuple[Row, ...], filename: str, locale: str) -> RenderedImage:
+    png, alt = _picture(rows, locale)
+    return RenderedImage(png=png, filename=filename, alt=alt)
+
+
+@functools.lru_cache(maxsize=256)
+def _picture(rows: tuple[Row, ...], locale: str) -> tuple[bytes, str]:
+    """The PNG and alt text of ``rows``, whatever the file is called: the table's picture
+    and a hand's share it when they show the same rows."""
     with use_locale(locale):
-        return _compose(rows, filename)
+        return _compose(rows), _alt(rows)
 
 
-def _compose(rows: tuple[Row, ...], filename: str) -> RenderedImage:
+STRIPS = 64
+"""Rows kept drawn: a strip is about 200 KB (500 px wide, RGB), so at most about 13 MB.
+A move draws about four new rows and reuses as many of its table's last move; 64 keep
+that for 8 tables moving at once, and a row missed is only drawn again."""
+
+
+def _compose(rows: tuple[Row, ...]) -> bytes:
+    """The rows' strips (each drawn once, :func:`_strip`) pasted one under the other, then
+    reduced to a palette and saved as PNG: the same pixels as drawing every row on the
+    one image (tests/support/hachihachi_pictures.py keeps that composer to compare)."""
     sizes = [_row_size(row) for row in rows]
     width = max((w for w, _h in sizes), default=0) + 2 * MARGIN
     height = 2 * MARGIN + sum(h for _w, h in sizes) + ROW_GAP * max(0, len(rows) - 1)
     image = Image.new("RGB", (width, height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
     y = MARGIN
+    locale = current_locale()
     for row, (_w, h) in zip(rows, sizes, strict=True):
-        _draw_row(image, draw, row, y)
+        image.paste(_strip(row, locale), (0, y))
         y += h + ROW_GAP
     buffer = io.BytesIO()
     # A 256-colour palette: the tiles are flat colours, so nothing visible is lost, and
-    # the PNG is a third of the RGB one (~35 KB), quicker to save and to upload.
+    # the PNG is a third of the RGB one (~35 KB), quicker to save and to upload. (zlib's
+    # level 1 is also its quickest here: level 0 saves 1.3 ms a picture for five times
+    # the bytes, and the other strategies are no quicker.)
     palette = image.quantize(256, method=Image.Quantize.FASTOCTREE)
     palette.save(buffer, "PNG", optimize=False, compress_level=1)
     # No card ids in the log: a hand is secret, and logs are read by more people.
     log.debug("rendered %d rows into %d×%d px, %d bytes", len(rows), width, height, buffer.tell())
-    return RenderedImage(png=buffer.getvalue(), filename=filename, alt=_alt(rows))
+    return buffer.getvalue()
+
+
+@functools.lru_cache(maxsize=STRIPS)
+def _strip(row: Row, locale: str) -> Image.Image:
+    """``row`` drawn alone from its top, as high as it is plus the gap under it (a marked
+    tile's frame reaches into that gap), and as wide as the widest line of tiles or its
+    own width, plus the margins: what a row writes beyond its width ("(empty)" under a
+    short label) shows in a picture that other rows make wider. A row draws nothing above
+    its top, so pasting the strips (clipped to the picture) is drawing the rows on one
+    image. Most rows return from picture to picture (the field in the table's picture and
+    both hands, the piles, a hand between its owner's turns): each is drawn once. The
+    cached image is shared: paste it, never draw on it."""
+    with use_locale(locale):
+        width, height = _row_size(row)
+        width = max(width, MAX_W) + 2 * MARGIN
+        image = Image.new("RGB", (width, height + ROW_GAP), BACKGROUND)
+        _draw_row(image, ImageDraw.Draw(image), row, 0)
+        return image
 
 
 def render_rows(rows: Sequence[Row], *, filename: str = "cards.png") -> RenderedImage:
@@ -461,8 +517,12 @@ def render_cards(
 
 
 def cache_clear() -> None:
-    """Forget every composed image (the tiles stay): for benchmarks and tests."""
+    """Forget every composed image and row (the tiles stay): for benchmarks and tests."""
     _render.cache_clear()
+    _picture.cache_clear()
+    _strip.cache_clear()
+    _alt_part.cache_clear()
+    _progress.cache_clear()
 
 
 def replay_tile(card_id: str, height: int) -> bytes:

@@ -322,3 +322,19 @@ def test_a_said_word_is_english_in_the_error_and_translated_where_shown() -> Non
     # Any message, not only a refusal: filling a Said into a template translates it.
     assert fill("{where}", "ja", {"where": Said("this channel")}) == "このチャンネル"
     assert fill("{where}", "en", {"where": Said("this channel")}) == "this channel"
+
+
+def test_cached_look_ups_keep_said_words_and_booleans_apart() -> None:
+    """Look-ups are cached by locale, message and plain placeholder values (issue 36); a
+    :class:`Said` word (a ``str`` that is translated where it is filled in) and a bool
+    (equal as a key to 1) must never be served another value's cached text."""
+    from bot.i18n import Said, translate
+
+    assert translate("{word}", "ja", word="Field") == "Field"
+    assert translate("{word}", "ja", word=Said("Field")) == "場"
+    assert translate("{word}", "ja", word="Field") == "Field"
+    assert translate("{value}", "en", value=1) == "1"
+    assert translate("{value}", "en", value=True) == "True"
+    assert translate("{value}", "en", value=1000) == "1,000"
+    assert translate("{value}", "ja", value=1000) == "1,000"
+    assert translate("Field", "ja") == "場" and translate("Field", "en") == "Field"

@@ -307,7 +307,8 @@ def test_the_budget_is_read_at_call_time(monkeypatch: pytest.MonkeyPatch) -> Non
         state: hh.State, seat: int, moves: list[hh.Action], seed: int, samples: int
     ) -> hp.Search:
         found = real(state, seat, moves, seed, samples)
-        budgets.append(found.rollouts)
+        budgets.append(samples)
+        assert found.worlds >= 1, "at least one world: every move is played once"
         return found
 
     monkeypatch.setattr(hp, "search", counted)
@@ -318,7 +319,7 @@ def test_the_budget_is_read_at_call_time(monkeypatch: pytest.MonkeyPatch) -> Non
         hp.decide(state, seat, FairDice(bytes(32)))
         hp.decide(state, seat, FairDice(bytes(32)), samples=50)
         hp.decide(state, seat, FairDice(bytes(32)), samples=2)
-    assert budgets and set(budgets) == {30, 50, hp.MOST_CANDIDATES}, "at least one a move"
+    assert budgets and set(budgets) == {30, 50, 2}
 
 
 def own_hand_redealt(state: hh.State, seat: int, rng: random.Random) -> hh.State:
@@ -354,9 +355,11 @@ def widest_decision() -> tuple[hh.State, int]:
 
 
 def test_the_work_is_the_same_whatever_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every searched decision plays the same rollouts over the same worlds, whether its
-    hand allows one move or the most a hand can (so the time it takes is the same work,
-    and the table service can land it at a fixed moment above it)."""
+    """Every searched decision does the same work (rollouts, and worlds at their cost in
+    rollouts), within one world's, whether its hand allows one move or the most a hand
+    can (so the time it takes is the same work, and the table service can land it at a
+    fixed moment above it); and every move is played in every world sampled (none is
+    sampled in vain)."""
     work: dict[int, set[tuple[int, int]]] = {}
     real = hp.search
 
@@ -382,17 +385,23 @@ def test_the_work_is_the_same_whatever_the_hand(monkeypatch: pytest.MonkeyPatch)
             assert len(moves) <= hp.MOST_CANDIDATES
             hp.decide(variant, seat, ScriptedDice([7]), samples=60)
     assert {1, 2, 5, hp.MOST_CANDIDATES} <= set(work), sorted(work)
-    assert set().union(*work.values()) == {(60, 30)}, work
+    budget = hp.work_of(60)
+    for count, done in work.items():
+        world = 10 * count + hp.WORLD_COST  # a world and its rollouts, in tenths
+        for rollouts, worlds in done:
+            assert rollouts == worlds * count, "every move in every world"
+            assert budget - world < worlds * world <= budget, (count, rollouts, worlds)
 
 
 def test_a_full_budget_decision_does_the_fixed_work_and_no_more() -> None:
     """The budget is work, not time (the time it takes is the benchmark's to measure,
-    `benchmarks/hachihachi_computer.py`): the widest decision a hand allows plays the
-    default rollouts over the default worlds, and picks one of its moves."""
+    `benchmarks/hachihachi_computer.py`): the widest decision a hand allows plays each
+    move in as many worlds as the default work pays for, and picks one of its moves."""
     state, seat = widest_decision()
     moves = hh.legal_actions(state, seat)
     found = hp.search(state, seat, moves, 1, hp.SAMPLES)
-    assert (found.rollouts, found.worlds) == (hp.SAMPLES, hp.SAMPLES // 2)
+    worlds = hp.work_of(hp.SAMPLES) // (10 * len(moves) + hp.WORLD_COST)
+    assert (found.rollouts, found.worlds) == (worlds * len(moves), worlds)
     assert found.best in moves
 
 
