@@ -28,6 +28,8 @@ from bot.i18n import extract as extractor
 from bot.i18n.extract import locale_folder, missing, po_entries
 from cogs._ui.options import OPENER, SERVER
 from cogs._ui.stats_chart import OTHER_GAME, colour_of
+from tests.cogs.test_stats_each_game_simcord import booked, chart_colours
+from tests.cogs.test_turn_line_simcord import check_turn_line
 from tests.games.test_contract import (
     cases,
     logged_actions_parse_back,
@@ -38,6 +40,13 @@ from tests.games.test_contract import (
 from tests.games.test_private_events import every_model, privacy_problems
 from tests.platform._helpers import open_services
 from tests.platform.test_catalog import CHANNEL, GUILD, _play, _service_parts, check_listed
+from tests.platform.test_glossary_ja import (
+    glossary_offences,
+    japanese_texts,
+    load_glossary,
+    rules_texts,
+    without_a_catalog,
+)
 from tests.platform.test_house_options_simcord import (
     check_open_command,
     check_rules_name_server_options,
@@ -230,6 +239,14 @@ def test_the_translation_check_sees_its_words(monkeypatch: pytest.MonkeyPatch) -
     assert "{player:@} takes the pot of {pot:c}." in lacking
 
 
+def test_the_japanese_checks_read_it(enrolled_highcard: Catalog) -> None:
+    texts = list(rules_texts(HIGHCARD))
+    assert len(texts) > 10 and glossary_offences(load_glossary(), texts) == []
+    assert set(texts) <= set(japanese_texts()), "read with every catalogued game's pages"
+    # A game under tests/ has no Japanese catalog of its own: the check names it.
+    assert without_a_catalog(CATALOG.names()) == {KEY}
+
+
 # -- end to end, through the real bot -------------------------------------------------------------
 
 
@@ -253,8 +270,18 @@ async def test_its_open_command_offers_no_server_option(
     await check_open_command(simcord_env, HIGHCARD)
 
 
+async def test_its_table_opens_with_its_defaults_and_leads_with_its_turn_line(
+    simcord_env: Any, enrolled_highcard: Catalog
+) -> None:
+    world = await make_world(simcord_env, "alice", "bob")
+    line = await check_turn_line(world, HIGHCARD)
+    assert line.startswith("▶️ Everyone — draw a card · <t:")
+    # The open-defaults check's own path: two new wallets paid the default seats.
+    assert await wallet(world, world["alice"]) == 990
+
+
 async def test_high_card_is_played_end_to_end_against_the_computer(
-    simcord_env: Any, scripted: ScriptedDice
+    simcord_env: Any, scripted: ScriptedDice, enrolled_highcard: Catalog
 ) -> None:
     world = await make_world(simcord_env, "alice", "bob")
     alice, bob = world["alice"], world["bob"]
@@ -300,3 +327,18 @@ async def test_high_card_is_played_end_to_end_against_the_computer(
     assert house == bank + 20, "the computer's winnings are the house's"
     totals = await bot.economy.totals(world.guild.id)
     assert totals.wallets + totals.escrow + totals.house == totals.minted
+
+    # /stats books it under its title, its step in its colour; /rules shows its pages.
+    mine = await alice.slash(world.channel, "stats")
+    assert booked(mine, HIGHCARD.title) == {
+        "played": 1,
+        "net": -10,
+        "best win": 0,
+        "longest streak": 0,
+    }
+    assert HIGHCARD.colour in chart_colours(world, mine)
+    rules = answered(await bob.slash(world.channel, "rules", game=KEY), ephemeral=True)
+    assert rules.response.embeds[0].title == f"{HIGHCARD.title} — How to Play"
+    assert rules.response.embeds[0].footer.text == "Page 1 of 2"
+    page_two = answered(await bob.click(rules.response, label="Next ▶"))
+    assert page_two.response.embeds[0].title == f"{HIGHCARD.title} — Options"
