@@ -40,6 +40,7 @@ from tests.games.test_contract import (
 from tests.games.test_private_events import every_model, privacy_problems
 from tests.platform._helpers import open_services
 from tests.platform.test_catalog import CHANNEL, GUILD, _play, _service_parts, check_listed
+from tests.platform.test_cog_layout import check_game_package, cog_package
 from tests.platform.test_glossary_ja import (
     glossary_offences,
     japanese_texts,
@@ -201,6 +202,10 @@ def test_an_option_classified_against_who_sets_it_fails_the_check(
 
 def test_what_lists_games_lists_it(enrolled_highcard: Catalog) -> None:
     check_listed(HIGHCARD)
+
+
+def test_its_cog_package_has_the_layout_of_a_games(enrolled_highcard: Catalog) -> None:
+    check_game_package(cog_package(HIGHCARD))
 
 
 def test_its_rules_pages_pass_the_rules_checks(enrolled_highcard: Catalog) -> None:
