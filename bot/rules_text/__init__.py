@@ -52,13 +52,13 @@ Pages = tuple[tuple[str, str], ...]
 
 def pages(game: str, locale: str = SOURCE_LOCALE) -> Pages:
     """(title, body) of each page of a game's rules, in ``locale`` if translated."""
+    if game not in GAMES:
+        raise KeyError(game)
     return _pages(game, normalize(locale))
 
 
 @cache
 def _pages(game: str, locale: str) -> Pages:
-    if game not in GAMES:
-        raise KeyError(game)
     rules_file = CATALOG.get(game).rules_file
     assert rules_file is not None  # GAMES lists only games with one
     folder = rules_folder(game)

@@ -94,8 +94,11 @@ def test_enrolment_lists_the_game_for_the_test_alone() -> None:
         assert rules_text.GAMES[KEY] == HIGHCARD.title
         assert colour_of(KEY) == HIGHCARD.colour
         assert KEY in CATALOG.registry().names()
+        assert rules_text.pages(KEY)
     assert CATALOG.names() == shipped
     assert KEY not in rules_text.GAMES and colour_of(KEY) == OTHER_GAME
+    with pytest.raises(KeyError):
+        rules_text.pages(KEY)  # not from a cache of the enrolled game's
     # A game listed twice is refused, as in any catalog, and the catalog is left as it was.
     with pytest.raises(ValueError, match="listed twice"), enrolled(CATALOG.get("hazard")):
         pass
