@@ -205,7 +205,7 @@ async def main(args: argparse.Namespace) -> None:
         timings.wrap(bot.tables, "act", "TableService.act")
         timings.wrap(bot.tables, "game_of", "TableService.game_of")
         timings.wrap(hub, "render", "TableHub.render")
-        timings.wrap(hub, "_edit_through", "answer through the interaction")
+        timings.wrap(hub.sync, "edit_through", "answer through the interaction")
         timings.wrap(hub, "deliver_notice", "pending-notice check (after)")
     # The benchmark ends this process with SIGTERM: close the bot so the database is closed
     # cleanly (and a profile, when asked for, is written).

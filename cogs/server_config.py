@@ -429,7 +429,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
         # The live tables' messages are redrawn in it.
         hub = TableHub.of(self.bot)
         for table in await self.bot.tables.live_tables(guild_id):
-            hub.schedule_refresh(table.id, force=True)
+            hub.sync.schedule_refresh(table.id, force=True)
         shown = self.bot.languages.server(guild_id)
         note = _(
             "Table messages here are now in {language}. What a member alone sees stays in "

@@ -23,6 +23,7 @@ from bot.service.verify import public_log
 from bot.storage.table_queries import LiveTable
 from cogs._ui import render
 from cogs._ui.custom_ids import HISTORY_TEMPLATE, TABLES_TEMPLATE, history_id, tables_id
+from cogs._ui.face import Acted
 from cogs._ui.hub import TableHub
 from cogs._ui.options import GAME_CHOICES
 from cogs._ui.primitives import actor_of, is_moderator, send_ephemeral
@@ -189,11 +190,8 @@ async def close_and_refund(
     assert interaction.guild_id is not None
     await bot.tables.snapshot(table_id, interaction.guild_id)  # refuses other servers' tables
     outcome = await bot.tables.cancel(table_id, actor_of(interaction))
-    await TableHub.of(bot).answer(
-        interaction,
-        outcome,
-        confirm=_("Table #{table_id} is closed; its stakes went back.", table_id=str(table_id)),
-    )
+    closed = _("Table #{table_id} is closed; its stakes went back.", table_id=str(table_id))
+    await TableHub.of(bot).answer(interaction, Acted(outcome, closed))
 
 
 async def history_page(
@@ -433,7 +431,7 @@ class TablesCog(commands.Cog, name="Tables"):
             )
         # Through the hub like any outcome: the table message and the players' private
         # panels learn the table ended.
-        await TableHub.of(self.bot).answer(interaction, outcome, confirm=confirm)
+        await TableHub.of(self.bot).answer(interaction, Acted(outcome, confirm))
 
     @app_commands.command(name="stats", description="Games played, won and honours earned.")
     @app_commands.describe(member="Whose stats; yours by default", game="One game's only")

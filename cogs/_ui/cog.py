@@ -2,7 +2,10 @@
 :func:`install_game`, what every game extension's ``setup`` does.
 
 A game's cog spells neither its key nor its title: both come from its UI's catalog record
-(``self.ui.game``), and its ``open`` command is :meth:`GameCog.open_with` over its options."""
+(``self.ui.game``), and its ``open`` command is :meth:`GameCog.open_with` over its options.
+
+The cog sits above the hub: a command that acts at a table hands what its UI returned to
+:meth:`GameCog.answer`, as a click's is handed to the hub; the UI never answers itself."""
 
 from __future__ import annotations
 
@@ -14,7 +17,10 @@ from discord.ext import commands
 from pydantic import BaseModel
 
 from bot.errors import InsufficientFunds, NotAllowed
-from bot.service import parse_rules
+from bot.i18n import _
+from bot.service import Outcome, parse_rules
+from cogs._ui import render
+from cogs._ui.face import Answer
 from cogs._ui.game import Game
 from cogs._ui.hub import TableHub
 from cogs._ui.options import Options, Values
@@ -24,7 +30,8 @@ if TYPE_CHECKING:
 
 
 class GameCog:
-    """Mixed into a game's ``GroupCog``: the bot, the game's UI, and its start-up."""
+    """Mixed into a game's ``GroupCog``: the bot, the game's UI, the hub that answers for
+    it, and its start-up."""
 
     options: ClassVar[Options | None] = None
     """The game's table options, as its commands and the server's defaults (/config
@@ -33,6 +40,7 @@ class GameCog:
     def __init__(self, bot: Any, ui: Any) -> None:
         self.bot = bot
         self.ui = ui
+        self.hub = TableHub.of(bot)
 
     async def cog_load(self) -> None:
         await self.ui.load()
@@ -52,7 +60,7 @@ class GameCog:
         handler of every game's ``open`` command, :meth:`Options.command`)."""
         rules = self.rules_from(values, options)
         try:
-            await self.ui.hub.open_table(interaction, self.ui.game, rules)
+            await self.open_table(interaction, rules)
         except InsufficientFunds as short:
             if short.user_id not in (None, interaction.user.id):
                 raise
@@ -60,6 +68,65 @@ class GameCog:
             if refusal is None:
                 raise
             raise NotAllowed(refusal) from short
+
+    async def open_table(
+        self,
+        interaction: discord.Interaction[Any],
+        rules: BaseModel,
+        *,
+        invitee_id: int | None = None,
+        lobby_seconds: int | None = None,
+        against_computer: bool = False,
+    ) -> Outcome:
+        """Open a table of this game in the command's channel (:meth:`TableHub.open_table`)."""
+        outcome: Outcome = await self.hub.open_table(
+            interaction,
+            self.ui.game,
+            rules,
+            invitee_id=invitee_id,
+            lobby_seconds=lobby_seconds,
+            against_computer=against_computer,
+        )
+        return outcome
+
+    async def open_or_challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        rules: BaseModel,
+        member: discord.Member | None,
+        stake: int,
+    ) -> None:
+        """Open a lobby, or challenge ``member`` (who must be able to cover ``stake``), or
+        the computer when ``member`` is this bot."""
+        if member is None:
+            await self.open_table(interaction, rules)
+            return
+        me = self.bot.user
+        if me is not None and member.id == me.id:
+            # The computer takes the challenge at once (its stake from the house bank).
+            await self.open_table(interaction, rules, against_computer=True)
+            return
+        if member.bot:
+            raise NotAllowed(
+                "Bots do not play {game}; challenge a member (or me).", game=_(self.ui.title)
+            )
+        if member.id == interaction.user.id:
+            raise NotAllowed("You cannot challenge yourself.")
+        assert interaction.guild_id is not None
+        theirs = await self.bot.economy.balance(interaction.guild_id, member.id)
+        if theirs.balance < stake:
+            raise NotAllowed(
+                "{member} cannot cover a stake of {stake}.",
+                member=member.mention,
+                stake=render.coins(stake, theirs.currency),
+            )
+        timeout = self.bot.settings.challenge_timeout_seconds
+        await self.open_table(interaction, rules, invitee_id=member.id, lobby_seconds=timeout)
+
+    async def answer(self, interaction: discord.Interaction[Any], answer: Answer) -> None:
+        """Answer a command that acted at a table with what its UI returned (an
+        :class:`~cogs._ui.face.Acted` from :meth:`Game.act`), as the hub answers a click."""
+        await self.hub.answer(interaction, answer)
 
     def open_refusal(self, short: InsufficientFunds, rules: BaseModel) -> str | None:
         """Why the opener's wallet cannot cover what this table holds, in the game's own
@@ -89,7 +156,7 @@ async def install_game(
             "the game's record to bot/catalog.py."
         )
     hub = TableHub.of(bot)
-    ui = ui_type(hub)
+    ui = ui_type(hub.sync)
     hub.register(ui)
     await bot.add_cog(cog_type(bot, ui))
 

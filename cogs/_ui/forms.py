@@ -26,8 +26,15 @@ from bot.service import Outcome, TableSnapshot, saved_writes
 from cogs._ui import render
 from cogs._ui.amounts import parse_amount
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.hub import TableHub
-from cogs._ui.primitives import FORM_ALIVE, button, log_click_failure, send_ephemeral, view_of
+from cogs._ui.face import Acted, Answer
+from cogs._ui.primitives import (
+    FORM_ALIVE,
+    answer_failure,
+    button,
+    log_click_failure,
+    send_ephemeral,
+    view_of,
+)
 from cogs._ui.verbs import NOTHING, VerbTable
 
 if TYPE_CHECKING:
@@ -63,9 +70,9 @@ class TableModal(discord.ui.Modal):
             await send_ephemeral(interaction, explain(error))
         except Exception as error:
             log_click_failure("a form at table %s failed", self.table_id, error=error)
-            hub = TableHub.of(interaction.client)
-            saved = saved_writes.get() > saved_before
-            await hub.apologise(interaction, self.table_id, saved, error=error)
+            # Such a form (the options past a command's 25) belongs to no table message
+            # yet: there is none to repair, only the truth to tell.
+            await answer_failure(interaction, saved_writes.get() > saved_before, error=error)
 
     async def submit(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError
@@ -282,21 +289,23 @@ class AmountPicker:
 
     async def open(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
         text, view = await self.picker(interaction, cid.table, self.kind_of(cid.arg))
         await send_ephemeral(interaction, text, view=view)
+        return None
 
     async def form(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
         """The "Other amount…" button opens the form; its submission places the amount at
         the ply the button was drawn at (a form left from an earlier moment, or submitted
         after a restart into another round, bets nothing)."""
         kind = self.kind_of(cid.arg)
         title = _("{noun}: {kind}", noun=_(self.noun), kind=_(self.kinds[kind]))
         amount = await typed_amount(interaction, cid, title=title)
-        if amount is not None:
-            await self.place(interaction, cid.table, kind, amount, ply=cid.ply)
+        if amount is None:
+            return None  # the form is open
+        return await self.place(interaction, cid.table, kind, amount, ply=cid.ply)
 
     async def place(
         self,
@@ -306,11 +315,11 @@ class AmountPicker:
         amount: int,
         *,
         ply: int | None = None,
-    ) -> None:
+    ) -> Acted:
         """A typed amount: from the form (at its button's ply) or a command (any ply). A
         wallet too short for it is told the most it can add on that kind now."""
         try:
-            await self.game.act(
+            return await self.game.act(
                 interaction,
                 table,
                 self.action(kind, amount),
@@ -335,7 +344,7 @@ class AmountPicker:
 
     async def quick(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
         kind_text, chosen = parse_quick(cid.arg)
         kind = self.kind_of(kind_text)
         if chosen is None:
@@ -354,4 +363,4 @@ class AmountPicker:
         await interaction.response.edit_message(
             content=self.confirmation(amount, kind, outcome) + "\n" + text, view=view
         )
-        await self.game.hub.answer(interaction, outcome)
+        return Acted(outcome)  # the picker answered the click: the table is shown by an edit

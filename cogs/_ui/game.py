@@ -7,6 +7,11 @@ and, if it has one, a private panel per player (a DM) or a private hand per play
 ephemeral answer kept up to date, :mod:`cogs._ui.hands`). Everything else — the table
 message frame, the click → action path, confirmations, DM panels with their fallback,
 hand answers refreshed after every outcome — is here, written once.
+
+A click comes down from the hub (:meth:`Game.click`) and goes back up only as a value:
+what the hub answers (:data:`cogs._ui.face.Answer`: an :class:`~cogs._ui.face.Acted`
+outcome to show, a :class:`~cogs._ui.face.Redraw`, or ``None`` once the UI has answered
+privately). The UI is built on a :class:`~cogs._ui.face.UIHost`, never on the hub.
 """
 
 from __future__ import annotations
@@ -28,9 +33,9 @@ from bot.service import Outcome, TableService, TableSnapshot
 from cogs._ui import render, verbs
 from cogs._ui.controls import Control, Menu, draw
 from cogs._ui.custom_ids import ComponentId
+from cogs._ui.face import Acted, Answer, Redraw, UIHost
 from cogs._ui.frame import Sentences, frame_of
 from cogs._ui.hands import EarlierHand, HandKeeper
-from cogs._ui.hub import TableHub
 from cogs._ui.primitives import (
     Payload,
     TableComponent,
@@ -42,7 +47,7 @@ from cogs._ui.primitives import (
 from cogs._ui.private import PanelKeeper
 
 if TYPE_CHECKING:
-    pass
+    from bot.app import TanzakuBot
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +99,11 @@ class Game:
             cls.game = record.name
             cls.title = record.title
 
-    def __init__(self, hub: TableHub) -> None:
-        self.hub = hub
-        self.panels = PanelKeeper(hub, self) if self.private_panels else None
+    def __init__(self, host: UIHost) -> None:
+        self.host = host
+        """What the UI is built on (the hub's message sync): the bot, the table service
+        and a redraw on request; never the hub, which calls the UI, not the other way."""
+        self.panels = PanelKeeper(host, self) if self.private_panels else None
         self.hands = HandKeeper() if self.private_hands else None
         self._hand_locks: dict[int, asyncio.Lock] = {}
         self.verb_table: verbs.VerbTable = self.verbs()
@@ -107,7 +114,11 @@ class Game:
 
     @property
     def service(self) -> TableService:
-        return self.hub.service
+        return self.host.service
+
+    @property
+    def bot(self) -> TanzakuBot:
+        return self.host.bot
 
     async def load(self) -> None:
         """At start, before any click: what the game keeps across restarts."""
@@ -209,20 +220,19 @@ class Game:
 
     async def click(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
+        """A click the hub routed here: what the hub answers (:data:`cogs._ui.face.Answer`)."""
         entry = self.verb_table.get(cid.verb)
         if entry is None:
             # A verb the table does not list: the game's own :meth:`action_for` (by
             # default a private refusal), checked at the click's ply.
             action = self.action_for(cid.table, cid.verb, cid.arg, values)
-            await self.act(interaction, cid.table, action, ply=cid.ply)
-            return
+            return await self.act(interaction, cid.table, action, ply=cid.ply)
         if not isinstance(entry, verbs.Act):
-            await entry(interaction, cid, values)
-            return
+            return await entry(interaction, cid, values)
         action = entry.make(cid.arg, values)
         ply = cid.ply if entry.checked else None
-        await self.act(interaction, cid.table, action, ply=ply, confirm=entry.confirm)
+        return await self.act(interaction, cid.table, action, ply=ply, confirm=entry.confirm)
 
     async def act(
         self,
@@ -232,13 +242,12 @@ class Game:
         *,
         ply: int | None = None,
         confirm: Any = None,
-    ) -> Outcome:
-        """Apply an action for the member and answer; ``confirm`` is a private word, or a
-        function of the outcome giving one."""
+    ) -> Acted:
+        """Apply an action for the member: the outcome for the hub to show, with
+        ``confirm``, a private word or a function of the outcome giving one."""
         outcome = await self.apply(interaction, table, action, ply=ply)
         word = confirm(outcome) if callable(confirm) else confirm
-        await self.hub.answer(interaction, outcome, confirm=word)
-        return outcome
+        return Acted(outcome, word)
 
     async def apply(
         self,
@@ -264,51 +273,16 @@ class Game:
                 raise
             raise NotAllowed(refusal) from short
 
-    async def open_or_challenge(
-        self,
-        interaction: discord.Interaction[Any],
-        rules: BaseModel,
-        member: discord.Member | None,
-        stake: int,
-    ) -> None:
-        """Open a lobby, or challenge ``member`` (who must be able to cover ``stake``), or
-        the computer when ``member`` is this bot."""
-        if member is None:
-            await self.hub.open_table(interaction, self.game, rules)
-            return
-        me = self.hub.bot.user
-        if me is not None and member.id == me.id:
-            # The computer takes the challenge at once (its stake from the house bank).
-            await self.hub.open_table(interaction, self.game, rules, against_computer=True)
-            return
-        if member.bot:
-            raise NotAllowed(
-                "Bots do not play {game}; challenge a member (or me).", game=_(self.title)
-            )
-        if member.id == interaction.user.id:
-            raise NotAllowed("You cannot challenge yourself.")
-        assert interaction.guild_id is not None
-        theirs = await self.hub.bot.economy.balance(interaction.guild_id, member.id)
-        if theirs.balance < stake:
-            raise NotAllowed(
-                "{member} cannot cover a stake of {stake}.",
-                member=member.mention,
-                stake=render.coins(stake, theirs.currency),
-            )
-        timeout = self.hub.bot.settings.challenge_timeout_seconds
-        await self.hub.open_table(
-            interaction, self.game, rules, invitee_id=member.id, lobby_seconds=timeout
-        )
-
     async def show_panel(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
         """The panel, privately: for a player whose DMs are closed, or who prefers it."""
         snapshot = await self.service.snapshot(cid.table)
         if interaction.user.id not in snapshot.seats:
             raise NotAllowed(self.not_seated)  # a template: shown translated
         text, view = self.panel(snapshot, interaction.user.id)
         await send_ephemeral(interaction, text, view=view)
+        return None
 
     # -- private hands ---------------------------------------------------------------------
 
@@ -342,9 +316,10 @@ class Game:
 
     async def show_hand(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
         snapshot = await self.seated(interaction, cid.table)
         await self.give_hand(interaction, snapshot, self.hand(snapshot, interaction.user.id))
+        return None
 
     async def give_hand(
         self,
@@ -429,10 +404,10 @@ class Game:
             await self.panels.after(outcome)
         row = outcome.snapshot.row
         # A line in the channel: everyone reads it, in the server's language.
-        with use_locale(self.hub.bot.languages.server(row.guild_id)):
+        with use_locale(self.bot.languages.server(row.guild_id)):
             line = self.public_line(outcome)
         if line is not None:
-            channel = self.hub.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+            channel = self.bot.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
             try:
                 await channel.send(line, allowed_mentions=discord.AllowedMentions.none())
             except discord.HTTPException as error:  # the table message says the same
@@ -476,14 +451,7 @@ class Game:
         player banker covering a bet); ``None``: the service's own words."""
         return None
 
-    async def redraw(
-        self,
-        interaction: discord.Interaction[Any],
-        snapshot: TableSnapshot[Any, Any],
-        view: discord.ui.View,
-    ) -> None:
-        """Redraw the table message with other controls (a choice half made, see
+    def redraw(self, snapshot: TableSnapshot[Any, Any], view: discord.ui.View) -> Redraw:
+        """The table message redrawn with other controls (a choice half made, see
         :mod:`cogs._ui.picks`), through the click's own response; nothing is saved."""
-        payload = self.hub.render(snapshot)
-        payload.view = view
-        await interaction.response.edit_message(**payload.as_kwargs())
+        return Redraw(snapshot, view)

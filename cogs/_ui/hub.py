@@ -4,52 +4,59 @@ Every click on a table component (:mod:`cogs._ui.primitives`), and every form op
 one, is answered by :meth:`TableHub.on_interaction` from its custom id alone: on any
 message — one sent before a restart, one edited since the member saw it — and after any
 restart or form timeout. Lobby verbs are handled for every game alike; game verbs go to
-the game's UI (:class:`cogs._ui.game.Game`), which its cog registers. Keeping each
-message in step with its table is :class:`cogs._ui.sync.MessageSync`'s.
+the game's UI (:class:`cogs._ui.face.GameFace`), which its cog registers.
+
+Calls run one way: the hub routes a click down (to the lobby's verbs or to the game's
+UI), every route returns an :data:`~cogs._ui.face.Answer`, and the hub answers it
+(:meth:`TableHub.answer`). Nothing the hub is made of calls it back: drawing the lobby is
+:mod:`cogs._ui.lobby`'s, keeping each message in step with its table its member
+:attr:`TableHub.sync`'s (:class:`cogs._ui.sync.MessageSync`), on which the game UIs are
+built.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Coroutine, Sequence
+from typing import TYPE_CHECKING, Any
 
 import discord
 from pydantic import BaseModel
 
 from bot import rules_text
 from bot.errors import NotAllowed, StaleAction, UserFacingError, explain
-from bot.games.common import is_computer
 from bot.i18n import _, use_locale
 from bot.interactions import (
     acknowledge_if_slow,
     answer_dropped_click,
     answer_taken,
-    note_failure,
     note_refusal,
 )
 from bot.safe_log import describe, log_failure
-from bot.service import Outcome, TableSnapshot, TableStatus, saved_writes
-from cogs._ui import render
+from bot.service import Outcome, TableService, TableSnapshot, TableStatus, saved_writes
 from cogs._ui.custom_ids import ComponentId
+from cogs._ui.face import Acted, Answer, GameFace, Redraw
+from cogs._ui.lobby import (
+    add_fairness,
+    mark_cancelled,
+    render_cancelled,
+    render_lobby,
+    with_watch,
+)
 from cogs._ui.notify import Notifier, Ping, challenge_note
 from cogs._ui.primitives import (
-    ANSWER_REFUSED,
     APOLOGY,
     FORM_ALIVE,
     FORM_EXPIRED,
     RULES_TABLE,
     SAVED_BUT_NOT_SHOWN,
-    WATCH_ROW,
     Payload,
-    TableComponent,
     actor_of,
-    button,
+    answer_failure,
     log_click_failure,
     send_ephemeral,
     tell,
-    view_of,
 )
 from cogs._ui.rules_pages import rules_page
 from cogs._ui.sync import MessageSync
@@ -67,66 +74,23 @@ LOBBY_VERBS = frozenset(
 )
 
 
-class GameFace(Protocol):
-    """What the hub asks of a game's UI (:class:`cogs._ui.game.Game` is the one base every
-    game's UI builds on; the hub needs only this of it)."""
-
-    @property
-    def game(self) -> str: ...
-
-    @property
-    def has_dice(self) -> bool: ...
-
-    def describe_rules(self, snapshot: TableSnapshot[Any, Any]) -> list[str]: ...
-
-    def hold_line(self, snapshot: TableSnapshot[Any, Any]) -> str | None: ...
-
-    def render_game(
-        self, snapshot: TableSnapshot[Any, Any], events: Sequence[BaseModel]
-    ) -> Payload: ...
-
-    async def click(
-        self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None: ...
-
-    async def after(
-        self, outcome: Outcome, interaction: discord.Interaction[Any] | None
-    ) -> None: ...
-
-    def forget(self, table_id: int) -> None: ...
-
-    def notice_view(
-        self, snapshot: TableSnapshot[Any, Any], member: int
-    ) -> discord.ui.View | None: ...
-
-    def notices_now(self, snapshot: TableSnapshot[Any, Any]) -> bool: ...
-
-    def replay_cards(
-        self, state: Any, name: Callable[[int], str]
-    ) -> dict[str, list[str]] | None: ...
-
-    def replay_tile(self, card: str, height: int) -> bytes: ...
-
-    def left_word(self, outcome: Outcome, player: int) -> str | None: ...
-
-    def action_text(self, action: Mapping[str, Any], currency: str) -> str | None: ...
-
-    def history_text(
-        self, event: BaseModel, snapshot: TableSnapshot[Any, Any], earlier: Sequence[BaseModel]
-    ) -> str | None: ...
-
-
 EndedListener = Callable[["TableHub", TableSnapshot[Any, Any]], Coroutine[Any, Any, None]]
 """Work for a table that has just ended (tell its watchers, attach its replay page)."""
 
 
-class TableHub(MessageSync):
-    """Every table message: its lobby and frame drawn, every click on it routed to the
-    lobby or to its game's UI, and answered. Keeping the message in step with its table is
-    :class:`MessageSync`'s; what a game shows and does is its UI's."""
+class TableHub:
+    """Every table message: every click on it routed to the lobby or to its game's UI,
+    and answered. Keeping the message in step with its table is its member
+    :attr:`sync`'s; what a game shows and does is its UI's."""
 
     def __init__(self, bot: TanzakuBot) -> None:
-        super().__init__(bot)
+        self.bot = bot
+        # Looked up at each call, so a render wrapped later (a benchmark's timer) is used.
+        self.sync = MessageSync(
+            bot, render=lambda snapshot: self.render(snapshot), forget_game=self.forget_game
+        )
+        """Keeps every table message in step with its table; what the game UIs are built
+        on (:class:`cogs._ui.face.UIHost`)."""
         self.games: dict[str, GameFace] = {}
         self.ended_listeners: list[tuple[str, EndedListener]] = []
         """Run (each as its own task) once a table's last outcome is shown."""
@@ -142,6 +106,10 @@ class TableHub(MessageSync):
             hub = cls(bot)
             bot.table_hub = hub
         return hub
+
+    @property
+    def service(self) -> TableService:
+        return self.bot.tables
 
     def register(self, ui: GameFace) -> None:
         self.games[ui.game] = ui
@@ -168,149 +136,22 @@ class TableHub(MessageSync):
         if payload.content is None:
             payload.content = ""
         if snapshot.row.live:
-            payload.view = self.with_watch(payload.view, snapshot.id)
+            payload.view = with_watch(payload.view, snapshot.id)
         return payload
-
-    @staticmethod
-    def with_watch(view: discord.ui.View | None, table: int) -> discord.ui.View | None:
-        """A live table's message gets a Watch button on its last row (one DM when the
-        table ends), unless the game's own buttons fill that row."""
-        watch = button(table, 0, "watch", _("Watch"), emoji="🔔", row=WATCH_ROW)
-        if view is None:
-            return view_of(watch)
-        try:
-            view.add_item(watch)
-        except ValueError:
-            log.debug("table %s: no room for the Watch button", table)
-        return view
 
     def _render(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
+        name = snapshot.spec.name
         if snapshot.status == TableStatus.LOBBY:
-            return self.render_lobby(snapshot)
+            return render_lobby(snapshot, self.ui(name), computers=self.service.has_computer(name))
+        known = self.games.get(name)
+        has_dice = known is None or known.has_dice
         if snapshot.status == TableStatus.CANCELLED and snapshot.state is None:
-            return self.render_cancelled(snapshot)
-        payload = self.ui(snapshot.spec.name).render_game(snapshot, snapshot.recent_events)
+            return render_cancelled(snapshot, has_dice=has_dice)
+        payload = self.ui(name).render_game(snapshot, snapshot.recent_events)
         if snapshot.status == TableStatus.CANCELLED:
-            payload.embed.colour = discord.Colour(render.COLOUR_CANCELLED)
-            payload.embed.description = (
-                _(
-                    "**Cancelled** — results already settled stand; every coin still at stake "
-                    "came back or, on a round in play, was settled at its exact value."
-                )
-                + "\n"
-                + (payload.embed.description or "")
-            )[:4096]
-            payload.view = None
-        self.add_fairness(payload.embed, snapshot)
+            mark_cancelled(payload)
+        add_fairness(payload.embed, snapshot, has_dice=has_dice)
         return payload
-
-    def render_lobby(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
-        spec = snapshot.spec
-        fewest, most = spec.engine.seat_limits(snapshot.rules)
-        need = f"{fewest}" if fewest == most else f"{fewest}–{most}"
-        invitee = snapshot.row.invitee_id
-        if invitee is not None:
-            lines = [
-                _(
-                    "{host} challenges {invitee}!",
-                    host=render.mention(snapshot.row.host_id),
-                    invitee=render.mention(invitee),
-                )
-            ]
-        else:
-            lines = [
-                _(
-                    "Host: {host} · players: {need}",
-                    host=render.mention(snapshot.row.host_id),
-                    need=need,
-                )
-            ]
-        ui = self.ui(spec.name)
-        held = ui.hold_line(snapshot) if snapshot.hold else None
-        if held:
-            lines.append(held)
-        lines.extend(ui.describe_rules(snapshot))
-        if snapshot.deadline is not None:
-            lines.append(
-                _(
-                    "Expires {when} unless started.",
-                    when=render.timestamp(snapshot.deadline.due_at),
-                )
-            )
-        embed = discord.Embed(
-            title=_("{game} — table #{table} (lobby)", game=_(spec.title), table=str(snapshot.id)),
-            description="\n".join(lines),
-            colour=discord.Colour(render.COLOUR_LOBBY),
-        )
-        seats = "\n".join(
-            f"{number}. {render.mention(user)}" for number, user in enumerate(snapshot.seats, 1)
-        )
-        embed.add_field(
-            name=_("Seats ({seated}/{most})", seated=len(snapshot.seats), most=most),
-            value=seats or "—",
-        )
-        self.add_fairness(embed, snapshot)
-        table = snapshot.id
-        if invitee is not None:
-            view = view_of(
-                button(table, 0, "accept", _("Accept"), style=discord.ButtonStyle.success),
-                button(table, 0, "decline", _("Decline"), style=discord.ButtonStyle.danger),
-                self.rules_button(table, spec.name),
-            )
-            return Payload(embed, view, content=render.mention(invitee))
-        computers: list[TableComponent] = []
-        if self.service.has_computer(spec.name):
-            # The host's alone (checked by the table service): fill a seat with the computer.
-            computers.append(button(table, 0, "computer", _("Add computer"), emoji="🤖"))
-            if any(is_computer(seat) for seat in snapshot.seats):
-                computers.append(button(table, 0, "uncomputer", _("Remove computer")))
-        view = view_of(
-            button(table, 0, "join", _("Join"), style=discord.ButtonStyle.success),
-            button(table, 0, "leave", _("Leave")),
-            button(table, 0, "start", _("Start"), style=discord.ButtonStyle.primary),
-            button(table, 0, "cancel", _("Cancel"), style=discord.ButtonStyle.danger),
-            self.rules_button(table, spec.name),
-            *computers,
-        )
-        return Payload(embed, view)
-
-    @staticmethod
-    def rules_button(table: int, game: str) -> TableComponent:
-        """Opens the game's rules privately, without touching the table message."""
-        return button(table, 0, "rules", _("Rules"), arg=game, emoji="📜")
-
-    def render_cancelled(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
-        embed = discord.Embed(
-            title=_(
-                "{game} — table #{table} (closed)",
-                game=_(snapshot.spec.title),
-                table=str(snapshot.id),
-            ),
-            description=_("This table closed before play began; every stake was refunded."),
-            colour=discord.Colour(render.COLOUR_CANCELLED),
-        )
-        self.add_fairness(embed, snapshot)
-        return Payload(embed, None)
-
-    def add_fairness(self, embed: discord.Embed, snapshot: TableSnapshot[Any, Any]) -> None:
-        ui = self.games.get(snapshot.spec.name)
-        if ui is not None and not ui.has_dice:
-            return
-        row = snapshot.row
-        if snapshot.seed_revealed:
-            text = _(
-                "Fair dice — seed `{seed}` (SHA-256 `{commitment}…`). "
-                "Check every roll with /verify table:{table}",
-                seed=row.seed_hex,
-                commitment=row.commitment[:16],
-                table=str(row.id),
-            )
-        else:
-            text = _(
-                "Fair dice — commitment SHA-256 `{commitment}`; seed revealed at the end.",
-                commitment=row.commitment,
-            )
-        embed.set_footer(text=text)
 
     # -- opening and clicking ----------------------------------------------------------------
 
@@ -324,6 +165,8 @@ class TableHub(MessageSync):
         lobby_seconds: int | None = None,
         against_computer: bool = False,
     ) -> Outcome:
+        """Open a table in the command's channel and post its message (the command's own
+        answer); a message that cannot be posted withdraws the table."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         outcome = await self.service.open(
             guild_id=interaction.guild_id,
@@ -339,45 +182,63 @@ class TableHub(MessageSync):
         payload = self.render(outcome.snapshot)
         mentions = discord.AllowedMentions.none()
         if invitee_id is not None:
-            # A challenge is a member's ping to another: theirs to switch off, and one a
-            # pair in a while (:meth:`Notifier.may_ping`).
-            try:
-                ping = await self.notifier.may_ping(
-                    interaction.guild_id, interaction.user.id, invitee_id
-                )
-            except Exception as error:
-                # Unsure whether they may be pinged: they are not (the challenge stands).
-                log_failure(log, "table %s: could not check a challenge's ping", table, error=error)
-                ping = Ping.UNKNOWN
-            if ping is Ping.YES:
-                mentions = discord.AllowedMentions(users=[discord.Object(invitee_id)])
-            with use_locale(self.bot.languages.server(interaction.guild_id)):
-                note = challenge_note(ping, invitee_id)
-            if note is not None:
-                payload.content = f"{payload.content}\n{note}"
+            mentions = await self._challenge(interaction, table, invitee_id, payload)
         try:
             message = await self._post(interaction, payload, mentions)
         except discord.HTTPException as error:
-            # Nobody can see or join a table without its message: undo it, truthfully.
-            log.warning("could not post table %s's message: HTTP %s", table, error.status)
-            withdrawn = await self.service.withdraw(table)
-            await tell(
-                interaction,
-                _(
-                    "I could not post the table message in this channel (Discord answered "
-                    "{status}), so table #{table} is cancelled and your stake, if any, is "
-                    "back in your wallet. Check that I may send messages, embeds and files here.",
-                    status=str(error.status),
-                    table=str(table),
-                ),
-            )
-            return withdrawn
+            return await self._withdraw(interaction, table, error)
         await self.service.set_message(table, message.id)
         if outcome.snapshot.state is not None:
             # Started as it opened (against the computer): the player's private panel.
             await self.ui(game).after(outcome, interaction)
             await self.notify(outcome, interaction.user.id)
         return outcome
+
+    async def _challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        table: int,
+        invitee_id: int,
+        payload: Payload,
+    ) -> discord.AllowedMentions:
+        """A challenge is a member's ping to another: theirs to switch off, and one a pair
+        in a while (:meth:`Notifier.may_ping`). Says so on ``payload``; the mentions the
+        message may make."""
+        assert interaction.guild_id is not None
+        try:
+            ping = await self.notifier.may_ping(
+                interaction.guild_id, interaction.user.id, invitee_id
+            )
+        except Exception as error:
+            # Unsure whether they may be pinged: they are not (the challenge stands).
+            log_failure(log, "table %s: could not check a challenge's ping", table, error=error)
+            ping = Ping.UNKNOWN
+        mentions = discord.AllowedMentions.none()
+        if ping is Ping.YES:
+            mentions = discord.AllowedMentions(users=[discord.Object(invitee_id)])
+        with use_locale(self.bot.languages.server(interaction.guild_id)):
+            note = challenge_note(ping, invitee_id)
+        if note is not None:
+            payload.content = f"{payload.content}\n{note}"
+        return mentions
+
+    async def _withdraw(
+        self, interaction: discord.Interaction[Any], table: int, error: discord.HTTPException
+    ) -> Outcome:
+        """Nobody can see or join a table without its message: undo it, truthfully."""
+        log.warning("could not post table %s's message: HTTP %s", table, error.status)
+        withdrawn = await self.service.withdraw(table)
+        await tell(
+            interaction,
+            _(
+                "I could not post the table message in this channel (Discord answered "
+                "{status}), so table #{table} is cancelled and your stake, if any, is "
+                "back in your wallet. Check that I may send messages, embeds and files here.",
+                status=str(error.status),
+                table=str(table),
+            ),
+        )
+        return withdrawn
 
     async def _post(
         self,
@@ -459,7 +320,7 @@ class TableHub(MessageSync):
         saved_before = saved_writes.get()
         try:
             with acknowledge_if_slow(interaction):
-                await self._route(interaction, cid, values)
+                await self.answer(interaction, await self._route(interaction, cid, values))
         except StaleAction as error:
             await self.refuse_stale(interaction, cid.table, error)
         except UserFacingError as error:
@@ -483,16 +344,17 @@ class TableHub(MessageSync):
 
     async def _route(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
         if cid.verb == "rules" and cid.arg:
             await self._rules_click(interaction, cid)
-        elif cid.verb == "watch":
+            return None
+        if cid.verb == "watch":
             await self._watch_click(interaction, cid)
-        elif cid.verb in LOBBY_VERBS:
-            await self._lobby_click(interaction, cid)
-        else:
-            game = await self.service.game_of(cid.table)
-            await self.ui(game).click(interaction, cid, values)
+            return None
+        if cid.verb in LOBBY_VERBS:
+            return await self._lobby_click(interaction, cid)
+        game = await self.service.game_of(cid.table)
+        return await self.ui(game).click(interaction, cid, values)
 
     async def _rules_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
         game = str(cid.arg)
@@ -518,16 +380,14 @@ class TableHub(MessageSync):
             text = _("You no longer watch table #{table}.", table=str(cid.table))
         await send_ephemeral(interaction, text)
 
-    async def _lobby_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> None:
+    async def _lobby_click(self, interaction: discord.Interaction[Any], cid: ComponentId) -> Acted:
         actor = actor_of(interaction)
         if cid.verb == "join":
             outcome = await self.service.join(cid.table, actor)
         elif cid.verb == "leave":
             outcome = await self.service.leave(cid.table, actor)
             ui = self.games.get(outcome.snapshot.spec.name)
-            confirm = ui.left_word(outcome, actor.user_id) if ui is not None else None
-            await self.answer(interaction, outcome, confirm=confirm)
-            return
+            return Acted(outcome, ui.left_word(outcome, actor.user_id) if ui is not None else None)
         elif cid.verb == "start":
             outcome = await self.service.start(cid.table, actor)
         elif cid.verb == "accept":
@@ -538,9 +398,22 @@ class TableHub(MessageSync):
             outcome = await self.service.remove_computer(cid.table, actor)
         else:  # cancel, or an invitee's decline
             outcome = await self.service.cancel(cid.table, actor)
-        await self.answer(interaction, outcome)
+        return Acted(outcome)
 
-    async def answer(
+    # -- answering ------------------------------------------------------------------------------
+
+    async def answer(self, interaction: discord.Interaction[Any], answer: Answer) -> None:
+        """Answer what a click (or a command acting at a table) returned: an outcome
+        shown (:meth:`show`), the table message redrawn with other controls, or nothing
+        more when the member was already answered privately."""
+        if isinstance(answer, Acted):
+            await self.show(interaction, answer.outcome, confirm=answer.confirm)
+        elif isinstance(answer, Redraw):
+            payload = self.render(answer.snapshot)
+            payload.view = answer.view
+            await interaction.response.edit_message(**payload.as_kwargs())
+
+    async def show(
         self,
         interaction: discord.Interaction[Any],
         outcome: Outcome,
@@ -555,25 +428,7 @@ class TableHub(MessageSync):
         their action stands and the message is repaired.
         """
         snapshot = outcome.snapshot
-        on_table_message = (
-            interaction.message is not None and interaction.message.id == snapshot.row.message_id
-        )
-        shown = True
-        if on_table_message and not interaction.response.is_done():
-            payload = self.render(snapshot)
-            try:
-                await self._edit_through(interaction, snapshot, payload)
-                if snapshot.id in self._editing:
-                    # A refresh drawn from an earlier read may land after this edit: it
-                    # edits once more with the table as it then is.
-                    self._dirty.add(snapshot.id)
-            except discord.HTTPException as error:
-                log.warning("table %s: answering a click failed: %s", snapshot.id, describe(error))
-                # They are told their action stands, and the refresh shows it.
-                shown = False
-                self.schedule_refresh(snapshot.id, force=True)
-        else:
-            self.schedule_refresh(snapshot.id)
+        shown = await self._show_table(interaction, snapshot)
         try:
             await self.ui(snapshot.spec.name).after(outcome, interaction)
         except Exception as error:
@@ -581,6 +436,42 @@ class TableHub(MessageSync):
             shown = False
         interaction.extras[ACTED] = True
         await self.notify(outcome, interaction.user.id)
+        await self._confirm(interaction, snapshot, confirm, shown=shown)
+        if not snapshot.row.live:
+            self.ended(snapshot)
+
+    async def _show_table(
+        self, interaction: discord.Interaction[Any], snapshot: TableSnapshot[Any, Any]
+    ) -> bool:
+        """The table message brought up to date; False when Discord refused the edit (a
+        refresh then repairs it)."""
+        on_table_message = (
+            interaction.message is not None and interaction.message.id == snapshot.row.message_id
+        )
+        if not on_table_message or interaction.response.is_done():
+            self.sync.schedule_refresh(snapshot.id)
+            return True
+        payload = self.render(snapshot)
+        try:
+            await self.sync.edit_through(interaction, snapshot, payload)
+            self.sync.edited_meanwhile(snapshot.id)
+        except discord.HTTPException as error:
+            log.warning("table %s: answering a click failed: %s", snapshot.id, describe(error))
+            # They are told their action stands, and the refresh shows it.
+            self.sync.schedule_refresh(snapshot.id, force=True)
+            return False
+        return True
+
+    async def _confirm(
+        self,
+        interaction: discord.Interaction[Any],
+        snapshot: TableSnapshot[Any, Any],
+        confirm: str | None,
+        *,
+        shown: bool,
+    ) -> None:
+        """The member's private word, with the truth when the table could not show their
+        action; a click not answered yet is acknowledged."""
         try:
             if not shown:
                 saved = _(SAVED_BUT_NOT_SHOWN)
@@ -599,8 +490,6 @@ class TableHub(MessageSync):
                 snapshot.id,
                 error.status,
             )
-        if not snapshot.row.live:
-            self.ended(snapshot)
 
     async def notify(self, outcome: Outcome, actor: int | None) -> None:
         """Turn notifications after an outcome is shown (:mod:`cogs._ui.notify`); a
@@ -616,16 +505,16 @@ class TableHub(MessageSync):
         """A table has just ended (its last outcome is shown): forget it, and start the
         work its end brings (:attr:`ended_listeners`: its watchers told, its replay page
         attached, :mod:`cogs._ui.endings`)."""
-        self.forget(snapshot.id, snapshot.spec.name)
+        self.sync.forget(snapshot.id, snapshot.spec.name)
         for name, listener in self.ended_listeners:
-            self._spawn(listener(self, snapshot), f"tanzaku-{name}-{snapshot.id}")
+            self.sync.spawn(listener(self, snapshot), f"tanzaku-{name}-{snapshot.id}")
 
     def forget_game(self, table_id: int, game: str) -> None:
         ui = self.games.get(game)
         if ui is not None:
             ui.forget(table_id)
         # Here or in another process: the notices of an ended table go (each once).
-        self._spawn(self.notifier.forget(table_id), f"tanzaku-unnotify-{table_id}")
+        self.sync.spawn(self.notifier.forget(table_id), f"tanzaku-unnotify-{table_id}")
 
     async def refuse(
         self, interaction: discord.Interaction[Any], error: UserFacingError | None
@@ -641,7 +530,7 @@ class TableHub(MessageSync):
         """A click from an outdated message: refuse it, and bring the message up to date
         so the next click is not refused too (an edit that failed earlier leaves a message
         a round behind until something else edits it)."""
-        self._last_sent.pop(table_id, None)
+        self.sync.forget_shown(table_id)
         try:
             snapshot = await self.service.snapshot(table_id)
         except UserFacingError:
@@ -653,11 +542,11 @@ class TableHub(MessageSync):
         if from_table_message and not interaction.response.is_done():
             payload = self.render(snapshot)
             try:
-                await self._edit_through(interaction, snapshot, payload)
+                await self.sync.edit_through(interaction, snapshot, payload)
             except discord.HTTPException as failure:
                 log.warning("table %s: stale refresh failed: HTTP %s", table_id, failure.status)
         else:
-            self.schedule_refresh(table_id, force=True)
+            self.sync.schedule_refresh(table_id, force=True)
         await self.refuse(interaction, error)
 
     async def apologise(
@@ -671,15 +560,9 @@ class TableHub(MessageSync):
         """After an unexpected failure: "nothing was changed" only if nothing was. A
         failure of Discord itself (it refused something the click sent) cannot tell
         whether the handler had already done its work, so it never says nothing was."""
-        note_failure(interaction, "error")
-        if saved:
-            self.schedule_refresh(table_id, force=True)
-            await tell(interaction, _(SAVED_BUT_NOT_SHOWN))
-        elif isinstance(error, discord.HTTPException):
-            self.schedule_refresh(table_id, force=True)
-            await tell(interaction, _(ANSWER_REFUSED))
-        else:
-            await tell(interaction, _(APOLOGY))
+        if saved or isinstance(error, discord.HTTPException):
+            self.sync.schedule_refresh(table_id, force=True)
+        await answer_failure(interaction, saved, error=error)
 
     async def deliver_notice(self, interaction: discord.Interaction[Any], table_id: int) -> None:
         """A private message that could not be sent as a DM is shown on the next click."""
@@ -695,7 +578,7 @@ class TableHub(MessageSync):
     # -- updates not caused by a click on the table message ------------------------------------
 
     async def on_deadline_outcome(self, outcome: Outcome) -> None:
-        await self.refresh(outcome.snapshot.id)
+        await self.sync.refresh(outcome.snapshot.id)
         # Every outcome of a game in play, the one that ends it included (a deadline the
         # game could not take ends it too): private panels must not keep live buttons.
         if outcome.snapshot.state is not None:

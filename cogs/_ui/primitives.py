@@ -20,7 +20,7 @@ from typing import Any, TypeAlias
 
 import discord
 
-from bot.i18n import N_, use_locale
+from bot.i18n import N_, _, use_locale
 from bot.interactions import note_failure, respond
 from bot.safe_log import describe, log_failure
 from bot.service import Actor
@@ -281,3 +281,18 @@ async def tell(interaction: discord.Interaction[Any], text: str) -> None:
         await send_ephemeral(interaction, text)
     except discord.HTTPException as error:
         log.warning("could not answer an interaction: %s", describe(error))
+
+
+async def answer_failure(
+    interaction: discord.Interaction[Any], saved: bool, *, error: BaseException | None = None
+) -> None:
+    """After an unexpected failure: "nothing was changed" only if nothing was. A failure
+    of Discord itself (it refused something the click sent) cannot tell whether the
+    handler had already done its work, so it never says nothing was."""
+    note_failure(interaction, "error")
+    if saved:
+        await tell(interaction, _(SAVED_BUT_NOT_SHOWN))
+    elif isinstance(error, discord.HTTPException):
+        await tell(interaction, _(ANSWER_REFUSED))
+    else:
+        await tell(interaction, _(APOLOGY))

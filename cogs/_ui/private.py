@@ -29,7 +29,7 @@ from bot.signals import PANEL
 
 if TYPE_CHECKING:
     from bot.service import Outcome, TableSnapshot
-    from cogs._ui.hub import TableHub
+    from cogs._ui.face import UIHost
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ CANNOT_DM = 50007
 
 
 async def send_private(
-    hub: TableHub,
+    host: UIHost,
     user_id: int,
     table_id: int,
     content: str,
@@ -53,13 +53,13 @@ async def send_private(
     (bids) also offer a public "… privately" button that answers ephemerally.
     """
     try:
-        await _send(hub, user_id, content, embed=embed, view=view)
+        await _send(host, user_id, content, embed=embed, view=view)
         return True
     except discord.Forbidden:
         log.info("DMs closed for a player at table %s; keeping the message for later", table_id)
     except discord.HTTPException as error:
         log_failure(log, "could not DM a player at table %s", table_id, error=error)
-    await hub.service.put_notice(user_id, table_id, content)
+    await host.service.put_notice(user_id, table_id, content)
     return False
 
 
@@ -81,7 +81,7 @@ class PanelResult:
 
 
 async def show_panel(
-    hub: TableHub,
+    host: UIHost,
     user_id: int,
     table_id: int,
     content: str,
@@ -99,14 +99,14 @@ async def show_panel(
     try:
         if where is not None:
             try:
-                channel = hub.bot.get_partial_messageable(
+                channel = host.bot.get_partial_messageable(
                     where[0], type=discord.ChannelType.private
                 )
                 await channel.get_partial_message(where[1]).edit(content=content, view=view)
                 return PanelResult("edited", *where)
             except discord.NotFound:
                 log.info("a private panel at table %s is gone; sending a new one", table_id)
-        message = await _send(hub, user_id, content, view=view)
+        message = await _send(host, user_id, content, view=view)
         return PanelResult("sent", message.channel.id, message.id)
     except discord.Forbidden as error:
         if error.code == CANNOT_DM:
@@ -118,14 +118,14 @@ async def show_panel(
         log_failure(log, "could not show a private panel at table %s", table_id, error=error)
         status = "failed"
     if notice:
-        await hub.service.put_notice(user_id, table_id, content)
+        await host.service.put_notice(user_id, table_id, content)
     if status == "failed" and where is not None:
         return PanelResult("failed", *where)
     return PanelResult(status)
 
 
 async def _send(
-    hub: TableHub,
+    host: UIHost,
     user_id: int,
     content: str,
     *,
@@ -135,7 +135,7 @@ async def _send(
     # The DM channel straight from the id: one request the first time (none after), where
     # fetching the member first cost one more whenever they were not cached, which with
     # the guilds intent alone is nearly always.
-    channel = await hub.bot.create_dm(discord.Object(user_id))
+    channel = await host.bot.create_dm(discord.Object(user_id))
     extras: dict[str, Any] = {}
     if embed is not None:
         extras["embed"] = embed
@@ -170,13 +170,13 @@ class PanelKeeper:
     ``player``): a secret changed inside a round leaves no trace anywhere.
     """
 
-    def __init__(self, hub: TableHub, game: PanelGame) -> None:
-        self.hub = hub
+    def __init__(self, host: UIHost, game: PanelGame) -> None:
+        self.host = host
         self.game = game
-        self.store = PrivatePanels(hub.bot.db)
+        self.store = PrivatePanels(host.bot.db)
         # Other processes sharing the database mark closed DMs too (PostgreSQL).
-        hub.bot.tables.signals.on(PANEL, self.store.on_signal)
-        hub.bot.tables.signals.on_resync(self.store.load)
+        host.bot.tables.signals.on(PANEL, self.store.on_signal)
+        host.bot.tables.signals.on_resync(self.store.load)
         # One redraw at a time per table, so two redraws never both send a first DM.
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -220,7 +220,7 @@ class PanelKeeper:
         lock = self._locks.setdefault(table_id, asyncio.Lock())
         async with lock:
             # Read afresh inside the lock: a redraw that waited must not draw an older round.
-            snapshot = await self.hub.service.snapshot(table_id)
+            snapshot = await self.host.service.snapshot(table_id)
             if snapshot.state is None:
                 return
             live = snapshot.row.live
@@ -241,13 +241,13 @@ class PanelKeeper:
                 if where is None and (not live or (player in closed and not must_act)):
                     continue
                 # The player alone reads it: in their language as last seen.
-                language = await self.hub.bot.languages.member(
-                    player, fallback=self.hub.bot.languages.server(snapshot.row.guild_id)
+                language = await self.host.bot.languages.member(
+                    player, fallback=self.host.bot.languages.server(snapshot.row.guild_id)
                 )
                 with use_locale(language):
                     text, view = self.game.panel(snapshot, player)
                 result = await show_panel(
-                    self.hub, player, table_id, text, view=view, where=where, notice=must_act
+                    self.host, player, table_id, text, view=view, where=where, notice=must_act
                 )
                 if result.status == "closed":
                     refresh_table |= await self.store.mark_closed(table_id, player)
@@ -261,4 +261,4 @@ class PanelKeeper:
                 await self.store.forget(table_id)
                 self._locks.pop(table_id, None)
             elif refresh_table:
-                self.hub.schedule_refresh(table_id)
+                self.host.schedule_refresh(table_id)

@@ -27,7 +27,8 @@ from bot.service.terms import DECIDED_WITH, LogKind
 from bot.service.verify import ReplayedStep, public_log, replay_steps
 from bot.storage.table_queries import LogRow, TableStatus
 from cogs._ui import render
-from cogs._ui.hub import GameFace, TableHub
+from cogs._ui.face import GameFace
+from cogs._ui.hub import TableHub
 from cogs._ui.step_words import Speaker, action_words
 
 if TYPE_CHECKING:

@@ -2,9 +2,9 @@
 when they change, a deleted message posted again, and — with several processes on one
 PostgreSQL database — each telling the others what the message now shows.
 
-:class:`MessageSync` knows nothing of games or clicks: what a table looks like is its
-subclass's :meth:`MessageSync.render` (the hub's), and what a game keeps for a table is
-dropped through :meth:`MessageSync.forget_game`.
+:class:`MessageSync` knows nothing of games or clicks: the hub that owns it passes in
+what a table looks like (``render``) and how to drop what a game keeps for an ended
+table (``forget_game``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
@@ -36,8 +36,18 @@ EDIT_RETRY_DELAYS = (0.5, 1.5, 4.0)
 class MessageSync:
     """What every table message shows, kept in step with its table."""
 
-    def __init__(self, bot: TanzakuBot) -> None:
+    def __init__(
+        self,
+        bot: TanzakuBot,
+        *,
+        render: Callable[[TableSnapshot[Any, Any]], Payload],
+        forget_game: Callable[[int, str], None] = lambda table_id, game: None,
+    ) -> None:
         self.bot = bot
+        self.render = render
+        """The table message as the table is now."""
+        self.forget_game = forget_game
+        """Drop what the table's game keeps for an ended table."""
         # Per live table only: every entry goes when the table ends (:meth:`forget`), so a
         # bot that has run a million tables keeps no more than the live ones.
         self._editing: set[int] = set()
@@ -63,14 +73,7 @@ class MessageSync:
     def service(self) -> TableService:
         return self.bot.tables
 
-    def render(self, snapshot: TableSnapshot[Any, Any]) -> Payload:
-        """The table message as the table is now."""
-        raise NotImplementedError
-
-    def forget_game(self, table_id: int, game: str) -> None:
-        """Drop what the table's game keeps for an ended table. Default: nothing."""
-
-    async def _edit_through(
+    async def edit_through(
         self,
         interaction: discord.Interaction[Any],
         snapshot: TableSnapshot[Any, Any],
@@ -81,6 +84,17 @@ class MessageSync:
         kwargs = payload.edit_kwargs(self._pictures.get(snapshot.id), ended=not snapshot.row.live)
         await update_message(interaction, **kwargs)
         self._shown(snapshot, payload)
+
+    def edited_meanwhile(self, table_id: int) -> None:
+        """The message was just edited outside :meth:`refresh` (a click's own answer): a
+        refresh in flight, drawn from an earlier read, may land after it, so it edits once
+        more with the table as it then is."""
+        if table_id in self._editing:
+            self._dirty.add(table_id)
+
+    def forget_shown(self, table_id: int) -> None:
+        """What the message shows is in doubt: its next edit is not skipped as unchanged."""
+        self._last_sent.pop(table_id, None)
 
     def _shown(
         self,
@@ -99,7 +113,7 @@ class MessageSync:
             self._last_sent.pop(snapshot.id, None)
             self._pictures.pop(snapshot.id, None)
         if self.bot.db.shared:
-            self._spawn(
+            self.spawn(
                 self._tell_shown(snapshot, fingerprint, payload.picture_key),
                 f"tanzaku-shown-{snapshot.id}",
             )
@@ -155,7 +169,7 @@ class MessageSync:
         self._last_sent.clear()
         self._pictures.clear()
 
-    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.create_task(work, name=name)
         self.bot.background_tasks.add(task)
         task.add_done_callback(self.bot.background_tasks.discard)
@@ -190,8 +204,8 @@ class MessageSync:
         """Edit the table message soon; `force` when what Discord shows is in doubt (a
         failed edit), so the edit is not skipped as unchanged."""
         if force:
-            self._last_sent.pop(table_id, None)
-        self._spawn(self.refresh(table_id), f"tanzaku-refresh-{table_id}")
+            self.forget_shown(table_id)
+        self.spawn(self.refresh(table_id), f"tanzaku-refresh-{table_id}")
 
     async def refresh(self, table_id: int) -> None:
         """Edit the table message to show the table as it is now.

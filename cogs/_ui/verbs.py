@@ -20,11 +20,13 @@ from bot.errors import NotAllowed
 from bot.i18n import N_
 from bot.service import Outcome
 from cogs._ui.custom_ids import ComponentId
+from cogs._ui.face import Answer
 
 NOTHING = N_("That button does nothing at this table.")
 
 ActionFactory = Callable[[str | None, Sequence[str]], BaseModel]
-Handler = Callable[[discord.Interaction[Any], ComponentId, Sequence[str]], Awaitable[None]]
+Handler = Callable[[discord.Interaction[Any], ComponentId, Sequence[str]], Awaitable[Answer]]
+"""A verb answered by the game's own code: what the hub answers (:data:`Answer`)."""
 
 
 @dataclass(frozen=True)

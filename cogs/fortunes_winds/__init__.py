@@ -81,7 +81,8 @@ class FortunesCog(
         kind: Literal["shooter", "ride", "daikoku", "against", "tea", "hungry"],
         amount: app_commands.Range[int, 1, 1_000_000_000],
     ) -> None:  # fmt: skip
-        await self.ui.bets.place(interaction, await self.live_table(interaction), kind, amount)
+        table = await self.live_table(interaction)
+        await self.answer(interaction, await self.ui.bets.place(interaction, table, kind, amount))
 
     @app_commands.command(
         name="odds", description="Exact odds and every bet's edge, from the dice."

@@ -18,6 +18,7 @@ from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control, draw
 from cogs._ui.custom_ids import ComponentId
+from cogs._ui.face import Answer
 from cogs._ui.forms import AmountPicker
 from cogs._ui.frame import turn_text
 from cogs._ui.game import Game
@@ -120,7 +121,7 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
     def wallet_refusal(self, short: InsufficientFunds, currency: str) -> str | None:
         return words.cannot_cover(short.user_id or 0, short.needed, short.balance, currency)
 
-    async def toggle(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> None:
+    async def toggle(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> Answer:
         """Pick or unpick a white die: only the message changes, until "Roll again". The
         engine judges the pick now (a dry run: act never mutates, and SetAside rolls nothing)."""
         snapshot: Snapshot = await self.service.snapshot(cid.table)
@@ -131,18 +132,18 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
         picked = [locked] if locked else PICKS.decode(cid.arg)
         if picked or user != s.shooter:
             fw.act(s, user, fw.SetAside.model_validate({"dice": picked}), ScriptedDice())
-        await self.redraw(interaction, snapshot, self.controls(snapshot, picked))
+        return self.redraw(snapshot, self.controls(snapshot, picked))
 
-    async def roll_again(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> None:
+    async def roll_again(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> Answer:
         picked = PICKS.decode(cid.arg)
         if picked:  # the engine checks the pick (whose turn, a die aside, the cap of three)
             action = fw.SetAside.model_validate({"dice": picked})
             await self.apply(interaction, cid.table, action, ply=cid.ply)
-        await self.act(interaction, cid.table, fw.Roll(), ply=cid.ply)
+        return await self.act(interaction, cid.table, fw.Roll(), ply=cid.ply)
 
     async def roll_best_keep(
         self, interaction: Any, cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
         """One click for the hint: set aside the engine's best keep from the table as the
         button showed it (the click's ply), then roll — the engine's own two actions."""
         snapshot: Snapshot = await self.service.snapshot(cid.table)
@@ -152,7 +153,7 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
         if keep:
             action = fw.SetAside.model_validate({"dice": keep})
             await self.apply(interaction, cid.table, action, ply=cid.ply)
-        await self.act(interaction, cid.table, fw.Roll(), ply=cid.ply)
+        return await self.act(interaction, cid.table, fw.Roll(), ply=cid.ply)
 
     async def best_keep(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> None:
         state = (await self.service.snapshot(cid.table)).game
@@ -184,7 +185,7 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
         (exact: it takes every multiple up to its limit). The engine decides."""
         s, user = snapshot.game, interaction.user.id
         held = s.bets.get(user, {}).get(kind, 0)  # type: ignore[call-overload]
-        wallet = (await self.hub.bot.economy.balance(snapshot.row.guild_id, user)).balance
+        wallet = (await self.bot.economy.balance(snapshot.row.guild_id, user)).balance
         most = min(s.rules.max_stake - held, wallet // 2 if kind in ("shooter", "ride") else wallet)
         if s.rules.guarded and kind != "shooter" and user in s.seats:
             most = min(most, fw.guard_limit(s, user, kind))  # type: ignore[arg-type]

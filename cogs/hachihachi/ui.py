@@ -21,8 +21,9 @@ from bot.i18n import _, ngettext
 from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
+from cogs._ui.face import UIHost
 from cogs._ui.game import Game
-from cogs._ui.hub import TableHub
+from cogs._ui.lobby import rules_button
 from cogs._ui.primitives import Payload, button, view_of
 from cogs._ui.verbs import Act, VerbTable, by_arg, fixed
 from cogs.hachihachi import art, words
@@ -108,8 +109,8 @@ class HachiHachiUI(Game, record=HACHIHACHI):
     private_hands = True
     hand_label = words.MY_HAND
 
-    def __init__(self, hub: TableHub) -> None:
-        super().__init__(hub)
+    def __init__(self, host: UIHost) -> None:
+        super().__init__(host)
         self.names: dict[int, str] = {}
         """Members' display names, learnt from their clicks (public: shown on Discord)."""
         self._claim_names: dict[tuple[int, int], dict[int, str]] = {}
@@ -171,7 +172,7 @@ class HachiHachiUI(Game, record=HACHIHACHI):
         return [last] if last else []
 
     def controls(self, snapshot: Snapshot) -> discord.ui.View:
-        return view_of(self.hand_button(snapshot), self.hub.rules_button(snapshot.id, self.game))
+        return view_of(self.hand_button(snapshot), rules_button(snapshot.id, self.game))
 
     def notice_view(self, snapshot: Snapshot, member: int) -> discord.ui.View:
         """A turn notice carries the hand: the member's whole turn is played in it."""
@@ -226,7 +227,7 @@ class HachiHachiUI(Game, record=HACHIHACHI):
         elif player in self.names:
             known = self.names[player]
         else:
-            user = self.hub.bot.get_user(player)
+            user = self.bot.get_user(player)
             known = None if user is None else user.display_name
         return (known and art.drawn_name(known)) or None
 

@@ -83,7 +83,8 @@ class HazardCog(
         kind: Literal["caster", "with", "against", "odds_for", "odds_against"],
         amount: app_commands.Range[int, 1, 1_000_000_000],
     ) -> None:
-        await self.ui.bets.place(interaction, await self.live_table(interaction), kind, amount)
+        table = await self.live_table(interaction)
+        await self.answer(interaction, await self.ui.bets.place(interaction, table, kind, amount))
 
     @app_commands.command(name="odds", description="The exact odds of Hazard, main by main.")
     @app_commands.describe(main="One main (5–9); all by default")
@@ -102,7 +103,8 @@ class HazardCog(
         name="close", description="Close this channel's Hazard table (host or moderator)."
     )
     async def close(self, interaction: discord.Interaction[Any]) -> None:
-        await self.ui.act(interaction, await self.live_table(interaction), hazard.Close())
+        table = await self.live_table(interaction)
+        await self.answer(interaction, await self.ui.act(interaction, table, hazard.Close()))
 
 
 async def setup(bot: TanzakuBot) -> None:

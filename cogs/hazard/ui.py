@@ -142,5 +142,5 @@ class HazardUI(Game, record=HAZARD):
         else:
             room = state.rules.max_stake - held.get(kind, 0)  # type: ignore[call-overload]
         guild = interaction.guild_id or snapshot.row.guild_id
-        wallet = (await self.hub.bot.economy.balance(guild, user)).balance
+        wallet = (await self.bot.economy.balance(guild, user)).balance
         return least, min(room, wallet)

@@ -81,7 +81,10 @@ class NihakyuCog(
         # table service checks it, inside the table's lock.
         table = await self.live_table(interaction)
         ejected = _("{player} is ejected; their ante stays in the pot.", player=member.mention)
-        await self.ui.act(interaction, table, nihakyu.Eject(target=member.id), confirm=ejected)
+        acted = await self.ui.act(
+            interaction, table, nihakyu.Eject(target=member.id), confirm=ejected
+        )
+        await self.answer(interaction, acted)
 
 
 async def setup(bot: TanzakuBot) -> None:

@@ -15,6 +15,7 @@ from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control
 from cogs._ui.custom_ids import ComponentId
+from cogs._ui.face import Answer
 from cogs._ui.frame import everyone, turn_text
 from cogs._ui.game import Game
 from cogs._ui.verbs import VerbTable, by_arg, fixed
@@ -77,13 +78,13 @@ class NihakyuUI(Game, record=NIHAKYU):
 
     async def roll_for_me(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
         """One button for everyone: it turns "Roll for me" on for a member who has it off,
         and off for one who has it on (the engine refuses it where Roll is not the only
         choice)."""
         state = (await self.service.snapshot(cid.table)).game
         on = interaction.user.id not in state.roll_for_me
-        await self.act(interaction, cid.table, nihakyu.RollForMe(on=on), ply=cid.ply)
+        return await self.act(interaction, cid.table, nihakyu.RollForMe(on=on), ply=cid.ply)
 
     def action_text(self, action: Mapping[str, Any], currency: str) -> str | None:
         return nihakyu_words.action_text(action, currency)

@@ -81,7 +81,7 @@ async def challenge(cog: DuelCog, interaction: discord.Interaction[Any], values:
     if not group and member is None:
         raise NotAllowed(MEMBER_NEEDED[mode])
     rules = cog.rules_from(values)
-    await cog.ui.open_or_challenge(interaction, rules, member, stake)
+    await cog.open_or_challenge(interaction, rules, member, stake)
 
 
 async def open_lobby(cog: DuelCog, interaction: discord.Interaction[Any], values: Values) -> None:

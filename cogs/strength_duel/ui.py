@@ -14,6 +14,7 @@ from bot.i18n import N_, _
 from bot.service import TableSnapshot
 from cogs._ui import render
 from cogs._ui.custom_ids import ComponentId
+from cogs._ui.face import Answer
 from cogs._ui.forms import quick_amounts, typed_amount
 from cogs._ui.frame import everyone, turn_text
 from cogs._ui.game import Game
@@ -174,7 +175,7 @@ class DuelUI(Game, record=STRENGTH_DUEL):
 
     async def bid_form(
         self, interaction: discord.Interaction[Any], cid: ComponentId, values: Sequence[str]
-    ) -> None:
+    ) -> Answer:
         tag_out = cid.verb == "bidt"
         amount = await typed_amount(
             interaction,
@@ -185,6 +186,7 @@ class DuelUI(Game, record=STRENGTH_DUEL):
             max_length=4,
             what=_("a whole number from 0 up to your strength"),
         )
-        if amount is not None:
-            bid = duel.Bid(amount=amount, tag_out=tag_out)
-            await self.act(interaction, cid.table, bid, ply=cid.ply)
+        if amount is None:
+            return None  # the form is open
+        bid = duel.Bid(amount=amount, tag_out=tag_out)
+        return await self.act(interaction, cid.table, bid, ply=cid.ply)

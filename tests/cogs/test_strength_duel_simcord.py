@@ -311,7 +311,7 @@ async def test_a_moderator_abort_returns_stakes_and_shows_in_the_panels(simcord_
     outcome = await simcord_env.bot.tables.cancel(1, Actor(world.moderator.id, True))
     assert any(isinstance(event, Aborted) for event in outcome.events)
     await duel_ui(simcord_env).after(outcome, None)
-    await simcord_env.bot.table_hub.refresh(1)
+    await simcord_env.bot.table_hub.sync.refresh(1)
     assert await wallet(world, alice) == 1000 and await wallet(world, bob) == 1000
     public = world.channel.last_message.embeds[0].description
     assert "Stopped" in public and "every stake went back" in public

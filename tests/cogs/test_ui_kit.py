@@ -121,16 +121,15 @@ def test_the_frame_clips_to_discords_limits() -> None:
 
 
 def test_a_game_without_dice_gets_no_fairness_footer() -> None:
-    from cogs._ui.hub import TableHub
+    from cogs._ui.lobby import add_fairness
 
-    hub = TableHub.__new__(TableHub)
-    hub.games = {"duel": SimpleNamespace(has_dice=False)}  # type: ignore[dict-item]
+    games = {"duel": SimpleNamespace(has_dice=False), "dice": SimpleNamespace(has_dice=True)}
     row = SimpleNamespace(id=1, seed_hex="ab", commitment="c" * 64)
     footers = {}
     for game in ("duel", "dice"):
         embed = discord.Embed(title="t")
         table = SimpleNamespace(spec=SimpleNamespace(name=game), row=row, seed_revealed=False)
-        hub.add_fairness(embed, table)  # type: ignore[arg-type]
+        add_fairness(embed, table, has_dice=games[game].has_dice)  # type: ignore[arg-type]
         footers[game] = embed.footer.text
     assert footers["duel"] is None
     assert str(footers["dice"]).startswith("Fair dice — commitment SHA-256")

@@ -68,7 +68,7 @@ async def test_a_deleted_table_message_is_posted_again(simcord_env, dice):
     simcord_env.inject_error(
         "PATCH", "/channels/*/messages/*", status=404, code=10008, message="Unknown Message"
     )
-    simcord_env.bot.table_hub.schedule_refresh(1, force=True)
+    simcord_env.bot.table_hub.sync.schedule_refresh(1, force=True)
     await asyncio.gather(*simcord_env.bot.background_tasks)
     new_id = (await simcord_env.bot.tables.snapshot(1)).row.message_id
     assert new_id != old_id

@@ -18,18 +18,6 @@ PACKAGES = ("bot", "cogs")
 MAX_LINES = 60
 MARKER = "Long because:"
 
-# Functions that other parts of issue 35 reshape (the hub's lobby rendering moves beside
-# frame.py, open_table becomes GameCog.open_with, answer goes with Game.click returning
-# its answer): listed here rather than given a reason that would soon be wrong. Remove an
-# entry when its function is split or gone.
-PENDING: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("cogs/_ui/hub.py", "render_lobby"),
-        ("cogs/_ui/hub.py", "open_table"),
-        ("cogs/_ui/hub.py", "answer"),
-    }
-)
-
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
@@ -51,23 +39,11 @@ def test_no_function_is_long_without_a_reason() -> None:
         for path in sorted((REPO / package).rglob("*.py")):
             relative = path.relative_to(REPO).as_posix()
             for name, line, length in long_functions(path.read_text(encoding="utf-8")):
-                if (relative, name) not in PENDING:
-                    found.append(f"{relative}:{line} {name}: {length} lines")
+                found.append(f"{relative}:{line} {name}: {length} lines")
     assert not found, (
         f"functions over {MAX_LINES} lines: split them into named steps, or say "
         f"'{MARKER} <reason>' in the docstring:\n" + "\n".join(found)
     )
-
-
-def test_the_pending_list_names_functions_that_are_still_long() -> None:
-    # An entry for a function split, renamed or moved would hide a new long one.
-    still_long = set()
-    for relative in {relative for relative, _name in PENDING}:
-        path = REPO / relative
-        if path.exists():
-            for found, _line, _length in long_functions(path.read_text(encoding="utf-8")):
-                still_long.add((relative, found))
-    assert still_long >= PENDING, sorted(PENDING - still_long)
 
 
 def _synthetic(lines: int, docstring: str) -> str:

@@ -21,6 +21,7 @@ from bot.economy import Economy, GuildTerms
 from bot.storage import SqliteDatabase
 from bot.storage import money as mq
 from cogs._ui.hub import TableHub
+from cogs._ui.sync import MessageSync
 from tests.support.sim import World, answered, close_dms, make_world, refusal
 
 GUILD = 7
@@ -276,12 +277,12 @@ async def test_ended_tables_leave_nothing_in_the_hub_the_uis_or_the_keepers(
 
     assert ended == set(range(1, 8)) and live_id == 8
     assert held_tables(hub, ended) == {}
-    assert not hub.tables_held() & ended
+    assert not hub.sync.tables_held() & ended
     for ui in hub.games.values():
         hands = getattr(ui, "hands", None)
         if hands is not None:
             assert not hands.tables() & ended
-    assert held_tables(hub, {live_id}).get("hub._last_sent") == {live_id}
+    assert held_tables(hub, {live_id}).get("hub.sync._last_sent") == {live_id}
 
 
 async def settle(env: Any) -> None:
@@ -303,15 +304,15 @@ def sabotage_hub(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hub as it was: what a message shows noted whatever the table's state, never
     forgotten (its UIs still forget theirs)."""
 
-    def shown(self: TableHub, snapshot: Any, payload: Any, fingerprint: Any = None) -> None:
+    def shown(self: MessageSync, snapshot: Any, payload: Any, fingerprint: Any = None) -> None:
         self._last_sent[snapshot.id] = fingerprint or payload.fingerprint()
         self._pictures[snapshot.id] = payload.picture_key
 
-    def forget(self: TableHub, table_id: int, game: str) -> None:
-        self.games[game].forget(table_id)
+    def forget(self: MessageSync, table_id: int, game: str) -> None:
+        self.forget_game(table_id, game)
 
-    monkeypatch.setattr(TableHub, "_shown", shown)
-    monkeypatch.setattr(TableHub, "forget", forget)
+    monkeypatch.setattr(MessageSync, "_shown", shown)
+    monkeypatch.setattr(MessageSync, "forget", forget)
 
 
 def sabotage_hand_locks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -328,8 +329,8 @@ def sabotage_hand_locks(monkeypatch: pytest.MonkeyPatch) -> None:
     ("sabotage", "where"),
     [
         (sabotage_hands, ".hands._kept"),
-        (sabotage_hub, "hub._pictures"),
-        (sabotage_hub, "hub._last_sent"),
+        (sabotage_hub, "hub.sync._pictures"),
+        (sabotage_hub, "hub.sync._last_sent"),
         (sabotage_hand_locks, "._hand_locks"),
     ],
 )
@@ -510,18 +511,18 @@ async def test_a_click_answered_while_a_refresh_is_in_flight_is_not_overwritten(
     table = await open_coinflip(world, world.channel)
     answered(await bob.click(table, label="Join"))
     answered(await alice.click(table, label="Start"))
-    original = TableHub._edit
+    original = MessageSync._edit
     reads: list[int] = []
     gate = asyncio.Event()
 
-    async def held_edit(self: TableHub, snapshot: Any) -> None:
+    async def held_edit(self: MessageSync, snapshot: Any) -> None:
         reads.append(snapshot.ply)
         if len(reads) == 1:
             await gate.wait()  # the first refresh's edit is slow to land
         await original(self, snapshot)
 
-    monkeypatch.setattr(TableHub, "_edit", held_edit)
-    hub.schedule_refresh(1, force=True)
+    monkeypatch.setattr(MessageSync, "_edit", held_edit)
+    hub.sync.schedule_refresh(1, force=True)
     await asyncio.sleep(0)
     assert reads == [0], "the refresh read the table before the click"
     dice.extend([2])  # alice calls heads, lands tails: bob to call, ply 1

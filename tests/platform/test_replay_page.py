@@ -153,10 +153,10 @@ async def test_a_later_edit_of_the_ended_message_keeps_its_page(simcord_env):
         return [a.filename for a in message.attachments]
 
     assert attached() == ["tanzaku-table-1-replay.html"]
-    edits = hub.edits_sent
-    hub.schedule_refresh(1, force=True)
+    edits = hub.sync.edits_sent
+    hub.sync.schedule_refresh(1, force=True)
     await asyncio.gather(*simcord_env.bot.background_tasks)
-    assert hub.edits_sent == edits + 1, "the message was edited again"
+    assert hub.sync.edits_sent == edits + 1, "the message was edited again"
     assert attached() == ["tanzaku-table-1-replay.html"]
 
 

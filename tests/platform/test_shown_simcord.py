@@ -60,16 +60,16 @@ async def test_an_edit_landing_after_a_newer_one_is_repaired(
     answered(await world["alice"].slash(world.channel, "coinflip open", stake=10))
     table_id = await bot.tables.live_table_in(world.channel.id, "coinflip")
     stale = await bot.tables.snapshot(table_id)
-    hub = TableHub.of(bot)
+    sync = TableHub.of(bot).sync
     db, other = await other_process(postgres_dsn)
     try:
         # Another process seats Bob and its edit lands first; this process's edit of the
         # older state lands after it, and the message no longer shows Bob.
         await other.join(table_id, Actor(bob.id))
         assert f"<@{bob.id}>" not in message_text(world.channel.last_message)
-        edits = hub.edits_sent
-        hub._shown(stale, hub.render(stale))
-        await eventually(lambda: hub.edits_sent > edits)
+        edits = sync.edits_sent
+        sync._shown(stale, sync.render(stale))
+        await eventually(lambda: sync.edits_sent > edits)
         assert f"<@{bob.id}>" in message_text(world.channel.last_message)
     finally:
         await db.close()
@@ -79,21 +79,21 @@ async def test_what_another_process_shows_is_known_and_an_ended_table_forgotten(
     simcord_env: Env,
 ) -> None:
     bot = simcord_env.bot
-    hub = TableHub.of(bot)
-    hub._last_sent[7] = "old"
-    hub._on_shown_signal(f"{hub._origin} 7 1 coinflip mine -")
-    assert hub._last_sent[7] == "old", "its own signal changes nothing"
-    hub._on_shown_signal("f00d 7 1 coinflip theirs hachi%20hachi.png")
-    assert hub._last_sent[7] == "theirs" and hub._pictures[7] == "hachi hachi.png"
-    hub._on_shown_signal("f00d 8 1 coinflip other -")
-    assert hub._pictures[8] == NO_PICTURE
+    sync = TableHub.of(bot).sync
+    sync._last_sent[7] = "old"
+    sync._on_shown_signal(f"{sync._origin} 7 1 coinflip mine -")
+    assert sync._last_sent[7] == "old", "its own signal changes nothing"
+    sync._on_shown_signal("f00d 7 1 coinflip theirs hachi%20hachi.png")
+    assert sync._last_sent[7] == "theirs" and sync._pictures[7] == "hachi hachi.png"
+    sync._on_shown_signal("f00d 8 1 coinflip other -")
+    assert sync._pictures[8] == NO_PICTURE
     steps = bot.tables._steps
     steps.games[7] = "coinflip"
     steps._recent[7] = (3, [])
     bot.tables._pending_notices.add((42, 7))
-    hub._on_shown_signal("f00d 7 0 coinflip done -")
-    assert 7 not in hub.tables_held(), "an ended table leaves nothing behind"
+    sync._on_shown_signal("f00d 7 0 coinflip done -")
+    assert 7 not in sync.tables_held(), "an ended table leaves nothing behind"
     assert 7 not in steps.games and 7 not in steps._recent, "in the table service neither"
     assert (42, 7) in bot.tables._pending_notices, "a waiting notice is still delivered"
     await bot.db.publish(SHOWN, "f00d 9 1 coinflip heard -")
-    await eventually(lambda: hub._last_sent.get(9) == "heard")
+    await eventually(lambda: sync._last_sent.get(9) == "heard")

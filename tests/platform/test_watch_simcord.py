@@ -8,7 +8,7 @@ import pytest
 
 from bot.errors import NotAllowed
 from bot.storage import open_database
-from cogs._ui.hub import TableHub
+from cogs._ui.lobby import with_watch
 from cogs._ui.primitives import button
 from tests.platform._helpers import FakeClock, coinflip_registry
 from tests.support import coinflip
@@ -59,12 +59,12 @@ async def test_a_lobby_that_expires_tells_its_watchers(simcord_env):
 
 
 def test_the_watch_button_takes_the_last_row_only_if_it_is_free() -> None:
-    alone = TableHub.with_watch(None, 7)
+    alone = with_watch(None, 7)
     assert alone is not None and [item.custom_id for item in alone.children] == ["tz:7:0:watch"]
     full = discord.ui.View(timeout=None)
     for n in range(5):
         full.add_item(button(7, 0, "roll", str(n), arg=n, row=4))
-    kept = TableHub.with_watch(full, 7)
+    kept = with_watch(full, 7)
     assert kept is full and len(full.children) == 5, "the game's own buttons stay"
 
 

@@ -34,7 +34,7 @@ class CoinflipUI(GameUI, record=COINFLIP):
                 if is_computer(player):
                     continue
                 await send_private(
-                    self.hub, player, outcome.snapshot.id, f"Table #{outcome.snapshot.id} began."
+                    self.host, player, outcome.snapshot.id, f"Table #{outcome.snapshot.id} began."
                 )
 
     def controls(self, snapshot: TableSnapshot) -> discord.ui.View:
@@ -98,7 +98,7 @@ class CoinflipCog(
     ) -> None:
         # Declared by hand, not by its options: the plain path a command may still take.
         rules = parse_rules(self.bot.registry.get(self.ui.game), {"stake": stake, "rake": rake})
-        await self.ui.hub.open_table(interaction, self.ui.game, rules)
+        await self.open_table(interaction, rules)
 
     custom = CUSTOM.command(
         "custom", "Open a coin flip table with presets and a form", GameCog.open_with
