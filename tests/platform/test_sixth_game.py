@@ -55,6 +55,7 @@ from tests.platform.test_house_options_simcord import (
     check_setters,
     classification_problems,
 )
+from tests.platform.test_one_way import ABOVE_THE_HUB, all_offences
 from tests.platform.test_rules_text_locales import (
     check_japanese_moderators_block,
     check_japanese_pages,
@@ -210,6 +211,14 @@ def test_what_lists_games_lists_it(enrolled_highcard: Catalog) -> None:
 
 def test_its_cog_package_has_the_layout_of_a_games(enrolled_highcard: Catalog) -> None:
     check_game_package(cog_package(HIGHCARD))
+
+
+def test_its_ui_and_cog_call_the_hub_by_no_way_up(enrolled_highcard: Catalog) -> None:
+    # Held as every game's package is (tests/platform/test_one_way.py): its UI returns
+    # what the hub answers, its cog hands a command's to GameCog; neither names the hub.
+    files = sorted(cog_package(HIGHCARD).rglob("*.py"))
+    assert {path.name for path in files} == {"__init__.py", "ui.py", "words.py"}
+    assert all_offences(files, above=ABOVE_THE_HUB - {"cog"} | {"hub"}) == []
 
 
 def test_its_rules_pages_pass_the_rules_checks(enrolled_highcard: Catalog) -> None:
