@@ -11,6 +11,7 @@ unclassified, those checks fail. Then it is played end to end through the real b
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from collections.abc import Iterator
@@ -105,6 +106,37 @@ def test_enrolment_lists_the_game_for_the_test_alone() -> None:
     with pytest.raises(ValueError, match="listed twice"), enrolled(CATALOG.get("hazard")):
         pass
     assert CATALOG.names() == shipped
+
+
+def spelled(folder: Path) -> list[str]:
+    """Every string the code of ``folder`` writes (docstrings aside)."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        found += [
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ]
+    return found
+
+
+def test_its_key_and_its_title_are_each_written_once() -> None:
+    """The engine writes the key (its ``name``), the record the title; the UI, the cog
+    and the computer read both from the record."""
+    strings = spelled(ROOT / "tests" / "support" / "highcard")
+    assert [text for text in strings if text == KEY] == [KEY]
+    assert [text for text in strings if HIGHCARD.title in text] == [HIGHCARD.title]
 
 
 # -- the engine contract ---------------------------------------------------------------------

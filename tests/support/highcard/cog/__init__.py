@@ -38,7 +38,7 @@ class HighCardCog(
 ):
     ui: HighCardUI
     options = OPTIONS
-    open = OPTIONS.command("open", "Open a High Card table in this channel.", GameCog.open_with)
+    open = OPTIONS.command("open", "Open a table of this game in this channel.", GameCog.open_with)
 
 
 async def setup(bot: TanzakuBot) -> None:
