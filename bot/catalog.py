@@ -50,6 +50,10 @@ class Game(Generic[RulesT, StateT, ActionT, EventT]):
     rules_file: str | None = _FROM_KEY
     """Its player-facing rules, a Markdown file in ``bot/rules_text/`` (/rules):
     ``<key>.md`` by default; ``None`` for a game without rules pages (a test's game)."""
+    rules_package: str = "bot.rules_text"
+    """The package whose folder holds the rules file (its translations in a folder per
+    locale beside it): the bot's own unless the game's rules live with the game (a
+    test's game, in ``tests/support``)."""
     extension: str = _FROM_KEY
     """The cog extension loaded by default, which attaches its UI: ``cogs.<key>`` by
     default."""

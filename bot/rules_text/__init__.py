@@ -14,15 +14,33 @@ shows a Japanese member ``/ハザード 開く``, while `/config rule` takes the
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from bot.catalog import CATALOG
 from bot.i18n import SOURCE_LOCALE, catalog, normalize
 from bot.i18n.commands import valid_name
 
-GAMES = {game.name: game.title for game in CATALOG if game.rules_file is not None}
+
+class _Titles(Mapping[str, str]):
+    """The games /rules shows, by name: their titles, read from the catalog each time
+    (no copy of it kept here, so a game enrolled in it is shown at once)."""
+
+    def __getitem__(self, game: str) -> str:
+        if game in CATALOG and CATALOG.get(game).rules_file is not None:
+            return CATALOG.get(game).title
+        raise KeyError(game)
+
+    def __iter__(self) -> Iterator[str]:
+        return (game.name for game in CATALOG if game.rules_file is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _game in self)
+
+
+GAMES: Mapping[str, str] = _Titles()
 """The games /rules shows, by name: their titles (bot/catalog.py)."""
 
 EMBED_DESCRIPTION_MAX = 4096
@@ -34,16 +52,16 @@ Pages = tuple[tuple[str, str], ...]
 
 def pages(game: str, locale: str = SOURCE_LOCALE) -> Pages:
     """(title, body) of each page of a game's rules, in ``locale`` if translated."""
+    if game not in GAMES:
+        raise KeyError(game)
     return _pages(game, normalize(locale))
 
 
 @cache
 def _pages(game: str, locale: str) -> Pages:
-    if game not in GAMES:
-        raise KeyError(game)
     rules_file = CATALOG.get(game).rules_file
     assert rules_file is not None  # GAMES lists only games with one
-    folder = resources.files(__name__)
+    folder = rules_folder(game)
     path = folder.joinpath(locale, rules_file)
     if locale == SOURCE_LOCALE or not path.is_file():
         return split(folder.joinpath(rules_file).read_text(encoding="utf-8"), GAMES[game])
@@ -94,10 +112,15 @@ def split(text: str, game_title: str) -> Pages:
     return tuple(result)
 
 
+def rules_folder(game: str) -> Traversable:
+    """Where a game's rules file and its translations are (its record's package)."""
+    return resources.files(CATALOG.get(game).rules_package)
+
+
 def translations(game: str) -> dict[str, Pages]:
     """Every translated page set of a game, by locale (English not included)."""
     rules_file = CATALOG.get(game).rules_file
-    folder = resources.files(__name__)
+    folder = rules_folder(game)
     found = {}
     for entry in folder.iterdir():
         if entry.is_dir() and entry.joinpath(str(rules_file)).is_file():

@@ -16,14 +16,13 @@ MARGIN_X, MARGIN_Y = 56, 28
 BACKGROUND = (43, 45, 49)
 GRID = (90, 93, 100)
 TEXT = (220, 221, 222)
-GAME_COLOURS: dict[str, tuple[int, int, int]] = {game.name: game.colour for game in CATALOG}
-"""Each shipped game's colour (bot/catalog.py)."""
 OTHER_GAME = (149, 165, 166)
 """A game the catalog no longer lists (an old table's)."""
 
 
 def colour_of(game: str) -> tuple[int, int, int]:
-    return GAME_COLOURS.get(game, OTHER_GAME)
+    """The game's colour in its catalog record (read each time, as every list of games)."""
+    return CATALOG.get(game).colour if game in CATALOG else OTHER_GAME
 
 
 def draw_running_net(points: Sequence[tuple[str, int]], titles: dict[str, str]) -> bytes:

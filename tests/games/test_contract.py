@@ -155,27 +155,36 @@ def playout_variants(record: AnyGame) -> tuple[BaseModel, ...]:
     return variants
 
 
-def cases(catalog: Catalog) -> list[Any]:
-    """One case per rules variant of every game in ``catalog``."""
+def maker_for(record: AnyGame) -> ActionMaker:
+    """The game's tuned random actions, or :func:`any_action` over its engine."""
+    return MAKERS.get(record.name) or any_action(record.engine)
+
+
+def record_cases(record: AnyGame) -> list[Any]:
+    """One case per rules variant of one game."""
     return [
-        pytest.param(
-            record.engine,
-            rules,
-            MAKERS.get(record.name) or any_action(record.engine),
-            id=f"{record.name}-{index}",
-        )
-        for record in catalog
+        pytest.param(record.engine, rules, maker_for(record), id=f"{record.name}-{index}")
         for index, rules in enumerate(playout_variants(record))
     ]
+
+
+def cases(catalog: Catalog) -> list[Any]:
+    """One case per rules variant of every game in ``catalog``."""
+    return [case for record in catalog for case in record_cases(record)]
 
 
 CASES = cases(CATALOG)
 
 
+def unplayed(record: AnyGame) -> list[str]:
+    """Why the playouts would skip the game: it declares no rules to play."""
+    return [] if playout_variants(record) else [f"{record.name}: declare PLAYOUT_VARIANTS"]
+
+
 def test_every_game_in_the_catalog_is_played_out() -> None:
     # A game without variants would be skipped silently: each must list at least one.
     for record in CATALOG:
-        assert playout_variants(record), f"{record.name}: declare PLAYOUT_VARIANTS"
+        assert unplayed(record) == []
     assert {case.id.rsplit("-", 1)[0] for case in CASES} == set(CATALOG.names())
     # A game added to the catalog is played out too, with any_action if untuned.
     added = {case.id for case in cases(TEST_CATALOG)} - {case.id for case in CASES}
@@ -187,6 +196,15 @@ def test_every_game_in_the_catalog_is_played_out() -> None:
 def test_random_playouts_keep_the_contract(
     engine: AnyEngine, rules: BaseModel, maker: ActionMaker, seed: int
 ) -> None:
+    play_out(engine, rules, maker, seed)
+
+
+def play_out(engine: AnyEngine, rules: BaseModel, maker: ActionMaker, seed: int) -> None:
+    """One random playout, checked against the contract at every step: a refusal says why
+    and changes nothing, ``act`` never mutates its input, payouts sum to zero with the
+    house, stakes never go negative, the state round-trips through JSON; the finished
+    game holds no stake and waits on no deadline; the same actions and draws replay to
+    the very same state."""
     rng = random.Random(seed)
     fewest, most = engine.seat_limits(rules)
     players = list(range(101, 101 + rng.randint(fewest, min(most, 5))))
@@ -235,6 +253,12 @@ def test_random_playouts_keep_the_contract(
 
 @pytest.mark.parametrize(("engine", "rules", "maker"), [*CASES, *cases(Catalog((COINFLIP,)))])
 def test_logged_actions_parse_back(engine: AnyEngine, rules: BaseModel, maker: ActionMaker):
+    logged_actions_parse_back(engine, rules, maker)
+
+
+def logged_actions_parse_back(engine: AnyEngine, rules: BaseModel, maker: ActionMaker) -> None:
+    """Every action the game's random maker makes, and a deadline, parse back from their
+    logged JSON to themselves."""
     rng = random.Random(7)
     fewest, _ = engine.seat_limits(rules)
     state = engine.start(rules, list(range(1, fewest + 1)), ScriptedDice())

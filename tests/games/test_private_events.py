@@ -10,9 +10,10 @@ import sys
 from collections.abc import Iterable, Iterator
 from types import ModuleType
 
+import pytest
 from pydantic import BaseModel
 
-from bot.catalog import CATALOG, Catalog
+from bot.catalog import CATALOG, AnyGame, Catalog
 from bot.games import strength_duel
 from bot.games.common import PrivateEvent, is_public
 from bot.games.dice import ScriptedDice
@@ -22,21 +23,39 @@ from tests.support.coinflip import TEST_CATALOG
 A, B = 101, 202
 
 
+def engine_module(record: AnyGame) -> ModuleType:
+    """A game's engine package (or module): where its engine class is defined, or the
+    package holding that module (``bot/games/hazard/`` for ``hazard/engine.py``)."""
+    name = type(record.engine).__module__
+    package = name.rsplit(".", 1)[0]
+    if name.endswith(".engine") and hasattr(sys.modules[package], "__path__"):
+        name = package
+    return importlib.import_module(name)
+
+
 def engine_modules(catalog: Catalog) -> list[ModuleType]:
-    """Each game's engine package (or module): where its engine class is defined, or
-    the package holding that module (``bot/games/hazard/`` for ``hazard/engine.py``)."""
-    found = []
-    for record in catalog:
-        name = type(record.engine).__module__
-        package = name.rsplit(".", 1)[0]
-        if name.endswith(".engine") and hasattr(sys.modules[package], "__path__"):
-            name = package
-        found.append(importlib.import_module(name))
-    return found
+    """Each game's engine package (or module), in catalog order."""
+    return [engine_module(record) for record in catalog]
+
+
+def game_models(record: AnyGame) -> set[type[BaseModel]]:
+    """Every model a game's engine package defines."""
+    return {m for module in modules(engine_module(record)) for m in models(module)}
 
 
 def every_model(catalog: Catalog) -> set[type[BaseModel]]:
-    return {m for e in engine_modules(catalog) for module in modules(e) for m in models(module)}
+    return {model for record in catalog for model in game_models(record)}
+
+
+def privacy_problems(record: AnyGame) -> list[str]:
+    """The privacy check of one game: each of its models that names the one player who
+    may see it (``private_to``) without being a :class:`PrivateEvent`, which the table
+    service would log, replay and show to everyone."""
+    return [
+        f"{record.name}: {model.__module__}.{model.__qualname__} has private_to but is not "
+        "a PrivateEvent: the table would show it to everyone"
+        for model in sorted(untyped_private(game_models(record)), key=lambda m: m.__qualname__)
+    ]
 
 
 def modules(engine: ModuleType) -> Iterator[ModuleType]:
@@ -62,9 +81,13 @@ def untyped_private(found: Iterable[type[BaseModel]]) -> list[type[BaseModel]]:
     ]
 
 
+@pytest.mark.parametrize("record", CATALOG.records, ids=CATALOG.names())
+def test_each_engines_private_events_are_private_events(record: AnyGame) -> None:
+    assert privacy_problems(record) == []
+
+
 def test_every_engines_private_event_is_a_private_event() -> None:
     every = every_model(CATALOG)
-    assert untyped_private(every) == []
     # The engines do have private events, and each is seen as one.
     private = {model.__name__ for model in every if issubclass(model, PrivateEvent)}
     assert {"BidConfirmed", "ForbidConfirmed", "ChoiceConfirmed", "SleightConfirmed"} <= private

@@ -16,7 +16,7 @@ from bot.catalog import CATALOG, AnyGame, Catalog
 from bot.errors import UserFacingError
 from bot.fairness import FairDice
 from bot.replay import page_html
-from bot.rules_text import GAMES
+from bot.rules_text import GAMES, rules_folder
 from bot.service import Actor
 from bot.service.verify import public_log, replay_steps
 from cogs._ui.options import GAME_CHOICES
@@ -46,10 +46,17 @@ def test_everything_listing_games_derives_from_the_catalog():
     assert {choice.value: choice.name for choice in GAME_CHOICES} == CATALOG.titles()
     assert (*PLATFORM_EXTENSIONS, *CATALOG.extensions()) == DEFAULT_EXTENSIONS
     for game in CATALOG:
-        assert colour_of(game.name) == game.colour != OTHER_GAME
-        assert game.rules_file is not None
-        assert (ROOT / "bot" / "rules_text" / game.rules_file).is_file()
+        check_listed(game)
     assert set(CATALOG.computers()) == KEYS, "every shipped game has a computer"
+
+
+def check_listed(game: AnyGame) -> None:
+    """What lists games reads the game from the catalog: /rules' title, the chart's
+    colour, its rules file where its record says."""
+    assert GAMES[game.name] == game.title
+    assert colour_of(game.name) == game.colour != OTHER_GAME
+    assert game.rules_file is not None
+    assert rules_folder(game.name).joinpath(game.rules_file).is_file()
 
 
 def _string_literals(path: Path) -> list[tuple[int, str]]:

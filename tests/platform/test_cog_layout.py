@@ -5,7 +5,10 @@
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
+
+from bot.catalog import CATALOG, AnyGame
 
 ROOT = Path(__file__).resolve().parents[2]
 COGS = ROOT / "cogs"
@@ -33,11 +36,32 @@ def test_each_game_is_a_package_with_its_cog_ui_and_words() -> None:
     games = game_packages()
     assert len(games) >= 5
     for game in games:
-        cog = game / "__init__.py"
-        assert has_setup(cog), f"{cog} is the extension"
-        assert (game / "words.py").exists(), f"{game.name} keeps its words in words.py"
-        lines = len(cog.read_text(encoding="utf-8").splitlines())
-        assert lines < LIMIT, f"{cog} has {lines} lines"
+        check_game_package(game)
+
+
+def check_game_package(game: Path) -> None:
+    """A game's cog package: its extension (``setup``) in ``__init__.py`` under the limit,
+    its table message in ``ui.py``, its words in ``words.py``."""
+    cog = game / "__init__.py"
+    assert has_setup(cog), f"{cog} is the extension"
+    assert (game / "ui.py").exists(), f"{game.name} draws its table in ui.py"
+    assert (game / "words.py").exists(), f"{game.name} keeps its words in words.py"
+    lines = len(cog.read_text(encoding="utf-8").splitlines())
+    assert lines < LIMIT, f"{cog} has {lines} lines"
+
+
+def cog_package(record: AnyGame) -> Path:
+    """The folder of the package its record names as its extension."""
+    module = importlib.import_module(record.extension)
+    assert module.__file__ is not None and Path(module.__file__).name == "__init__.py", (
+        f"{record.extension} is a package"
+    )
+    return Path(module.__file__).parent
+
+
+def test_each_catalogued_game_has_such_a_package() -> None:
+    for record in CATALOG:
+        check_game_package(cog_package(record))
 
 
 def test_the_shared_ui_imports_no_game() -> None:

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog import CATALOG
+from bot.catalog import CATALOG, AnyGame
 from bot.i18n.extract import locale_folder, po_entries
+from bot.rules_text import rules_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = locale_folder("ja").parent / "glossary.toml"
-RULES = ROOT / "bot" / "rules_text" / "ja"
 
 
 @dataclass(frozen=True)
@@ -74,14 +74,23 @@ def load_glossary(path: Path = GLOSSARY) -> list[Term]:
 
 def japanese_texts() -> Iterator[Text]:
     for entry in po_entries(locale_folder("ja")):
-        file, _sep, line = entry.where.partition(":")
+        file, _sep, _line = entry.where.partition(":")
         msgid = entry.message if isinstance(entry.message, str) else entry.message[0]
         shown = msgid if len(msgid) <= 70 else msgid[:69] + "…"
         for form in entry.translations:
             yield Text(Path(file).stem, f"{entry.where} msgid {shown!r}", form)
-    for page in sorted(RULES.glob("*.md")):
-        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
-            yield Text(page.stem, f"rules_text/ja/{page.name}:{number}", line)
+    for record in CATALOG:
+        yield from rules_texts(record)
+
+
+def rules_texts(record: AnyGame) -> Iterator[Text]:
+    """Every line of a game's Japanese rules pages (where its record keeps them)."""
+    if record.rules_file is None:
+        return
+    page = rules_folder(record.name).joinpath("ja", record.rules_file)
+    stem = Path(record.rules_file).stem
+    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        yield Text(stem, f"rules_text/ja/{record.rules_file}:{number}", line)
 
 
 def glossary_offences(terms: list[Term], texts: list[Text]) -> list[str]:
@@ -123,10 +132,17 @@ def texts() -> list[Text]:
     return list(japanese_texts())
 
 
+def without_a_catalog(names: Iterator[str] | tuple[str, ...]) -> set[str]:
+    """The games, of ``names``, with no Japanese catalog of their own (their key's .po)."""
+    stems = {Path(entry.where.partition(":")[0]).stem for entry in po_entries(locale_folder("ja"))}
+    return set(names) - stems
+
+
 def test_the_catalogs_and_rules_pages_are_read(texts: list[Text]) -> None:
     stems = {text.stem for text in texts}
     # The platform's catalogs and each game's own (its key's .po file).
     assert {"platform", "core", *CATALOG.names()} <= stems
+    assert without_a_catalog(CATALOG.names()) == set()
     assert sum(1 for text in texts if text.where.startswith("rules_text/")) > 500
 
 

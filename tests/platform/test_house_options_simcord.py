@@ -23,7 +23,7 @@ import pytest
 from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.catalog import CATALOG
+from bot.catalog import CATALOG, AnyGame
 from bot.errors import NotAllowed, UserFacingError
 from bot.rules_text import GAMES, pages
 from cogs._ui.options import FIXED, OPENER, SERVER, Options, table
@@ -31,11 +31,18 @@ from tests.support.sim import answered, make_world, refusal
 
 
 def cog(game: str) -> ModuleType:
-    """The game's cog package (its record's extension), where its ``OPTIONS`` live."""
+    """The game's cog package (its record's extension), where its ``OPTIONS`` live: read
+    from the catalog when asked, so a game enrolled for a test is found too."""
     return importlib.import_module(CATALOG.get(game).extension)
 
 
-OPTIONS: dict[str, Options] = {game: cog(game).OPTIONS for game in CATALOG.names()}
+def options_of(game: str) -> Options:
+    """The game's options, as its cog package declares them."""
+    options: Options = cog(game).OPTIONS
+    return options
+
+
+OPTIONS: dict[str, Options] = {game: options_of(game) for game in CATALOG.names()}
 """Each game's options, as its cog package declares them: ``OPTIONS``."""
 CLASSIFIED: dict[str, Mapping[str, str]] = {
     game: options.house_edge for game, options in OPTIONS.items()
@@ -49,7 +56,7 @@ FIELD_OF = {("fortunes_winds", "banker"): "player_banker"}
 def open_command(game: str) -> str:
     """The command that opens the game's table with every one of its ``OPTIONS`` (a duel's
     is its challenge): found on the game's cog, as Discord lists it."""
-    wanted = {p.name for p in OPTIONS[game].slash_parameters()}
+    wanted = {p.name for p in options_of(game).slash_parameters()}
     module = cog(game)
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, commands.Cog):
@@ -65,7 +72,7 @@ def setting(game: str, field: str) -> list[Any]:
     """The rule options that set ``field`` of ``game``'s Rules."""
     return [
         option
-        for option in OPTIONS[game].options
+        for option in options_of(game).options
         if option.rule and FIELD_OF.get((game, option.name), option.target) == field
     ]
 
@@ -86,10 +93,16 @@ def unclassified(game: str, options: Options) -> list[str]:
     return sorted(problems)
 
 
+def classification_problems(record: AnyGame) -> list[str]:
+    """The house-edge check of one game: every field of its Rules classified, beside its
+    options, as the opener's, the server's or fixed."""
+    return unclassified(record.name, options_of(record.name))
+
+
 def test_every_rules_field_of_every_game_is_classified() -> None:
     assert set(CLASSIFIED) == set(GAMES) == set(CATALOG.names())
-    for game, options in OPTIONS.items():
-        assert unclassified(game, options) == []
+    for record in CATALOG:
+        assert classification_problems(record) == []
 
 
 def test_a_game_whose_options_classify_nothing_is_caught() -> None:
@@ -105,9 +118,17 @@ def test_a_game_whose_options_classify_nothing_is_caught() -> None:
 
 @pytest.mark.parametrize("game", sorted(CLASSIFIED))
 def test_each_option_is_set_by_whom_it_is_classified(game: str) -> None:
-    options = OPTIONS[game]
+    check_setters(CATALOG.get(game))
+
+
+def check_setters(record: AnyGame) -> None:
+    """Each Rules field is set only as classified: the opener's by an option the opener
+    has, the server's by server options alone, a fixed one by none; the open command
+    offers no server option."""
+    game = record.name
+    options = options_of(game)
     shaped = {name for names in options.server_while.values() for name in names}
-    for field, whose in CLASSIFIED[game].items():
+    for field, whose in options.house_edge.items():
         setters = setting(game, field)
         where = f"{game}.{field} is {whose}"
         if whose == OPENER:
@@ -142,10 +163,18 @@ async def open_options(env: Any, game: str) -> set[str]:
 @pytest.mark.parametrize("game", sorted(CLASSIFIED))
 async def test_no_open_command_offers_an_option_that_moves_the_house_edge(simcord_env, game):
     await make_world(simcord_env, "alice")  # the bot is up and its commands synced
-    offered = await open_options(simcord_env, game)
-    for option in OPTIONS[game].options:
+    await check_open_command(simcord_env, CATALOG.get(game))
+
+
+async def check_open_command(env: Any, record: AnyGame) -> None:
+    """The game's open command, as Discord has it (synced), offers every option its
+    opener sets inline and none of the server's or fixed ones."""
+    game = record.name
+    offered = await open_options(env, game)
+    options = options_of(game)
+    for option in options.options:
         field = FIELD_OF.get((game, option.name), option.target)
-        whose = CLASSIFIED[game].get(field)
+        whose = options.house_edge.get(field)
         if option.rule and whose in (SERVER, FIXED):
             assert option.name not in offered, f"{open_command(game)} offers {option.name}"
         elif option.rule:
@@ -279,6 +308,13 @@ def test_a_preset_may_not_set_a_server_option() -> None:
 
 @pytest.mark.parametrize("game", sorted(CLASSIFIED))
 def test_the_rules_pages_name_every_option_the_server_sets(game: str) -> None:
+    check_rules_name_server_options(CATALOG.get(game))
+
+
+def check_rules_name_server_options(record: AnyGame) -> None:
+    """The game's rules pages list, under the moderators' block, exactly the options the
+    server sets, and name those the server sets while a switch is on."""
+    game = record.name
     text = "\n".join(body for _title, body in pages(game))
     head = "**Set by the server's moderators**"
     assert head in text, f"{game}'s rules say who sets what"
@@ -288,7 +324,7 @@ def test_the_rules_pages_name_every_option_the_server_sets(game: str) -> None:
         if not line.startswith("- `"):
             break
         listed.add(re.match(r"- `([a-z_]+)`", line).group(1))  # type: ignore[union-attr]
-    options = OPTIONS[game]
+    options = options_of(game)
     assert listed == {o.name for o in options.options if o.server}
     for names in options.server_while.values():
         for name in names:

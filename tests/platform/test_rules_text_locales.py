@@ -20,6 +20,11 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_has_japanese_pages_like_the_english(game: str) -> None:
+    check_japanese_pages(game)
+
+
+def check_japanese_pages(game: str) -> None:
+    """The game's Japanese pages are its English ones, page for page, in Japanese."""
     english = rules_text.pages(game)
     japanese = rules_text.pages(game, "ja")
     assert len(japanese) == len(english)
@@ -33,6 +38,12 @@ def test_every_game_has_japanese_pages_like_the_english(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_page_in_every_language_fits_an_embed(game: str) -> None:
+    check_pages_fit(game)
+
+
+def check_pages_fit(game: str) -> None:
+    """The game has English and Japanese pages, each within an embed's limits, and every
+    translation matches the English."""
     page_sets = dict(rules_text.page_sets(game))
     assert {"en", "ja"} <= set(page_sets)
     for locale, pages in page_sets.items():
@@ -46,6 +57,12 @@ def test_every_page_in_every_language_fits_an_embed(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_japanese_pages_list_the_options_the_server_sets(game: str) -> None:
+    check_japanese_moderators_block(game)
+
+
+def check_japanese_moderators_block(game: str) -> None:
+    """The Japanese pages' moderators' block lists the English one's options."""
+
     def server_options(pages: rules_text.Pages, head: str) -> list[str]:
         text = "\n".join(body for _title, body in pages)
         assert head in text
