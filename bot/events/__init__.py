@@ -19,7 +19,7 @@ from bot.events.model import (
     bye_result,
 )
 from bot.events.prizes import split_prizes
-from bot.events.standings import scores, standings, table_points
+from bot.events.scoring import scores, standings, table_points
 from bot.events.swiss import pair_round
 
 __all__ = [

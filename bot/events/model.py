@@ -46,7 +46,7 @@ class TableResult(Frozen):
     (:func:`bye_result` makes one). ``forfeit_losers`` are players who lost without playing
     (they did not show by the table's deadline): their places are already the worst, so points
     follow the places as usual, but the game counts as unplayed for the tie breaks of the
-    players it touches (see :mod:`bot.events.standings`).
+    players it touches (see :mod:`bot.events.scoring`).
 
     ``round`` is the Swiss round (1-based); in an arena it is the order tables ended in
     (results are read in that order for streaks)."""
