@@ -272,7 +272,9 @@ class EventButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=EVENT
         await cog.click(interaction, self.event, self.verb)
 
 
-class EventsCog(commands.GroupCog, group_name="event", group_description="Tournaments"):
+class EventsCog(
+    commands.GroupCog, name="Events", group_name="event", group_description="Tournaments"
+):
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
         self.events: EventService = bot.events

@@ -1,0 +1,1 @@
+-- local placeholder, never committed: i37-ratings owns 0017

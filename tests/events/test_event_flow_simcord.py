@@ -1,0 +1,66 @@
+"""An event through Discord, small: open, join (the fee staked), start, tables opened by the
+bot with a ping each, bids by DM, the result read from the table, the prize paid."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.errors import NotAllowed
+from tests.events.event_sim import (
+    books_balanced,
+    play_duel,
+    event_message,
+    event_tables,
+    join_all,
+    open_event,
+    start_event,
+)
+from tests.support.sim import answered, make_world, message_text, pinged, refusal, wallet
+
+
+async def test_a_four_player_swiss_of_one_round_pays_the_winners(simcord_env):
+    world = await make_world(simcord_env, "ann", "ben", "cat", "dan")
+    players = [world[name] for name in ("ann", "ben", "cat", "dan")]
+    message = await open_event(world, fee=10, prize=0, rounds=1, split="60/40")
+    await join_all(world, message, players)
+    assert [await wallet(world, p) for p in players] == [990] * 4
+    await books_balanced(world)
+    await start_event(world, message)
+    tables = await event_tables(world)
+    assert len(tables) == 2
+    for snapshot, posted in tables:
+        assert sorted(pinged(simcord_env, posted)) == sorted(snapshot.state.seats)
+    winners = []
+    for snapshot, _posted in tables:
+        winners.append(snapshot.state.seats[0])
+        await play_duel(world, snapshot.id, winners[-1])
+    view = await simcord_env.bot.events.view(1)
+    assert view.row.status == "finished"
+    # Two winners on 1 point tie on every break but rating: they share 1st and 2nd.
+    assert view.prizes == {winners[0]: 20, winners[1]: 20}
+    assert sorted([await wallet(world, p) for p in players]) == [990, 990, 1010, 1010]
+    text = message_text(await event_message(world))
+    assert "Finished" in text
+    await books_balanced(world)
+
+
+async def test_joining_twice_or_after_the_start_is_refused_privately(simcord_env):
+    world = await make_world(simcord_env, "ann", "ben")
+    ann, ben = world["ann"], world["ben"]
+    message = await open_event(world, fee=0, rounds=1)
+    await join_all(world, message, [ann, ben])
+    assert "already entered" in refusal(await ann.click(message, label="Join"))
+    await start_event(world, message)
+    late = world.guild.add_member(simcord_env.create_user("late"))
+    assert "Join" not in message_text(await event_message(world))
+    with pytest.raises(NotAllowed, match="started"):
+        await simcord_env.bot.events.join(1, late.id)
+
+
+async def test_only_a_moderator_opens_an_event(simcord_env):
+    world = await make_world(simcord_env, "ann")
+    said = refusal(
+        await world["ann"].slash(world.channel, "event open", game="strength_duel", rounds=1)
+    )
+    assert "Manage Server" in said
+    answered(await world.moderator.slash(world.channel, "event open", game="strength_duel"))
