@@ -8,11 +8,11 @@ import pytest
 from bot.errors import NotAllowed
 from tests.events.event_sim import (
     books_balanced,
-    play_duel,
     event_message,
     event_tables,
     join_all,
     open_event,
+    play_duel,
     start_event,
 )
 from tests.support.sim import answered, make_world, message_text, pinged, refusal, wallet
