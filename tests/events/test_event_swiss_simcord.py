@@ -55,6 +55,16 @@ async def play_round(world: Any, tables: list[Any], order: dict[int, int], no_sh
         await play_duel(world, snapshot.id, min(seats, key=order.__getitem__))
 
 
+def game_points(result: TableResult, player: int) -> Fraction:
+    """1 for a bye or a win, ½ for a draw, 0 for a loss (two seats)."""
+    if len(result.players) == 1:
+        return Fraction(1)
+    place = result.places[result.players.index(player)]
+    if result.places.count(1) == 2:
+        return Fraction(1, 2)
+    return Fraction(1) if place == 1 else Fraction(0)
+
+
 def hand_standings(
     members: list[int], results: list[TableResult]
 ) -> dict[int, tuple[Fraction, Fraction, Fraction]]:
@@ -62,27 +72,18 @@ def hand_standings(
     game (a bye, either side of a forfeit) counts against a virtual opponent with the
     player's own final score."""
     score = {m: Fraction(0) for m in members}
-    for r in results:
-        for player, place in zip(r.players, r.places, strict=True):
-            if len(r.players) == 1 or place == 1 and r.places.count(1) == 1:
-                score[player] += 1
-            elif r.places.count(1) == 2:
-                score[player] += Fraction(1, 2)
+    for result in results:
+        for player in result.players:
+            score[player] += game_points(result, player)
     buchholz = {m: Fraction(0) for m in members}
     sb = {m: Fraction(0) for m in members}
-    for r in results:
-        unplayed = len(r.players) == 1 or bool(r.forfeit_losers)
-        for player, place in zip(r.players, r.places, strict=True):
-            won = (
-                Fraction(1)
-                if len(r.players) == 1 or (place == 1 and r.places.count(1) == 1)
-                else (Fraction(1, 2) if r.places.count(1) == 2 else Fraction(0))
-            )
-            opponent_score = (
-                score[player] if unplayed else score[next(p for p in r.players if p != player)]
-            )
+    for result in results:
+        unplayed = len(result.players) == 1 or bool(result.forfeit_losers)
+        for player in result.players:
+            opponent = next((p for p in result.players if p != player), player)
+            opponent_score = score[player] if unplayed else score[opponent]
             buchholz[player] += opponent_score
-            sb[player] += won * opponent_score
+            sb[player] += game_points(result, player) * opponent_score
     return {m: (score[m], buchholz[m], sb[m]) for m in members}
 
 
