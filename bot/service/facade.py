@@ -48,6 +48,7 @@ from bot.service.verify import VerifyReport, verify_table
 from bot.signals import DEADLINE, NOTICE, TERMS, SignalRouter
 from bot.storage import Database, Transaction
 from bot.storage import notify as nq
+from bot.storage import ratings as rq
 from bot.storage import table_queries as tq
 from bot.storage.table_queries import TableStatus
 
@@ -231,6 +232,18 @@ class TableService:
     ) -> tuple[list[tuple[int, int]], int]:
         async with self._db.reading() as tx:
             return await tq.stat_board(tx, guild_id, stat, game, limit, offset)
+
+    async def ratings(self, guild_id: int, user_id: int) -> list[rq.RankedRating]:
+        """A player's skill ratings, a game each, with their rank on the server's board."""
+        async with self._db.reading() as tx:
+            return await rq.ratings_of(tx, guild_id, user_id)
+
+    async def rating_board(
+        self, guild_id: int, game: str, limit: int, offset: int
+    ) -> tuple[list[tuple[int, rq.RatingRow]], int]:
+        """One page of a game's rating board (rank, rating), and how many it holds."""
+        async with self._db.reading() as tx:
+            return await rq.board(tx, guild_id, game, limit, offset)
 
     async def notify_mode(self, guild_id: int, user_id: int) -> str | None:
         """How the member wants to hear that a table waits for them (/notify): ``"on"``,
