@@ -177,8 +177,6 @@ class EventService:
         self.listeners: list[Callable[[EventChange], Any]] = []
         """Told (and awaited) of every change the scheduler made: the event's message is
         redrawn and the tables it opened are posted (the events cog)."""
-        self.ratings: Callable[[int, str, Sequence[int]], Any] | None = None
-        """The members' skill ratings for a game, the last tie break (0 when unset)."""
         tables.event_deadlines = self._on_due
 
     # -- reading ---------------------------------------------------------------------------
@@ -226,6 +224,17 @@ class EventService:
         if row.status == EventStatus.FINISHED:
             prizes = await eq.prizes_paid(tx, row.guild_id, row.id)
         return EventView(row, entrants, games, results, swiss, arena, self._seats(row), prizes)
+
+    async def _field(
+        self, tx: Transaction, row: EventRow, entrants: Sequence[EntrantRow]
+    ) -> list[Entrant]:
+        """The entrants as the core reads them, each with their skill rating in the game
+        (the last tie break; 0 for a member not rated yet)."""
+        ratings = await eq.ratings_for(tx, row.guild_id, row.game)
+        return [
+            Entrant(member=e.user_id, rating=ratings.get(e.user_id, 0.0), dropped=e.dropped)
+            for e in entrants
+        ]
 
     def _seats(self, row: EventRow) -> int:
         spec = self.registry.get(row.game)
@@ -599,7 +608,7 @@ class EventService:
         arena's free players."""
         games = await eq.games(tx, row.id)
         entrants = await eq.entrants(tx, row.id)
-        field_ = [Entrant(member=e.user_id, rating=0.0, dropped=e.dropped) for e in entrants]
+        field_ = await self._field(tx, row, entrants)
         results = [
             TableResult.model_validate_json(g.result_json)
             for g in sorted(games, key=lambda g: (g.ended_at or 0.0, g.id))

@@ -145,7 +145,9 @@ async def test_eight_entrant_swiss_with_a_no_show_a_drop_a_bye_and_a_restart(
     hand = hand_standings(ids, list(view.results))
     shown = {row.member: (row.points, row.buchholz, row.sonneborn_berger) for row in view.swiss}
     assert shown == hand
-    ranked = sorted(ids, key=lambda m: (-hand[m][0], -hand[m][1], -hand[m][2], m))
+    # Then the skill rating (the event's own tables rated them), then the member id.
+    rating = {row.member: row.rating for row in view.swiss}
+    ranked = sorted(ids, key=lambda m: (*(-value for value in hand[m]), -rating[m], m))
     assert [row.member for row in view.swiss] == ranked
     # The top three stand apart, so the pool pays 50/30/20 exactly.
     pool = FEE * 8 + PRIZE

@@ -1,1 +1,0 @@
--- local placeholder, never committed: i37-ratings owns 0017
