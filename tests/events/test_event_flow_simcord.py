@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import NotAllowed
+from cogs._ui.replay import replay_page
 from tests.events.event_sim import (
     books_balanced,
     event_message,
@@ -15,6 +16,7 @@ from tests.events.event_sim import (
     play_duel,
     start_event,
 )
+from tests.support.replay import data_of
 from tests.support.sim import answered, make_world, message_text, pinged, refusal, wallet
 
 
@@ -42,6 +44,14 @@ async def test_a_four_player_swiss_of_one_round_pays_the_winners(simcord_env):
     text = message_text(await event_message(world))
     assert "Finished" in text
     await books_balanced(world)
+    # Event tables are normal tables: /verify replays them, the replay page reads them.
+    for snapshot, _posted in tables:
+        checked = answered(await players[0].slash(world.channel, "verify", table=snapshot.id))
+        report = checked.response.embeds[0].description
+        assert "Every roll matches the seed" in report, report
+        data = data_of(await replay_page(simcord_env.bot, snapshot.id, world.guild.id))
+        said = [step["said"] for step in data["steps"]]
+        assert said[:3] == ["opened the table", "joined", "started the game"], said
 
 
 async def test_joining_twice_or_after_the_start_is_refused_privately(simcord_env):
