@@ -329,6 +329,7 @@ class TanzakuBot(commands.Bot):
                 "CommandTree-invoker",
                 "discord.py: on_interaction",  # a click or a table form (TableHub)
                 "tanzaku-computer-",  # a computer's move (bot/service/computers.py)
+                "tanzaku-event-",  # an event told its table ended (bot/service/events.py)
             )
             loop = asyncio.get_running_loop()
             give_up_at = loop.time() + grace_seconds

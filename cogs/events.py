@@ -25,7 +25,7 @@ from bot.app import TanzakuBot
 from bot.errors import NotAllowed, UserFacingError
 from bot.events import ArenaRow, Format, StandingRow
 from bot.i18n import N_, _, use_locale
-from bot.service import Outcome, TableSnapshot
+from bot.service import Outcome
 from bot.service.events import EventChange, EventService, EventView, parse_split
 from bot.storage.events import EventStatus
 from cogs._ui import render
@@ -282,16 +282,11 @@ class EventsCog(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(EventButton)
-        hub = TableHub.of(self.bot)
-        hub.ended_listeners.append(("event", self._table_ended))
         _TITLES.update(self.bot.catalog.titles())
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(EventButton)
         self.events.listeners.remove(self.on_change)
-
-    async def _table_ended(self, _hub: TableHub, snapshot: TableSnapshot[Any, Any]) -> None:
-        await self.events.table_ended(snapshot.id)
 
     # -- showing an event ----------------------------------------------------------------
 

@@ -178,6 +178,8 @@ class EventService:
         """Told (and awaited) of every change the scheduler made: the event's message is
         redrawn and the tables it opened are posted (the events cog)."""
         tables.event_deadlines = self._on_due
+        tables.ended_hooks.append(self._on_table_ended)
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -483,6 +485,21 @@ class EventService:
             return EventChange(await self._view(tx, await self._row(tx, event_id)))
 
     # -- the scheduler runs the event -----------------------------------------------------
+
+    def _on_table_ended(self, table_id: int) -> None:
+        # Called inside the table service's step, after its commit: the event's own work
+        # runs as a task of its own, kept until done.
+        task = asyncio.create_task(
+            self._table_ended_safely(table_id), name=f"tanzaku-event-{table_id}"
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _table_ended_safely(self, table_id: int) -> None:
+        try:
+            await self.table_ended(table_id)
+        except Exception as error:
+            log_failure(log, "table %s: its event was not told it ended", table_id, error=error)
 
     async def table_ended(self, table_id: int) -> None:
         """A table has ended: if it is an event's, the event is due now."""

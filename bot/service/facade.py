@@ -96,6 +96,9 @@ class TableService:
         self.event_deadlines: Callable[[int, int], Awaitable[None]] | None = None
         """Fired for a negative key on the scheduler: an event's (``-event_id``) due moment
         (:mod:`bot.service.events`), which shares the one timer loop and its re-arming."""
+        self.ended_hooks: list[Callable[[int], None]] = []
+        """Called with the id of every table that has just ended here, however it ended (a
+        click, a deadline, a computer's move, a moderator): an event reads its result."""
         self.deadline_listeners: list[Callable[[Outcome], Any]] = []
         """Called (and awaited if a coroutine) with each outcome a deadline produced."""
         self._steps = Steps(
@@ -590,8 +593,12 @@ class TableService:
         return self._saved(outcome, MEMBER)
 
     def _saved(self, outcome: Outcome, source: str) -> Outcome:
-        """A change to the table is committed: counted for the metrics by game and source."""
+        """A change to the table is committed: counted for the metrics by game and source;
+        a table that ended is told to :attr:`ended_hooks`."""
         self.meter.acted(outcome.snapshot.spec.name, source)
+        if not outcome.snapshot.row.live:
+            for hook in self.ended_hooks:
+                hook(outcome.snapshot.id)
         return outcome
 
     def _kick(self, outcome: Outcome) -> Outcome:
