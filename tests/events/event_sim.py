@@ -3,6 +3,7 @@ bid in a duel by DM, and the books checked."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.storage import money as mq
@@ -87,3 +88,15 @@ async def play_duel(world: World, table_id: int, winner: int) -> None:
         await bid(world, winner, winner_bid)
     state = (await bot.tables.snapshot(table_id)).state
     assert state.finished and state.winner == winner
+
+
+async def until_round(world: World, event: int, round: int | None = None) -> Any:
+    """The event once it has reached `round` (or finished), as the scheduler advances it
+    after a table ended outside any click (waits on that state, up to a few seconds)."""
+    bot: Any = world.env.bot
+    for _ in range(500):
+        view = await bot.events.view(event)
+        if view.row.status == "finished" or (round is not None and view.row.round >= round):
+            return view
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"event {event} never reached round {round}")
