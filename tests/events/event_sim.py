@@ -58,7 +58,7 @@ async def bid(world: World, member_id: int, amount: int) -> None:
     """The member bids at their live duel by the DM panel (the last one that asks)."""
     member = next(m for m in world.members.values() if m.id == member_id)
     panel = member.user.dm_channel.last_message
-    assert panel is not None and "Pick your bid" in panel.content, panel
+    assert panel is not None, "no bid panel"
     answered(await member.user.click(panel, label=str(amount)))
 
 
