@@ -5,7 +5,7 @@ table's own deadlines ended)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.events import TableResult
@@ -15,15 +15,21 @@ from bot.storage import table_queries as tq
 from bot.storage.table_queries import TableStatus
 
 
-def places_of(spec: AnySpec, state: Any, players: Sequence[int]) -> tuple[int, ...]:
+def places_of(
+    spec: AnySpec, state: Any, players: Sequence[int], events: Sequence[Mapping[str, Any]]
+) -> tuple[int, ...]:
     """Each player's place (1 is first, equal places tie), aligned with `players`.
 
-    A game that keeps running scores (Hachi-hachi's ``scores``) places by them; any other
-    by the winners its engine names (every winner first, the rest tied after them; no
-    winner is a draw)."""
-    scores = getattr(state, "scores", None)
-    if isinstance(scores, dict) and all(player in scores for player in players):
-        return tuple(1 + sum(1 for other in players if scores[other] > scores[p]) for p in players)
+    The game's own ranking (``GameSpec.ranking``, what skill ratings read: Hachi-hachi's
+    match points, the duel's winner) where it has one; otherwise the winners its engine
+    names first, the rest tied after them, no winner a draw."""
+    ranking = spec.ranking(state, events) if spec.ranking is not None else None
+    if ranking is not None:
+        place = {
+            p: at for team, at in zip(ranking.teams, ranking.places, strict=True) for p in team
+        }
+        if all(player in place for player in players):
+            return tuple(place[player] for player in players)
     winners = set(spec.engine.winners(state))
     if not winners:
         return tuple(1 for _ in players)
@@ -59,7 +65,8 @@ def table_result(
     if row.status != TableStatus.FINISHED or state is None:
         places = tuple(1 for _ in players)
     else:
-        places = places_of(spec, state, players)
+        events = [event for log_row in log_rows for event in json.loads(log_row.events_json)]
+        places = places_of(spec, state, players, events)
     worst = max(places)
     movers = played(log_rows)
     forfeits = tuple(
