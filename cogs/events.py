@@ -10,6 +10,7 @@ players (pinged unless they turned notices off, `/notify`), and they are normal 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from bot.app import TanzakuBot
 from bot.errors import NotAllowed, UserFacingError
 from bot.events import ArenaRow, Format, StandingRow
 from bot.i18n import N_, _, use_locale
+from bot.safe_log import log_failure
 from bot.service import Outcome
 from bot.service.events import EventChange, EventService, EventView, parse_split
 from bot.storage.events import EventStatus
@@ -282,9 +284,24 @@ class EventsCog(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(EventButton)
+        # Not one of the bot's tracked tasks: a bot that never connects would wait on it
+        # as it stops. It is cancelled with the cog.
+        self._unposted = asyncio.create_task(self.post_unposted(), name="tanzaku-unposted")
+
+    async def post_unposted(self) -> None:
+        """At start: an event's tables opened before a stop but never posted are posted
+        now (their players wait on them, and their clocks run)."""
+        await self.bot.wait_until_ready()
+        try:
+            for table in await self.events.unposted():
+                snapshot = await self.bot.tables.snapshot(table)
+                await self.post_table(Outcome(snapshot, [], kind="started"))
+        except Exception as error:
+            log_failure(log, "could not post the unposted event tables", error=error)
         _TITLES.update(self.bot.catalog.titles())
 
     async def cog_unload(self) -> None:
+        self._unposted.cancel()
         self.bot.remove_dynamic_items(EventButton)
         self.events.listeners.remove(self.on_change)
 

@@ -196,6 +196,16 @@ class EventService:
         async with self._db.reading() as tx:
             return [await self._view(tx, row) for row in await eq.events_of(tx, guild_id, limit)]
 
+    async def unposted(self) -> list[int]:
+        """The tables of live events whose message was never posted (a stop, or Discord
+        refusing, between opening them and posting them): posted again at start."""
+        async with self._db.reading() as tx:
+            return [
+                table
+                for row in await eq.live_events(tx)
+                for table in await eq.unposted_tables(tx, row.id)
+            ]
+
     async def event_of_table(self, table_id: int) -> int | None:
         async with self._db.reading() as tx:
             return await eq.event_of_table(tx, table_id)

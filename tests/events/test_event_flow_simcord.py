@@ -74,3 +74,20 @@ async def test_only_a_moderator_opens_an_event(simcord_env):
     )
     assert "Manage Server" in said
     answered(await world.moderator.slash(world.channel, "event open", game="strength_duel"))
+
+
+async def test_a_table_discord_refused_to_post_is_posted_after_a_restart(simcord_env, bot_factory):
+    world = await make_world(simcord_env, "ann", "ben")
+    message = await open_event(world, rounds=1)
+    await join_all(world, message, [world["ann"], world["ben"]])
+    simcord_env.inject_error(
+        "POST", f"/channels/{world.channel.id}/messages", status=500, code=0, times=1
+    )
+    await start_event(world, message)
+    ((snapshot, posted),) = await event_tables(world)
+    assert posted is None and snapshot.row.message_id is None
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(bot_factory())
+    ((snapshot, posted),) = await event_tables(world)
+    assert posted is not None
+    assert sorted(pinged(simcord_env, posted)) == sorted(snapshot.state.seats)
