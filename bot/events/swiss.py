@@ -7,8 +7,9 @@ encodes, in strict order of priority (each tier outweighs everything below it):
 2. a bye only to a player who has not had one (the bye is a node of the graph);
 3. the bye to the lowest-ranked player (rank: the standings' order);
 4. the smallest score gaps (the sum of squared gaps: two half-point floats beat one full);
-5. within a score group the top half meets the bottom half (1st–5th, 2nd–6th of eight, as
-   FIDE's Dutch system), a float goes to the nearest rank.
+5. a player who floats to another score meets the nearest in rank (the lowest of the higher
+   group, the highest of the lower, as in FIDE's Dutch system);
+6. within a score group the top half meets the bottom half (1st–5th, 2nd–6th of eight).
 
 networkx's blossom algorithm is pure Python and cubic: the whole field of 1,000 takes
 seconds. So the ranked field is matched in consecutive blocks of ``BLOCK`` players: blocks
@@ -23,7 +24,12 @@ Three and four seats: forming tables of three is 3-dimensional matching (NP-hard
 tables are made by a documented heuristic instead: the byes (the count modulo the seats) go
 to the lowest-ranked players without a bye, the rest are cut by rank into tables, then
 players are swapped between nearby tables while a swap lowers (first) the number of pairs
-at a table that met before, (then) the sum of squared score gaps within tables.
+at a table that met before, (then) the sum of squared score gaps within tables. When pairs
+still repeat, a depth-first search for the fewest repeats (best-ranked first, nearest
+partners first) replaces them if it finishes within ``_SEARCH_NODES`` steps, which it does
+for small fields (tested against brute force up to ten players; only fields up to
+``_SEARCH_FIELD`` are searched): in a large field the swaps' tables stand, and a repeat
+may remain that a perfect search would avoid.
 """
 
 from __future__ import annotations
@@ -47,6 +53,11 @@ _SWAP_WINDOW = 3
 """Tables of 3–4 swap players with the next few tables by rank (all of them in small events)."""
 
 _SWAP_PASSES = 50
+
+_SEARCH_NODES = 20_000
+_SEARCH_FIELD = 36
+"""The search for fewer repeats at 3–4 seats runs on fields up to this size (each step
+costs the field's size) and stops after ``_SEARCH_NODES`` steps."""
 
 
 def pair_round(
@@ -165,13 +176,11 @@ def _match(
     size = len(players)
     scores = [history.score.get(member, 0) for member in players]
     spread = max(scores) - min(scores)
-    group_start: dict[int, int] = {}
     group_size: Counter[int] = Counter(scores)
-    for position, units in enumerate(scores):
-        group_start.setdefault(units, position)
     # Tier multipliers: each tier's largest possible total stays below one unit of the next.
     fold_unit = 1
-    gap_unit = fold_unit * (size * size + 1)
+    float_unit = fold_unit * (size * size + 1)
+    gap_unit = float_unit * (size * size + 1)
     rank_unit = gap_unit * ((size // 2 + 1) * spread * spread + 1)
     bye_unit = rank_unit * (size + 1)
     repeat_unit = bye_unit * 2
@@ -180,14 +189,12 @@ def _match(
     graph: nx.Graph[int] = nx.Graph()
     for i, j in combinations(range(size), 2):
         a, b = players[i], players[j]
-        if scores[i] == scores[j]:
-            half = group_size[scores[i]] // 2
-            fold = abs((j - i) - half)
-        else:
-            fold = j - i
+        same = scores[i] == scores[j]
+        fold = abs((j - i) - group_size[scores[i]] // 2) if same else 0
         cost = (
             repeat_unit * (frozenset((a, b)) in history.met)
             + gap_unit * (scores[i] - scores[j]) ** 2
+            + float_unit * (0 if same else j - i)
             + fold_unit * fold
         )
         graph.add_edge(a, b, weight=ceiling - cost)
@@ -218,6 +225,12 @@ def _tables(order: Sequence[int], history: _History, seats: int) -> Pairing:
     seated = [member for member in order if member not in byes]
     tables = [seated[start : start + seats] for start in range(0, len(seated), seats)]
     _improve(tables, history)
+    repeated = sum(_table_cost(table, history)[0] for table in tables)
+    if repeated and len(seated) <= _SEARCH_FIELD:
+        fewer = _fewest_repeats(seated, seats, history)
+        if fewer is not None:
+            tables = fewer
+            _improve(tables, history)
     rank = {member: position for position, member in enumerate(order)}
     for table in tables:
         table.sort(key=lambda member: (history.first[member], rank[member]))
@@ -263,6 +276,39 @@ def _best_swap(first: list[int], second: list[int], history: _History) -> bool:
     i, j = choice
     first[i], second[j] = second[j], first[i]
     return True
+
+
+def _fewest_repeats(seated: Sequence[int], seats: int, history: _History) -> list[list[int]] | None:
+    """Tables with the fewest repeated pairs, by a depth-first search (the best-ranked player
+    left takes the nearest in rank first), or None when ``_SEARCH_NODES`` run out first:
+    small fields are searched to the end, large ones keep the swaps' tables."""
+    best: list[list[int]] | None = None
+    best_repeats = len(seated) * seats
+    nodes = 0
+
+    def search(left: list[int], tables: list[list[int]], repeats: int) -> bool:
+        nonlocal best, best_repeats, nodes
+        nodes += 1
+        if nodes > _SEARCH_NODES:
+            return False
+        if repeats >= best_repeats:
+            return True
+        if not left:
+            best, best_repeats = [list(t) for t in tables], repeats
+            return True
+        head, rest = left[0], left[1:]
+        for others in combinations(rest, seats - 1):
+            table = [head, *others]
+            added = _table_cost(table, history)[0]
+            remaining = [member for member in rest if member not in others]
+            if not search(remaining, [*tables, table], repeats + added):
+                return False
+            if best_repeats == 0:
+                return True
+        return True
+
+    finished = search(list(seated), [], 0)
+    return best if finished else None
 
 
 def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
