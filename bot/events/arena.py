@@ -78,6 +78,16 @@ def arena_standings(
     return tuple(rows)
 
 
+def last_opponents(results: Sequence[TableResult]) -> dict[int, frozenset[int]]:
+    """Each member's opponents at their latest table in ``results`` (in the order given):
+    what :func:`arena_pair` avoids."""
+    latest: dict[int, frozenset[int]] = {}
+    for result in results:
+        for player in result.players:
+            latest[player] = frozenset(result.players) - {player}
+    return latest
+
+
 def arena_pair(
     free: Sequence[int],
     scores: Mapping[int, int],

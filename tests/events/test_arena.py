@@ -3,7 +3,14 @@ examples, and arena pairing."""
 
 from __future__ import annotations
 
-from bot.events import Entrant, TableResult, arena_pair, arena_points, arena_standings
+from bot.events import (
+    Entrant,
+    TableResult,
+    arena_pair,
+    arena_points,
+    arena_standings,
+    last_opponents,
+)
 
 WIN, DRAW, LOSS = "W", "D", "L"
 
@@ -72,3 +79,17 @@ def test_arena_leaves_the_lowest_scored_waiting() -> None:
     pairing = arena_pair([1, 2, 3, 4, 5], {m: m for m in range(1, 6)}, {}, seats=3)
     assert pairing.tables == ((5, 4, 3),)
     assert set(pairing.waiting) == {1, 2}
+
+
+def test_last_opponents_are_those_of_the_latest_table() -> None:
+    results = [
+        *games(7, "WL"),
+        TableResult(table_id=9, round=9, players=(7, 8, 9), places=(1, 2, 3)),
+    ]
+    assert last_opponents(results) == {
+        7: frozenset({8, 9}),
+        8: frozenset({7, 9}),
+        9: frozenset({7, 8}),
+        1000: frozenset({7}),
+        1001: frozenset({7}),
+    }

@@ -29,6 +29,8 @@ def test_a_plain_split() -> None:
 def test_remainders_go_to_the_best_ranked() -> None:
     # 101 × 50% = 50.5, × 30% = 30.3, × 20% = 20.2: floors 50 + 30 + 20 = 100, one coin left.
     assert split_prizes(101, (50, 30, 20), ranking(1, 2, 3)) == {10: 51, 11: 30, 12: 20}
+    # Only to a share cut short: 1 is exact for the first; 49½ twice for the tied seconds.
+    assert split_prizes(100, (1, 99), ranking(1, 2, 2)) == {10: 1, 11: 50, 12: 49}
 
 
 def test_tied_players_share_the_places_they_cover() -> None:
