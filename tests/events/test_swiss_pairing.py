@@ -3,6 +3,7 @@ the algorithm's must be among the best by the rules, in their order of priority.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from itertools import combinations
 
@@ -179,3 +180,29 @@ def test_a_dropped_player_is_not_paired_and_a_bad_seat_count_is_refused() -> Non
         pair_round(field, [], seats=5, round=1)
     with pytest.raises(ValueError, match="rounds before"):
         pair_round(field, [bye_result(1, 1)], seats=2, round=1)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_realistic_event_of_sixty_never_repeats(seats: int) -> None:
+    """Sixty entrants, six rounds of seeded results (draws, a drop each round), paired by
+    the real thing each round (several blocks at two seats): nobody meets anyone twice, and
+    the bye goes to someone new each round."""
+    rng = random.Random(seats)
+    entrants = [Entrant(member=m, rating=rng.randrange(1000, 2000)) for m in range(1, 61)]
+    results: list[TableResult] = []
+    for round in range(1, 7):
+        pairing = pair_round(entrants, results, seats=seats, round=round, block=8)
+        order = active_order(entrants, results)
+        assert_everyone_once(pairing, order, seats)
+        assert repeats(list(pairing.tables), met_pairs(results)) == 0
+        assert not set(pairing.byes) & had_bye(results)
+        for table in pairing.tables:
+            places = [rng.randint(1, len(table)) for _ in table]
+            results.append(
+                TableResult(
+                    table_id=len(results) + 1, round=round, players=table, places=tuple(places)
+                )
+            )
+        results.extend(bye_result(m, round, len(results) + 1) for m in pairing.byes)
+        quitter = rng.choice([e for e in entrants if not e.dropped])
+        entrants = [e.model_copy(update={"dropped": True}) if e == quitter else e for e in entrants]
