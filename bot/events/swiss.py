@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 import networkx as nx
@@ -44,7 +45,8 @@ from bot.events.model import MAX_SEATS, MIN_SEATS, Entrant, Pairing, TableResult
 from bot.events.scoring import standings, unit_scores
 
 BLOCK = 24
-"""Players matched at once (even). 24 pairs 1,000 in about 0.2 s on one core."""
+"""Players matched at once (even): 24 pairs round 5 of 1,000 in about 0.1 s of CPU
+(benchmarks/events_pairing.py)."""
 
 _BYE = -1
 """The bye's node in the matching graph (no member id is negative)."""
@@ -87,29 +89,24 @@ def pair_round(
     if any(result.round >= round for result in results):
         raise ValueError(f"results must come from rounds before {round}")
     order = [row.member for row in standings(entrants, results) if not row.dropped]
-    history = _History.of(results)
+    history = History.of(results)
     if seats == 2:
-        return _pair_two(order, history, block)
-    return _tables(order, history, seats)
+        return pair_two(order, history, block)
+    return form_tables(order, history, seats)
 
 
-class _History:
-    """What earlier rounds left: scores, who met whom, who had a bye, who sat first."""
+@dataclass(frozen=True)
+class History:
+    """What earlier rounds left: scores (in 1/12 points), who met whom, who had a bye, who
+    sat first how often. The arena builds one of its own (met = met at their last table)."""
 
-    def __init__(
-        self,
-        score: dict[int, int],
-        met: set[frozenset[int]],
-        had_bye: set[int],
-        first: Counter[int],
-    ) -> None:
-        self.score = score
-        self.met = met
-        self.had_bye = had_bye
-        self.first = first
+    score: dict[int, int]
+    met: set[frozenset[int]]
+    had_bye: set[int]
+    first: Counter[int]
 
     @classmethod
-    def of(cls, results: Sequence[TableResult]) -> _History:
+    def of(cls, results: Sequence[TableResult]) -> History:
         met: set[frozenset[int]] = set()
         had_bye: set[int] = set()
         first: Counter[int] = Counter()
@@ -134,7 +131,7 @@ def _blocks(order: Sequence[int], block: int) -> list[list[int]]:
     return cut
 
 
-def _pair_two(order: Sequence[int], history: _History, block: int) -> Pairing:
+def pair_two(order: Sequence[int], history: History, block: int) -> Pairing:
     """Two seats: blocks matched one by one, merged with a neighbour while they break a rule."""
     eligible = any(member not in history.had_bye for member in order)
     blocks = _blocks(order, block)
@@ -164,13 +161,13 @@ def _pair_two(order: Sequence[int], history: _History, block: int) -> Pairing:
     return Pairing(tables=tuple(tables), byes=byes)
 
 
-def _seat_order(pair: tuple[int, int], history: _History, rank: dict[int, int]) -> tuple[int, int]:
+def _seat_order(pair: tuple[int, int], history: History, rank: dict[int, int]) -> tuple[int, int]:
     a, b = sorted(pair, key=lambda member: (history.first[member], rank[member]))
     return (a, b)
 
 
 def _match(
-    players: list[int], history: _History, *, with_bye: bool
+    players: list[int], history: History, *, with_bye: bool
 ) -> tuple[list[tuple[int, int]], int | None]:
     """The best pairing of one block (ranked best first), and its bye when it holds the bye."""
     size = len(players)
@@ -215,7 +212,7 @@ def _match(
     return pairs, bye
 
 
-def _tables(order: Sequence[int], history: _History, seats: int) -> Pairing:
+def form_tables(order: Sequence[int], history: History, seats: int) -> Pairing:
     """Three or four seats: byes to the lowest-ranked without one, then ranked tables improved
     by swaps (see the module's notes)."""
     bye_count = len(order) % seats
@@ -241,13 +238,13 @@ def _tables(order: Sequence[int], history: _History, seats: int) -> Pairing:
     )
 
 
-def _table_cost(table: Iterable[int], history: _History) -> tuple[int, int]:
+def _table_cost(table: Iterable[int], history: History) -> tuple[int, int]:
     pairs = list(combinations(table, 2))
     repeats = sum(frozenset(pair) in history.met for pair in pairs)
     return repeats, sum(history.gap(a, b) for a, b in pairs)
 
 
-def _improve(tables: list[list[int]], history: _History) -> None:
+def _improve(tables: list[list[int]], history: History) -> None:
     """Swaps single players between tables near in rank while a swap lowers the cost
     (repeats, then score gaps); stops when no swap helps or after ``_SWAP_PASSES`` passes."""
     window = len(tables) if len(tables) <= 2 * _SWAP_WINDOW + 2 else _SWAP_WINDOW
@@ -260,7 +257,7 @@ def _improve(tables: list[list[int]], history: _History) -> None:
             return
 
 
-def _best_swap(first: list[int], second: list[int], history: _History) -> bool:
+def _best_swap(first: list[int], second: list[int], history: History) -> bool:
     """Makes the swap between two tables that lowers their cost most, if any does."""
     before = _add(_table_cost(first, history), _table_cost(second, history))
     best = before
@@ -278,7 +275,7 @@ def _best_swap(first: list[int], second: list[int], history: _History) -> bool:
     return True
 
 
-def _fewest_repeats(seated: Sequence[int], seats: int, history: _History) -> list[list[int]] | None:
+def _fewest_repeats(seated: Sequence[int], seats: int, history: History) -> list[list[int]] | None:
     """Tables with the fewest repeated pairs, by a depth-first search (the best-ranked player
     left takes the nearest in rank first), or None when ``_SEARCH_NODES`` run out first:
     small fields are searched to the end, large ones keep the swaps' tables."""
