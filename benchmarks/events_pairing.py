@@ -5,7 +5,8 @@ The field: 1,000 entrants with spread ratings, three of whom drop after round 2 
 a bye every round from round 3), four rounds played with the pairing itself and seeded
 results (about one table in ten drawn, one in fifty a no-show forfeit), so round 5 meets
 real score groups (0 to 4 points in halves). The figures are CPU time (``process_time``),
-the median and the slowest of ``--repeat`` runs of the same call on the same input.
+the median and the slowest of ``--repeat`` runs of the same call on the same input, each
+run after a full garbage collection (the verdict is on the slowest).
 
 Printed beside them, from the same run on the same core: the time to sort the 1,000 entrants
 by score and rating (what any pairing must at least do), and networkx's maximum-weight
@@ -22,6 +23,7 @@ the sum of squared score gaps) and times.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -95,6 +97,9 @@ def timed(repeat: int, work: Callable[[], Any]) -> tuple[float, float]:
     """Median and slowest CPU seconds of ``repeat`` calls."""
     times = []
     for _ in range(repeat):
+        # A collection the set-up (or the run before) left owing must not land in this run;
+        # the collections the call's own garbage causes still count.
+        gc.collect()
         started = time.process_time()
         work()
         times.append(time.process_time() - started)
