@@ -4,7 +4,7 @@ No Discord, asyncio, clock, global random or storage here (tests/platform/test_l
 the event service (bot/service/) stores events, opens the tables and calls these functions.
 """
 
-from bot.events.arena import arena_pair, arena_points, arena_standings
+from bot.events.arena import arena_pair, arena_points, arena_standings, last_opponents
 from bot.events.model import (
     MAX_SEATS,
     MIN_SEATS,
@@ -37,6 +37,7 @@ __all__ = [
     "arena_points",
     "arena_standings",
     "bye_result",
+    "last_opponents",
     "pair_round",
     "scores",
     "split_prizes",

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from bot.events.model import MAX_SEATS, MIN_SEATS, ArenaPairing, ArenaRow, Entrant, TableResult
-from bot.events.swiss import BLOCK, _History, _pair_two, _tables
+from bot.events.swiss import BLOCK, History, form_tables, pair_two
 
 WIN, DRAW = 2, 1
 STREAK = 2
@@ -78,6 +78,16 @@ def arena_standings(
     return tuple(rows)
 
 
+def last_opponents(results: Sequence[TableResult]) -> dict[int, frozenset[int]]:
+    """Each member's opponents at their latest table in ``results`` (in the order given):
+    what :func:`arena_pair` avoids."""
+    latest: dict[int, frozenset[int]] = {}
+    for result in results:
+        for player in result.players:
+            latest[player] = frozenset(result.players) - {player}
+    return latest
+
+
 def arena_pair(
     free: Sequence[int],
     scores: Mapping[int, int],
@@ -103,6 +113,6 @@ def arena_pair(
         for other in last_opponents.get(member, frozenset())
         if other != member
     }
-    history = _History({m: scores.get(m, 0) for m in order}, met, set(), Counter())
-    pairing = _pair_two(order, history, BLOCK) if seats == 2 else _tables(order, history, seats)
+    history = History({m: scores.get(m, 0) for m in order}, met, set(), Counter())
+    pairing = pair_two(order, history, BLOCK) if seats == 2 else form_tables(order, history, seats)
     return ArenaPairing(tables=pairing.tables, waiting=pairing.byes)

@@ -41,7 +41,8 @@ class Entrant(Frozen):
 class TableResult(Frozen):
     """How one table of an event ended, read from the table, never reported by hand.
 
-    ``players[i]`` finished in ``places[i]``: 1 is first, equal places are a draw (a tie).
+    ``players`` in seat order (Swiss pairing gives the first seat to whoever had it less
+    often), ``players[i]`` finished in ``places[i]``: 1 is first, equal places are a draw (a tie).
     A table of one player is a bye: ``players == (p,)``, ``places == (1,)``, worth a win
     (:func:`bye_result` makes one). ``forfeit_losers`` are players who lost without playing
     (they did not show by the table's deadline): their places are already the worst, so points

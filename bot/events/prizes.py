@@ -16,9 +16,10 @@ def split_prizes(pool: int, split: Sequence[int], ranking: Sequence[Ranked]) -> 
     Place k (1-based, by position in the ranking) earns ``split[k-1]`` percent of ``pool``.
     With fewer players than places, the places held share the whole pool in proportion to
     their percentages (no prize is left unawarded). Players sharing a rank share the prizes
-    of the places they cover equally. Each exact share is rounded down; the coins left (fewer
-    than the players awarded) go one each to the best-ranked first, lower member id first
-    within a rank. Members awarded nothing are absent. An empty ranking gets nothing.
+    of the places they cover equally. Each exact share is rounded down; the coins left go one
+    each to the players whose share was cut short, best-ranked first, lower member id first
+    within a rank (so each player is paid within a coin of their exact share). Members
+    awarded nothing are absent. An empty ranking gets nothing.
     Raises ValueError unless ``pool >= 0`` and ``split`` is positive percentages summing
     to 100."""
     if pool < 0:
@@ -42,6 +43,8 @@ def split_prizes(pool: int, split: Sequence[int], ranking: Sequence[Ranked]) -> 
         exact.update((member, each) for member in members)
     coins = {member: floor(amount) for member, amount in exact.items()}
     left = pool - sum(coins.values())
-    for member in list(coins)[:left]:
+    # Only shares cut short get a coin back: their fractions add up to exactly ``left``.
+    short = [member for member, amount in exact.items() if amount != coins[member]]
+    for member in short[:left]:
         coins[member] += 1
     return {member: amount for member, amount in coins.items() if amount > 0}

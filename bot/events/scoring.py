@@ -35,6 +35,15 @@ def _unit_points(result: TableResult) -> list[int]:
     size = len(result.players)
     if size == 1:
         return [POINT]
+    if size == 2:
+        first, second = result.places
+        return (
+            [POINT, 0]
+            if first < second
+            else [0, POINT]
+            if first > second
+            else [POINT // 2, POINT // 2]
+        )
     scale = POINT // (2 * (size - 1))
     others = range(size)
     return [_half_results(result, i, [j for j in others if j != i]) * scale for i in range(size)]

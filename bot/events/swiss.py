@@ -7,8 +7,9 @@ encodes, in strict order of priority (each tier outweighs everything below it):
 2. a bye only to a player who has not had one (the bye is a node of the graph);
 3. the bye to the lowest-ranked player (rank: the standings' order);
 4. the smallest score gaps (the sum of squared gaps: two half-point floats beat one full);
-5. within a score group the top half meets the bottom half (1st–5th, 2nd–6th of eight, as
-   FIDE's Dutch system), a float goes to the nearest rank.
+5. a player who floats to another score meets the nearest in rank (the lowest of the higher
+   group, the highest of the lower, as in FIDE's Dutch system);
+6. within a score group the top half meets the bottom half (1st–5th, 2nd–6th of eight).
 
 networkx's blossom algorithm is pure Python and cubic: the whole field of 1,000 takes
 seconds. So the ranked field is matched in consecutive blocks of ``BLOCK`` players: blocks
@@ -23,13 +24,19 @@ Three and four seats: forming tables of three is 3-dimensional matching (NP-hard
 tables are made by a documented heuristic instead: the byes (the count modulo the seats) go
 to the lowest-ranked players without a bye, the rest are cut by rank into tables, then
 players are swapped between nearby tables while a swap lowers (first) the number of pairs
-at a table that met before, (then) the sum of squared score gaps within tables.
+at a table that met before, (then) the sum of squared score gaps within tables. When pairs
+still repeat, a depth-first search for the fewest repeats (best-ranked first, nearest
+partners first) replaces them if it finishes within ``_SEARCH_NODES`` steps, which it does
+for small fields (tested against brute force up to ten players; only fields up to
+``_SEARCH_FIELD`` are searched): in a large field the swaps' tables stand, and a repeat
+may remain that a perfect search would avoid.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 import networkx as nx
@@ -38,7 +45,8 @@ from bot.events.model import MAX_SEATS, MIN_SEATS, Entrant, Pairing, TableResult
 from bot.events.scoring import standings, unit_scores
 
 BLOCK = 24
-"""Players matched at once (even). 24 pairs 1,000 in about 0.2 s on one core."""
+"""Players matched at once (even): 24 pairs round 5 of 1,000 in about 0.1 s of CPU
+(benchmarks/events_pairing.py)."""
 
 _BYE = -1
 """The bye's node in the matching graph (no member id is negative)."""
@@ -47,6 +55,11 @@ _SWAP_WINDOW = 3
 """Tables of 3–4 swap players with the next few tables by rank (all of them in small events)."""
 
 _SWAP_PASSES = 50
+
+_SEARCH_NODES = 20_000
+_SEARCH_FIELD = 36
+"""The search for fewer repeats at 3–4 seats runs on fields up to this size (each step
+costs the field's size) and stops after ``_SEARCH_NODES`` steps."""
 
 
 def pair_round(
@@ -76,29 +89,24 @@ def pair_round(
     if any(result.round >= round for result in results):
         raise ValueError(f"results must come from rounds before {round}")
     order = [row.member for row in standings(entrants, results) if not row.dropped]
-    history = _History.of(results)
+    history = History.of(results)
     if seats == 2:
-        return _pair_two(order, history, block)
-    return _tables(order, history, seats)
+        return pair_two(order, history, block)
+    return form_tables(order, history, seats)
 
 
-class _History:
-    """What earlier rounds left: scores, who met whom, who had a bye, who sat first."""
+@dataclass(frozen=True)
+class History:
+    """What earlier rounds left: scores (in 1/12 points), who met whom, who had a bye, who
+    sat first how often. The arena builds one of its own (met = met at their last table)."""
 
-    def __init__(
-        self,
-        score: dict[int, int],
-        met: set[frozenset[int]],
-        had_bye: set[int],
-        first: Counter[int],
-    ) -> None:
-        self.score = score
-        self.met = met
-        self.had_bye = had_bye
-        self.first = first
+    score: dict[int, int]
+    met: set[frozenset[int]]
+    had_bye: set[int]
+    first: Counter[int]
 
     @classmethod
-    def of(cls, results: Sequence[TableResult]) -> _History:
+    def of(cls, results: Sequence[TableResult]) -> History:
         met: set[frozenset[int]] = set()
         had_bye: set[int] = set()
         first: Counter[int] = Counter()
@@ -123,7 +131,7 @@ def _blocks(order: Sequence[int], block: int) -> list[list[int]]:
     return cut
 
 
-def _pair_two(order: Sequence[int], history: _History, block: int) -> Pairing:
+def pair_two(order: Sequence[int], history: History, block: int) -> Pairing:
     """Two seats: blocks matched one by one, merged with a neighbour while they break a rule."""
     eligible = any(member not in history.had_bye for member in order)
     blocks = _blocks(order, block)
@@ -153,25 +161,23 @@ def _pair_two(order: Sequence[int], history: _History, block: int) -> Pairing:
     return Pairing(tables=tuple(tables), byes=byes)
 
 
-def _seat_order(pair: tuple[int, int], history: _History, rank: dict[int, int]) -> tuple[int, int]:
+def _seat_order(pair: tuple[int, int], history: History, rank: dict[int, int]) -> tuple[int, int]:
     a, b = sorted(pair, key=lambda member: (history.first[member], rank[member]))
     return (a, b)
 
 
 def _match(
-    players: list[int], history: _History, *, with_bye: bool
+    players: list[int], history: History, *, with_bye: bool
 ) -> tuple[list[tuple[int, int]], int | None]:
     """The best pairing of one block (ranked best first), and its bye when it holds the bye."""
     size = len(players)
     scores = [history.score.get(member, 0) for member in players]
     spread = max(scores) - min(scores)
-    group_start: dict[int, int] = {}
     group_size: Counter[int] = Counter(scores)
-    for position, units in enumerate(scores):
-        group_start.setdefault(units, position)
     # Tier multipliers: each tier's largest possible total stays below one unit of the next.
     fold_unit = 1
-    gap_unit = fold_unit * (size * size + 1)
+    float_unit = fold_unit * (size * size + 1)
+    gap_unit = float_unit * (size * size + 1)
     rank_unit = gap_unit * ((size // 2 + 1) * spread * spread + 1)
     bye_unit = rank_unit * (size + 1)
     repeat_unit = bye_unit * 2
@@ -180,14 +186,12 @@ def _match(
     graph: nx.Graph[int] = nx.Graph()
     for i, j in combinations(range(size), 2):
         a, b = players[i], players[j]
-        if scores[i] == scores[j]:
-            half = group_size[scores[i]] // 2
-            fold = abs((j - i) - half)
-        else:
-            fold = j - i
+        same = scores[i] == scores[j]
+        fold = abs((j - i) - group_size[scores[i]] // 2) if same else 0
         cost = (
             repeat_unit * (frozenset((a, b)) in history.met)
             + gap_unit * (scores[i] - scores[j]) ** 2
+            + float_unit * (0 if same else j - i)
             + fold_unit * fold
         )
         graph.add_edge(a, b, weight=ceiling - cost)
@@ -208,7 +212,7 @@ def _match(
     return pairs, bye
 
 
-def _tables(order: Sequence[int], history: _History, seats: int) -> Pairing:
+def form_tables(order: Sequence[int], history: History, seats: int) -> Pairing:
     """Three or four seats: byes to the lowest-ranked without one, then ranked tables improved
     by swaps (see the module's notes)."""
     bye_count = len(order) % seats
@@ -218,6 +222,12 @@ def _tables(order: Sequence[int], history: _History, seats: int) -> Pairing:
     seated = [member for member in order if member not in byes]
     tables = [seated[start : start + seats] for start in range(0, len(seated), seats)]
     _improve(tables, history)
+    repeated = sum(_table_cost(table, history)[0] for table in tables)
+    if repeated and len(seated) <= _SEARCH_FIELD:
+        fewer = _fewest_repeats(seated, seats, history)
+        if fewer is not None:
+            tables = fewer
+            _improve(tables, history)
     rank = {member: position for position, member in enumerate(order)}
     for table in tables:
         table.sort(key=lambda member: (history.first[member], rank[member]))
@@ -228,13 +238,13 @@ def _tables(order: Sequence[int], history: _History, seats: int) -> Pairing:
     )
 
 
-def _table_cost(table: Iterable[int], history: _History) -> tuple[int, int]:
+def _table_cost(table: Iterable[int], history: History) -> tuple[int, int]:
     pairs = list(combinations(table, 2))
     repeats = sum(frozenset(pair) in history.met for pair in pairs)
     return repeats, sum(history.gap(a, b) for a, b in pairs)
 
 
-def _improve(tables: list[list[int]], history: _History) -> None:
+def _improve(tables: list[list[int]], history: History) -> None:
     """Swaps single players between tables near in rank while a swap lowers the cost
     (repeats, then score gaps); stops when no swap helps or after ``_SWAP_PASSES`` passes."""
     window = len(tables) if len(tables) <= 2 * _SWAP_WINDOW + 2 else _SWAP_WINDOW
@@ -247,7 +257,7 @@ def _improve(tables: list[list[int]], history: _History) -> None:
             return
 
 
-def _best_swap(first: list[int], second: list[int], history: _History) -> bool:
+def _best_swap(first: list[int], second: list[int], history: History) -> bool:
     """Makes the swap between two tables that lowers their cost most, if any does."""
     before = _add(_table_cost(first, history), _table_cost(second, history))
     best = before
@@ -263,6 +273,39 @@ def _best_swap(first: list[int], second: list[int], history: _History) -> bool:
     i, j = choice
     first[i], second[j] = second[j], first[i]
     return True
+
+
+def _fewest_repeats(seated: Sequence[int], seats: int, history: History) -> list[list[int]] | None:
+    """Tables with the fewest repeated pairs, by a depth-first search (the best-ranked player
+    left takes the nearest in rank first), or None when ``_SEARCH_NODES`` run out first:
+    small fields are searched to the end, large ones keep the swaps' tables."""
+    best: list[list[int]] | None = None
+    best_repeats = len(seated) * seats
+    nodes = 0
+
+    def search(left: list[int], tables: list[list[int]], repeats: int) -> bool:
+        nonlocal best, best_repeats, nodes
+        nodes += 1
+        if nodes > _SEARCH_NODES:
+            return False
+        if repeats >= best_repeats:
+            return True
+        if not left:
+            best, best_repeats = [list(t) for t in tables], repeats
+            return True
+        head, rest = left[0], left[1:]
+        for others in combinations(rest, seats - 1):
+            table = [head, *others]
+            added = _table_cost(table, history)[0]
+            remaining = [member for member in rest if member not in others]
+            if not search(remaining, [*tables, table], repeats + added):
+                return False
+            if best_repeats == 0:
+                return True
+        return True
+
+    finished = search(list(seated), [], 0)
+    return best if finished else None
 
 
 def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
