@@ -11,6 +11,7 @@ from bot import ratings
 from bot.games import strength_duel as duel
 from bot.games.common import COMPUTER_IDS, Ranking
 from tests.support.computers import vary_computer
+from tests.support.japanese import english_in, make_japanese_world, texts_of
 from tests.support.sim import answered, make_world, refusal, the_bot
 
 GAME = "strength_duel"
@@ -45,6 +46,11 @@ async def bob_wins_in_one_round(world: Any) -> None:
     await bid(world["alice"], 25)
     state = (await world.env.bot.tables.snapshot(table)).state
     assert state.finished and state.winner == world["bob"].id
+
+
+def bids_one(state: duel.State, seat: int, dice: Any) -> duel.Bid | None:
+    """A computer that bids 1 whenever it must bid."""
+    return duel.Bid(amount=1) if seat in duel.waiting_for(state) else None
 
 
 async def stored(world: Any, user: int) -> ratings.Skill | None:
@@ -171,9 +177,7 @@ async def test_the_computer_beating_a_member_again_and_again_rises_above_them(
         monkeypatch,
         simcord_env.bot,
         GAME,
-        decide=lambda state, seat, dice: (
-            duel.Bid(amount=1) if seat in duel.waiting_for(state) else None
-        ),
+        decide=bids_one,
         thinking_seconds=0.0,
     )
     expected: dict[int, ratings.Skill] = {}
@@ -218,3 +222,24 @@ async def test_the_provisional_mark_goes_at_the_tenth_rated_game(simcord_env):
     assert f"rating: **{skill.shown}** · rank **1** of 2" in field
     assert "provisional" not in field and "?" not in field
     assert (await board(world, alice))[0] == f"**1.** {bob.mention} — {skill.shown}"
+
+
+async def test_ratings_read_in_japanese(simcord_env, monkeypatch):
+    world, _locales = await make_japanese_world(simcord_env, monkeypatch, "alice")
+    alice = world["alice"]
+    vary_computer(monkeypatch, simcord_env.bot, GAME, decide=bids_one, thinking_seconds=0.0)
+    answered(await alice.slash(world.channel, "duel challenge", member=the_bot(world), stake=5))
+    while not (await simcord_env.bot.tables.snapshot(1)).state.finished:
+        answered(await alice.user.click(alice.user.dm_channel.last_message, label="0"))
+        await simcord_env.bot.tables.computers.idle()
+    skill = await stored(world, alice.id)
+    assert skill is not None
+    stats = answered(await alice.slash(world.channel, "stats", game=GAME), ephemeral=True)
+    (field,) = stats.response.embeds[0].fields
+    line = f"レーティング：**{skill.shown}?**（暫定：対象の対局 1/10局）· 2人中 **2**位"
+    assert line in field.value
+    rating_board = answered(await alice.slash(world.channel, "leaderboard", rating=GAME))
+    assert rating_board.response.embeds[0].title == "ランキング — レーティング · 力比べ"
+    refused = await alice.slash(world.channel, "leaderboard", rating=GAME, by="wins")
+    shown = texts_of([stats, rating_board, refused])
+    assert english_in(shown, names=("alice",)) == []
