@@ -5,6 +5,7 @@ built from the catalog."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import random
@@ -17,6 +18,7 @@ from bot import ratings
 from bot.catalog import CATALOG
 from bot.errors import UserFacingError
 from bot.fairness import FairDice
+from bot.games import strength_duel
 from bot.games.common import COMPUTER_IDS, Ranking
 from bot.service import Actor
 from bot.storage import Database, database_for_url
@@ -265,3 +267,46 @@ async def test_a_table_a_moderator_ended_changes_no_rating(tmp_path, name):
     finally:
         await s.tables.scheduler.stop()
         await s.db.close()
+
+
+async def test_tables_ending_at_once_each_move_the_ratings(database_url: str) -> None:
+    """Several duels between the same two players end at the same moment (on PostgreSQL,
+    concurrent transactions): each one's update lands on the last, none is lost. For no
+    stake, as an event's tables play: no wallet row then orders the transactions."""
+    s = await open_services(
+        database_url, house_float=100_000, registry=CATALOG.registry(), dice_factory=seeded
+    )
+    try:
+        tables = []
+        for channel in range(7):
+            rules = CATALOG.get("strength_duel").engine.rules_model(stake=0)
+            opened = await s.tables.open(
+                guild_id=GUILD,
+                channel_id=CHANNEL + channel,
+                game="strength_duel",
+                host_id=ALICE,
+                rules=rules,
+            )
+            table = int(opened.snapshot.id)
+            await s.tables.join(table, Actor(BOB, False))
+            await s.tables.start(table, Actor(ALICE, False))
+            # Alice spends all her strength: Bob's bid of 0 will end the duel, his win.
+            await s.tables.act(table, Actor(ALICE, False), duel_bid(25))
+            tables.append(table)
+        await s.tables.act(tables[0], Actor(BOB, False), duel_bid(0))  # the rows exist now
+        await asyncio.gather(
+            *(s.tables.act(table, Actor(BOB, False), duel_bid(0)) for table in tables[1:])
+        )
+        found = await stored(s, ALICE, BOB)
+        assert {player: skill.games for player, skill in found.items()} == {ALICE: 7, BOB: 7}
+        expected: dict[int, ratings.Skill] = {}
+        for _table in tables:  # every duel the same result: the order does not matter
+            expected = ratings.rate(Ranking(((ALICE,), (BOB,)), (2, 1)), expected)
+        assert found == expected
+    finally:
+        await s.tables.scheduler.stop()
+        await s.db.close()
+
+
+def duel_bid(amount: int) -> strength_duel.Bid:
+    return strength_duel.Bid(amount=amount)
