@@ -153,6 +153,12 @@ async def test_ratings_are_kept_per_player_game_and_server(any_db: Database) -> 
     assert page_two == ([(3, rq.RatingRow(ALICE, 27.0, 6.0, 12))], 3)
     assert mine == [rq.RankedRating("nihakyu", rq.RatingRow(ALICE, 27.0, 6.0, 12), 3, 3)]
     assert [(r.rank, r.of) for r in theirs] == [(1, 3)]
+    async with any_db.reading() as tx:
+        some = await rq.ratings_in(tx, GUILD, "nihakyu", [ALICE, CAROL, snowflake])
+    assert some == {
+        ALICE: rq.RatingRow(ALICE, 27.0, 6.0, 12),
+        snowflake: rq.RatingRow(snowflake, 30.5, 4.25, 3),
+    }, "Carol's rating is in another game"
     again = await held(any_db, "nihakyu", ALICE)
     assert again == {ALICE: rq.RatingRow(ALICE, 27.0, 6.0, 12)}, "an existing row is read"
 
@@ -298,6 +304,8 @@ async def test_tables_ending_at_once_each_move_the_ratings(database_url: str) ->
             *(s.tables.act(table, Actor(BOB, False), duel_bid(0)) for table in tables[1:])
         )
         found = await stored(s, ALICE, BOB)
+        skills = await s.tables.skills(GUILD, "strength_duel", [ALICE, BOB, CAROL, COMPUTER_IDS[1]])
+        assert skills == {**found, CAROL: ratings.NEW, COMPUTER_IDS[1]: ratings.NEW}
         assert {player: skill.games for player, skill in found.items()} == {ALICE: 7, BOB: 7}
         expected: dict[int, ratings.Skill] = {}
         for _table in tables:  # every duel the same result: the order does not matter
