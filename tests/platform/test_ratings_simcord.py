@@ -10,6 +10,7 @@ from typing import Any
 from bot import ratings
 from bot.games import strength_duel as duel
 from bot.games.common import COMPUTER_IDS, Ranking
+from bot.storage import ratings as rq
 from tests.support.computers import vary_computer
 from tests.support.japanese import english_in, make_japanese_world, texts_of
 from tests.support.sim import answered, make_world, refusal, the_bot
@@ -243,3 +244,28 @@ async def test_ratings_read_in_japanese(simcord_env, monkeypatch):
     refused = await alice.slash(world.channel, "leaderboard", rating=GAME, by="wins")
     shown = texts_of([stats, rating_board, refused])
     assert english_in(shown, names=("alice",)) == []
+
+
+async def test_a_long_rating_board_turns_its_pages(simcord_env):
+    """Twelve rated players (their rows written as a table's end writes them): the board's
+    second page starts at rank 11, the weakest last, and keeps the legend."""
+    world = await make_world(simcord_env, "asker")
+    asker = world["asker"]
+    players = [10_000 + n for n in range(12)]
+    async with simcord_env.bot.db.transaction() as tx:
+        for n, player in enumerate(players):
+            await rq.lock(tx, world.guild.id, GAME, [player], mu=25.0, sigma=8.0, now=1.0)
+            row = rq.RatingRow(player, 20.0 + n, 2.0, 10)
+            await rq.save(tx, world.guild.id, GAME, row, ordinal=row.mu - 3 * row.sigma, now=1.0)
+    first = answered(await asker.slash(world.channel, "leaderboard", rating=GAME)).response
+    assert first.embeds[0].footer.text == "Page 1 of 2"
+    assert first.embeds[0].description.splitlines()[0].startswith(f"**1.** <@{players[-1]}> — ")
+    turned = answered(await asker.click(first, label="Next")).response
+    lines = turned.embeds[0].description.splitlines()
+    assert turned.embeds[0].title == "Leaderboard — skill rating · Strength Duel"
+    weakest = ratings.Skill(20.0, 2.0, 10).shown
+    assert lines[:2] == [
+        f"**11.** <@{players[1]}> — {ratings.Skill(21.0, 2.0, 10).shown}",
+        f"**12.** <@{players[0]}> — {weakest}",
+    ]
+    assert lines[-1].startswith("Ratings by openskill")
