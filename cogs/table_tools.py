@@ -18,7 +18,7 @@ from bot.app import TanzakuBot
 from bot.errors import UserFacingError, explain
 from bot.i18n import N_, _
 from bot.interactions import note_refusal
-from bot.ratings import PROVISIONAL_GAMES
+from bot.ratings import PROVISIONAL_GAMES, Skill
 from bot.records import records_by_game, running_net
 from bot.service.verify import public_log
 from bot.storage.ratings import RankedRating
@@ -514,7 +514,7 @@ def rating_line(rated: RankedRating) -> str:
     """A game's skill rating and rank in /stats; a provisional one says so."""
     row = rated.rating
     shown = render.rating(row.mu, row.sigma, row.games)
-    if row.games < PROVISIONAL_GAMES:
+    if Skill(row.mu, row.sigma, row.games).provisional:
         return _(
             "rating: **{rating}** (provisional: {games} of {needed} rated games) · rank "
             "**{rank}** of {count}",
