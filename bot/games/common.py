@@ -188,8 +188,10 @@ def ranked_by(
     places = [0] * len(teams)
     for position, index in enumerate(order):
         previous = order[position - 1] if position else None
-        tied = previous is not None and keys[previous] == keys[index]
-        places[index] = places[previous] if tied and previous is not None else position + 1
+        if previous is not None and keys[previous] == keys[index]:
+            places[index] = places[previous]
+        else:
+            places[index] = position + 1
     return Ranking(tuple(teams), tuple(places))
 
 

@@ -49,6 +49,7 @@ from bot.events import (
     standings,
 )
 from bot.i18n import Said
+from bot.ratings import NEW, Skill
 from bot.safe_log import log_failure
 from bot.service.event_results import table_result
 from bot.service.facade import TableService
@@ -56,6 +57,7 @@ from bot.service.snapshots import Outcome
 from bot.service.terms import Actor
 from bot.storage import Transaction
 from bot.storage import events as eq
+from bot.storage import ratings as rq
 from bot.storage import table_queries as tq
 from bot.storage.events import EntrantRow, EventRow, EventStatus, GameRow
 
@@ -241,10 +243,15 @@ class EventService:
         self, tx: Transaction, row: EventRow, entrants: Sequence[EntrantRow]
     ) -> list[Entrant]:
         """The entrants as the core reads them, each with their skill rating in the game
-        (the last tie break; 0 for a member not rated yet)."""
-        ratings = await eq.ratings_for(tx, row.guild_id, row.game)
+        (the last tie break; a newcomer's for a member not rated yet)."""
+        rated = await rq.ratings_in(tx, row.guild_id, row.game, (e.user_id for e in entrants))
+        skills = {user: Skill(r.mu, r.sigma, r.games) for user, r in rated.items()}
         return [
-            Entrant(member=e.user_id, rating=ratings.get(e.user_id, 0.0), dropped=e.dropped)
+            Entrant(
+                member=e.user_id,
+                rating=skills.get(e.user_id, NEW).ordinal,
+                dropped=e.dropped,
+            )
             for e in entrants
         ]
 

@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -27,6 +27,7 @@ from bot.games.registry import GameRegistry
 from bot.i18n import Said
 from bot.meter import NO_METER, Meter
 from bot.players import AnyComputer
+from bot.ratings import NEW, Skill, identity
 from bot.scheduler import Scheduler
 from bot.service import config as config_names
 from bot.service.acting import Play
@@ -240,6 +241,14 @@ class TableService:
         """A player's skill ratings, a game each, with their rank on the server's board."""
         async with self._db.reading() as tx:
             return await rq.ratings_of(tx, guild_id, user_id)
+
+    async def skills(self, guild_id: int, game: str, user_ids: Collection[int]) -> dict[int, Skill]:
+        """Each player's rating in one game (a newcomer's for one without): for pairings
+        and tie breaks. The computer's seats all read the game's one computer rating."""
+        async with self._db.reading() as tx:
+            rows = await rq.ratings_in(tx, guild_id, game, map(identity, user_ids))
+        found = {user: Skill(r.mu, r.sigma, r.games) for user, r in rows.items()}
+        return {user: found.get(identity(user), NEW) for user in user_ids}
 
     async def rating_board(
         self, guild_id: int, game: str, limit: int, offset: int

@@ -357,12 +357,3 @@ async def prizes_paid(tx: Transaction, guild_id: int, event_id: int) -> dict[int
         (guild_id, event_id, PRIZE_MEMO),
     )
     return {int(str(row[0]).partition(":")[2]): int(row[1]) for row in rows}
-
-
-async def ratings_for(tx: Transaction, guild_id: int, game: str) -> dict[int, float]:
-    """Each rated member's rating (ordinal) in the game: an event's last tie break."""
-    rows = await tx.fetchall(
-        "SELECT user_id, ordinal FROM ratings WHERE guild_id = ? AND game = ? AND games > 0",
-        (guild_id, game),
-    )
-    return {int(row[0]): float(row[1]) for row in rows}

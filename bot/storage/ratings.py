@@ -98,6 +98,22 @@ async def save(
     )
 
 
+async def ratings_in(
+    tx: Transaction, guild_id: int, game: str, user_ids: Iterable[int]
+) -> dict[int, RatingRow]:
+    """The ratings some players have in one game (those without one are absent)."""
+    wanted = sorted(set(user_ids))
+    if not wanted:
+        return {}
+    marks = ", ".join("?" for _ in wanted)
+    rows = await tx.fetchall(
+        f"SELECT {_COLUMNS} FROM ratings WHERE guild_id = ? AND game = ? AND games > 0"
+        f" AND user_id IN ({marks})",
+        (guild_id, game, *wanted),
+    )
+    return {int(row[0]): _row(row) for row in rows}
+
+
 async def ratings_of(tx: Transaction, guild_id: int, user_id: int) -> list[RankedRating]:
     """A player's ratings in every game they have one, by game, each with its rank."""
     rows = await tx.fetchall(

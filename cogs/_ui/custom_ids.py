@@ -81,7 +81,7 @@ def history_id(table: int, page: int) -> str:
 
 
 BOARD_TEMPLATE = (
-    r"tz-board:(?P<owner>[0-9]+):(?P<ranking>coins|wins|net):(?P<game>[a-z_]+)"
+    r"tz-board:(?P<owner>[0-9]+):(?P<ranking>coins|wins|net|rating):(?P<game>[a-z_]+)"
     r":(?P<page>[0-9]+)"
 )
 BOARD_ALL_GAMES = "all"

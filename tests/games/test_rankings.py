@@ -4,6 +4,7 @@ order after, ties sharing a place, teams as teams, and nothing for a moderator's
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from bot.fairness import FairDice
 from bot.games import hachihachi as hh
 from bot.games import nihakyu as nk
 from bot.games import strength_duel as sd
-from bot.games.common import Abort, Ranking, is_public, ranked_alone, ranked_by
+from bot.games.common import Abort, Deadline, Ranking, is_public, ranked_alone, ranked_by
 from bot.games.dice import ScriptedDice
 
 A, B, C, D = 11, 12, 13, 14
@@ -121,3 +122,52 @@ def test_a_moderators_end_places_nobody(name: str) -> None:
     ended, _events = engine.act(state, None, Abort(), FairDice(b"abort"))
     assert ended.finished
     assert game.ranking(ended, []) is None
+
+
+def played_at_random(name: str, seats: int, seed: int) -> tuple[Any, list[dict[str, Any]]]:
+    """A table of ``seats`` played by random legal moves (the deadline when nobody has
+    one) to its end: the final state and its public events."""
+    engine = CATALOG.get(name).engine
+    rng = random.Random(seed)
+    dice = FairDice(seed.to_bytes(8, "big"))
+    players = [A, B, C, D][:seats]
+    rules = engine.rules_model(**QUICK[name](seats))
+    state = engine.start(rules, players, dice)
+    events: list[dict[str, Any]] = []
+    for _ in range(5_000):
+        if state.finished:
+            return state, events
+        moves = [(p, a) for p in players for a in engine.legal_actions(state, p)]
+        player, action = rng.choice(moves) if moves else (None, Deadline())
+        state, new = engine.act(state, player, action, dice)
+        events += [event.model_dump(mode="json") for event in new if is_public(event)]
+    raise AssertionError(f"{name} did not end")
+
+
+QUICK: dict[str, Any] = {
+    "strength_duel": lambda seats: {"mode": {2: "duel", 3: "three", 4: "tag"}[seats]},
+    "nihakyu": lambda seats: {"starting_stamina": 30},
+    "hachihachi": lambda seats: {"rounds": 1, "seated_players": seats},
+}
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("name", CATALOG.rated())
+def test_every_player_is_placed_once_and_the_games_winners_first(name: str, seats: int) -> None:
+    game = CATALOG.get(name)
+    assert game.ranking is not None
+    for seed in range(8):
+        state, events = played_at_random(name, seats, seed)
+        ranking = game.ranking(state, events)
+        assert ranking is not None
+        assert sorted(ranking.players) == sorted(state.seats)
+        first = {
+            p
+            for team, place in zip(ranking.teams, ranking.places, strict=True)
+            if place == 1
+            for p in team
+        }
+        named = set(game.engine.winners(state))
+        if name == "hachihachi":
+            named -= set(state.forfeited)  # a forfeit ranks last, whatever its points
+        assert named <= first, (seed, ranking, named)

@@ -5,6 +5,7 @@ built from the catalog."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import random
@@ -17,6 +18,7 @@ from bot import ratings
 from bot.catalog import CATALOG
 from bot.errors import UserFacingError
 from bot.fairness import FairDice
+from bot.games import strength_duel
 from bot.games.common import COMPUTER_IDS, Ranking
 from bot.service import Actor
 from bot.storage import Database, database_for_url
@@ -151,6 +153,12 @@ async def test_ratings_are_kept_per_player_game_and_server(any_db: Database) -> 
     assert page_two == ([(3, rq.RatingRow(ALICE, 27.0, 6.0, 12))], 3)
     assert mine == [rq.RankedRating("nihakyu", rq.RatingRow(ALICE, 27.0, 6.0, 12), 3, 3)]
     assert [(r.rank, r.of) for r in theirs] == [(1, 3)]
+    async with any_db.reading() as tx:
+        some = await rq.ratings_in(tx, GUILD, "nihakyu", [ALICE, CAROL, snowflake])
+    assert some == {
+        ALICE: rq.RatingRow(ALICE, 27.0, 6.0, 12),
+        snowflake: rq.RatingRow(snowflake, 30.5, 4.25, 3),
+    }, "Carol's rating is in another game"
     again = await held(any_db, "nihakyu", ALICE)
     assert again == {ALICE: rq.RatingRow(ALICE, 27.0, 6.0, 12)}, "an existing row is read"
 
@@ -265,3 +273,48 @@ async def test_a_table_a_moderator_ended_changes_no_rating(tmp_path, name):
     finally:
         await s.tables.scheduler.stop()
         await s.db.close()
+
+
+async def test_tables_ending_at_once_each_move_the_ratings(database_url: str) -> None:
+    """Several duels between the same two players end at the same moment (on PostgreSQL,
+    concurrent transactions): each one's update lands on the last, none is lost. For no
+    stake, as an event's tables play: no wallet row then orders the transactions."""
+    s = await open_services(
+        database_url, house_float=100_000, registry=CATALOG.registry(), dice_factory=seeded
+    )
+    try:
+        tables = []
+        for channel in range(7):
+            rules = CATALOG.get("strength_duel").engine.rules_model(stake=0)
+            opened = await s.tables.open(
+                guild_id=GUILD,
+                channel_id=CHANNEL + channel,
+                game="strength_duel",
+                host_id=ALICE,
+                rules=rules,
+            )
+            table = int(opened.snapshot.id)
+            await s.tables.join(table, Actor(BOB, False))
+            await s.tables.start(table, Actor(ALICE, False))
+            # Alice spends all her strength: Bob's bid of 0 will end the duel, his win.
+            await s.tables.act(table, Actor(ALICE, False), duel_bid(25))
+            tables.append(table)
+        await s.tables.act(tables[0], Actor(BOB, False), duel_bid(0))  # the rows exist now
+        await asyncio.gather(
+            *(s.tables.act(table, Actor(BOB, False), duel_bid(0)) for table in tables[1:])
+        )
+        found = await stored(s, ALICE, BOB)
+        skills = await s.tables.skills(GUILD, "strength_duel", [ALICE, BOB, CAROL, COMPUTER_IDS[1]])
+        assert skills == {**found, CAROL: ratings.NEW, COMPUTER_IDS[1]: ratings.NEW}
+        assert {player: skill.games for player, skill in found.items()} == {ALICE: 7, BOB: 7}
+        expected: dict[int, ratings.Skill] = {}
+        for _table in tables:  # every duel the same result: the order does not matter
+            expected = ratings.rate(Ranking(((ALICE,), (BOB,)), (2, 1)), expected)
+        assert found == expected
+    finally:
+        await s.tables.scheduler.stop()
+        await s.db.close()
+
+
+def duel_bid(amount: int) -> strength_duel.Bid:
+    return strength_duel.Bid(amount=amount)
