@@ -524,6 +524,12 @@ class EventsCog(
             _("Event #{event} is cancelled; every entry fee went back.", event=str(view.id)),
         )
         await self.redraw(change.view)
+        hub = TableHub.of(self.bot)
+        for table in change.closed_tables:
+            # Ended with nobody's click: shown as a deadline's end is (the message, the
+            # private panels, the notices, the replay page).
+            snapshot = await self.bot.tables.snapshot(table)
+            await hub.on_deadline_outcome(Outcome(snapshot, [], kind="cancelled"))
 
     @app_commands.command(name="drop", description="Drop out of this channel's event.")
     @app_commands.guild_only()

@@ -91,3 +91,24 @@ async def test_a_table_discord_refused_to_post_is_posted_after_a_restart(simcord
     ((snapshot, posted),) = await event_tables(world)
     assert posted is not None
     assert sorted(pinged(simcord_env, posted)) == sorted(snapshot.state.seats)
+
+
+async def test_cancelling_a_running_event_refunds_every_fee_and_ends_its_tables(simcord_env):
+    world = await make_world(simcord_env, "ann", "ben", "cat", "dan")
+    players = [world[name] for name in ("ann", "ben", "cat", "dan")]
+    message = await open_event(world, fee=25, prize=40, rounds=2)
+    await join_all(world, message, players)
+    await start_event(world, message)
+    tables = await event_tables(world)
+    await play_duel(world, tables[0][0].id, tables[0][0].state.seats[0])
+    assert "Manage Server" in refusal(await players[0].slash(world.channel, "event cancel"))
+    answered(await world.moderator.slash(world.channel, "event cancel"), ephemeral=True)
+    assert [await wallet(world, p) for p in players] == [1000] * 4
+    for snapshot, _posted in await event_tables(world):
+        assert not (await simcord_env.bot.tables.snapshot(snapshot.id)).row.live
+    text = message_text(await event_message(world))
+    assert "Cancelled" in text and "Join" not in text
+    live = await event_tables(world)
+    # The table still in play was ended and its message shows it.
+    assert "Cancelled" in live[1][1].embeds[0].description
+    await books_balanced(world)
