@@ -55,6 +55,7 @@ from bot.service.event_results import table_result
 from bot.service.facade import TableService
 from bot.service.snapshots import Outcome
 from bot.service.terms import Actor
+from bot.signals import EVENT
 from bot.storage import Transaction
 from bot.storage import events as eq
 from bot.storage import ratings as rq
@@ -181,6 +182,8 @@ class EventService:
         redrawn and the tables it opened are posted (the events cog)."""
         tables.event_deadlines = self._on_due
         tables.ended_hooks.append(self._on_table_ended)
+        tables.signals.on(EVENT, self._on_signal)
+        tables.signals.on_resync(self._resync)
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- reading ---------------------------------------------------------------------------
@@ -530,6 +533,14 @@ class EventService:
             now = self._clock()
             await eq.update_event(tx, event_id, now=now, due_at=now)
         self._tables.scheduler.schedule(event_key(event_id), now, 0)
+
+    def _on_signal(self, payload: str) -> None:
+        """Another process (or this one) set an event due: arm it here too."""
+        event_id, due_at = payload.split()
+        self._tables.scheduler.schedule(event_key(int(event_id)), float(due_at), 0)
+
+    async def _resync(self) -> None:
+        await self.rearm()
 
     async def rearm(self) -> int:
         """Arm every event that has something due (at start); returns how many."""

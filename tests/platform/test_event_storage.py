@@ -238,3 +238,31 @@ async def test_an_event_another_process_holds_is_busy_not_waited_for(
             await two.advance(event)
     change = await two.advance(event)
     assert change is not None and len(change.opened) == 2
+
+
+async def test_a_process_that_stopped_after_a_table_ended_leaves_the_event_to_another(
+    two_processes: tuple[Services, Services],
+) -> None:
+    """The process that ended round 1's tables stops before it advances the event; the
+    other hears that the event is due (a trigger's signal) and advances it, once."""
+    first, second = two_processes
+    one = EventService(first.tables, clock=first.clock)
+    two = EventService(second.tables, clock=second.clock)
+    await first.tables.rearm()
+    await second.tables.rearm()
+    changes: list[int] = []
+    two.listeners.append(lambda change: changes.append(len(change.opened)))
+    event = await open_event(one, fee=10, prize=0)
+    for member in MEMBERS:
+        await one.join(event, member)
+    started = await one.start(event, MOD)
+    await first.tables.scheduler.stop()  # the first process is gone from here on
+    for outcome in started.opened:
+        await first.tables.end_for_event(outcome.snapshot.id)
+    for _ in range(500):
+        if changes:
+            break
+        await asyncio.sleep(0.01)
+    assert changes == [2]
+    view = await two.view(event)
+    assert view.row.round == 2 and len([g for g in view.games if g.round == 2]) == 2

@@ -62,3 +62,19 @@ CREATE UNIQUE INDEX one_open_table_per_channel
 -- which event they moved coins with.
 ALTER TABLE ledger ADD COLUMN event_id BIGINT;
 CREATE INDEX ledger_event_rows ON ledger (event_id, id) WHERE kind = 'event';
+
+-- An event is due (a table of it ended, an arena's time is up): `event <id> <due_at>`, so
+-- every process arms it and whichever claims the event first advances it, also when the
+-- process that ended the table stopped before it could.
+CREATE FUNCTION tanzaku_signal_event() RETURNS trigger AS $$
+BEGIN
+    IF NEW.due_at IS NOT NULL AND NEW.due_at IS DISTINCT FROM OLD.due_at THEN
+        PERFORM pg_notify('tanzaku', 'event ' || NEW.id || ' ' || NEW.due_at::text);
+    END IF;
+    RETURN NEW;
+END
+$$ LANGUAGE plpgsql;
+
+CREATE TRIGGER tanzaku_event_signal
+    AFTER UPDATE ON events
+    FOR EACH ROW EXECUTE FUNCTION tanzaku_signal_event();
