@@ -515,6 +515,12 @@ class EventService:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def settled(self) -> None:
+        """Until the events of the tables that ended so far have been told (tests, and a
+        stop that wants them told)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks)
+
     async def _table_ended_safely(self, table_id: int) -> None:
         try:
             await self.table_ended(table_id)
