@@ -35,6 +35,8 @@ from bot.clock import Clock, discord_clock
 from bot.economy import HOUSE_ACCOUNT, event_account, wallet_account
 from bot.errors import NotAllowed
 from bot.events import (
+    MAX_SEATS,
+    MIN_SEATS,
     ArenaRow,
     Entrant,
     Format,
@@ -261,7 +263,9 @@ class EventService:
     def _seats(self, row: EventRow) -> int:
         spec = self.registry.get(row.game)
         rules = spec.engine.rules_model.model_validate_json(row.rules_json)
-        return spec.engine.seat_limits(rules)[0]
+        # A table seats as many as the game's options let: a Nihakyu of `max_players`,
+        # a Hachi-hachi of its `seats`, a duel of its mode's.
+        return spec.engine.seat_limits(rules)[1]
 
     # -- a moderator opens, starts and cancels -----------------------------------------------
 
@@ -286,12 +290,21 @@ class EventService:
         if not actor.is_moderator:
             raise NotAllowed("Only a member with Manage Server can open an event.")
         spec = self.registry.get(game)
-        fewest, most = spec.engine.seat_limits(rules)
-        if fewest != most:
+        if spec.ranking is None:
+            # Places are read from how a table ended: a game played against the bank
+            # places nobody.
             raise NotAllowed(
-                "An event's tables seat a fixed number of players: choose {title}'s "
+                "{title} is played against the bank and places nobody: events are for the "
+                "games players win against each other. Nothing was opened.",
+                title=Said(spec.title),
+            )
+        if not MIN_SEATS <= spec.engine.seat_limits(rules)[1] <= MAX_SEATS:
+            raise NotAllowed(
+                "An event's tables seat {fewest} to {most} players: choose {title}'s "
                 "number of seats in its options. Nothing was opened.",
                 title=Said(spec.title),
+                fewest=MIN_SEATS,
+                most=MAX_SEATS,
             )
         if spec.engine.hold(rules) != 0:
             raise NotAllowed("An event's tables play for points: their stake must be 0.")

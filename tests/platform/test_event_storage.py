@@ -13,7 +13,9 @@ import pytest
 
 from bot.errors import LossLimitReached, NotAllowed, SelfExcluded
 from bot.events import Format
-from bot.service import Actor
+from bot.games.common import Ranking, ranked_alone
+from bot.games.registry import GameRegistry, GameSpec
+from bot.service import Actor, TableService
 from bot.service.events import EventBusy, EventChange, EventService
 from bot.storage import events as eq
 from bot.storage import money as mq
@@ -53,9 +55,21 @@ async def open_event(events: EventService, *, fee: int = 50, prize: int = 100) -
     return view.id
 
 
+def ranked_coinflip(state: coinflip.State, _events: object) -> Ranking:
+    """The coin flip placed by its winner (the winner first, the rest after): a game
+    players win against each other, as an event needs."""
+    return ranked_alone({seat: (int(seat == state.winner),) for seat in state.seats})
+
+
+def event_registry() -> GameRegistry:
+    registry = GameRegistry()
+    registry.add(GameSpec(coinflip.ENGINE, "Coin Flip", ranking=ranked_coinflip))
+    return registry
+
+
 @pytest.fixture
 async def services(database_url: str) -> AsyncIterator[Services]:
-    opened = await open_services(database_url)
+    opened = await open_services(database_url, registry=event_registry())
     yield opened
     await opened.tables.scheduler.stop()
     await opened.db.close()
@@ -153,6 +167,14 @@ async def test_bad_events_are_refused_and_change_nothing(services: Services) -> 
             house_prize=0,
             split=[60, 30],
         )
+    bank = GameRegistry()
+    bank.add(GameSpec(coinflip.ENGINE, "Coin Flip"))
+    unranked = EventService(
+        TableService(services.db, services.economy, bank, clock=services.clock),
+        clock=services.clock,
+    )
+    with pytest.raises(NotAllowed, match="against the bank"):
+        await open_event(unranked)
     assert await events.history(GUILD) == []
 
 
@@ -193,8 +215,8 @@ async def advance_when_free(events: EventService, event: int) -> EventChange | N
 @pytest.fixture
 async def two_processes(postgres_dsn: str) -> AsyncIterator[tuple[Services, Services]]:
     clock = FakeClock()
-    first = await open_services(postgres_dsn, clock=clock)
-    second = await open_services(postgres_dsn, clock=clock)
+    first = await open_services(postgres_dsn, clock=clock, registry=event_registry())
+    second = await open_services(postgres_dsn, clock=clock, registry=event_registry())
     yield first, second
     for services in (first, second):
         await services.tables.scheduler.stop()
