@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from bot.app import TanzakuBot
 from bot.errors import NotAllowed, UserFacingError
 from bot.events import ArenaRow, Format, StandingRow
-from bot.i18n import N_, _, use_locale
+from bot.i18n import N_, _, ngettext, use_locale
 from bot.safe_log import log_failure
 from bot.service import Outcome
 from bot.service.events import EventChange, EventService, EventView, parse_split
@@ -79,11 +79,12 @@ def title_of(view: EventView) -> str:
             game=game,
             seconds=view.row.duration_seconds,
         )
-    return _(
-        "🏆 Event #{event} · {game} · Swiss, {rounds} rounds",
+    return ngettext(
+        "🏆 Event #{event} · {game} · Swiss, {count} round",
+        "🏆 Event #{event} · {game} · Swiss, {count} rounds",
+        view.row.rounds,
         event=str(view.id),
         game=game,
-        rounds=view.row.rounds,
     )
 
 
@@ -154,7 +155,7 @@ def standing_lines(rows: Sequence[StandingRow | ArenaRow], limit: int) -> list[s
             streak = " 🔥" if row.on_streak else ""
             lines.append(
                 _(
-                    "{rank}. {member} **{points}** · {games} games{streak}{gone}",
+                    "{rank}. {member} **{points}** · played {games}{streak}{gone}",
                     rank=row.rank,
                     member=render.mention(row.member),
                     points=row.points,

@@ -36,6 +36,12 @@ async def test_a_four_player_swiss_of_one_round_pays_the_winners(simcord_env):
     for snapshot, _posted in tables:
         winners.append(snapshot.state.seats[0])
         await play_duel(world, snapshot.id, winners[-1])
+        if len(winners) == 1:
+            # The event message follows the tables as they end: this one is done, its
+            # winner leads the standings.
+            shown = message_text(await event_message(world))
+            assert f"✅ #{snapshot.id}" in shown and f"⏳ #{tables[1][0].id}" in shown
+            assert f"1. <@{winners[0]}> **1**" in shown, shown
     view = await simcord_env.bot.events.view(1)
     assert view.row.status == "finished"
     # Two winners on 1 point tie on every break but rating: they share 1st and 2nd.
@@ -44,6 +50,13 @@ async def test_a_four_player_swiss_of_one_round_pays_the_winners(simcord_env):
     text = message_text(await event_message(world))
     assert "Finished" in text
     await books_balanced(world)
+    standings = answered(
+        await players[0].slash(world.channel, "event standings", event=1), ephemeral=True
+    )
+    listed = standings.response.embeds[0].description
+    assert all(f"<@{p.id}>" in listed for p in players), listed
+    history = answered(await players[0].slash(world.channel, "event history"), ephemeral=True)
+    assert "#1" in history.response.content and "finished" in history.response.content
     # Event tables are normal tables: /verify replays them, the replay page reads them.
     for snapshot, _posted in tables:
         checked = answered(await players[0].slash(world.channel, "verify", table=snapshot.id))
