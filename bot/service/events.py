@@ -46,6 +46,7 @@ from bot.events import (
     arena_points,
     arena_standings,
     bye_result,
+    last_opponents,
     pair_round,
     split_prizes,
     standings,
@@ -684,11 +685,7 @@ class EventService:
                 return []
             busy = {p for g in games if g.result_json is None for p in g.players}
             free = [e.member for e in field_ if not e.dropped and e.member not in busy]
-            last: dict[int, frozenset[int]] = {}
-            for result in results:
-                for player in result.players:
-                    last[player] = frozenset(set(result.players) - {player})
-            arena = arena_pair(free, arena_points(results), last, seats=seats)
+            arena = arena_pair(free, arena_points(results), last_opponents(results), seats=seats)
             return await self._open_tables(tx, row, row.round, arena.tables)
         if any(g.result_json is None for g in games):
             return []
