@@ -26,7 +26,7 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -54,6 +54,7 @@ from bot.events import (
 from bot.i18n import Said
 from bot.ratings import NEW, Skill
 from bot.safe_log import log_failure
+from bot.service.config import ServerConfig
 from bot.service.event_results import table_result
 from bot.service.facade import TableService
 from bot.service.snapshots import Outcome
@@ -325,6 +326,10 @@ class EventService:
         check_split(split)
         async with self._db.transaction() as tx:
             await self._economy.terms(tx, guild_id)
+            # The server's switches hold (a game switched off, the channels tables open
+            # in); its stake limits are for coins at a table, and these play for points.
+            config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
+            replace(config, stake_limits={}).check_open(game, spec.title, channel_id, 0)
             if await eq.live_event_in(tx, channel_id) is not None:
                 raise NotAllowed(
                     "This channel already has an event; one at a time in a channel. "

@@ -167,6 +167,16 @@ async def test_bad_events_are_refused_and_change_nothing(services: Services) -> 
             house_prize=0,
             split=[60, 30],
         )
+    await services.tables.configure_game(GUILD, "coinflip", enabled=False)
+    with pytest.raises(NotAllowed, match="switched off"):
+        await open_event(events)
+    await services.tables.configure_game(GUILD, "coinflip", enabled=True)
+    # A server's stake limits are for coins at tables: an event's play for points.
+    await services.tables.configure_stakes(GUILD, "coinflip", 5, None)
+    await services.tables.configure_channel(GUILD, CHANNEL + 7, allowed=True)
+    with pytest.raises(NotAllowed, match="Tables open only in"):
+        await open_event(events)
+    await services.tables.configure_channel(GUILD, CHANNEL, allowed=True)
     bank = GameRegistry()
     bank.add(GameSpec(coinflip.ENGINE, "Coin Flip"))
     unranked = EventService(
@@ -176,6 +186,7 @@ async def test_bad_events_are_refused_and_change_nothing(services: Services) -> 
     with pytest.raises(NotAllowed, match="against the bank"):
         await open_event(unranked)
     assert await events.history(GUILD) == []
+    assert (await events.view(await open_event(events))).row.status == "open"
 
 
 async def test_an_event_round_opens_its_tables_in_one_channel_and_reads_their_ends(
