@@ -25,6 +25,7 @@ from bot.languages import Languages
 from bot.meter import NO_METER, Meter
 from bot.safe_log import quiet_routine_failures, redact_tokens_in_logs
 from bot.service import DiceFactory, TableService, fair_dice
+from bot.service.events import EventService
 from bot.signals import LANGUAGE
 from bot.storage import DATABASE_ERRORS, database_for_url
 from bot.translator import CatalogTranslator
@@ -40,6 +41,7 @@ PLATFORM_EXTENSIONS = (
     "cogs.table_tools",
     "cogs.server_config",
     "cogs.notify",
+    "cogs.events",
 )
 """The cogs every bot loads whatever games it hosts."""
 
@@ -147,6 +149,8 @@ class TanzakuBot(commands.Bot):
             takeover_seconds=settings.deadline_takeover_seconds,
             meter=self.meter,
         )
+        self.events = EventService(self.tables, clock=clock)
+        """Tournaments (:mod:`bot.service.events`): run on the table service's scheduler."""
         self.background_tasks: set[asyncio.Task[Any]] = set()
         self.languages = Languages(
             self.db,
@@ -199,6 +203,7 @@ class TanzakuBot(commands.Bot):
             await self.load_extension(extension)
         self.rearmed_deadlines = await self.tables.rearm()
         log.info("re-armed %d deadlines", self.rearmed_deadlines)
+        log.info("re-armed %d events", await self.events.rearm())
         notices = await self.tables.turn_notices.start()
         log.info("re-armed %d turn notices", notices)
         if self._sync_globally:
@@ -324,6 +329,7 @@ class TanzakuBot(commands.Bot):
                 "CommandTree-invoker",
                 "discord.py: on_interaction",  # a click or a table form (TableHub)
                 "tanzaku-computer-",  # a computer's move (bot/service/computers.py)
+                "tanzaku-event-",  # an event told its table ended (bot/service/events.py)
             )
             loop = asyncio.get_running_loop()
             give_up_at = loop.time() + grace_seconds

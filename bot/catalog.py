@@ -20,7 +20,7 @@ from typing import Any, Generic
 
 from bot.games import fortunes_winds, hachihachi, hazard, nihakyu, strength_duel
 from bot.games.contract import ActionT, Engine, EventT, RulesT, StateT
-from bot.games.registry import GameRegistry, GameSpec, HouseEnd
+from bot.games.registry import GameRegistry, GameSpec, HouseEnd, RankingOf
 from bot.i18n import N_
 from bot.players import AnyComputer, Computer
 from bot.players import fortunes_winds as fortunes_winds_player
@@ -62,6 +62,9 @@ class Game(Generic[RulesT, StateT, ActionT, EventT]):
     house_end: HouseEnd[StateT, ActionT] | None = None
     """How a moderator's end settles a game in which the house stakes the computer's seat,
     where that is not the plain Abort (:attr:`bot.games.registry.GameSpec.house_end`)."""
+    ranking: RankingOf[StateT] | None = None
+    """How a finished table placed its players (the game's own pure ``ranking``): a game
+    with one is rated (``bot/ratings.py``); ``None`` for a game played against a bank."""
 
     def __post_init__(self) -> None:
         # Frozen: the defaults are filled in once, as the record is made.
@@ -74,6 +77,11 @@ class Game(Generic[RulesT, StateT, ActionT, EventT]):
     def name(self) -> str:
         """The game's key: the engine's name, as stored with every table."""
         return self.engine.name
+
+    @property
+    def rated(self) -> bool:
+        """Whether its members (and its computer) have a skill rating."""
+        return self.ranking is not None
 
 
 AnyGame = Game[Any, Any, Any, Any]
@@ -112,6 +120,10 @@ class Catalog:
     def extensions(self) -> tuple[str, ...]:
         return tuple(record.extension for record in self.records)
 
+    def rated(self) -> tuple[str, ...]:
+        """The games with skill ratings, in catalog order (/leaderboard's rating boards)."""
+        return tuple(record.name for record in self.records if record.rated)
+
     def computers(self) -> Mapping[str, AnyComputer]:
         """Each game's computer, for the table service (games without one are absent)."""
         return {r.name: r.computer for r in self.records if r.computer is not None}
@@ -120,7 +132,7 @@ class Catalog:
         """The engines the table service hosts, by name."""
         registry = GameRegistry()
         for record in self.records:
-            registry.add(GameSpec(record.engine, record.title, record.house_end))
+            registry.add(GameSpec(record.engine, record.title, record.house_end, record.ranking))
         return registry
 
 
@@ -143,6 +155,7 @@ NIHAKYU = Game(
     computer=Computer[nihakyu.Rules, nihakyu.State, nihakyu.Action](
         nihakyu_player.decide, searches=True, thinking_seconds=0.5
     ),
+    ranking=nihakyu.ranking,
 )
 
 
@@ -164,6 +177,7 @@ STRENGTH_DUEL = Game(
         house_stakes=strength_duel_player.house_refusal,
     ),
     house_end=_duel_at_value,
+    ranking=strength_duel.ranking,
 )
 
 FORTUNES_WINDS = Game(
@@ -182,6 +196,7 @@ HACHIHACHI = Game(
     computer=Computer[hachihachi.Rules, hachihachi.State, hachihachi.Action](
         hachihachi_player.decide, searches=True, thinking_seconds=1.0
     ),
+    ranking=hachihachi.ranking,
 )
 
 CATALOG = Catalog((HAZARD, NIHAKYU, STRENGTH_DUEL, FORTUNES_WINDS, HACHIHACHI))

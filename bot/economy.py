@@ -31,6 +31,7 @@ from bot.errors import (
     UserFacingError,
 )
 from bot.storage import Database, Transaction
+from bot.storage import events as eq
 from bot.storage import money as mq
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,11 @@ def wallet_account(user_id: int) -> str:
 
 def escrow_account(table_id: int) -> str:
     return f"escrow:{table_id}"
+
+
+def event_account(event_id: int) -> str:
+    """An event's escrow: its entry fees until it ends (and the house's prize with them)."""
+    return f"event:{event_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +343,7 @@ class Economy:
         table_id: int | None = None,
         action_seq: int | None = None,
         memo: str = "",
+        event_id: int | None = None,
     ) -> None:
         """Move coins between two accounts; a wallet may not go below zero."""
         if amount == 0:
@@ -356,6 +363,7 @@ class Economy:
             table_id=table_id,
             action_seq=action_seq,
             memo=memo,
+            event_id=event_id,
         )
 
     async def _mint(
@@ -386,6 +394,8 @@ class Economy:
                 raise InsufficientFunds(-delta, row.balance, terms.currency_name, user_id=user_id)
         elif kind == "escrow":
             await mq.add_to_escrow(tx, int(owner), delta)
+        elif kind == "event":
+            await eq.add_to_event_escrow(tx, int(owner), delta)
         elif kind == MINT:
             pass  # the mint is the outside world: its coins are counted in `minted`
         elif kind == HOUSE_ACCOUNT:

@@ -45,6 +45,9 @@ PANEL = "panel"
 table, or their panel was dropped (0) (a trigger)."""
 LANGUAGE = "language"
 """``guild_id``: a server's language was chosen or dropped (/config language; a trigger)."""
+EVENT = "event"
+"""``event_id due_at``: an event has something due (a trigger): every process arms it, the
+first to claim the event advances it (bot/service/events.py)."""
 SHOWN = "shown"
 """``table_id live fingerprint picture``: what a table message now shows (sent by the
 process that edited it)."""

@@ -15,10 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import TanzakuBot
+from bot.catalog import CATALOG
 from bot.economy import MAX_EXCLUSION_DAYS, MIN_EXCLUSION_DAYS, Audit, Economy
 from bot.errors import UserFacingError, explain
 from bot.i18n import N_, _, ngettext
 from bot.interactions import answer_saved, note_refusal
+from bot.ratings import PROVISIONAL_GAMES
 from bot.rules_text import GAMES
 from bot.service.terms import count_saved_write
 from bot.storage.money import LedgerRow
@@ -31,7 +33,7 @@ from cogs._ui.custom_ids import (
     self_exclude_id,
 )
 from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
-from cogs._ui.options import GAME_CHOICES
+from cogs._ui.options import GAME_CHOICES, RATED_CHOICES
 from cogs._ui.primitives import in_server_language, send_ephemeral
 
 log = logging.getLogger(__name__)
@@ -178,8 +180,8 @@ def _ledger_text(audit: Audit, coins: Callable[[int], str]) -> str:
 
 
 BOARD_PAGE = 10
-Ranking = Literal["coins", "wins", "net"]
-RANKINGS: dict[str, Ranking] = {"coins": "coins", "wins": "wins", "net": "net"}
+Ranking = Literal["coins", "wins", "net", "rating"]
+RANKINGS: dict[str, Ranking] = {"coins": "coins", "wins": "wins", "net": "net", "rating": "rating"}
 
 
 async def board_page(
@@ -197,26 +199,50 @@ async def board_page(
         return await _board_page(bot, owner_id, ranking, game, page, interaction.guild_id)
 
 
+async def _board_entries(
+    bot: TanzakuBot, ranking: Ranking, game: str | None, guild_id: int, offset: int
+) -> tuple[list[tuple[int, int, str]], int]:
+    """One page of a board: (rank, player, value shown) rows, and how many it holds."""
+    if ranking == "rating":
+        assert game is not None
+        rated, total = await bot.tables.rating_board(guild_id, game, BOARD_PAGE, offset)
+        return [
+            (rank, row.user_id, render.rating(row.mu, row.sigma, row.games)) for rank, row in rated
+        ], total
+    currency = await bot.economy.currency(guild_id)
+    if ranking == "coins":
+        wallets, total = await bot.economy.leaderboard(guild_id, BOARD_PAGE, offset)
+        values = [(w.user_id, render.coins(w.balance, currency)) for w in wallets]
+    else:
+        stat = "won" if ranking == "wins" else "net"
+        rows, total = await bot.tables.stat_board(guild_id, stat, game, BOARD_PAGE, offset)
+        values = [
+            (user, ngettext("{count} win", "{count} wins", value))
+            if ranking == "wins"
+            else (user, ("+" if value > 0 else "") + render.coins(value, currency))
+            for user, value in rows
+        ]
+    return [(offset + n, user, value) for n, (user, value) in enumerate(values, 1)], total
+
+
+def _board_title(ranking: Ranking, game: str | None) -> str:
+    where = (_(GAMES[game]) if game in GAMES else game) if game else _("all games")
+    if ranking == "coins":
+        return _("Leaderboard — the richest")
+    if ranking == "wins":
+        return _("Leaderboard — most wins · {game}", game=where)
+    if ranking == "rating":
+        return _("Leaderboard — skill rating · {game}", game=where)
+    return _("Leaderboard — net coins won · {game}", game=where)
+
+
 async def _board_page(
     bot: TanzakuBot, owner_id: int, ranking: Ranking, game: str | None, page: int, guild_id: int
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    currency = await bot.economy.currency(guild_id)
     page = max(page, 0)
-    entries: list[tuple[int, str]] = []
+    entries: list[tuple[int, int, str]] = []
     for _attempt in range(2):  # a second time when the page asked for is past the last one
-        offset = page * BOARD_PAGE
-        if ranking == "coins":
-            wallets, total = await bot.economy.leaderboard(guild_id, BOARD_PAGE, offset)
-            entries = [(w.user_id, render.coins(w.balance, currency)) for w in wallets]
-        else:
-            stat = "won" if ranking == "wins" else "net"
-            rows, total = await bot.tables.stat_board(guild_id, stat, game, BOARD_PAGE, offset)
-            entries = [
-                (user, ngettext("{count} win", "{count} wins", value))
-                if ranking == "wins"
-                else (user, ("+" if value > 0 else "") + render.coins(value, currency))
-                for user, value in rows
-            ]
+        entries, total = await _board_entries(bot, ranking, game, guild_id, page * BOARD_PAGE)
         pages = max(1, math.ceil(total / BOARD_PAGE))
         if page < pages:
             break
@@ -224,26 +250,28 @@ async def _board_page(
     lines = [
         _(
             "**{rank}.** {member} — {value}",
-            rank=str(page * BOARD_PAGE + rank),
+            rank=str(rank),
             member=render.mention(user),
             value=value,
         )
-        for rank, (user, value) in enumerate(entries, 1)
+        for rank, user, value in entries
     ]
-    where = (_(GAMES[game]) if game in GAMES else game) if game else _("all games")
-    if ranking == "coins":
-        title = _("Leaderboard — the richest")
-    elif ranking == "wins":
-        title = _("Leaderboard — most wins · {game}", game=where)
-    else:
-        title = _("Leaderboard — net coins won · {game}", game=where)
+    if ranking == "rating" and lines:
+        lines += [
+            "",
+            _(
+                "Ratings by openskill (Weng-Lin), 1500 to start; ? marks a provisional "
+                "rating: fewer than {count} rated games.",
+                count=str(PROVISIONAL_GAMES),
+            ),
+        ]
     empty = (
         _("Nobody has a wallet yet: try /daily.")
         if ranking == "coins"
         else _("No finished games to rank yet.")
     )
     embed = discord.Embed(
-        title=title,
+        title=_board_title(ranking, game),
         description="\n".join(lines) or empty,
         colour=discord.Colour(render.COLOUR_LOBBY),
     )
@@ -306,7 +334,8 @@ class BoardButton(
                 interaction, _("Run /leaderboard yourself to turn its pages: this one is theirs.")
             )
             return
-        if self.game is not None and self.game not in GAMES:
+        gone = self.ranking == "rating" and self.game not in CATALOG.rated()
+        if (self.game is not None and self.game not in GAMES) or gone:
             await send_ephemeral(interaction, _("That game's board is no longer available."))
             return
         embed, view = await board_page(
@@ -514,27 +543,37 @@ class EconomyCog(commands.Cog, name="Economy"):
         )
 
     @app_commands.command(
-        name="leaderboard", description="The server's best: the richest, most wins or best net."
+        name="leaderboard",
+        description="The server's best: the richest, most wins, best net or best rated.",
     )
     @app_commands.describe(
         game="One game's board (by wins or net)",
         by="Rank by coins in the wallet (the default), wins, or net coins won at the tables",
+        rating="One game's board of skill ratings",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, rating=RATED_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         game: app_commands.Choice[str] | None = None,
-        by: Ranking | None = None,
+        by: Literal["coins", "wins", "net"] | None = None,
+        rating: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         chosen = None if game is None else game.value
+        if rating is not None and (game is not None or by is not None):
+            raise UserFacingError(
+                "A rating board ranks one game by its players' skill: choose the game under "
+                "rating alone, without game or by."
+            )
         if by == "coins" and chosen is not None:
             raise UserFacingError(
                 "Coins sit in the server's wallets, not in one game: rank a game by wins or "
                 "net, or leave out the game."
             )
         ranking: Ranking = by or ("net" if chosen is not None else "coins")
+        if rating is not None:
+            ranking, chosen = "rating", rating.value
         owner = interaction.user.id
         embed, view = await board_page(self.bot, owner, ranking, chosen, 0, interaction)
         await interaction.response.send_message(

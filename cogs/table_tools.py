@@ -18,8 +18,10 @@ from bot.app import TanzakuBot
 from bot.errors import UserFacingError, explain
 from bot.i18n import N_, _
 from bot.interactions import note_refusal
+from bot.ratings import PROVISIONAL_GAMES, Skill
 from bot.records import records_by_game, running_net
 from bot.service.verify import public_log
+from bot.storage.ratings import RankedRating
 from bot.storage.table_queries import LiveTable
 from cogs._ui import render
 from cogs._ui.custom_ids import HISTORY_TEMPLATE, TABLES_TEMPLATE, history_id, tables_id
@@ -452,14 +454,8 @@ class TablesCog(commands.Cog, name="Tables"):
         per_game = records_by_game(results)
         # Coins are always shown with the server's currency, the reader's way (1,000両).
         currency = await self.bot.economy.currency(interaction.guild_id)
-        by_game: dict[str, list[str]] = {}
-        for (name, stat), value in sorted(stats.items()):
-            if only is None or name == only:
-                # A game's honour is named by its game (and translated in its catalog).
-                shown = render.signed_coins(value, currency) if stat == "net" else value
-                by_game.setdefault(name, []).append(
-                    _("{stat}: **{value}**", stat=_(stat), value=shown)
-                )
+        by_game = stat_lines(stats, only, currency)
+        rated = {r.game: r for r in await self.bot.tables.ratings(interaction.guild_id, target.id)}
         embed = discord.Embed(
             title=_("Stats — {member}", member=target.display_name),
             colour=discord.Colour(render.COLOUR_LOBBY),
@@ -470,6 +466,8 @@ class TablesCog(commands.Cog, name="Tables"):
                 best = render.coins(record.best_win, currency)
                 lines.append(_("best win: **{value}**", value=best))
                 lines.append(_("longest streak: **{value}**", value=record.longest_streak))
+            if name in rated:
+                lines.append(rating_line(rated[name]))
             embed.add_field(name=title_of(name), value="\n".join(lines))
         if not by_game:
             embed.description = _("No finished games yet.")
@@ -495,6 +493,41 @@ class TablesCog(commands.Cog, name="Tables"):
         await interaction.response.send_message(
             embed=embed, file=discord.File(io.BytesIO(png), filename=STATS_CHART), ephemeral=True
         )
+
+
+def stat_lines(
+    stats: dict[tuple[str, str], int], only: str | None, currency: str
+) -> dict[str, list[str]]:
+    """A member's counted stats, one ``stat: **value**`` line each, by game (``only``'s)."""
+    by_game: dict[str, list[str]] = {}
+    for (name, stat), value in sorted(stats.items()):
+        if only is None or name == only:
+            # A game's honour is named by its game (and translated in its catalog).
+            shown = render.signed_coins(value, currency) if stat == "net" else value
+            by_game.setdefault(name, []).append(_("{stat}: **{value}**", stat=_(stat), value=shown))
+    return by_game
+
+
+def rating_line(rated: RankedRating) -> str:
+    """A game's skill rating and rank in /stats; a provisional one says so."""
+    row = rated.rating
+    shown = render.rating(row.mu, row.sigma, row.games)
+    if Skill(row.mu, row.sigma, row.games).provisional:
+        return _(
+            "rating: **{rating}** (provisional: {games} of {needed} rated games) · rank "
+            "**{rank}** of {count}",
+            rating=shown,
+            games=str(row.games),
+            needed=str(PROVISIONAL_GAMES),
+            rank=str(rated.rank),
+            count=str(rated.of),
+        )
+    return _(
+        "rating: **{rating}** · rank **{rank}** of {count}",
+        rating=shown,
+        rank=str(rated.rank),
+        count=str(rated.of),
+    )
 
 
 async def setup(bot: TanzakuBot) -> None:

@@ -45,6 +45,8 @@ Optional hooks an engine module may define (the service uses them when present):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
@@ -152,3 +154,47 @@ class PrivateEvent(BaseModel):
 def is_public(event: object) -> bool:
     """Whether ``event`` may be shown, logged or replayed for everyone."""
     return not isinstance(event, PrivateEvent)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How a finished game placed its players, for skill ratings (``bot/ratings.py``):
+    its sides (a team, or one player alone) and each side's place, 1 the best; sides on
+    equal places tied. A game's own ``ranking`` function reads it from the final state."""
+
+    teams: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.teams) != len(self.places):
+            raise ValueError("a ranking needs one place for each side")
+        players = [player for team in self.teams for player in team]
+        if len(set(players)) != len(players) or not all(self.teams):
+            raise ValueError(f"a ranking's sides must be non-empty and apart: {self.teams}")
+
+    @property
+    def players(self) -> list[int]:
+        return [player for team in self.teams for player in team]
+
+
+def ranked_by(
+    sides: Iterable[Collection[int]], better: Callable[[tuple[int, ...]], tuple[int, ...]]
+) -> Ranking:
+    """Place ``sides`` by ``better(side)`` (compared as tuples, larger is better): equal
+    values share a place, the next place skipping as many (1, 1, 3: competition ranking)."""
+    teams = [tuple(side) for side in sides]
+    keys = [better(team) for team in teams]
+    order = sorted(range(len(teams)), key=lambda n: keys[n], reverse=True)
+    places = [0] * len(teams)
+    for position, index in enumerate(order):
+        previous = order[position - 1] if position else None
+        if previous is not None and keys[previous] == keys[index]:
+            places[index] = places[previous]
+        else:
+            places[index] = position + 1
+    return Ranking(tuple(teams), tuple(places))
+
+
+def ranked_alone(score: Mapping[int, tuple[int, ...]]) -> Ranking:
+    """Each player a side of their own, placed by ``score`` (larger is better)."""
+    return ranked_by(([player] for player in score), lambda side: score[side[0]])

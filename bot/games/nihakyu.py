@@ -87,12 +87,22 @@ events, and every state and action from outside, are validated as usual.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, Field
 
-from bot.games.common import HOUSE, Abort, Deadline, Frozen, Honour, Permission, PrivateEvent
+from bot.games.common import (
+    HOUSE,
+    Abort,
+    Deadline,
+    Frozen,
+    Honour,
+    Permission,
+    PrivateEvent,
+    Ranking,
+    ranked_alone,
+)
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -1102,6 +1112,26 @@ _PLAYER_ACTIONS: tuple[Action, ...] = (
     SkipSleight(),
 )
 """Every action a player may send, in the order :func:`legal_actions` lists them."""
+
+
+def ranking(state: State, events: Sequence[Mapping[str, Any]]) -> Ranking | None:
+    """The finishing order of a finished game, for skill ratings (``None``: a moderator
+    ended it): the winner first, then the players by the round they went out in, the
+    later the better; out in the same round, tied (the tie rule picks only the winner).
+    ``events``: the table's public events, whose eliminations name their round (the
+    state keeps only their order). The Dealer is the house's, never rated."""
+    if not state.finished or state.aborted:
+        return None
+    out_round = {int(e["player"]): int(e["round"]) for e in events if e.get("kind") == "eliminated"}
+    places = {
+        player: (2, 0)
+        if player == state.winner
+        else (0, out_round.get(player, 0))
+        if player in state.eliminated
+        else (1, state.stamina[player])
+        for player in state.seats
+    }
+    return ranked_alone(places)
 
 
 def standing(state: State) -> list[int]:

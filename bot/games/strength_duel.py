@@ -65,7 +65,17 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, Field
 
-from bot.games.common import HOUSE, Abort, Deadline, Frozen, Permission, PrivateEvent
+from bot.games.common import (
+    HOUSE,
+    Abort,
+    Deadline,
+    Frozen,
+    Permission,
+    PrivateEvent,
+    Ranking,
+    ranked_alone,
+    ranked_by,
+)
 from bot.games.contract import Engine
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
@@ -821,6 +831,31 @@ def _finish(
         forbidden=dict(s.forbidden),
         payouts=dict(s.payouts),
     )
+
+
+def ranking(state: State, events: Sequence[Mapping[str, Any]] = ()) -> Ranking | None:
+    """How a finished game placed its ninjas, for skill ratings (``None``: not played out,
+    a moderator ended it). Tag mode: the two teams, the winning one first, a draw a tie.
+    Otherwise each ninja alone: those who shared the pot first, then any still standing
+    at the round limit by strength, then the ninjas who went out, the later the better
+    (out in the same round: tied)."""
+    if not state.finished or state.aborted:
+        return None
+    if state.rules.mode == "tag":
+        winner = state.winner
+        return ranked_by(state.teams, lambda team: (int(winner in team),))
+    out_round = {p: 0 for p in state.eliminated}  # the forbid phase's forfeits: round 0
+    for record in state.history:
+        out_round.update({e.player: record.round for e in record.eliminated})
+    places: dict[int, tuple[int, ...]] = {}
+    for player in state.seats:
+        if player in state.pot_to:
+            places[player] = (2, 0)
+        elif player in out_round:
+            places[player] = (0, out_round[player])
+        else:
+            places[player] = (1, state.strength[player])
+    return ranked_alone(places)
 
 
 # --------------------------------------------------------------------------- the engine

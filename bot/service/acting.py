@@ -18,6 +18,7 @@ from bot.errors import InsufficientFunds, NotAllowed, StaleAction
 from bot.fairness import Draw, FairDice, RecordingDice
 from bot.games.common import Abort, Deadline, Permission, is_computer
 from bot.games.registry import AnySpec
+from bot.service.rating import rate_table
 from bot.service.snapshots import UNREAD, Outcome, Unread
 from bot.service.steps import PLAY_MEMO, Steps
 from bot.service.terms import DECIDED_WITH, DO_THAT, GAME_DEADLINE, Actor, permit
@@ -309,8 +310,10 @@ class Play:
                 bumps.append((seat.user_id, "won", 1))
             await tq.record_result(tx, row.guild_id, seat.user_id, row.id, spec.name, net, won, now)
         events: list[dict[str, Any]] = []
-        for log_row in await tq.action_log(tx, row.id):
+        log = await tq.action_log(tx, row.id)
+        for log_row in log:
             events.extend(json.loads(log_row.events_json))
+        await rate_table(tx, row, spec, state, log, events, now)
         honours = [(int(e["player"]), str(e["name"])) for e in events if e.get("kind") == "honour"]
         honours.extend(spec.engine.honours_at_end(state, events))
         bumps += [(player, name, 1) for player, name in honours if not is_computer(player)]

@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -27,6 +27,7 @@ from bot.games.registry import GameRegistry
 from bot.i18n import Said
 from bot.meter import NO_METER, Meter
 from bot.players import AnyComputer
+from bot.ratings import NEW, Skill, identity
 from bot.scheduler import Scheduler
 from bot.service import config as config_names
 from bot.service.acting import Play
@@ -48,6 +49,7 @@ from bot.service.verify import VerifyReport, verify_table
 from bot.signals import DEADLINE, NOTICE, TERMS, SignalRouter
 from bot.storage import Database, Transaction
 from bot.storage import notify as nq
+from bot.storage import ratings as rq
 from bot.storage import table_queries as tq
 from bot.storage.table_queries import TableStatus
 
@@ -92,6 +94,12 @@ class TableService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._pending_notices: set[tuple[int, int]] = set()
         self.scheduler = Scheduler(self._on_deadline, clock=clock)
+        self.event_deadlines: Callable[[int, int], Awaitable[None]] | None = None
+        """Fired for a negative key on the scheduler: an event's (``-event_id``) due moment
+        (:mod:`bot.service.events`), which shares the one timer loop and its re-arming."""
+        self.ended_hooks: list[Callable[[int], None]] = []
+        """Called with the id of every table that has just ended here, however it ended (a
+        click, a deadline, a computer's move, a moderator): an event reads its result."""
         self.deadline_listeners: list[Callable[[Outcome], Any]] = []
         """Called (and awaited if a coroutine) with each outcome a deadline produced."""
         self._steps = Steps(
@@ -228,6 +236,26 @@ class TableService:
     ) -> tuple[list[tuple[int, int]], int]:
         async with self._db.reading() as tx:
             return await tq.stat_board(tx, guild_id, stat, game, limit, offset)
+
+    async def ratings(self, guild_id: int, user_id: int) -> list[rq.RankedRating]:
+        """A player's skill ratings, a game each, with their rank on the server's board."""
+        async with self._db.reading() as tx:
+            return await rq.ratings_of(tx, guild_id, user_id)
+
+    async def skills(self, guild_id: int, game: str, user_ids: Collection[int]) -> dict[int, Skill]:
+        """Each player's rating in one game (a newcomer's for one without): for pairings
+        and tie breaks. The computer's seats all read the game's one computer rating."""
+        async with self._db.reading() as tx:
+            rows = await rq.ratings_in(tx, guild_id, game, map(identity, user_ids))
+        found = {user: Skill(r.mu, r.sigma, r.games) for user, r in rows.items()}
+        return {user: found.get(identity(user), NEW) for user in user_ids}
+
+    async def rating_board(
+        self, guild_id: int, game: str, limit: int, offset: int
+    ) -> tuple[list[tuple[int, rq.RatingRow]], int]:
+        """One page of a game's rating board (rank, rating), and how many it holds."""
+        async with self._db.reading() as tx:
+            return await rq.board(tx, guild_id, game, limit, offset)
 
     async def notify_mode(self, guild_id: int, user_id: int) -> str | None:
         """How the member wants to hear that a table waits for them (/notify): ``"on"``,
@@ -409,6 +437,46 @@ class TableService:
         # message (see `set_message`): its move must edit that message, not post another.
         return outcome
 
+    async def open_seated(
+        self,
+        tx: Transaction,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        players: list[int],
+        rules: BaseModel,
+        event_id: int,
+    ) -> Outcome:
+        """An event's table, opened and started for `players` inside the caller's
+        transaction (the event's round is saved with its tables, or neither is). Call
+        :meth:`opened_seated` with the outcome once that transaction has committed."""
+        return await self._lifecycle.open_seated(
+            tx,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            players=players,
+            rules=rules,
+            event_id=event_id,
+        )
+
+    def opened_seated(self, outcome: Outcome) -> None:
+        """What :meth:`open` does after its commit, for a table :meth:`open_seated` made."""
+        count_saved_write()
+        self._saved(outcome, DEADLINE_SOURCE)
+        self._steps.remember_game(outcome.snapshot.id, outcome.snapshot.spec.name)
+        self._steps.sync_scheduler(outcome.snapshot)
+
+    @property
+    def database(self) -> Database:
+        """The store the tables live in (an event's service shares its transactions)."""
+        return self._db
+
+    @property
+    def economy(self) -> Economy:
+        return self._economy
+
     async def join(self, table_id: int, actor: Actor) -> Outcome:
         async with self._write(table_id) as tx:
             outcome = await self._lifecycle.join(tx, table_id, actor)
@@ -522,9 +590,24 @@ class TableService:
             outcome = await self._lifecycle.end_early(tx, row, None, seats)
         return self._saved(outcome, COMPUTER)
 
+    async def end_for_event(self, table_id: int) -> Outcome | None:
+        """End a live table of an event that was cancelled (it plays for nothing now):
+        through its engine as a moderator's end, with nobody's click."""
+        async with self._write(table_id) as tx:
+            row = await self._steps.row(tx, table_id)
+            if not row.live:
+                return None
+            outcome = await self._lifecycle.end_early(tx, row, None)
+        self._steps.sync_scheduler(outcome.snapshot)
+        return self._saved(outcome, MEMBER)
+
     def _saved(self, outcome: Outcome, source: str) -> Outcome:
-        """A change to the table is committed: counted for the metrics by game and source."""
+        """A change to the table is committed: counted for the metrics by game and source;
+        a table that ended is told to :attr:`ended_hooks`."""
         self.meter.acted(outcome.snapshot.spec.name, source)
+        if not outcome.snapshot.row.live:
+            for hook in self.ended_hooks:
+                hook(outcome.snapshot.id)
         return outcome
 
     def _kick(self, outcome: Outcome) -> Outcome:
@@ -572,6 +655,10 @@ class TableService:
         self._pending_notices.add((user_id, table_id))
 
     async def _on_deadline(self, table_id: int, ply: int) -> None:
+        if table_id < 0:
+            if self.event_deadlines is not None:
+                await self.event_deadlines(-table_id, ply)
+            return
         await self._deadlines.on_deadline(table_id, ply)
 
     async def fire_deadline(self, table_id: int, ply: int) -> Outcome | None:

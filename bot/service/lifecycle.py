@@ -157,6 +157,46 @@ class Lifecycle:
             return await self._start(tx, row, host_id)
         return Outcome(await steps.snapshot(tx, row), kind="opened", actor=host_id)
 
+    async def open_seated(
+        self,
+        tx: Transaction,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        players: list[int],
+        rules: BaseModel,
+        event_id: int,
+    ) -> Outcome:
+        """An event's table: `players` seated in that order and the game started, with
+        nobody's click (the event paired them). The first player hosts it on paper; the
+        log reads as if each had joined, so the table replays and verifies as any other."""
+        steps = self._steps
+        spec = steps.registry.get(game)
+        seed = _new_seed()
+        host_id = players[0]
+        table_id = await tq.insert_table(
+            tx,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            host_id=host_id,
+            rules_json=rules.model_dump_json(),
+            seed_hex=seed.hex(),
+            commitment=commitment(seed),
+            now=steps.clock(),
+            event_id=event_id,
+        )
+        row = await steps.row(tx, table_id)
+        await steps.seat(tx, row, spec, rules, host_id)
+        await steps.log(tx, row.id, 1, host_id, {"kind": LogKind.OPEN}, [], [])
+        row = await steps.bump(tx, row)
+        for player in players[1:]:
+            await steps.seat(tx, row, spec, rules, player)
+            await steps.log(tx, row.id, row.version + 1, player, {"kind": LogKind.JOIN}, [], [])
+            row = await steps.bump(tx, row)
+        return await self._start(tx, row, host_id)
+
     async def add_computer(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
         """The host fills a lobby's seat with the computer (its stake from the house bank,
         where the house may stake it)."""

@@ -173,11 +173,12 @@ async def insert_ledger(
     table_id: int | None,
     action_seq: int | None,
     memo: str,
+    event_id: int | None = None,
 ) -> None:
     await tx.execute(
         "INSERT INTO ledger (guild_id, at, kind, source, target, amount, table_id, action_seq,"
-        " memo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (guild_id, at, kind, source, target, amount, table_id, action_seq, memo),
+        " memo, event_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, at, kind, source, target, amount, table_id, action_seq, memo, event_id),
     )
 
 
@@ -201,7 +202,8 @@ async def totals(tx: Transaction, guild_id: int) -> MoneyTotals:
     """Everything a guild's coins add up to; the money invariant is checked against it."""
     row = await tx.fetchone(
         "SELECT (SELECT COALESCE(SUM(balance), 0) FROM wallets WHERE guild_id = :g),"
-        " (SELECT COALESCE(SUM(escrow), 0) FROM game_tables WHERE guild_id = :g),"
+        " (SELECT COALESCE(SUM(escrow), 0) FROM game_tables WHERE guild_id = :g)"
+        " + (SELECT COALESCE(SUM(escrow), 0) FROM events WHERE guild_id = :g),"
         " (SELECT house_balance FROM guild_settings WHERE guild_id = :g),"
         " (SELECT minted FROM guild_settings WHERE guild_id = :g)",
         {"g": guild_id},
@@ -228,8 +230,8 @@ async def ledger_sums(tx: Transaction, guild_id: int) -> dict[str, int]:
 
 async def stored_balances(tx: Transaction, guild_id: int) -> dict[str, int]:
     """What every ledger account of a guild holds by the stored balances: its wallets, each
-    table's escrow, the house, and the mint (what was minted, as a debt of the outside
-    world). :func:`ledger_sums` must give the same for every account."""
+    table's and each event's escrow, the house, and the mint (what was minted, as a debt
+    of the outside world). :func:`ledger_sums` must give the same for every account."""
     totals_now = await totals(tx, guild_id)
     stored: dict[str, int] = {"mint": -totals_now.minted, "house": totals_now.house}
     for user_id, balance in await tx.fetchall(
@@ -240,6 +242,10 @@ async def stored_balances(tx: Transaction, guild_id: int) -> dict[str, int]:
         "SELECT id, escrow FROM game_tables WHERE guild_id = ?", (guild_id,)
     ):
         stored[f"escrow:{int(table_id)}"] = int(escrow)
+    for event_id, escrow in await tx.fetchall(
+        "SELECT id, escrow FROM events WHERE guild_id = ?", (guild_id,)
+    ):
+        stored[f"event:{int(event_id)}"] = int(escrow)
     return stored
 
 
@@ -348,11 +354,18 @@ async def table_flows(
     each such table's first movement on (older ones included, oldest first): ``(table id,
     when, amount)``, the amount positive into the table (a stake) and negative out of it.
     A loss limit reads them to tell a stake paid back today from one staked today."""
+    # An event's entry fee is a stake too (its rows carry the event, keyed negative here
+    # so that no event shares a key with a table).
     rows = await tx.fetchall(
-        "SELECT table_id, at, CASE WHEN source = :a THEN amount ELSE -amount END FROM ledger"
-        " WHERE kind = 'table' AND (source = :a OR target = :a) AND table_id IN ("
+        "SELECT COALESCE(table_id, -event_id), at,"
+        " CASE WHEN source = :a THEN amount ELSE -amount END FROM ledger"
+        " WHERE (source = :a OR target = :a) AND ("
+        " (kind = 'table' AND table_id IN ("
         " SELECT table_id FROM ledger WHERE guild_id = :g AND kind = 'table' AND at >= :t"
-        " AND (source = :a OR target = :a)) ORDER BY id",
+        " AND (source = :a OR target = :a)))"
+        " OR (kind = 'event' AND event_id IN ("
+        " SELECT event_id FROM ledger WHERE guild_id = :g AND kind = 'event' AND at >= :t"
+        " AND (source = :a OR target = :a)))) ORDER BY id",
         {"g": guild_id, "a": account, "t": since},
     )
     return [(int(row[0]), float(row[1]), int(row[2])) for row in rows]

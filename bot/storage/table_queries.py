@@ -96,12 +96,14 @@ async def insert_table(
     commitment: str,
     now: float,
     invitee_id: int | None = None,
+    event_id: int | None = None,
 ) -> int:
+    """A new lobby; an event's table (`event_id`) may share its channel with others."""
     try:
         return await tx.insert(
             "INSERT INTO game_tables (guild_id, channel_id, game, status, host_id, rules_json,"
-            " seed_hex, commitment, created_at, updated_at, invitee_id)"
-            " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+            " seed_hex, commitment, created_at, updated_at, invitee_id, event_id)"
+            " VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 guild_id,
                 channel_id,
@@ -113,6 +115,7 @@ async def insert_table(
                 now,
                 now,
                 invitee_id,
+                event_id,
             ),
         )
     except UNIQUE_VIOLATIONS as error:
@@ -156,7 +159,7 @@ async def claim_table(tx: Transaction, table_id: int) -> bool:
 async def open_table_in_channel(tx: Transaction, channel_id: int, game: str) -> TableRow | None:
     row = await tx.fetchone(
         f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE channel_id = ? AND game = ?"
-        " AND status IN ('lobby', 'running')",
+        " AND status IN ('lobby', 'running') AND event_id IS NULL",
         (channel_id, game),
     )
     return TableRow(*row) if row else None

@@ -18,6 +18,7 @@ The buttons of a command's private or paged answer, each its own ``DynamicItem``
     tz-history:<table>:<page>                   /history's pages
     tz-board:<owner>:<ranking>:<game>:<page>    /leaderboard's pages (``all``: every game)
     tz-selfexclude:<user>:<days>                /selfexclude's confirmation
+    tz-event:<event>:<verb>                     an event message: join, leave, start
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def history_id(table: int, page: int) -> str:
 
 
 BOARD_TEMPLATE = (
-    r"tz-board:(?P<owner>[0-9]+):(?P<ranking>coins|wins|net):(?P<game>[a-z_]+)"
+    r"tz-board:(?P<owner>[0-9]+):(?P<ranking>coins|wins|net|rating):(?P<game>[a-z_]+)"
     r":(?P<page>[0-9]+)"
 )
 BOARD_ALL_GAMES = "all"
@@ -95,3 +96,10 @@ SELF_EXCLUDE_TEMPLATE = r"tz-selfexclude:(?P<user>[0-9]+):(?P<days>[0-9]+)"
 
 def self_exclude_id(user_id: int, days: int) -> str:
     return f"tz-selfexclude:{user_id}:{days}"
+
+
+EVENT_TEMPLATE = r"tz-event:(?P<event>[0-9]{1,19}):(?P<verb>join|leave|start)"
+
+
+def event_id(event: int, verb: str) -> str:
+    return f"tz-event:{event}:{verb}"

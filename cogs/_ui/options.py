@@ -31,6 +31,7 @@ import discord
 from discord import app_commands
 from pydantic import BaseModel
 
+from bot.catalog import CATALOG
 from bot.errors import InsufficientFunds, NotAllowed
 from bot.i18n import N_, Said, _
 from bot.rules_text import GAMES
@@ -54,6 +55,8 @@ def server_while(switch: str) -> str:
 
 GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
 """The `game` choices of the commands that name a game (/stats, /leaderboard, /config)."""
+RATED_CHOICES = [choice for choice in GAME_CHOICES if choice.value in CATALOG.rated()]
+"""The games with skill ratings, /leaderboard's rating boards (a catalog record's ranking)."""
 REQUIRED: Any = inspect.Parameter.empty
 FROM_RULES: Any = object()
 """The default is the Rules model's default for the field."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.games.common import COMPUTER_IDS, is_computer
 from bot.i18n import N_, _, money
+from bot.ratings import Skill
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
@@ -21,6 +22,13 @@ def mention(user_id: int) -> str:
         seat = COMPUTER_IDS.index(user_id) + 1
         return _(COMPUTER_NAME) if seat == 1 else _("🤖 Computer {seat}", seat=str(seat))
     return f"<@{user_id}>"
+
+
+def rating(mu: float, sigma: float, games: int) -> str:
+    """A skill rating as boards and /stats show it: ``1538``, or ``1500?`` while it is
+    provisional (``bot/ratings.py``)."""
+    skill = Skill(mu, sigma, games)
+    return f"{skill.shown}?" if skill.provisional else str(skill.shown)
 
 
 def die(value: int) -> str:

@@ -39,6 +39,12 @@ def test_engines_are_pure() -> None:
     assert offenders(ROOT / "bot" / "games", ENGINE_FORBIDDEN) == []
 
 
+def test_tournament_core_is_pure() -> None:
+    """Pairing and standings are functions of the results: the event service brings the I/O."""
+    forbidden = (*ENGINE_FORBIDDEN, "bot.service", "bot.app", "bot.economy")
+    assert offenders(ROOT / "bot" / "events", forbidden) == []
+
+
 def test_storage_imports_nothing_above_it() -> None:
     """SQL sits at the bottom: the players, the table service, the app and the cogs use it,
     never the other way round."""

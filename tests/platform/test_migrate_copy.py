@@ -1,7 +1,7 @@
 """`python -m bot --migrate-sqlite-to URL`: a server's SQLite data, made by the real
 services (wallets, dailies, gifts, Strength Duel tables finished, running, in the lobby and
-cancelled, deadlines, notices, panels, stats, the ledger and the action log), copied into
-a fresh PostgreSQL database, which the services then carry on with: the same balances and
+cancelled, deadlines, notices, panels, stats, ratings, the ledger and the action log), copied
+into a fresh PostgreSQL database, which the services then carry on with: the same balances and
 rows, the live table still playable, ids continuing, the books balanced. Every refusal
 writes nothing, and a copy that does not verify is rolled back."""
 
@@ -46,7 +46,7 @@ DUEL = "strength_duel"
 
 def registry() -> GameRegistry:
     games = GameRegistry()
-    games.add(GameSpec(strength_duel.ENGINE, "Strength Duel"))
+    games.add(GameSpec(strength_duel.ENGINE, "Strength Duel", ranking=strength_duel.ranking))
     return games
 
 
@@ -159,6 +159,7 @@ async def test_the_copy_carries_every_row_and_the_bot_carries_on(
     sqlite_side = await open_services(path, registry=registry())
     try:
         before = await fingerprint(sqlite_side.db)
+        ratings_before = await rating_rows(sqlite_side)
         balances = await wallet_balances(sqlite_side.db, GUILD)
         panels_before = await pq_rows(sqlite_side)
     finally:
@@ -178,12 +179,14 @@ async def test_the_copy_carries_every_row_and_the_bot_carries_on(
     counts = await pg_tables(postgres_dsn)
     assert {t: counts[t] for t in report.rows} == report.rows
     assert report.rows["deadlines"] == 2 and report.rows["private_notices"] == 1
+    assert report.rows["ratings"] == 2, "the finished duel rated both players"
 
     s = await open_services(postgres_dsn, registry=registry(), house_float=100_000)
     try:
         # Every row equal, value for value: 64-bit ids, float times, JSON text.
         assert await fingerprint(s.db) == before
         assert await pq_rows(s) == panels_before
+        assert await rating_rows(s) == ratings_before
         assert await wallet_balances(s.db, GUILD) == balances
         assert (await s.economy.balance(GUILD, BOB)).balance == balances[BOB]
         await check_platform_invariants(s.db, s.registry)
@@ -213,6 +216,12 @@ async def test_the_copy_carries_every_row_and_the_bot_carries_on(
     finally:
         await s.tables.scheduler.stop()
         await s.db.close()
+
+
+async def rating_rows(s: Services) -> list[tuple[Any, ...]]:
+    async with s.db.reading() as tx:
+        rows = await tx.fetchall("SELECT * FROM ratings ORDER BY guild_id, game, user_id")
+    return [tuple(row) for row in rows]
 
 
 async def pq_rows(s: Services) -> list[tuple[Any, ...]]:

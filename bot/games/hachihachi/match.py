@@ -50,9 +50,10 @@ points, ``M = 2``: ``126 + 1 = 127`` coins at 1 coin a kan (it was 12 rounds' wo
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
-from bot.games.common import HOUSE, Honour
+from bot.games.common import HOUSE, Honour, Ranking, ranked_alone
 from bot.games.dice import Dice
 from bot.games.errors import IllegalMove
 from bot.games.hachihachi.cards import CARDS, DECK, MAJORITY
@@ -520,6 +521,15 @@ def finish(s: State, reason: Literal["rounds", "forfeit", "aborted", "uncovered"
             payouts=dict(s.payouts),
         )
     ]
+
+
+def ranking(state: State, events: Sequence[Mapping[str, Any]] = ()) -> Ranking | None:
+    """How a finished match placed its players, for skill ratings (``None``: a moderator
+    ended it): by the match's final points, equal points tied; a player who forfeited
+    (left the match to the table's deadlines) below every player who did not."""
+    if not state.finished or state.aborted:
+        return None
+    return ranked_alone({p: (int(p not in state.forfeited), state.scores[p]) for p in state.seats})
 
 
 def abort(s: State, by: int | None) -> list[Event]:
