@@ -62,6 +62,7 @@ from tests.platform.test_rules_text_locales import (
     check_japanese_pages,
     check_pages_fit,
 )
+from tests.platform.test_stats_rules import names_winners, winners_problems
 from tests.support.coinflip import TEST_CATALOG
 from tests.support.enrol import enrolled
 from tests.support.highcard import HIGHCARD
@@ -232,6 +233,26 @@ def test_an_option_classified_against_who_sets_it_fails_the_check(
     assert cog_of_highcard().OPTIONS.house_edge["rake"] == OPENER
     monkeypatch.undo()
     assert cog_of_highcard().OPTIONS.house_edge["rake"] == SERVER
+
+
+# -- what /stats books as a win --------------------------------------------------------------
+
+
+def test_what_it_names_as_its_winners_is_checked(enrolled_highcard: Catalog) -> None:
+    assert names_winners(HIGHCARD)
+    assert winners_problems(HIGHCARD) == []
+
+
+def test_naming_a_winner_who_came_out_behind_fails_the_check(
+    monkeypatch: pytest.MonkeyPatch, enrolled_highcard: Catalog
+) -> None:
+    engine = type(HIGHCARD.engine)
+    first_seat = lambda self, state: [] if state.winner is None else [state.seats[0]]  # noqa: E731
+    monkeypatch.setattr(engine, "winners", first_seat)  # whoever took the pot
+    problems = winners_problems(HIGHCARD)
+    assert problems and all("came out further ahead" in problem for problem in problems)
+    monkeypatch.setattr(engine, "winners", lambda self, state: [])
+    assert winners_problems(HIGHCARD) == [f"{KEY}: no playout finished naming a winner"]
 
 
 # -- what lists games, the rules pages, a service from the catalog alone -------------------------
