@@ -50,6 +50,58 @@ def test_everything_listing_games_derives_from_the_catalog():
     assert set(CATALOG.computers()) == KEYS, "every shipped game has a computer"
 
 
+GAME_COMMANDS = {"stats", "leaderboard", "config game", "config rule", "config stakes"}
+"""The commands that name a game by its choices."""
+
+
+def game_options(command: Any, path: str = "") -> dict[str, dict[str, str]]:
+    """Each (sub)command's `game` choices in ``command`` as synced: path → value → name."""
+    here = f"{path} {command.name}".strip()
+    found: dict[str, dict[str, str]] = {}
+    for option in command.options:
+        if hasattr(option, "options"):  # a subcommand, or a group of them
+            found |= game_options(option, here)
+        elif option.name == "game" and option.choices:
+            found[here] = {str(choice.value): choice.name for choice in option.choices}
+    return found
+
+
+async def offered_games(env: Any) -> dict[str, dict[str, str]]:
+    """The games each command offers as its `game` choices, as Discord has them (synced):
+    command → value → title."""
+    found: dict[str, dict[str, str]] = {}
+    for command in await env.bot.tree.fetch_commands():
+        found |= game_options(command)
+    return found
+
+
+async def check_offered(env: Any, game: AnyGame) -> None:
+    """Every command naming a game by its choices offers ``game``, by its title, as it
+    offers every game the bot's catalog lists."""
+    offered = await offered_games(env)
+    assert set(offered) == GAME_COMMANDS
+    for command, games in offered.items():
+        assert games.get(game.name) == game.title, f"/{command} does not offer {game.name}"
+        assert games == {
+            record.name: record.title for record in env.bot.catalog if record.rules_file
+        }, command
+
+
+async def test_the_commands_naming_a_game_offer_the_shipped_games(simcord_env):
+    from tests.support.sim import make_world
+
+    await make_world(simcord_env, "alice")  # the bot is up and its commands synced
+    # As declared: the shipped games by their titles, in the catalog's order. (The tests'
+    # bot also hosts the coin flip, which has no rules page: not offered, as /rules shows
+    # it not.)
+    shipped = {choice.value: choice.name for choice in GAME_CHOICES}
+    assert list(shipped) == list(CATALOG.names())
+    for command, games in (await offered_games(simcord_env)).items():
+        assert list(games.items()) == list(shipped.items()), command
+    for game in CATALOG:
+        await check_offered(simcord_env, game)
+
+
 def check_listed(game: AnyGame) -> None:
     """What lists games reads the game from the catalog: /rules' title, the chart's
     colour, its rules file where its record says."""

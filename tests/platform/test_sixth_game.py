@@ -30,6 +30,7 @@ from bot.i18n import extract as extractor
 from bot.i18n.extract import locale_folder, missing, po_entries
 from cogs._ui.options import OPENER, SERVER
 from cogs._ui.stats_chart import OTHER_GAME, colour_of
+from tests.cogs.test_open_defaults_simcord import check_defaults_inside_limits
 from tests.cogs.test_stats_each_game_simcord import booked, chart_colours
 from tests.cogs.test_turn_line_simcord import check_turn_line
 from tests.games.test_contract import (
@@ -41,7 +42,14 @@ from tests.games.test_contract import (
 )
 from tests.games.test_private_events import every_model, privacy_problems
 from tests.platform._helpers import open_services
-from tests.platform.test_catalog import CHANNEL, GUILD, _play, _service_parts, check_listed
+from tests.platform.test_catalog import (
+    CHANNEL,
+    GUILD,
+    _play,
+    _service_parts,
+    check_listed,
+    check_offered,
+)
 from tests.platform.test_cog_layout import check_game_package, cog_package
 from tests.platform.test_glossary_ja import (
     glossary_offences,
@@ -339,6 +347,19 @@ async def test_its_open_command_offers_no_server_option(
 ) -> None:
     await make_world(simcord_env, "alice")
     await check_open_command(simcord_env, HIGHCARD)
+
+
+async def test_every_command_naming_a_game_offers_it(
+    simcord_env: Any, enrolled_highcard: Catalog
+) -> None:
+    await make_world(simcord_env, "alice")
+    await check_offered(simcord_env, HIGHCARD)
+
+
+async def test_its_defaults_move_inside_the_servers_stake_limits(
+    simcord_env: Any, enrolled_highcard: Catalog
+) -> None:
+    await check_defaults_inside_limits(await make_world(simcord_env, "alice", "bob"), KEY)
 
 
 async def test_its_table_opens_with_its_defaults_and_leads_with_its_turn_line(
