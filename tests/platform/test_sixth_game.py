@@ -59,10 +59,14 @@ from tests.platform.test_glossary_ja import (
     without_a_catalog,
 )
 from tests.platform.test_house_options_simcord import (
+    ServerCase,
     check_open_command,
     check_rules_name_server_options,
+    check_server_option,
     check_setters,
     classification_problems,
+    server_case_problems,
+    server_cases,
 )
 from tests.platform.test_one_way import ABOVE_THE_HUB, all_offences
 from tests.platform.test_rules_text_locales import (
@@ -347,6 +351,23 @@ async def test_its_open_command_offers_no_server_option(
 ) -> None:
     await make_world(simcord_env, "alice")
     await check_open_command(simcord_env, HIGHCARD)
+
+
+def test_its_server_options_are_read_from_its_options(enrolled_highcard: Catalog) -> None:
+    assert server_case_problems(HIGHCARD) == []
+    # The rake, the one server option, at the far end of its own range: a case no one wrote.
+    assert server_cases(HIGHCARD) == [ServerCase(KEY, "rake", 10, (), {"rake": 10})]
+
+
+with enrolled(HIGHCARD):  # read from its options, where the catalog says they are
+    SERVER_CASES = server_cases(HIGHCARD)
+
+
+@pytest.mark.parametrize("case", SERVER_CASES, ids=[case.id for case in SERVER_CASES])
+async def test_a_member_cannot_set_its_server_option_a_moderator_can_and_tables_take_it(
+    simcord_env: Any, enrolled_highcard: Catalog, case: ServerCase
+) -> None:
+    await check_server_option(simcord_env, case)
 
 
 async def test_every_command_naming_a_game_offers_it(
