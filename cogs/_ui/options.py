@@ -55,9 +55,10 @@ def server_while(switch: str) -> str:
 
 def game_choices(catalog: Catalog) -> list[app_commands.Choice[str]]:
     """The `game` choices of the commands that name a game (/stats, /leaderboard, /config):
-    every game of ``catalog`` that has rules, by title, in the catalog's order."""
+    every game of ``catalog`` that has rules, by title (translated as Discord is given it),
+    in the catalog's order."""
     return [
-        app_commands.Choice(name=game.title, value=game.name)
+        app_commands.Choice(name=app_commands.locale_str(game.title), value=game.name)
         for game in catalog
         if game.rules_file is not None
     ]
@@ -76,7 +77,7 @@ def offer_games(cog: commands.Cog, catalog: Catalog) -> None:
     :data:`GAME_CHOICES`."""
     # (As discord.py types a parameter's choices: of any value type.)
     choices: list[app_commands.Choice[str | int | float]] = [
-        app_commands.Choice(name=choice.name, value=choice.value)
+        app_commands.Choice(name=app_commands.locale_str(choice.name), value=choice.value)
         for choice in game_choices(catalog)
     ]
     for command in cog.walk_app_commands():
