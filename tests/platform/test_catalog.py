@@ -24,6 +24,7 @@ from cogs._ui.stats_chart import OTHER_GAME, colour_of
 from tests.platform._helpers import Services, open_services
 from tests.support.coinflip import COINFLIP, TEST_CATALOG
 from tests.support.replay import data_of
+from tests.support.sim import make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = frozenset(CATALOG.names())
@@ -88,8 +89,6 @@ async def check_offered(env: Any, game: AnyGame) -> None:
 
 
 async def test_the_commands_naming_a_game_offer_the_shipped_games(simcord_env):
-    from tests.support.sim import make_world
-
     await make_world(simcord_env, "alice")  # the bot is up and its commands synced
     # As declared: the shipped games by their titles, in the catalog's order. (The tests'
     # bot also hosts the coin flip, which has no rules page: not offered, as /rules shows
