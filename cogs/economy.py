@@ -33,7 +33,7 @@ from cogs._ui.custom_ids import (
     self_exclude_id,
 )
 from cogs._ui.errors import DAILY_WENT_THROUGH, GIFT_WENT_THROUGH
-from cogs._ui.options import GAME_CHOICES, RATED_CHOICES
+from cogs._ui.options import GAME_CHOICES, RATED_CHOICES, offer_games
 from cogs._ui.primitives import in_server_language, send_ephemeral
 
 log = logging.getLogger(__name__)
@@ -402,6 +402,7 @@ class SelfExcludeButton(
 class EconomyCog(commands.Cog, name="Economy"):
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
+        offer_games(self, bot.catalog)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(SelfExcludeButton, BoardButton)

@@ -35,7 +35,7 @@ from cogs._ui.cog import GameCog
 from cogs._ui.custom_ids import EVENT_TEMPLATE, event_id
 from cogs._ui.hub import TableHub
 from cogs._ui.notify import Mode
-from cogs._ui.options import GAME_CHOICES
+from cogs._ui.options import RATED_CHOICES, offer_games
 from cogs._ui.primitives import actor_of, send_ephemeral, tell
 
 log = logging.getLogger(__name__)
@@ -280,6 +280,7 @@ class EventsCog(
 ):
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
+        offer_games(self, bot.catalog, rated=True)
         self.events: EventService = bot.events
         self.events.listeners.append(self.on_change)
 
@@ -458,7 +459,7 @@ class EventsCog(
         split="Prize split by place in percent (default 50/30/20)",
         options="The game's table options, like mode=three; round_seconds=60",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=RATED_CHOICES)
     @app_commands.guild_only()
     async def open(
         self,

@@ -29,7 +29,7 @@ from bot.service.config import ServerConfig
 from cogs._ui import render
 from cogs._ui.cog import GameCog
 from cogs._ui.hub import TableHub
-from cogs._ui.options import GAME_CHOICES, Option, Options
+from cogs._ui.options import GAME_CHOICES, Option, Options, offer_games
 from cogs._ui.primitives import send_ephemeral
 from cogs.economy import GiftSettings, configure_economy
 
@@ -199,6 +199,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="Serve
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
         super().__init__()
+        offer_games(self, bot.catalog)
 
     def playable(self) -> dict[str, str]:
         return {name: GAMES[name] for name in self.bot.registry.names() if name in GAMES}

@@ -27,7 +27,7 @@ from cogs._ui import render
 from cogs._ui.custom_ids import HISTORY_TEMPLATE, TABLES_TEMPLATE, history_id, tables_id
 from cogs._ui.face import Acted
 from cogs._ui.hub import TableHub
-from cogs._ui.options import GAME_CHOICES
+from cogs._ui.options import GAME_CHOICES, offer_games
 from cogs._ui.primitives import actor_of, is_moderator, send_ephemeral
 from cogs._ui.replay import replay_file
 from cogs._ui.rules_pages import rules_page
@@ -299,6 +299,7 @@ class HistoryButton(
 class TablesCog(commands.Cog, name="Tables"):
     def __init__(self, bot: TanzakuBot) -> None:
         self.bot = bot
+        offer_games(self, bot.catalog)
         TableHub.of(bot)
 
     async def cog_load(self) -> None:

@@ -29,12 +29,12 @@ from typing import Any, Literal
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 from pydantic import BaseModel
 
-from bot.catalog import CATALOG
+from bot.catalog import CATALOG, Catalog
 from bot.errors import InsufficientFunds, NotAllowed
 from bot.i18n import N_, Said, _
-from bot.rules_text import GAMES
 from cogs._ui.amounts import parse_amount
 from cogs._ui.forms import TableModal
 
@@ -53,10 +53,46 @@ def server_while(switch: str) -> str:
     return f"server while {switch}"
 
 
-GAME_CHOICES = [app_commands.Choice(name=title, value=name) for name, title in GAMES.items()]
-"""The `game` choices of the commands that name a game (/stats, /leaderboard, /config)."""
-RATED_CHOICES = [choice for choice in GAME_CHOICES if choice.value in CATALOG.rated()]
-"""The games with skill ratings, /leaderboard's rating boards (a catalog record's ranking)."""
+def game_choices(catalog: Catalog, *, rated: bool = False) -> list[app_commands.Choice[str]]:
+    """The `game` choices of the commands that name a game (/stats, /leaderboard, /config):
+    every game of ``catalog`` that has rules (only the rated ones if ``rated``: /event
+    open's), by title (translated as Discord is given it), in the catalog's order."""
+    return [
+        app_commands.Choice(name=app_commands.locale_str(game.title), value=game.name)
+        for game in catalog
+        if game.rules_file is not None and (game.rated or not rated)
+    ]
+
+
+GAME_CHOICES = game_choices(CATALOG)
+"""The `game` choices as the commands declare them (the shipped catalog's, when the
+module is imported); each cog offers its bot's catalog's instead (:func:`offer_games`)."""
+RATED_CHOICES = game_choices(CATALOG, rated=True)
+"""The games with skill ratings (a catalog record's ranking): /leaderboard's rating boards,
+and the games an event can be played at (/event open)."""
+
+
+def offer_games(cog: commands.Cog, catalog: Catalog, *, rated: bool = False) -> None:
+    """Every `game` option of ``cog``'s commands declared with choices offers the games of
+    ``catalog``, the bot's (its rated games only if ``rated``). Called as the cog is built,
+    before its commands reach the tree (and Discord): a bot built from a catalog with a
+    game enrolled for a test offers it as it does a shipped one, and a bot built from the
+    shipped catalog offers exactly what the commands declare."""
+    # (As discord.py types a parameter's choices: of any value type.)
+    choices: list[app_commands.Choice[str | int | float]] = [
+        app_commands.Choice(name=app_commands.locale_str(choice.name), value=choice.value)
+        for choice in game_choices(catalog, rated=rated)
+    ]
+    for command in cog.walk_app_commands():
+        if not isinstance(command, app_commands.Command):
+            continue
+        # The cog's own copy of the command: its parameters are a copy of the class's,
+        # so replacing one leaves the class's (and any other bot's) as declared.
+        declared = command._params.get("game")
+        if declared is not None and declared.choices:
+            command._params["game"] = replace(declared, choices=choices)
+
+
 REQUIRED: Any = inspect.Parameter.empty
 FROM_RULES: Any = object()
 """The default is the Rules model's default for the field."""

@@ -50,11 +50,16 @@ async def test_open_with_no_options_starts_with_two_new_wallets(simcord_env, gam
 
 @pytest.mark.parametrize("game", GAMES)
 async def test_defaults_move_inside_the_servers_stake_limits(simcord_env, game):
-    world = await make_world(simcord_env, "alice", "bob")
+    await check_defaults_inside_limits(await make_world(simcord_env, "alice", "bob"), game)
+
+
+async def check_defaults_inside_limits(world: Any, game: str) -> None:
+    """A moderator limits the game's stakes (`/config stakes`, which offers every game
+    of the bot's catalog); its table opened with no options starts inside them."""
     limits = dict(game=game, lowest=200, highest=500)
     answered(await world.moderator.slash(world.channel, "config stakes", **limits))
     snapshot = await open_and_start(world, game)
-    engine = simcord_env.bot.registry.get(game).engine
+    engine = world.env.bot.registry.get(game).engine
     least, most = engine.stake_range(snapshot.rules)
     assert 200 <= least <= most <= 500, (least, most)
 

@@ -199,7 +199,7 @@ def test_random_playouts_keep_the_contract(
     play_out(engine, rules, maker, seed)
 
 
-def play_out(engine: AnyEngine, rules: BaseModel, maker: ActionMaker, seed: int) -> None:
+def play_out(engine: AnyEngine, rules: BaseModel, maker: ActionMaker, seed: int) -> Any:
     """One random playout, checked against the contract at every step: a refusal says why
     and changes nothing, ``act`` never mutates its input, payouts sum to zero with the
     house, stakes never go negative, the state round-trips through JSON; the finished
@@ -249,6 +249,7 @@ def play_out(engine: AnyEngine, rules: BaseModel, maker: ActionMaker, seed: int)
     for player, action in history:
         replayed, _ = engine.act(replayed, player, action, replay_dice)
     assert replayed == state
+    return state
 
 
 @pytest.mark.parametrize(("engine", "rules", "maker"), [*CASES, *cases(Catalog((COINFLIP,)))])

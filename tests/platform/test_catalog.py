@@ -24,6 +24,7 @@ from cogs._ui.stats_chart import OTHER_GAME, colour_of
 from tests.platform._helpers import Services, open_services
 from tests.support.coinflip import COINFLIP, TEST_CATALOG
 from tests.support.replay import data_of
+from tests.support.sim import make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = frozenset(CATALOG.names())
@@ -48,6 +49,65 @@ def test_everything_listing_games_derives_from_the_catalog():
     for game in CATALOG:
         check_listed(game)
     assert set(CATALOG.computers()) == KEYS, "every shipped game has a computer"
+
+
+GAME_COMMANDS = {"stats", "leaderboard", "config game", "config rule", "config stakes"}
+"""The commands that name any game by its choices."""
+RATED_GAME_COMMANDS = {"event open"}
+"""The commands that name a rated game by its choices (an event needs places to score)."""
+
+
+def game_options(command: Any, path: str = "") -> dict[str, dict[str, str]]:
+    """Each (sub)command's `game` choices in ``command`` as synced: path → value → name."""
+    here = f"{path} {command.name}".strip()
+    found: dict[str, dict[str, str]] = {}
+    for option in command.options:
+        if hasattr(option, "options"):  # a subcommand, or a group of them
+            found |= game_options(option, here)
+        elif option.name == "game" and option.choices:
+            found[here] = {str(choice.value): choice.name for choice in option.choices}
+    return found
+
+
+async def offered_games(env: Any) -> dict[str, dict[str, str]]:
+    """The games each command offers as its `game` choices, as Discord has them (synced):
+    command → value → title."""
+    found: dict[str, dict[str, str]] = {}
+    for command in await env.bot.tree.fetch_commands():
+        found |= game_options(command)
+    return found
+
+
+async def check_offered(env: Any, game: AnyGame) -> None:
+    """Every command naming a game by its choices offers ``game``, by its title, as it
+    offers every game the bot's catalog lists."""
+    offered = await offered_games(env)
+    assert set(offered) == GAME_COMMANDS | RATED_GAME_COMMANDS
+    for command, games in offered.items():
+        rated_only = command in RATED_GAME_COMMANDS
+        if game.rated or not rated_only:
+            assert games.get(game.name) == game.title, f"/{command} does not offer {game.name}"
+        assert games == {
+            record.name: record.title
+            for record in env.bot.catalog
+            if record.rules_file and (record.rated or not rated_only)
+        }, command
+
+
+async def test_the_commands_naming_a_game_offer_the_shipped_games(simcord_env):
+    await make_world(simcord_env, "alice")  # the bot is up and its commands synced
+    # As declared: the shipped games by their titles, in the catalog's order. (The tests'
+    # bot also hosts the coin flip, which has no rules page: not offered, as /rules shows
+    # it not.)
+    shipped = {choice.value: choice.name for choice in GAME_CHOICES}
+    assert list(shipped) == list(CATALOG.names())
+    rated = {name: title for name, title in shipped.items() if name in CATALOG.rated()}
+    assert list(rated) == ["nihakyu", "strength_duel", "hachihachi"]
+    for command, games in (await offered_games(simcord_env)).items():
+        expected = rated if command in RATED_GAME_COMMANDS else shipped
+        assert list(games.items()) == list(expected.items()), command
+    for game in CATALOG:
+        await check_offered(simcord_env, game)
 
 
 def check_listed(game: AnyGame) -> None:

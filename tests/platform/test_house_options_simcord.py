@@ -7,7 +7,8 @@ moderator's `/config rule` sets it), the server's while a server option is on (N
 variants under Dealer's Blood, which then decide how long the players outlast the Dealer),
 or fixed (no one sets it). A new Rules field fails the first test until it is classified
 there; the open commands, the options form, `/config rule` and the rules pages are held
-to the classification.
+to the classification. Each server option is set by `/config rule` to a value its own
+declaration offers (:func:`server_cases`), so a new game's are tried with no case written.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
 
@@ -26,7 +27,7 @@ from pydantic import BaseModel
 from bot.catalog import CATALOG, AnyGame
 from bot.errors import NotAllowed, UserFacingError
 from bot.rules_text import GAMES, pages
-from cogs._ui.options import FIXED, OPENER, SERVER, Options, table
+from cogs._ui.options import FIXED, OPENER, SERVER, Option, Options, table
 from tests.support.sim import answered, make_world, refusal
 
 
@@ -181,47 +182,140 @@ async def check_open_command(env: Any, record: AnyGame) -> None:
             assert option.name in offered or not option.inline, option.name
 
 
-SERVER_CASES = [
-    # game, what the member must type to open, the option, a value that is not the
-    # default, the Rules field and the value the table then has.
-    ("hazard", {}, "odds_bets", "off", "odds_bets", False),
-    ("hazard", {}, "against_commission", "10", "against_commission", 10),
-    ("fortunes_winds", {}, "house_guard", "off", "house_guard", False),
-    ("fortunes_winds", {}, "against_bets", "off", "allow_bet_against", False),
-    ("nihakyu", {"ante": 10}, "dealers_blood", "on", "dealers_blood", True),
-    ("nihakyu", {"ante": 10}, "caught_on_natural_one", "on", "caught_on_natural_one", True),
-]
+def typed(value: Any) -> str:
+    """A value as a moderator types it in `/config rule`."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
-@pytest.mark.parametrize(("game", "needed", "option", "value", "field", "expected"), SERVER_CASES)
-async def test_a_member_cannot_set_it_a_moderator_can_and_new_tables_take_it(
-    simcord_env, game, needed, option, value, field, expected
-):
-    world = await make_world(simcord_env, "alice")
+def other_values(options: Options, option: Option) -> list[Any]:
+    """Values of ``option`` other than its default, from its own declaration: the other
+    side of a switch, its other choices, the ends of its range."""
+    default = options.default(option)
+    if option.kind is bool:
+        return [not default]
+    if option.choices:
+        return [choice for choice in option.choices if choice != default]
+    ends = [end for end in (option.high, option.low) if end is not None]
+    return [end for end in dict.fromkeys(ends) if end != default]
+
+
+@dataclass(frozen=True)
+class ServerCase:
+    """A server option of a game set to a value other than its default by `/config rule`,
+    after any other server values it needs beside it (``first``: Hazard's bar off needs a
+    commission), and the Rules fields every new table then has (``expected``)."""
+
+    game: str
+    option: str
+    value: Any
+    first: tuple[tuple[str, Any], ...]
+    expected: Mapping[str, Any]
+
+    @property
+    def id(self) -> str:
+        return f"{self.game}-{self.option}"
+
+
+def server_case(record: AnyGame, option: Option) -> ServerCase | None:
+    """The first value other than its default that the server may set ``option`` to,
+    alone, or else beside one other server option's value (found by the check `/config
+    rule` makes, :meth:`Options.server_check`); ``None`` if none is."""
+    options = options_of(record.name)
+    pairs: list[tuple[tuple[str, Any], ...]] = [()]
+    pairs += [
+        ((other.name, value),)
+        for other in options.options
+        if other.server and other is not option
+        for value in other_values(options, other)
+    ]
+    for first in pairs:
+        for value in other_values(options, option):
+            server = {**dict(first), option.name: value}
+            if options.server_check(dict(first)) or options.server_check(server):
+                continue
+            # The fields the values set, by the declaration alone (not by the path that
+            # takes the server's values, which the test is to hold).
+            before, after = options.rules({}), options.rules(server)
+            expected = {field: v for field, v in after.items() if before.get(field) != v}
+            return ServerCase(record.name, option.name, value, first, expected)
+    return None
+
+
+def server_cases(record: AnyGame) -> list[ServerCase]:
+    """A case for each server option of the game, read from its options."""
+    options = options_of(record.name)
+    found = [server_case(record, option) for option in options.options if option.server]
+    return [case for case in found if case is not None]
+
+
+def server_case_problems(record: AnyGame) -> list[str]:
+    """Server options no value of which, other than the default, the server may set."""
+    options = options_of(record.name)
+    cased = {case.option for case in server_cases(record)}
+    return [
+        f"{record.name}: no value of {option.name} but its default can be set"
+        for option in options.options
+        if option.server and option.name not in cased
+    ]
+
+
+SERVER_CASES = [case for record in CATALOG for case in server_cases(record)]
+
+
+def test_every_server_option_of_every_game_is_exercised() -> None:
+    for record in CATALOG:
+        assert server_case_problems(record) == []
+    assert {case.id for case in SERVER_CASES} >= {
+        "hazard-against_commission",
+        "fortunes_winds-against_bets",
+        "nihakyu-dealers_blood",
+    }
+    bar = next(case for case in SERVER_CASES if case.id == "hazard-against_bar")
+    assert (bar.value, bar.first) == (False, (("against_commission", 50),))
+    against = next(case for case in SERVER_CASES if case.id == "fortunes_winds-against_bets")
+    assert against.expected == {"allow_bet_against": False}, "the field it sets, by its name"
+
+
+@pytest.mark.parametrize("case", SERVER_CASES, ids=[case.id for case in SERVER_CASES])
+async def test_a_member_cannot_set_it_a_moderator_can_and_new_tables_take_it(simcord_env, case):
+    await check_server_option(simcord_env, case)
+
+
+async def check_server_option(env: Any, case: ServerCase) -> None:
+    """A member can neither open a table with the server option nor set it by `/config
+    rule` (even given the command); a moderator can, and every new table takes it."""
+    world = await make_world(env, "alice")
     alice, mod = world["alice"], world.moderator
+    game, option = case.game, case.option
     command = open_command(game)
 
     # The member's command has no such option: Discord (SimCord) refuses to send it, and
     # nothing opens.
-    assert option not in await open_options(simcord_env, game)
+    assert option not in await open_options(env, game)
     with pytest.raises(Exception, match=option):
-        await alice.slash(world.channel, command, **needed, **{option: value == "on"})
-    await nothing_opened(simcord_env)
+        await alice.slash(world.channel, command, **{option: case.value})
+    await nothing_opened(env)
 
     # A member given the /config command by a server's override is still refused.
-    synced = await simcord_env.bot.tree.fetch_commands()
+    synced = await env.bot.tree.fetch_commands()
     config = next(c for c in synced if c.name == "config")
     world.guild.set_command_permissions(config, {alice: True})
-    rule = dict(game=game, option=option, value=value)
+    rule = dict(game=game, option=option, value=typed(case.value))
     assert "Manage Server" in refusal(await alice.slash(world.channel, "config rule", **rule))
-    assert (await simcord_env.bot.tables.server_config(world.guild.id)).rule_defaults == {}
+    assert (await env.bot.tables.server_config(world.guild.id)).rule_defaults == {}
 
     # The moderator's rule: said to be the moderators' alone, and every new table has it.
+    for name, value in case.first:
+        first = dict(game=game, option=name, value=typed(value))
+        answered(await mod.slash(world.channel, "config rule", **first), ephemeral=True)
     note = answered(await mod.slash(world.channel, "config rule", **rule), ephemeral=True)
     assert "Only moderators set it" in note.response.content
-    answered(await alice.slash(world.channel, command, **needed), ephemeral=False)
-    snapshot = await simcord_env.bot.tables.snapshot(1)
-    assert getattr(snapshot.rules, field) == expected
+    answered(await alice.slash(world.channel, command), ephemeral=False)
+    snapshot = await env.bot.tables.snapshot(1)
+    assert case.expected, f"{case.id}: sets no Rules field"
+    assert {field: getattr(snapshot.rules, field) for field in case.expected} == case.expected
 
 
 async def test_dealers_blood_makes_the_variants_the_servers_too(simcord_env):

@@ -30,6 +30,7 @@ from bot.i18n import extract as extractor
 from bot.i18n.extract import locale_folder, missing, po_entries
 from cogs._ui.options import OPENER, SERVER
 from cogs._ui.stats_chart import OTHER_GAME, colour_of
+from tests.cogs.test_open_defaults_simcord import check_defaults_inside_limits
 from tests.cogs.test_stats_each_game_simcord import booked, chart_colours
 from tests.cogs.test_turn_line_simcord import check_turn_line
 from tests.games.test_contract import (
@@ -41,7 +42,14 @@ from tests.games.test_contract import (
 )
 from tests.games.test_private_events import every_model, privacy_problems
 from tests.platform._helpers import open_services
-from tests.platform.test_catalog import CHANNEL, GUILD, _play, _service_parts, check_listed
+from tests.platform.test_catalog import (
+    CHANNEL,
+    GUILD,
+    _play,
+    _service_parts,
+    check_listed,
+    check_offered,
+)
 from tests.platform.test_cog_layout import check_game_package, cog_package
 from tests.platform.test_glossary_ja import (
     glossary_offences,
@@ -51,10 +59,14 @@ from tests.platform.test_glossary_ja import (
     without_a_catalog,
 )
 from tests.platform.test_house_options_simcord import (
+    ServerCase,
     check_open_command,
     check_rules_name_server_options,
+    check_server_option,
     check_setters,
     classification_problems,
+    server_case_problems,
+    server_cases,
 )
 from tests.platform.test_one_way import ABOVE_THE_HUB, all_offences
 from tests.platform.test_rules_text_locales import (
@@ -62,6 +74,7 @@ from tests.platform.test_rules_text_locales import (
     check_japanese_pages,
     check_pages_fit,
 )
+from tests.platform.test_stats_rules import names_winners, winners_problems
 from tests.support.coinflip import TEST_CATALOG
 from tests.support.enrol import enrolled
 from tests.support.highcard import HIGHCARD
@@ -234,6 +247,26 @@ def test_an_option_classified_against_who_sets_it_fails_the_check(
     assert cog_of_highcard().OPTIONS.house_edge["rake"] == SERVER
 
 
+# -- what /stats books as a win --------------------------------------------------------------
+
+
+def test_what_it_names_as_its_winners_is_checked(enrolled_highcard: Catalog) -> None:
+    assert names_winners(HIGHCARD)
+    assert winners_problems(HIGHCARD) == []
+
+
+def test_naming_a_winner_who_came_out_behind_fails_the_check(
+    monkeypatch: pytest.MonkeyPatch, enrolled_highcard: Catalog
+) -> None:
+    engine = type(HIGHCARD.engine)
+    first_seat = lambda self, state: [] if state.winner is None else [state.seats[0]]  # noqa: E731
+    monkeypatch.setattr(engine, "winners", first_seat)  # whoever took the pot
+    problems = winners_problems(HIGHCARD)
+    assert problems and all("came out further ahead" in problem for problem in problems)
+    monkeypatch.setattr(engine, "winners", lambda self, state: [])
+    assert winners_problems(HIGHCARD) == [f"{KEY}: no playout finished naming a winner"]
+
+
 # -- what lists games, the rules pages, a service from the catalog alone -------------------------
 
 
@@ -318,6 +351,36 @@ async def test_its_open_command_offers_no_server_option(
 ) -> None:
     await make_world(simcord_env, "alice")
     await check_open_command(simcord_env, HIGHCARD)
+
+
+def test_its_server_options_are_read_from_its_options(enrolled_highcard: Catalog) -> None:
+    assert server_case_problems(HIGHCARD) == []
+    # The rake, the one server option, at the far end of its own range: a case no one wrote.
+    assert server_cases(HIGHCARD) == [ServerCase(KEY, "rake", 10, (), {"rake": 10})]
+
+
+with enrolled(HIGHCARD):  # read from its options, where the catalog says they are
+    SERVER_CASES = server_cases(HIGHCARD)
+
+
+@pytest.mark.parametrize("case", SERVER_CASES, ids=[case.id for case in SERVER_CASES])
+async def test_a_member_cannot_set_its_server_option_a_moderator_can_and_tables_take_it(
+    simcord_env: Any, enrolled_highcard: Catalog, case: ServerCase
+) -> None:
+    await check_server_option(simcord_env, case)
+
+
+async def test_every_command_naming_a_game_offers_it(
+    simcord_env: Any, enrolled_highcard: Catalog
+) -> None:
+    await make_world(simcord_env, "alice")
+    await check_offered(simcord_env, HIGHCARD)
+
+
+async def test_its_defaults_move_inside_the_servers_stake_limits(
+    simcord_env: Any, enrolled_highcard: Catalog
+) -> None:
+    await check_defaults_inside_limits(await make_world(simcord_env, "alice", "bob"), KEY)
 
 
 async def test_its_table_opens_with_its_defaults_and_leads_with_its_turn_line(
