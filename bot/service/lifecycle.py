@@ -123,7 +123,6 @@ class Lifecycle:
             raise NotAllowed("You cannot challenge yourself.")
         steps = self._steps
         spec = steps.registry.get(game)
-        seed = _new_seed()
         now = steps.clock()
         await steps.economy.terms(tx, guild_id)
         config = ServerConfig.from_rows(await tq.guild_config(tx, guild_id))
@@ -134,26 +133,14 @@ class Lifecycle:
         await _check_lobbies_hosted(tx, guild_id, host_id)
         if against_computer:
             await _check_computer_tables(tx, guild_id, host_id)
-        table_id = await tq.insert_table(
-            tx,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game=game,
-            host_id=host_id,
-            rules_json=rules.model_dump_json(),
-            seed_hex=seed.hex(),
-            commitment=commitment(seed),
-            now=now,
-            invitee_id=invitee_id,
+        row = await self._insert_hosted(
+            tx, guild_id, channel_id, spec, rules, host_id, now, invitee_id=invitee_id
         )
-        row = await steps.row(tx, table_id)
-        await steps.seat(tx, row, spec, rules, host_id)
-        await steps.log(tx, row.id, 1, host_id, {"kind": LogKind.OPEN}, [], [])
-        await tq.set_deadline(tx, table_id, now + lobby_seconds, 0, LOBBY_DEADLINE)
+        await tq.set_deadline(tx, row.id, now + lobby_seconds, 0, LOBBY_DEADLINE)
         row = await steps.bump(tx, row)
         if against_computer:
             await self._seat_computer(tx, row, spec, rules, [host_id])
-            row = await steps.bump(tx, await steps.row(tx, table_id))
+            row = await steps.bump(tx, await steps.row(tx, row.id))
             return await self._start(tx, row, host_id)
         return Outcome(await steps.snapshot(tx, row), kind="opened", actor=host_id)
 
@@ -173,29 +160,51 @@ class Lifecycle:
         log reads as if each had joined, so the table replays and verifies as any other."""
         steps = self._steps
         spec = steps.registry.get(game)
-        seed = _new_seed()
         host_id = players[0]
-        table_id = await tq.insert_table(
-            tx,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game=game,
-            host_id=host_id,
-            rules_json=rules.model_dump_json(),
-            seed_hex=seed.hex(),
-            commitment=commitment(seed),
-            now=steps.clock(),
-            event_id=event_id,
+        row = await self._insert_hosted(
+            tx, guild_id, channel_id, spec, rules, host_id, steps.clock(), event_id=event_id
         )
-        row = await steps.row(tx, table_id)
-        await steps.seat(tx, row, spec, rules, host_id)
-        await steps.log(tx, row.id, 1, host_id, {"kind": LogKind.OPEN}, [], [])
         row = await steps.bump(tx, row)
         for player in players[1:]:
             await steps.seat(tx, row, spec, rules, player)
             await steps.log(tx, row.id, row.version + 1, player, {"kind": LogKind.JOIN}, [], [])
             row = await steps.bump(tx, row)
         return await self._start(tx, row, host_id)
+
+    async def _insert_hosted(
+        self,
+        tx: Transaction,
+        guild_id: int,
+        channel_id: int,
+        spec: AnySpec,
+        rules: BaseModel,
+        host_id: int,
+        now: float,
+        *,
+        invitee_id: int | None = None,
+        event_id: int | None = None,
+    ) -> tq.TableRow:
+        """A new table with its fairness seed committed and its host seated (the log's
+        first row): the start of a lobby and of an event's table alike."""
+        steps = self._steps
+        seed = _new_seed()
+        table_id = await tq.insert_table(
+            tx,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=spec.name,
+            host_id=host_id,
+            rules_json=rules.model_dump_json(),
+            seed_hex=seed.hex(),
+            commitment=commitment(seed),
+            now=now,
+            invitee_id=invitee_id,
+            event_id=event_id,
+        )
+        row = await steps.row(tx, table_id)
+        await steps.seat(tx, row, spec, rules, host_id)
+        await steps.log(tx, row.id, 1, host_id, {"kind": LogKind.OPEN}, [], [])
+        return row
 
     async def add_computer(self, tx: Transaction, table_id: int, actor: Actor) -> Outcome:
         """The host fills a lobby's seat with the computer (its stake from the house bank,
