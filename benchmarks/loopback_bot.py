@@ -238,6 +238,7 @@ class Windows:
         self.profiles: dict[str, cProfile.Profile] = {}
         self.profile: tuple[str, cProfile.Profile] | None = None
         self._started = 0.0
+        self.garbage = False
         self._reset()
         gc.callbacks.append(self._gc)
 
@@ -265,6 +266,13 @@ class Windows:
         self._reset()
         self.open = True
         mode = self.control.read_text().strip() if self.control.exists() else "plain"
+        self.garbage = mode == "garbage"
+        if self.garbage:
+            # What the window leaves to the collector: every object a collection finds
+            # unreachable is kept in gc.garbage instead of freed, to be counted by type.
+            gc.collect()
+            gc.garbage.clear()
+            gc.set_debug(gc.DEBUG_SAVEALL)
         if mode.startswith("profile:"):
             path = mode.removeprefix("profile:")
             # CPU time, not wall time: a COMMIT waiting for the disk is not work of the process.
@@ -283,13 +291,26 @@ class Windows:
             profile.dump_stats(written)
             written.rename(path)
         self.count += 1
+        garbage: dict[str, int] = {}
+        if self.garbage:
+            gc.collect()
+            gc.set_debug(0)
+            for thing in gc.garbage:
+                kind = type(thing)
+                name = f"{kind.__module__}.{kind.__qualname__}"
+                garbage[name] = garbage.get(name, 0) + 1
+            gc.garbage.clear()
+            self.garbage = False
         figures = {
+            "garbage": garbage,
             "gc": {
                 "collections": self.collections,
                 "ms_total": self.ms_total,
                 "full_ms": self.full_ms,
                 "collected": self.collected,
-            }
+                "gen2_objects": len(gc.get_objects(2)),
+                "frozen": gc.get_freeze_count(),
+            },
         }
         target = self.control.with_name(f"{self.control.name}.{self.count}.json")
         written = target.with_suffix(".partial")

@@ -124,6 +124,8 @@ class LoopbackDiscord:
         self.last_request_at = 0.0
         """When the bot's latest REST request arrived (perf_counter)."""
         self._payloads: dict[int, dict[str, Any]] = {}
+        self._deferred: dict[int, Answer] = {}
+        """Message id → the latest deferred update of a click on it (its edit to come)."""
         self._channel_of_token: dict[str, int] = {}
         self.ready = asyncio.Event()
         self._ws: web.WebSocketResponse | None = None
@@ -468,6 +470,9 @@ class LoopbackDiscord:
                 message[key] = body[key]
         message["edited_timestamp"] = _now_iso()
         self.edits_landed[int(message["id"])] = time.perf_counter()
+        deferred = self._deferred.pop(int(message["id"]), None)
+        if deferred is not None:
+            deferred.edits += 1  # by the bot's token, or through the interaction's webhook
         return message
 
     def _create_message(self, parts: list[str], body: Any, _r: web.Request) -> dict[str, Any]:
@@ -505,6 +510,7 @@ class LoopbackDiscord:
             answer.message_id = int(source["id"])
         elif kind == 6 and source is not None:
             answer.message_id = int(source["id"])  # a deferred update: edited later
+            self._deferred[answer.message_id] = answer
         # A "thinking" defer (5) is finished by a follow-up or an edit of the original
         # response; every other callback is the answer itself.
         if kind != 5:
@@ -544,7 +550,6 @@ class LoopbackDiscord:
         if body.get("content"):
             answer.contents.append(str(body["content"]))
         message = self._original(parts)
-        answer.edits += 1
         if message is None:  # the original of a deferred answer: made by this edit
             message = self._new_message(self._channel_of_token.get(parts[2], 0), body)
             answer.message_id = int(message["id"])

@@ -288,8 +288,9 @@ class BotProcess:
         assert self.process is not None
         self.process.send_signal(number)
 
-    async def open_window(self, profile: Path | None = None) -> None:
-        self.control.write_text(f"profile:{profile}" if profile is not None else "plain")
+    async def open_window(self, profile: Path | None = None, garbage: bool = False) -> None:
+        mode = "garbage" if garbage else "plain"
+        self.control.write_text(f"profile:{profile}" if profile is not None else mode)
         self.signal(signal.SIGUSR1)
         # The signal is handled by the bot's loop: give it a moment before clicking.
         await asyncio.sleep(0.01)
@@ -730,6 +731,8 @@ class KindFigures:
     clicks: int = 0
     gc: dict[str, Any] = field(default_factory=dict)
     steps: dict[str, float] = field(default_factory=dict)
+    garbage: dict[str, float] = field(default_factory=dict)
+    """Objects left to the collector (in reference cycles) per click, by type."""
 
     def requests_per_click(self) -> float:
         return sum(self.requests.values()) / max(self.clicks, 1)
@@ -838,7 +841,12 @@ class Bench:
                 await asyncio.sleep(self.args.burst_gap_ms / 1000)
 
     async def ceiling(
-        self, driver: Driver, kind: str, into: KindFigures, profile: Path | None = None
+        self,
+        driver: Driver,
+        kind: str,
+        into: KindFigures,
+        profile: Path | None = None,
+        garbage: bool = False,
     ) -> None:
         """Bursts one after another, the bot quiet before each: clicks a second while a
         burst runs, CPU and Discord requests per click (the work after the answers
@@ -848,8 +856,12 @@ class Bench:
         cpu = 0.0
         busy = 0.0
         requests: Counter[str] = Counter()
-        bursts = self.args.profile_bursts if profile is not None else self.args.ceiling_bursts
-        await self.bot.open_window(profile)
+        bursts = self.args.ceiling_bursts
+        if profile is not None:
+            bursts = self.args.profile_bursts
+        elif garbage:
+            bursts = 1
+        await self.bot.open_window(profile, garbage)
         for _ in range(bursts):
             picks = await self.clicks_of(driver, kind, size)
             await quiet(self.discord, self.bot, self.args.quiet_ms)
@@ -867,6 +879,9 @@ class Bench:
             if kind == "game":
                 await driver.settle()
         window = await self.bot.close_window()
+        if garbage:
+            into.garbage = {t: n / max(clicks, 1) for t, n in window["garbage"].items()}
+            return
         if profile is not None:
             return
         into.throughput = clicks / busy if busy else math.nan
@@ -888,6 +903,9 @@ class Bench:
         ]
         for kind, into in kinds:
             await self.ceiling(driver, kind, into)
+        if self.args.garbage:
+            await self.ceiling(driver, "game", figures.ours, garbage=True)
+            await self.ceiling(driver, "floor", figures.floor, garbage=True)
         if self.args.profile_bursts:
             path = self.folder / f"{driver.game}-{self.run_number}.prof"
             if self.args.keep_profiles is not None:
@@ -1077,7 +1095,9 @@ def gc_text(window: dict[str, Any], clicks: int) -> str:
     return (
         f"collections gen0/1/2 {counts[0]}/{counts[1]}/{counts[2]},"
         f" {window['ms_total']:.1f} ms in all, full ones [{full_text}] ms;"
-        f" objects freed by the collector {window['collected'] / max(clicks, 1):.1f} a click"
+        f" objects freed by the collector {window['collected'] / max(clicks, 1):.1f} a click;"
+        f" {window.get('gen2_objects', 0)} objects in the oldest generation,"
+        f" {window.get('frozen', 0)} frozen"
     )
 
 
@@ -1100,6 +1120,14 @@ def report(args: argparse.Namespace, run: RunFigures, run_number: int) -> None:
                 f"  requests/click {kind.requests_per_click():.2f} ({req})"
             )
             say(f"         gc: {gc_text(kind.gc, kind.clicks)}")
+        for label, kind in (("game", g.ours), ("floor", g.floor)):
+            if kind.garbage:
+                top = sorted(kind.garbage.items(), key=lambda item: -item[1])[:12]
+                say(
+                    f"  {label}: objects in reference cycles a click"
+                    f" {sum(kind.garbage.values()):.1f}: "
+                    + ", ".join(f"{name.rsplit('.', 1)[-1]} {n:.1f}" for name, n in top)
+                )
         if g.ours.steps:
             say(
                 "  CPU by step, ms: "
@@ -1298,6 +1326,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--bot-timings", action="store_true")
     parser.add_argument("--keep-profiles", type=Path)
+    parser.add_argument(
+        "--garbage",
+        action="store_true",
+        help="one more burst of each game and of the floor, counting by type what each"
+        " click leaves in reference cycles (gc.DEBUG_SAVEALL)",
+    )
     parser.add_argument("--top", type=int, default=0)
     parser.add_argument("--metrics", action="store_true")
     args = parser.parse_args(argv)
