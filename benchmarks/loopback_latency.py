@@ -128,7 +128,11 @@ def public_update(answer: Answer) -> bool:
 
 
 def bid_taken(answer: Answer) -> bool:
-    return any("your bid is" in text.lower() for text in answer.contents)
+    """A bid is taken when it is confirmed privately ("your bid is …"), or, when it
+    revealed the round, when the bidder's panel is redrawn in answer."""
+    if any("your bid is" in text.lower() for text in answer.contents):
+        return True
+    return answer.callback_type == 7 and not answer.ephemeral
 
 
 @dataclass

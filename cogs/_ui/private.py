@@ -23,6 +23,7 @@ import discord
 
 from bot.games.common import is_computer
 from bot.i18n import use_locale
+from bot.interactions import answer_taken, update_message
 from bot.panels import PrivatePanels
 from bot.safe_log import log_failure
 from bot.signals import PANEL
@@ -61,6 +62,30 @@ async def send_private(
         log_failure(log, "could not DM a player at table %s", table_id, error=error)
     await hub.service.put_notice(user_id, table_id, content)
     return False
+
+
+async def _answered_with(
+    interaction: discord.Interaction[Any] | None,
+    player: int,
+    where: tuple[int, int] | None,
+    text: str,
+    view: discord.ui.View | None,
+) -> bool:
+    """Redraw ``player``'s panel at ``where`` as the answer to their click on it, if the
+    click is theirs, on that panel, and not answered yet; whether it was."""
+    if interaction is None or where is None or interaction.user.id != player:
+        return False
+    message = interaction.message
+    if message is None or message.id != where[1] or answer_taken(interaction):
+        return False
+    try:
+        await update_message(interaction, content=text, view=view)
+    except discord.HTTPException as error:
+        # The click is answered otherwise (the hub's own path); the panel is then
+        # edited as any other.
+        log.info("a panel at its click's answer failed: HTTP %s", error.status)
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -186,7 +211,12 @@ class PanelKeeper:
     def closed(self, table_id: int) -> frozenset[int]:
         return self.store.closed(table_id)
 
-    async def after(self, outcome: Outcome) -> None:
+    async def after(
+        self, outcome: Outcome, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
+        """Redraw the panels the outcome changed; ``interaction``: the click that made it,
+        whose own panel (when clicked on, and the click not answered yet) is redrawn
+        through the click's answer: one request instead of two."""
         snapshot = outcome.snapshot
         if snapshot.state is None:
             return  # a lobby: nobody has a panel yet
@@ -202,7 +232,7 @@ class PanelKeeper:
         else:
             return
         try:
-            await self.update(snapshot.id, only=only)
+            await self.update(snapshot.id, only=only, through=interaction)
         except Exception as error:
             # The action is saved; a panel that could not be redrawn must not turn the
             # click's answer into "nothing was changed".
@@ -210,7 +240,13 @@ class PanelKeeper:
                 log, "could not redraw the private panels of table %s", snapshot.id, error=error
             )
 
-    async def update(self, table_id: int, *, only: set[int] | None = None) -> None:
+    async def update(
+        self,
+        table_id: int,
+        *,
+        only: set[int] | None = None,
+        through: discord.Interaction[Any] | None = None,
+    ) -> None:
         """Redraw every player's panel in place (sending it the first time).
 
         A player whose DMs are closed is marked (the table then offers them a private
@@ -246,6 +282,8 @@ class PanelKeeper:
                 )
                 with use_locale(language):
                     text, view = self.game.panel(snapshot, player)
+                if await _answered_with(through, player, where, text, view):
+                    continue  # its own place, unchanged
                 result = await show_panel(
                     self.hub, player, table_id, text, view=view, where=where, notice=must_act
                 )
