@@ -238,6 +238,7 @@ class Windows:
         self.profiles: dict[str, cProfile.Profile] = {}
         self.profile: tuple[str, cProfile.Profile] | None = None
         self._started = 0.0
+        self._started_cpu = 0.0
         self.garbage = False
         self._reset()
         gc.callbacks.append(self._gc)
@@ -246,6 +247,10 @@ class Windows:
         self.collections = [0, 0, 0]
         self.ms_total = 0.0
         self.full_ms: list[float] = []
+        """Each full collection's wall time (a busy machine stretches it)."""
+        self.cpu_ms_total = 0.0
+        self.full_cpu_ms: list[float] = []
+        """Each full collection's CPU time: what the collection itself costs."""
         self.collected = 0
 
     def _gc(self, phase: str, info: dict[str, int]) -> None:
@@ -253,14 +258,18 @@ class Windows:
             return
         if phase == "start":
             self._started = time.perf_counter()
+            self._started_cpu = time.thread_time()
             return
         ms = (time.perf_counter() - self._started) * 1000
+        cpu_ms = (time.thread_time() - self._started_cpu) * 1000
         generation = info["generation"]
         self.collections[generation] += 1
         self.ms_total += ms
+        self.cpu_ms_total += cpu_ms
         self.collected += info["collected"]
         if generation == 2:
             self.full_ms.append(ms)
+            self.full_cpu_ms.append(cpu_ms)
 
     def begin(self) -> None:
         self._reset()
@@ -307,6 +316,8 @@ class Windows:
                 "collections": self.collections,
                 "ms_total": self.ms_total,
                 "full_ms": self.full_ms,
+                "cpu_ms_total": self.cpu_ms_total,
+                "full_cpu_ms": self.full_cpu_ms,
                 "collected": self.collected,
                 "gen2_objects": len(gc.get_objects(2)),
                 "frozen": gc.get_freeze_count(),

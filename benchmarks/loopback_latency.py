@@ -1094,11 +1094,12 @@ def gc_text(window: dict[str, Any], clicks: int) -> str:
     if not window:
         return "(none)"
     counts = window["collections"]
-    full = window["full_ms"]
+    full = window.get("full_cpu_ms", window["full_ms"])
     full_text = ", ".join(f"{ms:.1f}" for ms in full[:8]) + (" …" if len(full) > 8 else "")
     return (
         f"collections gen0/1/2 {counts[0]}/{counts[1]}/{counts[2]},"
-        f" {window['ms_total']:.1f} ms in all, full ones [{full_text}] ms;"
+        f" CPU {window.get('cpu_ms_total', 0):.1f} ms in all (wall {window['ms_total']:.1f}),"
+        f" full ones [{full_text}] ms CPU;"
         f" objects freed by the collector {window['collected'] / max(clicks, 1):.1f} a click;"
         f" {window.get('gen2_objects', 0)} objects in the oldest generation,"
         f" {window.get('frozen', 0)} frozen"
@@ -1216,13 +1217,27 @@ def summary(args: argparse.Namespace, runs: Sequence[RunFigures]) -> None:
             f" × floor {spread(thr)} (≥ {GOAL_THROUGHPUT}: {verdict(thr, GOAL_THROUGHPUT, False)})"
         )
         full = [len(g.ours.gc.get("full_ms", ())) for g in figs]
-        full_ms = [statistics.fmean(g.ours.gc["full_ms"]) for g in figs if g.ours.gc.get("full_ms")]
+        full_ms = [
+            statistics.fmean(g.ours.gc["full_cpu_ms"]) for g in figs if g.ours.gc.get("full_cpu_ms")
+        ]
+        floor_ms = [
+            statistics.fmean(g.floor.gc["full_cpu_ms"])
+            for g in figs
+            if g.floor.gc.get("full_cpu_ms")
+        ]
+        gc_cpu = [g.ours.gc.get("cpu_ms_total", 0) / max(g.ours.clicks, 1) for g in figs]
+        floor_gc_cpu = [g.floor.gc.get("cpu_ms_total", 0) / max(g.floor.clicks, 1) for g in figs]
         freed = [g.ours.gc.get("collected", 0) / max(g.ours.clicks, 1) for g in figs]
+        floor_freed = [g.floor.gc.get("collected", 0) / max(g.floor.clicks, 1) for g in figs]
         floor_full = [len(g.floor.gc.get("full_ms", ())) for g in figs]
         say(
-            f"  full collections in its {args.ceiling_bursts} ceiling bursts {spread(full, 0)}"
-            f" (floor {spread(floor_full, 0)}), {spread(full_ms, 1)} ms each;"
+            f"  garbage collection in its {args.ceiling_bursts} ceiling bursts: full ones"
+            f" {spread(full, 0)} (floor {spread(floor_full, 0)}),"
+            f" {spread(full_ms, 1)} ms CPU each (floor {spread(floor_ms, 1)});"
+            f" all collections {spread(gc_cpu, 3)} ms CPU a click"
+            f" (floor {spread(floor_gc_cpu, 3)});"
             f" objects freed by the collector {spread(freed, 1)} a click"
+            f" (floor {spread(floor_freed, 1)})"
         )
         if g0.ours.steps:
             say("  CPU by step, ms a click: " + " · ".join(

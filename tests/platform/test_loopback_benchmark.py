@@ -50,7 +50,7 @@ def test_a_small_run_of_every_game_is_valid(capsys: pytest.CaptureFixture[str]) 
         "burst of 3 p50 × floor",
         "burst of 3 p99 × floor",
         "throughput ceiling",
-        "full collections",
+        "garbage collection in its",
         "CPU by step, ms a click",
     ):
         assert figure in out, out
