@@ -104,7 +104,9 @@ START_TIMEOUT_SECONDS = 180.0
 EDIT_WAIT_SECONDS = 1.0
 ROUND_SECONDS = 3600
 """Every deadline an hour away: the clock here is real, and none may fall due in a run."""
-GAMES = ("coinflip", "hazard", "nihakyu", "fortunes_winds", "strength_duel")
+GAMES = ("coinflip", "hazard", "nihakyu", "fortunes_winds", "strength_duel", "hachihachi")
+SEEDED = ("hazard", "nihakyu", "fortunes_winds", "hachihachi")
+"""The games whose tables this process seeds before the bot starts."""
 
 
 class NotValid(RuntimeError):
@@ -390,6 +392,10 @@ def game_rules(game: str) -> Any:
         return nihakyu.Rules(round_seconds=ROUND_SECONDS, sleight_seconds=ROUND_SECONDS)
     if game == "fortunes_winds":
         return fortunes_winds.Rules(bet_seconds=0, roll_seconds=ROUND_SECONDS)
+    if game == "hachihachi":
+        from bot.games import hachihachi
+
+        return hachihachi.Rules(turn_seconds=ROUND_SECONDS, rounds=48)
     raise ValueError(game)
 
 
@@ -598,6 +604,61 @@ class FortunesDriver(SeededDriver):
         if state.roll_number == 0 and not state.bets.get(shooter, {}).get("shooter"):
             return shooter, fw.Bet(kind="shooter", amount=2)
         return shooter, fw.Roll()
+
+
+class HachihachiDriver(SeededDriver):
+    """A play from the player's hand: the click is on their private hand (the ephemeral
+    answer of the table's "My hand", kept up to date by the bot), asked for once per
+    player and table, untimed. Every other decision (mizuten, a drawn card's capture,
+    continuing or ending after a hand) is made untimed, as the engine lists it first."""
+
+    def __init__(
+        self,
+        game: str,
+        action: str,
+        service: Any,
+        tables: list[GameTable],
+        discord: LoopbackDiscord,
+    ) -> None:
+        super().__init__(game, action, service, tables)
+        self.discord = discord
+        self.hands: dict[tuple[int, int], int] = {}
+        self.current: GameTable | None = None
+
+    def main_click(self, state: Any) -> tuple[int, str, Sequence[str] | None] | None:
+        from bot.games import hachihachi as hh
+        from cogs.hachihachi.buttons import card_arg
+
+        for player in hh.ENGINE.waiting_on(state):
+            for action in hh.legal_actions(state, player):
+                if isinstance(action, hh.Play):
+                    return player, f"play:{card_arg(action.card, action.capture)}", None
+        return None
+
+    def untimed_move(self, state: Any) -> tuple[int, Any]:
+        from bot.games import hachihachi as hh
+
+        (player,) = hh.ENGINE.waiting_on(state)
+        actions = [a for a in hh.legal_actions(state, player) if not isinstance(a, hh.Cancel)]
+        return player, actions[0]
+
+    async def prepare(self, table: GameTable) -> Click | None:
+        click = await super().prepare(table)
+        if click is None:
+            return None
+        hand = self.hands.get((table.table_id, click.user_id))
+        if hand is None:
+            # Their hand, privately (not timed): the message a play is clicked on.
+            asked = await self.discord.click_id(
+                click.user_id, table.message_id, f"tz:{table.table_id}:0:hand"
+            )
+            if not await answered(asked) or asked.message_id is None:
+                raise NotValid(f"no hand at Hachi-hachi table {table.table_id}")
+            hand = self.hands[(table.table_id, click.user_id)] = asked.message_id
+        click.message_id = hand
+        # The hand is redrawn in answer (a refusal would be a new private message).
+        click.accepted = lambda a: a.callback_type == 7 or (a.callback_type == 6 and a.edits > 0)
+        return click
 
 
 @dataclass
@@ -991,17 +1052,23 @@ def plans_of(tables: list[Table], games: list[GameTable]) -> list[dict[str, Any]
     return plans
 
 
-def seeded_drivers(games: list[str], service: Any, tables: list[GameTable]) -> list[Driver]:
+def seeded_drivers(
+    games: list[str], service: Any, tables: list[GameTable], discord: LoopbackDiscord
+) -> list[Driver]:
     kinds: dict[str, tuple[type[SeededDriver], str]] = {
         "hazard": (HazardDriver, "Throw"),
         "nihakyu": (NihakyuDriver, "Roll"),
         "fortunes_winds": (FortunesDriver, "Roll with best keep"),
     }
-    return [
+    drivers: list[Driver] = [
         kinds[g][0](g, kinds[g][1], service, [t for t in tables if t.game == g])
         for g in games
         if g in kinds
     ]
+    if "hachihachi" in games:
+        mine = [t for t in tables if t.game == "hachihachi"]
+        drivers.append(HachihachiDriver("hachihachi", "a play", service, mine, discord))
+    return drivers
 
 
 async def run_on(
@@ -1009,7 +1076,7 @@ async def run_on(
 ) -> RunFigures:
     discord = LoopbackDiscord()
     tables = [Table(seat) for seat in build_world(discord, args.tables)]
-    seeded = [g for g in args.games if g in ("hazard", "nihakyu", "fortunes_winds")]
+    seeded = [g for g in args.games if g in SEEDED]
     game_tables = [
         GameTable(game, seat)
         for game in seeded
@@ -1049,7 +1116,7 @@ async def run_on(
             drivers: list[Driver] = []
             if "coinflip" in args.games:
                 drivers.append(CoinflipDriver(discord, tables))
-            drivers += seeded_drivers(seeded, service, game_tables)
+            drivers += seeded_drivers(seeded, service, game_tables, discord)
             if duel_seats:
                 duels = DuelDriver(discord, bot)
                 await duels.open(duel_seats)
