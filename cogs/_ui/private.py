@@ -264,7 +264,10 @@ class PanelKeeper:
             closed = self.store.closed(table_id)
             waiting = set(self.game.waiting(snapshot.state)) if live else set()
             refresh_table = False
-            for player in snapshot.seats:
+            # The clicker's own panel first: it is their click's answer, which must not
+            # wait for the other players' panels to be edited.
+            clicker = through.user.id if through is not None else None
+            for player in sorted(snapshot.seats, key=lambda seat: seat != clicker):
                 if (only is not None and player not in only) or is_computer(player):
                     continue  # a computer reads the table itself: no panel, no DM
                 row = stored.get(player)

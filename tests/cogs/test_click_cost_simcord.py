@@ -142,3 +142,4 @@ async def test_a_revealing_bid_redraws_its_own_panel_through_its_answer(
     assert "round 2." in alice.user.dm_channel.last_message.content
     kinds = [(r.method, r.path.rsplit("/", 2)[-1]) for r in second["requests"]]
     assert len(kinds) == 3, kinds
+    assert kinds[0] == ("POST", "callback"), "his answer waits for no other panel's edit"
