@@ -426,7 +426,7 @@ class Game:
                 if text:
                     await send_ephemeral(interaction, text)
         if self.panels is not None:
-            await self.panels.after(outcome, interaction)
+            await self.panels.after(outcome)
         row = outcome.snapshot.row
         # A line in the channel: everyone reads it, in the server's language.
         with use_locale(self.hub.bot.languages.server(row.guild_id)):

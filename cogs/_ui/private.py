@@ -23,7 +23,6 @@ import discord
 
 from bot.games.common import is_computer
 from bot.i18n import use_locale
-from bot.interactions import answer_taken, update_message
 from bot.panels import PrivatePanels
 from bot.safe_log import log_failure
 from bot.signals import PANEL
@@ -62,30 +61,6 @@ async def send_private(
         log_failure(log, "could not DM a player at table %s", table_id, error=error)
     await hub.service.put_notice(user_id, table_id, content)
     return False
-
-
-async def _answered_with(
-    interaction: discord.Interaction[Any] | None,
-    player: int,
-    where: tuple[int, int] | None,
-    text: str,
-    view: discord.ui.View | None,
-) -> bool:
-    """Redraw ``player``'s panel at ``where`` as the answer to their click on it, if the
-    click is theirs, on that panel, and not answered yet; whether it was."""
-    if interaction is None or where is None or interaction.user.id != player:
-        return False
-    message = interaction.message
-    if message is None or message.id != where[1] or answer_taken(interaction):
-        return False
-    try:
-        await update_message(interaction, content=text, view=view)
-    except discord.HTTPException as error:
-        # The click is answered otherwise (the hub's own path); the panel is then
-        # edited as any other.
-        log.info("a panel at its click's answer failed: HTTP %s", error.status)
-        return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -211,12 +186,7 @@ class PanelKeeper:
     def closed(self, table_id: int) -> frozenset[int]:
         return self.store.closed(table_id)
 
-    async def after(
-        self, outcome: Outcome, interaction: discord.Interaction[Any] | None = None
-    ) -> None:
-        """Redraw the panels the outcome changed; ``interaction``: the click that made it,
-        whose own panel (when clicked on, and the click not answered yet) is redrawn
-        through the click's answer: one request instead of two."""
+    async def after(self, outcome: Outcome) -> None:
         snapshot = outcome.snapshot
         if snapshot.state is None:
             return  # a lobby: nobody has a panel yet
@@ -232,7 +202,7 @@ class PanelKeeper:
         else:
             return
         try:
-            await self.update(snapshot.id, only=only, through=interaction)
+            await self.update(snapshot.id, only=only)
         except Exception as error:
             # The action is saved; a panel that could not be redrawn must not turn the
             # click's answer into "nothing was changed".
@@ -240,13 +210,7 @@ class PanelKeeper:
                 log, "could not redraw the private panels of table %s", snapshot.id, error=error
             )
 
-    async def update(
-        self,
-        table_id: int,
-        *,
-        only: set[int] | None = None,
-        through: discord.Interaction[Any] | None = None,
-    ) -> None:
+    async def update(self, table_id: int, *, only: set[int] | None = None) -> None:
         """Redraw every player's panel in place (sending it the first time).
 
         A player whose DMs are closed is marked (the table then offers them a private
@@ -264,10 +228,7 @@ class PanelKeeper:
             closed = self.store.closed(table_id)
             waiting = set(self.game.waiting(snapshot.state)) if live else set()
             refresh_table = False
-            # The clicker's own panel first: it is their click's answer, which must not
-            # wait for the other players' panels to be edited.
-            clicker = through.user.id if through is not None else None
-            for player in sorted(snapshot.seats, key=lambda seat: seat != clicker):
+            for player in snapshot.seats:
                 if (only is not None and player not in only) or is_computer(player):
                     continue  # a computer reads the table itself: no panel, no DM
                 row = stored.get(player)
@@ -285,8 +246,6 @@ class PanelKeeper:
                 )
                 with use_locale(language):
                     text, view = self.game.panel(snapshot, player)
-                if await _answered_with(through, player, where, text, view):
-                    continue  # its own place, unchanged
                 result = await show_panel(
                     self.hub, player, table_id, text, view=view, where=where, notice=must_act
                 )

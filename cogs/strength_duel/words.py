@@ -178,22 +178,10 @@ SENTENCES = Sentences(
         duel.GameOver: game_over,
     }
 )
-
-
-def round_revealed(round_number: int, snapshot: Snapshot) -> bool:
-    """Whether the round a private word is about has been revealed already (by the very
-    action it confirms): the word then says nothing the redrawn panel does not, and "you
-    may change it" no longer holds."""
-    state = snapshot.game
-    return state.finished or state.round != round_number
-
-
 CONFIRMATIONS = Sentences(
     {
         duel.BidConfirmed: lambda e, s: (
-            None
-            if round_revealed(e.round, s)
-            else _(
+            _(
                 "Round {round}: your bid is **{amount}** and you will tag out. "
                 "You may change it until every bid is in.",
                 round=str(e.round),

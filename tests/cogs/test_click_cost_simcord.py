@@ -12,7 +12,6 @@ import pytest
 from bot.games.dice import ScriptedDice
 from tests.cogs.test_fortunes_winds_simcord import BIRD, EAST, FIRE, NORTH, VOID
 from tests.cogs.test_fortunes_winds_simcord import started as fortunes_started
-from tests.cogs.test_strength_duel_simcord import bid_by_dm, started_duel
 from tests.support.sim import answered, make_world
 
 
@@ -118,28 +117,3 @@ async def test_roll_with_best_keep_saves_the_keep_and_the_roll_in_one_transactio
     after = (await simcord_env.bot.tables.snapshot(1)).state
     assert after.roll_number == 2 or after.phase != "rolling", "it rolled"
     assert len(seen["transactions"]) == 1, "set aside and roll: one commit"
-
-
-async def test_a_revealing_bid_redraws_its_own_panel_through_its_answer(
-    simcord_env: Any, dice: ScriptedDice, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    world = await make_world(simcord_env, "alice", "bob")
-    alice, bob = world["alice"], world["bob"]
-    await started_duel(world)
-    with counted(simcord_env, monkeypatch) as first:
-        secret = await bid_by_dm(alice, 3)
-    assert "your bid is **3**" in secret.response.content, "only she sees it"
-    kinds = [(r.method, r.path.rsplit("/", 2)[-1]) for r in first["requests"]]
-    # Her word (the answer) and the table message's ✅ for her.
-    assert len(kinds) == 2, kinds
-    with counted(simcord_env, monkeypatch) as second:
-        revealed = await bid_by_dm(bob, 2)
-    # His bid reveals the round: his answer is his panel, redrawn for round 2 (a word
-    # that his bid may still change would be wrong now); then the table message and
-    # Alice's panel. Three requests, not four.
-    assert "your bid is" not in (revealed.response.content or "")
-    assert "round 2." in bob.user.dm_channel.last_message.content
-    assert "round 2." in alice.user.dm_channel.last_message.content
-    kinds = [(r.method, r.path.rsplit("/", 2)[-1]) for r in second["requests"]]
-    assert len(kinds) == 3, kinds
-    assert kinds[0] == ("POST", "callback"), "his answer waits for no other panel's edit"
