@@ -12,8 +12,10 @@ loss") can do: a bare discord.py button that commits one row to its own SQLite f
 ``synchronous=FULL``, one aiosqlite connection, one COMMIT per click) before it answers with
 the same edit as the bare button.
 
-`SIGUSR1` starts a cProfile of the process and `SIGUSR2` stops it and writes it to
-`--profile` (the benchmark profiles only its throughput bursts that way).
+`SIGUSR1` opens a measuring window and `SIGUSR2` closes it (:class:`Windows`): the
+garbage collections made in it are counted and timed, and written to
+`<control>.<n>.json`; when the `--control` file says `profile:<path>`, the window is also
+profiled (CPU time), the profile of every window with that path adding up in `<path>`.
 """
 
 from __future__ import annotations
@@ -112,6 +114,8 @@ async def post_messages(bot: discord.Client, plans: list[dict[str, int]]) -> Non
         snapshot = await tables.snapshot(plan["table_id"])
         message = await channel.send(**hub.render(snapshot).as_kwargs())
         await tables.set_message(plan["table_id"], message.id)
+        if not plan.get("baselines"):
+            continue  # a shipped game's table: its message alone
         await channel.send(
             embed=click_latency.bare_embed(plan["n"], plan["host_id"]),
             view=click_latency.bare_view(plan["n"]),
@@ -211,13 +215,9 @@ async def main(args: argparse.Namespace) -> None:
     # cleanly (and a profile, when asked for, is written).
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
-    # CPU time, not wall time: a COMMIT waiting for the disk is not work of the process.
-    profile = cProfile.Profile(time.process_time) if args.profile else None
-    if profile is not None:
-        # Only what happens between the two signals is profiled (the benchmark's throughput
-        # bursts), not the start-up or the other cases.
-        loop.add_signal_handler(signal.SIGUSR1, profile.enable)
-        loop.add_signal_handler(signal.SIGUSR2, lambda: stop_profile(profile, args.profile))
+    windows = Windows(args.control)
+    loop.add_signal_handler(signal.SIGUSR1, windows.begin)
+    loop.add_signal_handler(signal.SIGUSR2, windows.end)
     try:
         async with bot:
             await bot.start("not-a-real-token")
@@ -227,12 +227,106 @@ async def main(args: argparse.Namespace) -> None:
             timings.report()
 
 
-def stop_profile(profile: cProfile.Profile, path: Path) -> None:
-    profile.disable()
-    # Written aside and renamed: the benchmark reads it as soon as the name appears.
-    written = path.with_suffix(".partial")
-    profile.dump_stats(written)
-    written.rename(path)
+class Windows:
+    """Measuring windows between SIGUSR1 and SIGUSR2: the garbage collections in each
+    (per generation, their time, the objects they freed), and a profile when asked."""
+
+    def __init__(self, control: Path) -> None:
+        self.control = control
+        self.count = 0
+        self.open = False
+        self.profiles: dict[str, cProfile.Profile] = {}
+        self.profile: tuple[str, cProfile.Profile] | None = None
+        self._started = 0.0
+        self._started_cpu = 0.0
+        self.garbage = False
+        self._reset()
+        gc.callbacks.append(self._gc)
+
+    def _reset(self) -> None:
+        self.collections = [0, 0, 0]
+        self.ms_total = 0.0
+        self.full_ms: list[float] = []
+        """Each full collection's wall time (a busy machine stretches it)."""
+        self.cpu_ms_total = 0.0
+        self.full_cpu_ms: list[float] = []
+        """Each full collection's CPU time: what the collection itself costs."""
+        self.collected = 0
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if not self.open:
+            return
+        if phase == "start":
+            self._started = time.perf_counter()
+            self._started_cpu = time.thread_time()
+            return
+        ms = (time.perf_counter() - self._started) * 1000
+        cpu_ms = (time.thread_time() - self._started_cpu) * 1000
+        generation = info["generation"]
+        self.collections[generation] += 1
+        self.ms_total += ms
+        self.cpu_ms_total += cpu_ms
+        self.collected += info["collected"]
+        if generation == 2:
+            self.full_ms.append(ms)
+            self.full_cpu_ms.append(cpu_ms)
+
+    def begin(self) -> None:
+        self._reset()
+        self.open = True
+        mode = self.control.read_text().strip() if self.control.exists() else "plain"
+        self.garbage = mode == "garbage"
+        if self.garbage:
+            # What the window leaves to the collector: every object a collection finds
+            # unreachable is kept in gc.garbage instead of freed, to be counted by type.
+            gc.collect()
+            gc.garbage.clear()
+            gc.set_debug(gc.DEBUG_SAVEALL)
+        if mode.startswith("profile:"):
+            path = mode.removeprefix("profile:")
+            # CPU time, not wall time: a COMMIT waiting for the disk is not work of the process.
+            profile = self.profiles.setdefault(path, cProfile.Profile(time.process_time))
+            self.profile = (path, profile)
+            profile.enable()
+
+    def end(self) -> None:
+        self.open = False
+        if self.profile is not None:
+            path, profile = self.profile
+            profile.disable()
+            self.profile = None
+            # Written aside and renamed: the benchmark reads it as soon as the name appears.
+            written = Path(path).with_suffix(".partial")
+            profile.dump_stats(written)
+            written.rename(path)
+        self.count += 1
+        garbage: dict[str, int] = {}
+        if self.garbage:
+            gc.collect()
+            gc.set_debug(0)
+            for thing in gc.garbage:
+                kind = type(thing)
+                name = f"{kind.__module__}.{kind.__qualname__}"
+                garbage[name] = garbage.get(name, 0) + 1
+            gc.garbage.clear()
+            self.garbage = False
+        figures = {
+            "garbage": garbage,
+            "gc": {
+                "collections": self.collections,
+                "ms_total": self.ms_total,
+                "full_ms": self.full_ms,
+                "cpu_ms_total": self.cpu_ms_total,
+                "full_cpu_ms": self.full_cpu_ms,
+                "collected": self.collected,
+                "gen2_objects": len(gc.get_objects(2)),
+                "frozen": gc.get_freeze_count(),
+            },
+        }
+        target = self.control.with_name(f"{self.control.name}.{self.count}.json")
+        written = target.with_suffix(".partial")
+        written.write_text(json.dumps(figures))
+        written.rename(target)
 
 
 if __name__ == "__main__":
@@ -244,7 +338,7 @@ if __name__ == "__main__":
     parser.add_argument("--synchronous", default="FULL")
     parser.add_argument("--floor-database", required=True, type=Path)
     parser.add_argument(
-        "--profile", type=Path, help="profile between SIGUSR1 and SIGUSR2 into this file"
+        "--control", required=True, type=Path, help="what a window measures (class Windows)"
     )
     parser.add_argument("--timings", action="store_true", help="time steps of each click")
     parser.add_argument(

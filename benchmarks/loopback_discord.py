@@ -27,7 +27,8 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,7 +78,25 @@ class Answer:
     ephemeral: bool = False
     contents: list[str] = field(default_factory=list)
     message_id: int | None = None
+    edits: int = 0
+    """Edits of the interaction's message through its webhook (after a deferred update)."""
     done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def request_kind(method: str, p: list[str]) -> str:
+    """A REST request in a few words, to count a click's requests by kind."""
+    n = len(p)
+    if p[0] == "interactions":
+        return "answer (callback)"
+    if p[0] == "webhooks":
+        return "follow-up" if n == 3 else f"{method} response"
+    if p[0] == "channels" and n >= 3 and p[2] == "messages":
+        return {"POST": "new message", "PATCH": "message edit", "DELETE": "message delete"}.get(
+            method, f"{method} message"
+        )
+    if p[:3] == ["users", "@me", "channels"]:
+        return "DM opened"
+    return f"{method} {p[0]}"
 
 
 class LoopbackDiscord:
@@ -100,7 +119,13 @@ class LoopbackDiscord:
         """Message id → when the bot's latest edit of it arrived (PATCH or callback)."""
         self.created: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.unknown: list[str] = []
+        self.requests: Counter[str] = Counter()
+        """The bot's REST requests so far, by kind (`request_kind`)."""
+        self.last_request_at = 0.0
+        """When the bot's latest REST request arrived (perf_counter)."""
         self._payloads: dict[int, dict[str, Any]] = {}
+        self._deferred: dict[int, Answer] = {}
+        """Message id → the latest deferred update of a click on it (its edit to come)."""
         self._channel_of_token: dict[str, int] = {}
         self.ready = asyncio.Event()
         self._ws: web.WebSocketResponse | None = None
@@ -302,6 +327,8 @@ class LoopbackDiscord:
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         parts = request.match_info["tail"].strip("/").split("/")
+        self.last_request_at = time.perf_counter()
+        self.requests[request_kind(request.method, parts)] += 1
         body = await self._body(request)
         handler = self._route(request.method, parts)
         if handler is None:
@@ -443,6 +470,9 @@ class LoopbackDiscord:
                 message[key] = body[key]
         message["edited_timestamp"] = _now_iso()
         self.edits_landed[int(message["id"])] = time.perf_counter()
+        deferred = self._deferred.pop(int(message["id"]), None)
+        if deferred is not None:
+            deferred.edits += 1  # by the bot's token, or through the interaction's webhook
         return message
 
     def _create_message(self, parts: list[str], body: Any, _r: web.Request) -> dict[str, Any]:
@@ -478,6 +508,9 @@ class LoopbackDiscord:
         elif kind == 7 and source is not None:
             resource["message"] = self._apply_edit(self.messages[int(source["id"])], data)
             answer.message_id = int(source["id"])
+        elif kind == 6 and source is not None:
+            answer.message_id = int(source["id"])  # a deferred update: edited later
+            self._deferred[answer.message_id] = answer
         # A "thinking" defer (5) is finished by a follow-up or an edit of the original
         # response; every other callback is the answer itself.
         if kind != 5:
@@ -588,6 +621,25 @@ class LoopbackDiscord:
         payload = self._base_interaction(3, user_id, int(message["channel_id"]), permissions)
         payload["message"] = message
         payload["data"] = {"custom_id": self.button(message_id, label), "component_type": 2}
+        return await self._deliver(payload)
+
+    async def click_id(
+        self,
+        user_id: int,
+        message_id: int,
+        custom_id: str,
+        values: Sequence[str] | None = None,
+        permissions: str = PLAYER_PERMISSIONS,
+    ) -> Answer:
+        """Send a click of the component `custom_id` on a stored message (with `values`:
+        a select's choice)."""
+        message = self.messages[message_id]
+        payload = self._base_interaction(3, user_id, int(message["channel_id"]), permissions)
+        payload["message"] = message
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            data.update(component_type=3, values=list(values))
+        payload["data"] = data
         return await self._deliver(payload)
 
     async def slash(

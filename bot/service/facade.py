@@ -14,6 +14,7 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -552,8 +553,36 @@ class TableService:
         """Apply one action. `expected_ply` is the ply the member's button was drawn at.
         Who may send it is the game's :class:`Permission` for that action (a seated
         player unless the engine says otherwise), checked here, inside the lock."""
+        return await self.act_in_turn(table_id, actor, [action], expected_ply=expected_ply)
+
+    async def act_in_turn(
+        self,
+        table_id: int,
+        actor: Actor,
+        actions: Sequence[BaseModel],
+        *,
+        expected_ply: int | None = None,
+    ) -> Outcome:
+        """A member's actions one after the other, each through the engine as
+        :meth:`act` takes it, in one transaction: one click that is several moves of the
+        game (Fortunes' "Roll with best keep": set dice aside, then roll) is saved whole
+        or not at all, with one commit. `expected_ply` is checked before the first. The
+        outcome is the last one's, with every action's events."""
+        assert actions, "at least one action"
+        events: list[BaseModel] = []
         async with self._write(table_id) as tx:
-            outcome = await self._play.act(tx, table_id, actor, action, expected_ply)
+            ply = expected_ply
+            for action in actions:
+                outcome = await self._play.act(tx, table_id, actor, action, ply)
+                events.extend(outcome.events)
+                ply = None
+            # Its turn notices in the same commit: one transaction a click, not two.
+            notices = await self.turn_notices.within(tx, outcome.snapshot, actor.user_id)
+        if len(actions) > 1:
+            outcome = replace(outcome, events=events)
+        if notices is not None:
+            gone = self.turn_notices.settled(notices, table_id)
+            outcome = replace(outcome, notices_gone=tuple(gone))
         return self._kick(self._saved(outcome, MEMBER))
 
     async def act_as_computer(

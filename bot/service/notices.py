@@ -13,20 +13,39 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from bot.clock import Clock, discord_clock
+from bot.games.common import is_computer
+from bot.safe_log import log_failure
 from bot.scheduler import Scheduler
 from bot.signals import TURN_NOTICE, SignalRouter
 from bot.storage import Database, Transaction
 from bot.storage import notify as nq
 from bot.storage.notify import POSTING, TurnNotice
 
-__all__ = ["POSTING", "TurnNotice", "TurnNotices"]
+if TYPE_CHECKING:
+    from bot.service.snapshots import TableSnapshot
+
+__all__ = ["POSTING", "NoticeChanges", "TurnNotice", "TurnNotices"]
 
 log = logging.getLogger(__name__)
 
 OFF = "off"
 """The stored /notify mode of a member who is never told."""
+
+
+@dataclass
+class NoticeChanges:
+    """What an outcome changed in its table's notices (saved, not yet acted on)."""
+
+    gone: list[TurnNotice] = field(default_factory=list)
+    added: list[TurnNotice] = field(default_factory=list)
+
+
+WaitingOf = Callable[["TableSnapshot[Any, Any]"], "Sequence[int] | None"]
+"""Whom a table waits for and may be told so (``None``: turn notices are off)."""
 
 
 class TurnNotices:
@@ -48,6 +67,13 @@ class TurnNotices:
         self.on_due: Callable[[int], Awaitable[None]] | None = None
         """Called with a notice's id when it falls due (the Discord layer posts it)."""
         self.on_start: Callable[[list[TurnNotice]], Awaitable[None]] | None = None
+        self.waiting_of: WaitingOf | None = None
+        """Set by the Discord layer: whom a table waits for (and may be told), so that a
+        member's action updates its table's notices in its own transaction (:meth:`within`)."""
+        self.default_wait = 0
+        self._gone: dict[int, list[TurnNotice]] = {}
+        """The wait of a member who did not choose one (/notify wait), set with
+        :attr:`waiting_of`."""
         self.scheduler = Scheduler(self._fire, clock=clock)
         signals.on(TURN_NOTICE, self._on_signal)
         signals.on_resync(self._resync)
@@ -117,36 +143,95 @@ class TurnNotices:
         switched notices off. Returns the notices taken back (their messages to delete).
 
         Most outcomes change nothing here (nobody waited on, or the same members as
-        before): those cost one read, no write."""
+        before): those cost one read, no write. A member's action does this inside its
+        own transaction instead (:meth:`within`)."""
         present = set(present)
         async with self._db.reading() as tx:
             stored = await nq.turn_notices_of(tx, table_id)
-        has = {notice.user_id for notice in stored}
-        drop = [n for n in stored if n.user_id not in waiting or n.user_id in present]
-        add = [m for m in waiting if m not in has or m in present]
-        if not drop and not add:
+        if not _changes(stored, waiting, present):
             return []
-        gone: list[TurnNotice] = []
-        added: list[TurnNotice] = []
         async with self._db.transaction() as tx:
-            for notice in drop:
-                dropped = await nq.drop_turn_notice(tx, notice.id)
-                if dropped is not None:
-                    gone.append(dropped)
-            now = self._clock()
-            for member in add:
-                mode, wait = await nq.notify_pref(tx, guild_id, member)
-                if mode == OFF:
-                    continue
-                due_at = now + (default_wait if wait is None else wait)
-                new = await nq.add_turn_notice(tx, table_id, member, guild_id, due_at)
-                if new is not None:
-                    added.append(new)
-        for notice in gone:
+            changed = await self._apply(tx, table_id, guild_id, waiting, present, default_wait)
+        return self.settled(changed)
+
+    async def within(
+        self, tx: Transaction, snapshot: TableSnapshot[Any, Any], actor: int | None
+    ) -> NoticeChanges | None:
+        """:meth:`update` for an outcome, inside the transaction that saves it (one commit
+        for the action and its notices); ``None`` when the Discord layer has not said whom
+        a table waits for (:attr:`waiting_of`: then the outcome's notices are updated
+        after it, by :meth:`update`). Call :meth:`settled` once ``tx`` has committed."""
+        waiting_of = self.waiting_of
+        if waiting_of is None:
+            return None
+        try:
+            waiting = waiting_of(snapshot)
+        except Exception as error:
+            # Whom a table waits for is the UI's to say; its failure must not cost the
+            # action. The notices are then updated after it, as before.
+            log_failure(log, "table %s: whom it waits for is unknown", snapshot.id, error=error)
+            return None
+        if waiting is None:
+            return NoticeChanges()  # notices are off
+        present = {actor} if actor is not None and not is_computer(actor) else set()
+        stored = await nq.turn_notices_of(tx, snapshot.id)
+        if not _changes(stored, waiting, present):
+            return NoticeChanges()
+        return await self._apply(
+            tx, snapshot.id, snapshot.row.guild_id, waiting, present, self.default_wait, stored
+        )
+
+    def settled(self, changed: NoticeChanges, table_id: int | None = None) -> list[TurnNotice]:
+        """The notices' deadlines follow a committed change; returns the notices taken back
+        (their messages to delete). With ``table_id`` (an action's own transaction), they
+        are also kept for :meth:`take_gone`: a click that makes two actions (set aside,
+        then roll) answers with the second's outcome only, and the first's must not be
+        lost."""
+        for notice in changed.gone:
             self.scheduler.cancel(notice.id)
-        for notice in added:
+        for notice in changed.added:
             self.arm(notice)
-        return gone
+        if table_id is not None and changed.gone:
+            self._gone.setdefault(table_id, []).extend(changed.gone)
+        return list(changed.gone)
+
+    def take_gone(self, table_id: int) -> list[TurnNotice]:
+        """The notices the table's actions took back in their own transactions since the
+        last call (their messages to delete, once)."""
+        return self._gone.pop(table_id, [])
+
+    async def _apply(
+        self,
+        tx: Transaction,
+        table_id: int,
+        guild_id: int,
+        waiting: Sequence[int],
+        present: set[int],
+        default_wait: int,
+        stored: list[TurnNotice] | None = None,
+    ) -> NoticeChanges:
+        if stored is None:
+            stored = await nq.turn_notices_of(tx, table_id)
+        has = {notice.user_id for notice in stored}
+        changed = NoticeChanges()
+        for notice in stored:
+            if notice.user_id in waiting and notice.user_id not in present:
+                continue
+            dropped = await nq.drop_turn_notice(tx, notice.id)
+            if dropped is not None:
+                changed.gone.append(dropped)
+        now = self._clock()
+        for member in waiting:
+            if member in has and member not in present:
+                continue
+            mode, wait = await nq.notify_pref(tx, guild_id, member)
+            if mode == OFF:
+                continue
+            due_at = now + (default_wait if wait is None else wait)
+            new = await nq.add_turn_notice(tx, table_id, member, guild_id, due_at)
+            if new is not None:
+                changed.added.append(new)
+        return changed
 
     async def drop_table(self, table_id: int) -> list[TurnNotice]:
         """A table that ended: every notice of it goes (returned to the one caller that
@@ -198,6 +283,14 @@ class TurnNotices:
         every ``every`` seconds."""
         async with self._db.transaction() as tx:
             return await nq.take_member_ping(tx, guild_id, from_id, to_id, self._clock(), every)
+
+
+def _changes(stored: Sequence[TurnNotice], waiting: Sequence[int], present: set[int]) -> bool:
+    """Whether an outcome changes the stored notices of its table."""
+    has = {notice.user_id for notice in stored}
+    return any(n.user_id not in waiting or n.user_id in present for n in stored) or any(
+        m not in has or m in present for m in waiting
+    )
 
 
 async def _notice_of(tx: Transaction, table_id: int, user_id: int) -> TurnNotice | None:

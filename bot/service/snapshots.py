@@ -18,6 +18,7 @@ from bot.games.registry import GameSpec
 from bot.safe_log import log_failure
 from bot.storage import Transaction
 from bot.storage import table_queries as tq
+from bot.storage.notify import TurnNotice
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +92,10 @@ class Outcome:
     events: list[BaseModel] = field(default_factory=list)
     kind: OutcomeKind = "acted"
     actor: int | None = None
+    notices_gone: tuple[TurnNotice, ...] | None = None
+    """The turn notices the outcome took back, its table's notices updated in the same
+    transaction (their messages to delete); ``None``: not updated yet (the Discord layer
+    updates them after the outcome)."""
 
 
 OutcomeListener = Callable[[Outcome], Any]

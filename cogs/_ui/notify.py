@@ -151,6 +151,10 @@ class Notifier:
         self.notices = bot.tables.turn_notices
         self.notices.on_due = self._post
         self.notices.on_start = self._take_back_ended
+        # A member's action updates its table's notices in its own transaction: the table
+        # service asks here whom the table then waits for.
+        self.notices.waiting_of = self._waiting_if_on
+        self.notices.default_wait = DEFAULT_WAIT_SECONDS
         self.sent = 0
         """Notifications posted (in a channel or as a DM), for the traffic benchmark."""
         self.deleted = 0
@@ -177,14 +181,19 @@ class Notifier:
         if not self.bot.settings.turn_notices:
             return
         snapshot = outcome.snapshot
-        present = [actor] if actor is not None and not is_computer(actor) else []
-        gone = await self.notices.update(
-            snapshot.id,
-            snapshot.row.guild_id,
-            self.waiting(snapshot),
-            present,
-            DEFAULT_WAIT_SECONDS,
-        )
+        if outcome.notices_gone is not None:
+            # Written with the action itself (and with any earlier action of the same
+            # click, whose outcome is not the one answered).
+            gone = self.notices.take_gone(snapshot.id)
+        else:
+            present = [actor] if actor is not None and not is_computer(actor) else []
+            gone = await self.notices.update(
+                snapshot.id,
+                snapshot.row.guild_id,
+                self.waiting(snapshot),
+                present,
+                DEFAULT_WAIT_SECONDS,
+            )
         for notice in gone:
             await self._take_back(notice)
 
@@ -204,6 +213,9 @@ class Notifier:
             log.warning("could not read a notify setting: %s", error)
             stored, wait = None, None
         return mode_of(stored), DEFAULT_WAIT_SECONDS if wait is None else wait
+
+    def _waiting_if_on(self, snapshot: TableSnapshot[Any, Any]) -> list[int] | None:
+        return self.waiting(snapshot) if self.bot.settings.turn_notices else None
 
     def waiting(self, snapshot: TableSnapshot[Any, Any]) -> list[int]:
         """The members (no computer seat) a live table waits for now, where its game
@@ -304,7 +316,7 @@ class Notifier:
 
     async def forget(self, table: int) -> None:
         """A table ended (here or in another process): its notices go."""
-        for notice in await self.notices.drop_table(table):
+        for notice in [*self.notices.take_gone(table), *await self.notices.drop_table(table)]:
             await self._take_back(notice)
 
     # -- a member's pings to another ----------------------------------------------------

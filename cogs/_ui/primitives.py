@@ -219,12 +219,26 @@ class TableButton(discord.ui.Button[Any]):
     def is_dispatchable(self) -> bool:
         return False
 
+    def _update_view(self, view: Any) -> None:
+        _no_view_back_reference()
+
 
 class TableSelect(discord.ui.Select[Any]):
     """A select of a Tanzaku table: drawn, never dispatched, as :class:`TableButton`."""
 
     def is_dispatchable(self) -> bool:
         return False
+
+    def _update_view(self, view: Any) -> None:
+        _no_view_back_reference()
+
+
+def _no_view_back_reference() -> None:
+    """A table component keeps no reference to its view (discord.py's item keeps one to
+    call its callback, which a table component never has): a view and its items then form
+    no reference cycle, and the view drawn for each answer is freed as soon as it is sent
+    instead of waiting for the garbage collector (a dozen objects a click, and the
+    collections that find them)."""
 
 
 TableComponent: TypeAlias = TableButton | TableSelect

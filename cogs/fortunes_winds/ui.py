@@ -18,12 +18,12 @@ from bot.service import Outcome, TableSnapshot
 from cogs._ui import render
 from cogs._ui.controls import Control, draw
 from cogs._ui.custom_ids import ComponentId
-from cogs._ui.face import Answer
+from cogs._ui.face import Acted, Answer
 from cogs._ui.forms import AmountPicker
 from cogs._ui.frame import turn_text
 from cogs._ui.game import Game
 from cogs._ui.picks import Picks
-from cogs._ui.primitives import send_ephemeral, view_of
+from cogs._ui.primitives import actor_of, send_ephemeral, view_of
 from cogs._ui.verbs import VerbTable, fixed
 from cogs.fortunes_winds import words
 
@@ -113,10 +113,13 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
         try:
             return await super().apply(interaction, table, action, ply=ply)
         except fw.GuardRefused as refused:
-            # The engine counts coins; the table speaks the server's currency.
-            currency = (await self.service.snapshot(table)).currency
-            template, params = refused.parts(lambda n: render.coins(n, currency))
-            raise NotAllowed(template, **params) from refused
+            raise await self.guard_refusal(table, refused) from refused
+
+    async def guard_refusal(self, table: int, refused: fw.GuardRefused) -> NotAllowed:
+        # The engine counts coins; the table speaks the server's currency.
+        currency = (await self.service.snapshot(table)).currency
+        template, params = refused.parts(lambda n: render.coins(n, currency))
+        return NotAllowed(template, **params)
 
     def wallet_refusal(self, short: InsufficientFunds, currency: str) -> str | None:
         return words.cannot_cover(short.user_id or 0, short.needed, short.balance, currency)
@@ -136,10 +139,32 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
 
     async def roll_again(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> Answer:
         picked = PICKS.decode(cid.arg)
-        if picked:  # the engine checks the pick (whose turn, a die aside, the cap of three)
-            action = fw.SetAside.model_validate({"dice": picked})
-            await self.apply(interaction, cid.table, action, ply=cid.ply)
-        return await self.act(interaction, cid.table, fw.Roll(), ply=cid.ply)
+        # The engine checks the pick (whose turn, a die aside, the cap of three).
+        return await self.set_aside_and_roll(interaction, cid, picked)
+
+    async def set_aside_and_roll(
+        self, interaction: Any, cid: ComponentId, dice: Sequence[str]
+    ) -> Answer:
+        """Set ``dice`` aside (if any), then roll: the engine's own two actions, saved
+        together in one transaction (both or neither), at the click's ply."""
+        actions: list[BaseModel] = [fw.Roll()]
+        if dice:
+            actions.insert(0, fw.SetAside.model_validate({"dice": list(dice)}))
+        try:
+            outcome = await self.service.act_in_turn(
+                cid.table, actor_of(interaction), actions, expected_ply=cid.ply
+            )
+        except fw.GuardRefused as refused:
+            raise await self.guard_refusal(cid.table, refused) from refused
+        except InsufficientFunds as short:
+            if short.user_id in (None, interaction.user.id):
+                raise
+            currency = (await self.service.snapshot(cid.table)).currency
+            refusal = self.wallet_refusal(short, currency)
+            if refusal is None:
+                raise
+            raise NotAllowed(refusal) from short
+        return Acted(outcome)
 
     async def roll_best_keep(
         self, interaction: Any, cid: ComponentId, values: Sequence[str]
@@ -149,11 +174,7 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
         snapshot: Snapshot = await self.service.snapshot(cid.table)
         if cid.ply != snapshot.game.ply:
             raise StaleAction()
-        keep = fw.best_keep(snapshot.game)
-        if keep:
-            action = fw.SetAside.model_validate({"dice": keep})
-            await self.apply(interaction, cid.table, action, ply=cid.ply)
-        return await self.act(interaction, cid.table, fw.Roll(), ply=cid.ply)
+        return await self.set_aside_and_roll(interaction, cid, fw.best_keep(snapshot.game))
 
     async def best_keep(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> None:
         state = (await self.service.snapshot(cid.table)).game

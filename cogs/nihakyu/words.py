@@ -80,7 +80,13 @@ def eliminated(event: nihakyu.PlayerEliminated, snapshot: Snapshot) -> str:
     return _(ELIMINATION_TEXT[event.reason], player=name(event.player))
 
 
-def chosen(event: nihakyu.ChoiceConfirmed, snapshot: Snapshot) -> str:
+def chosen(event: nihakyu.ChoiceConfirmed, snapshot: Snapshot) -> str | None:
+    """The chooser's private word, while the round waits for others; none once their
+    choice has resolved the round (the table message shows the reveal, and a choice the
+    word says may change no longer can): a Discord request a click does not need."""
+    state = snapshot.game
+    if state.finished or state.round != event.round or state.phase != "choosing":
+        return None
     choice = _(CHOICE_TEXT[event.choice])
     if event.charge:
         return _(

@@ -64,7 +64,9 @@ async def hazard_round(world: World, dice: Any, *, seen: dict[str, list[Any]]) -
 
 
 async def nihakyu_game(world: World, dice: Any, *, seen: dict[str, list[Any]]) -> None:
-    """Two players Roll; alice rolls 20 from 20 Stamina and falls: bob wins the pot."""
+    """Two players Roll two rounds, each choosing first once (the first chooser alone
+    reads a private word: the second choice reveals the round); alice rolls 20 from 19
+    Stamina in the second and falls: bob wins the pot."""
     alice, bob = world["alice"], world["bob"]
     opened = answered(
         await alice.slash(world.channel, "nihakyu open", ante=10, starting_stamina=20)
@@ -73,8 +75,11 @@ async def nihakyu_game(world: World, dice: Any, *, seen: dict[str, list[Any]]) -
     seen["alice"].append(opened)
     seen["bob"].append(answered(await bob.click(table, label="参加")))
     seen["alice"].append(answered(await alice.click(table, label="開始")))
+    seen["bob"].append(answered(await bob.click(table_of(world), label="振る")))
+    dice.extend([1, 1])  # seat order: alice loses 1, bob 1
     seen["alice"].append(answered(await alice.click(table_of(world), label="振る")))
-    dice.extend([20, 1])  # seat order: alice loses 20, bob 1
+    seen["alice"].append(answered(await alice.click(table_of(world), label="振る")))
+    dice.extend([20, 1])  # alice loses 20 of her 19, bob 1
     seen["bob"].append(answered(await bob.click(table_of(world), label="振る")))
     state = (await world.env.bot.tables.snapshot(1)).state
     assert state is not None and state.finished and state.winner == bob.id

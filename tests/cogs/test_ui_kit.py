@@ -3,7 +3,9 @@ table, the amount form, controls and options declared once."""
 
 from __future__ import annotations
 
+import gc
 import inspect
+import weakref
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,7 +22,7 @@ from cogs._ui.custom_ids import ComponentId
 from cogs._ui.forms import AmountModal, parse_quick, quick_amounts, submitted, typed_amount
 from cogs._ui.frame import Frame, Sentences, frame_of
 from cogs._ui.options import REQUIRED, Option, Options, table
-from cogs._ui.primitives import TableButton
+from cogs._ui.primitives import TableButton, button, select, view_of
 
 
 def snapshot(
@@ -701,3 +703,22 @@ def test_a_moderator_is_who_discord_says_has_manage_server() -> None:
     assert is_moderator(interaction(administrator=True))
     assert not is_moderator(interaction(manage_messages=True))
     assert not is_moderator(interaction())  # a DM: no permissions
+
+
+def test_a_drawn_table_view_is_freed_without_the_garbage_collector() -> None:
+    # A view is drawn for every answer: with no reference cycle between it and its
+    # components, it goes as soon as it is sent, not at the next collection.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        view = view_of(
+            button(1, 2, "throw", "Throw"),
+            select(1, 2, "main", "Main", [discord.SelectOption(label="7", value="7")]),
+        )
+        assert len(view.to_components()) == 2
+        gone = weakref.ref(view)
+        del view
+        assert gone() is None
+    finally:
+        if collecting:
+            gc.enable()

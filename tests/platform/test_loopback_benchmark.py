@@ -19,35 +19,58 @@ import loopback_latency  # noqa: E402
 from loopback_discord import LoopbackDiscord  # noqa: E402
 
 
-def test_a_small_run_of_every_case_is_valid(capsys: pytest.CaptureFixture[str]) -> None:
-    # Exit 0 only if every click was answered and taken (Raise, bare, the duel's Accept
-    # and DM bids), every table message edit arrived and no route was missing.
+def test_a_small_run_of_every_game_is_valid(capsys: pytest.CaptureFixture[str]) -> None:
+    # Exit 0 only if every click of every game was answered and taken (Raise, Throw, Roll,
+    # Roll with best keep, the duel's Accept and DM bids, the floor and bare clicks) and no
+    # route was missing.
     code = loopback_latency.main(
         [
             "--tables=6",
-            "--clicks=6",
+            "--game-tables=6",
+            "--duels=6",
+            "--clicks=3",
             "--warmup=1",
             "--burst=3",
-            "--bursts=2",
+            "--bursts=1",
             "--burst-warmup=1",
-            "--duels=4",
-            "--game-clicks=6",
+            "--ceiling-bursts=1",
+            "--profile-bursts=1",
             "--runs=1",
         ]
     )
     out = capsys.readouterr().out
     assert code == 0, out
+    for game in loopback_latency.GAMES:
+        assert f"\n{game} — " in out, out
     for figure in (
-        "sequential p99 / durable floor",
-        "burst of 3 p50 / durable floor",
-        "burst of 3 p99 / durable floor",
-        "throughput ceiling, clicks/s",
-        "durable floor ceiling",
-        "a Raise click's CPU by step",
-        "Strength Duel DM bid p99 / bare",
+        "CPU ms/click in bursts",
+        "CPU ms/click one at a time",
+        "Discord requests/click",
+        "sequential p99 × floor",
+        "burst of 3 p50 × floor",
+        "burst of 3 p99 × floor",
+        "throughput ceiling",
+        "garbage collection in its",
+        "CPU by step, ms a click",
     ):
         assert figure in out, out
-    assert "public table message edited" in out and "(none)" not in out, out
+
+
+async def test_a_click_by_custom_id_carries_a_select_s_values() -> None:
+    discord = LoopbackDiscord()
+    guild = discord.add_guild("g")
+    channel = discord.add_channel(guild, "c")
+    user = discord.add_user("u")
+    message = discord._new_message(channel, {"components": []})
+    sent: list[str] = []
+
+    async def capture(frame: object, data: dict[str, object], op: int = 0) -> None:
+        sent.append(json.dumps(data))
+
+    discord._send = capture  # type: ignore[assignment,method-assign]
+    await discord.click_id(user, int(message["id"]), "tz:1:2:main", ["7"])
+    data = json.loads(sent[0])["data"]
+    assert data == {"custom_id": "tz:1:2:main", "component_type": 3, "values": ["7"]}
 
 
 async def test_an_unknown_route_is_refused_and_counted() -> None:

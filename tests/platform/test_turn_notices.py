@@ -116,3 +116,40 @@ async def test_a_member_pings_another_once_in_a_while_per_pair(stores) -> None:
     assert not await here.take_member_ping(GUILD, ALICE, BOB, 600)
     clock.advance(1)
     assert await there.take_member_ping(GUILD, ALICE, BOB, 600)
+
+
+async def test_an_action_s_notices_are_written_in_its_own_transaction(stores) -> None:
+    # TableService.act hands its transaction to `within`: the notices are saved with the
+    # action or, when it fails, not at all.
+    from types import SimpleNamespace
+
+    clock = FakeClock()
+    notices = TurnNotices(stores[0], SignalRouter(), clock=clock)
+    notices.waiting_of = lambda snapshot: [BOB]
+    notices.default_wait = 25
+    table = SimpleNamespace(id=TABLE, row=SimpleNamespace(guild_id=GUILD))
+
+    class Failed(Exception):
+        pass
+
+    with pytest.raises(Failed):
+        async with stores[0].transaction() as tx:
+            changed = await notices.within(tx, table, ALICE)  # type: ignore[arg-type]
+            assert changed is not None and [n.user_id for n in changed.added] == [BOB]
+            raise Failed
+    assert await notices.rearm() == [], "rolled back with the action"
+    async with stores[0].transaction() as tx:
+        changed = await notices.within(tx, table, ALICE)  # type: ignore[arg-type]
+    assert changed is not None
+    assert notices.settled(changed, TABLE) == []
+    [bob] = await notices.rearm()
+    assert (bob.user_id, bob.due_at) == (BOB, clock() + 25)
+    # Bob acts: his notice goes with his action, kept for the one who deletes its message.
+    async with stores[0].transaction() as tx:
+        notices.waiting_of = lambda snapshot: []
+        changed = await notices.within(tx, table, BOB)  # type: ignore[arg-type]
+    assert changed is not None
+    assert [n.user_id for n in notices.settled(changed, TABLE)] == [BOB]
+    assert [n.user_id for n in notices.take_gone(TABLE)] == [BOB]
+    assert notices.take_gone(TABLE) == [], "taken once"
+    assert await notices.rearm() == []

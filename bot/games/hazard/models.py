@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal, TypeAlias, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -55,14 +56,25 @@ class Rules(Frozen):
     def _bank_never_bets_at_a_loss(self) -> Rules:
         # Caster/with edges are fixed and positive, odds bets are fair before rounding
         # down: only "against" depends on the options.
-        for main in MAINS:
-            if odds(main, self.against_bar, self.against_commission).edge("against") < 0:
-                needed = min_against_commission(self.against_bar)
-                raise ValueError(
-                    f"an 'against' bet would favour the player with main {main}: keep "
-                    f"against_bar on or take a commission of at least {needed}%"
-                )
+        main = _against_loses_with(self.against_bar, self.against_commission)
+        if main is not None:
+            needed = min_against_commission(self.against_bar)
+            raise ValueError(
+                f"an 'against' bet would favour the player with main {main}: keep "
+                f"against_bar on or take a commission of at least {needed}%"
+            )
         return self
+
+
+@cache
+def _against_loses_with(against_bar: bool, against_commission: int) -> int | None:
+    """The first main at which the bank would lose on "against" bets under these options,
+    if any. Exact fractions for every main: worked out once per pair of options, not each
+    time a table's state is read (every click)."""
+    for main in MAINS:
+        if odds(main, against_bar, against_commission).edge("against") < 0:
+            return main
+    return None
 
 
 # ------------------------------------------------------------------------- actions
