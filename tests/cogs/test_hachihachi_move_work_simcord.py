@@ -96,3 +96,20 @@ async def test_a_play_sends_the_answer_the_table_and_each_open_hand_once(
     sent = kinds(simcord_env.http_requests[before:])
     assert sorted(sent) == ["answer 7", "hand edit", "table edit"], "and the other's hand"
     assert len(made) == 3, "the table's picture and both hands, each once"
+
+
+async def test_a_refresh_that_changes_nothing_composes_and_sends_nothing(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world = await started(simcord_env, "alice", "bob", mizuten=False)
+    hands = Hands(world)
+    await hands.open(world["alice"])
+    await hands.open(world["bob"])
+    # Every picture forgotten (a busy bot's cache moves on): the hands are redrawn and
+    # compared, and as nothing changed, no picture is made and nothing is sent.
+    made = composed(monkeypatch)
+    before = len(simcord_env.http_requests)
+    ui: Any = TableHub.of(simcord_env.bot).ui("hachihachi")
+    await ui.refresh_hands((await snapshot(world)).id)
+    assert kinds(simcord_env.http_requests[before:]) == []
+    assert made == []
