@@ -17,7 +17,10 @@ step's milliseconds a move and calls a move:
   which quantizing to a palette and saving the PNG; and its alt text (inside ``_compose``
   before issue 36, beside it since);
 - translation look-ups (``bot.i18n.translate`` and ``translate_plural``, wherever called);
-- engine: the move's ``legal_actions`` and ``act`` on the state before it, timed apart.
+- engine: the move's ``legal_actions`` and ``act`` on the state before it, timed apart;
+- pictures uploaded (a picture is composed when first uploaded since issue 36's second
+  round, so this step holds the pictures made) and the Discord requests a move sends, by
+  kind (the click's answer, the table message's edit, a kept hand answer's edit).
 
     python benchmarks/hachihachi_move.py [--rounds 2] [--seed 7] [--runs 3]
 """
@@ -32,6 +35,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +50,7 @@ from bot.games import hachihachi as hh
 from bot.games.dice import ScriptedDice
 from bot.games.hachihachi.cards import CARDS
 from bot.players.hachihachi import greedy_decide
+from cogs._ui import primitives
 from tests.cogs.test_hachihachi_simcord import Hands, do, state
 from tests.conftest import settings_for_tests
 from tests.support.coinflip import TEST_CATALOG
@@ -105,6 +110,7 @@ ORDER = (
     "  alt text",
     "translation look-ups",
     "engine",
+    "pictures uploaded",
 )
 
 
@@ -120,6 +126,7 @@ def install(timers: Timers) -> None:
     timers.wrap(art, "_alt", "  alt text")
     timers.wrap(i18n, "translate", "translation look-ups")
     timers.wrap(i18n, "translate_plural", "translation look-ups")
+    timers.wrap(primitives.Picture, "file", "pictures uploaded")
 
 
 def warm_tiles() -> None:
@@ -143,8 +150,24 @@ def engine_ms(s: hh.State, action: hh.Action, timers: Timers) -> None:
     timers.add("engine", (time.thread_time() - started) * 1000)
 
 
-async def play(rounds: int, seed: int, timers: Timers | None) -> tuple[float, int]:
-    """CPU seconds of the moves' clicks and the number of moves of one seeded match."""
+def request_kind(request: Any) -> str:
+    """A request to Discord by what it is."""
+    if request.method == "POST" and request.path.endswith("/callback"):
+        return f"answer (type {request.json['type']})"
+    if request.method == "PATCH" and request.path.startswith("/webhooks/"):
+        return "hand answer edit"
+    if request.method == "PATCH" and request.path.startswith("/channels/"):
+        return "table message edit"
+    if request.method == "POST" and request.path.startswith("/channels/"):
+        return "channel message"
+    return f"{request.method} other"
+
+
+async def play(
+    rounds: int, seed: int, timers: Timers | None, requests: Counter[str] | None = None
+) -> tuple[float, int]:
+    """CPU seconds of the moves' clicks and the number of moves of one seeded match
+    (``requests``: counts the moves' Discord requests by kind)."""
     with tempfile.TemporaryDirectory() as directory:
         settings = settings_for_tests(Path(directory))
         dice = SeededDice(seed)
@@ -177,9 +200,12 @@ async def play(rounds: int, seed: int, timers: Timers | None) -> tuple[float, in
                 assert action is not None
                 if timers is not None:
                     engine_ms(s, action, timers)
+                before = len(env.http_requests)
                 started = time.process_time()
                 await do(world, hands, by_id[s.turn], action)
                 cpu += time.process_time() - started
+                if requests is not None:
+                    requests.update(request_kind(r) for r in env.http_requests[before:])
                 moves += 1
             return cpu, moves
         finally:
@@ -208,11 +234,16 @@ def report(rounds: int, seed: int, runs: int) -> None:
         f"of {runs} matches (range {min(per_move):.2f}–{max(per_move):.2f})"
     )
     timers = Timers()
-    _cpu, moves = asyncio.run(play(rounds, seed, timers))
+    requests: Counter[str] = Counter()
+    _cpu, moves = asyncio.run(play(rounds, seed, timers, requests))
     say("  by step (CPU ms a move; indented steps are parts of the one above):")
     for step in ORDER:
         ms, calls = timers.ms.get(step, 0.0), timers.calls.get(step, 0)
         say(f"    {step:28s} {ms / moves:7.2f} ms  ({calls / moves:6.1f} calls a move)")
+    total = sum(requests.values())
+    say(f"  Discord requests a move: {total / moves:.2f}")
+    for kind, n in sorted(requests.items()):
+        say(f"    {kind:28s} {n / moves:.2f}")
 
 
 def main() -> int:

@@ -9,13 +9,14 @@ text helpers, so any of them may import it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 import discord
@@ -51,12 +52,27 @@ class Picture:
     ``key`` names what the picture shows: two pictures with the same key are the same
     image, so a message whose picture did not change is edited without uploading it again.
     ``filename`` and ``description`` (the alt text) are public wherever the message is.
+
+    ``draw`` makes the PNG and its alt text, once, when the picture is first uploaded
+    (:meth:`file`): a payload drawn only to be compared (a kept answer whose picture did
+    not change) never pays for an image nobody will see.
     """
 
     key: str
-    png: bytes
     filename: str
-    description: str
+    draw: Callable[[], tuple[bytes, str]] = field(repr=False, compare=False)
+
+    @functools.cached_property
+    def _drawn(self) -> tuple[bytes, str]:
+        return self.draw()
+
+    @property
+    def png(self) -> bytes:
+        return self._drawn[0]
+
+    @property
+    def description(self) -> str:
+        return self._drawn[1]
 
     def file(self) -> discord.File:
         return discord.File(

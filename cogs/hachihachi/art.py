@@ -537,11 +537,16 @@ def replay_tile(card_id: str, height: int) -> bytes:
 
 def picture(rows: Sequence[tuple[str, list[str]] | Row], filename: str) -> Picture:
     """The rows as a message's picture; its key names what it shows (labels, cards, marks
-    and notes), so an unchanged picture is not uploaded again."""
-    made = [row if isinstance(row, Row) else Row(row[0], tuple(row[1])) for row in rows]
-    image = render_rows(made, filename=filename)
-    key = current_locale() + "|".join(
+    and notes), so an unchanged picture is not uploaded again, nor even composed: the
+    image is made when the picture is first uploaded (a hand redrawn only to find it
+    unchanged, a table message whose picture stayed, never compose one)."""
+    made = tuple(row if isinstance(row, Row) else Row(row[0], tuple(row[1])) for row in rows)
+    for row in made:
+        for card_id in row.cards:
+            card_of(card_id)
+    locale = current_locale()
+    key = locale + "|".join(
         f"{row.label}:{row.layout}:{','.join(sorted(row.cards))}:{','.join(sorted(row.marked))}"
         for row in made
     )
-    return Picture(key=key, png=image.png, filename=image.filename, description=image.alt)
+    return Picture(key=key, filename=filename, draw=functools.partial(_picture, made, locale))

@@ -436,7 +436,7 @@ def test_the_lobby_description_comes_from_the_same_declaration() -> None:
 def picture(key: str) -> Any:
     from cogs._ui.primitives import Picture
 
-    return Picture(key=key, png=b"\x89PNG" + key.encode(), filename="table.png", description=key)
+    return Picture(key=key, filename="table.png", draw=lambda: (b"\x89PNG" + key.encode(), key))
 
 
 def test_a_picture_is_uploaded_with_a_new_message_and_again_only_when_it_changed() -> None:
