@@ -101,7 +101,10 @@ GOAL_THROUGHPUT = 0.8
 """A game's throughput ceiling at least this share of the floor's."""
 ANSWER_TIMEOUT_SECONDS = 10.0
 START_TIMEOUT_SECONDS = 180.0
-EDIT_WAIT_SECONDS = 1.0
+EDIT_WAIT_SECONDS = 5.0
+"""How long a deferred answer's edit may follow it: a burst of 50 Hachi-hachi plays is a
+second of the bot's CPU or more, so on a loaded machine the last edits came over 1 s late
+(a whole run was lost to it)."""
 ROUND_SECONDS = 3600
 """Every deadline an hour away: the clock here is real, and none may fall due in a run."""
 GAMES = ("coinflip", "hazard", "nihakyu", "fortunes_winds", "strength_duel", "hachihachi")
