@@ -28,9 +28,12 @@ first roll, a new turn, Nihakyu's Sleight window passed) is done by this process
 table afresh, so it takes the table as it then is; the click carries the table's ply).
 
 Per game, beside the durable floor (a bare discord.py button that commits one row WAL +
-FULL before answering) and the bare button, in the same run:
-- sequential: `--clicks` clicks of the game shuffled with as many floor and bare clicks,
-  one at a time (ratios of p50 and p99 to the floor's);
+FULL before answering with a small fixed edit), the payload floor (the same durable button
+answering with the game's own table message: its embeds and components, captured after one
+untimed click of the game and built into discord.py objects at every click) and the bare
+button, in the same run:
+- sequential: `--clicks` clicks of the game shuffled with as many clicks of each other
+  kind, one at a time (ratios of p50 and p99 to each floor's);
 - burst: `--bursts` bursts of `--burst` clicks on as many tables, each beside a floor
   burst and a bare burst (the kinds take turns going first); per click, burst start → its
   answer (ratios of p50 and p99 to the floor's);
