@@ -4,13 +4,17 @@ button below), pointed at the loopback Discord instead of discord.com. Started b
 benchmark; not meant to be run by hand.
 
 Once the gateway is ready it posts, for each table listed in `--plans`, the table message
-(as the bot renders it), a bare message and a floor message into the table's channel; the
-benchmark finds them among the messages the loopback Discord receives.
+(as the bot renders it), a bare message, a floor message and a payload floor message into
+the table's channel; the benchmark finds them among the messages the loopback Discord
+receives.
 
 The durable floor is the least a bot that keeps its promise ("a saved click survives power
 loss") can do: a bare discord.py button that commits one row to its own SQLite file (WAL,
 ``synchronous=FULL``, one aiosqlite connection, one COMMIT per click) before it answers with
-the same edit as the bare button.
+the same edit as the bare button. The **payload floor** is the same durable button answering
+with an edit of a game's size: the embeds and components of that game's table message (sent
+by the benchmark as JSON, `SIGHUP` to read it again), built into `discord.Embed` and `View`
+objects at every click.
 
 `SIGUSR1` opens a measuring window and `SIGUSR2` closes it (:class:`Windows`): the
 garbage collections made in it are counted and timed, and written to
@@ -31,6 +35,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import yarl
@@ -94,15 +99,107 @@ class FloorButton(click_latency.BareButton, template=r"floor:(?P<n>[0-9]+):(?P<v
         await super().callback(interaction)
 
 
+class Payload:
+    """The table message the payload floor answers with: a game's embeds and components
+    as the loopback Discord last stored them (`<control>.payload.json`, written by the
+    benchmark, read again on SIGHUP). Kept as JSON: every click builds its own
+    `discord.Embed` and `View` from it, as a bot drawing its message must."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.message: dict[str, Any] | None = None
+
+    def reload(self) -> None:
+        if self.path.exists():
+            self.message = json.loads(self.path.read_text())
+
+
+PAYLOAD: Payload | None = None
+
+
+def component_of(data: dict[str, Any], row: int) -> discord.ui.Item[Any]:
+    """A View item built from a component's JSON (a button or a string select)."""
+    emoji = data.get("emoji")
+    partial = discord.PartialEmoji.from_dict(emoji) if emoji else None
+    if data["type"] == 2:
+        return discord.ui.Button(
+            style=discord.ButtonStyle(data.get("style", 2)),
+            label=data.get("label"),
+            custom_id=data.get("custom_id"),
+            url=data.get("url"),
+            emoji=partial,
+            disabled=bool(data.get("disabled")),
+            row=row,
+        )
+    if data["type"] == 3:
+        return discord.ui.Select(
+            custom_id=data["custom_id"],
+            placeholder=data.get("placeholder"),
+            min_values=data.get("min_values", 1),
+            max_values=data.get("max_values", 1),
+            disabled=bool(data.get("disabled")),
+            row=row,
+            options=[
+                discord.SelectOption(
+                    label=o["label"],
+                    value=o["value"],
+                    description=o.get("description"),
+                    emoji=discord.PartialEmoji.from_dict(o["emoji"]) if o.get("emoji") else None,
+                    default=bool(o.get("default")),
+                )
+                for o in data.get("options", ())
+            ],
+        )
+    raise ValueError(f"component type {data['type']} is not drawn by the payload floor")
+
+
+def payload_view(rows: list[dict[str, Any]], own_id: str) -> discord.ui.View:
+    """The game's components, the first button with a custom id taking the floor's own
+    (discord.py dispatches a dynamic item only if the clicked message shows it)."""
+    view = discord.ui.View(timeout=None)
+    mine = False
+    for number, row in enumerate(rows):
+        for data in row.get("components", ()):
+            if not mine and data["type"] == 2 and "custom_id" in data:
+                data = {**data, "custom_id": own_id}
+                mine = True
+            view.add_item(component_of(data, number))
+    if not mine:
+        view.add_item(discord.ui.Button(label=click_latency.RAISE_LABEL, custom_id=own_id))
+    return view
+
+
+class PayloadFloorButton(click_latency.BareButton, template=r"pay:(?P<n>[0-9]+):(?P<v>[a-z]+)"):
+    """The durable floor answering with the current game's table message: one durable
+    row, then an edit of the same size as the game's own answer (its embeds and
+    components, built anew from their JSON)."""
+
+    PREFIX = "pay"
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:
+        assert FLOOR is not None and PAYLOAD is not None
+        await FLOOR.save(self.n, interaction.user.id)
+        message = PAYLOAD.message
+        if message is None:  # before the first game's message is known (warm-up only)
+            await super().callback(interaction)
+            return
+        own_id = str(self.item.custom_id)
+        await interaction.response.edit_message(
+            content=message.get("content") or None,
+            embeds=[discord.Embed.from_dict(e) for e in message.get("embeds", ())],
+            view=payload_view(message.get("components", []), own_id),
+        )
+
+
 class FloorCog(commands.Cog, name="BenchFloor"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(FloorButton)
+        self.bot.add_dynamic_items(FloorButton, PayloadFloorButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(FloorButton)
+        self.bot.remove_dynamic_items(FloorButton, PayloadFloorButton)
 
 
 async def post_messages(bot: discord.Client, plans: list[dict[str, int]]) -> None:
@@ -123,6 +220,10 @@ async def post_messages(bot: discord.Client, plans: list[dict[str, int]]) -> Non
         await channel.send(
             embed=click_latency.bare_embed(plan["n"], plan["host_id"]),
             view=FloorButton.view_of(plan["n"]),
+        )
+        await channel.send(
+            embed=click_latency.bare_embed(plan["n"], plan["host_id"]),
+            view=PayloadFloorButton.view_of(plan["n"]),
         )
 
 
@@ -215,6 +316,9 @@ async def main(args: argparse.Namespace) -> None:
     # cleanly (and a profile, when asked for, is written).
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
+    global PAYLOAD
+    PAYLOAD = Payload(args.control.with_name(f"{args.control.name}.payload.json"))
+    loop.add_signal_handler(signal.SIGHUP, PAYLOAD.reload)
     windows = Windows(args.control)
     loop.add_signal_handler(signal.SIGUSR1, windows.begin)
     loop.add_signal_handler(signal.SIGUSR2, windows.end)

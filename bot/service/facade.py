@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from bot.clock import Clock, discord_clock
 from bot.economy import Economy
-from bot.errors import NotAllowed
+from bot.errors import NotAllowed, StaleAction
 from bot.fairness import Draw
 from bot.games.common import is_computer
 from bot.games.registry import GameRegistry
@@ -559,7 +559,7 @@ class TableService:
         self,
         table_id: int,
         actor: Actor,
-        actions: Sequence[BaseModel],
+        actions: Sequence[BaseModel] | Callable[[Any], Sequence[BaseModel]],
         *,
         expected_ply: int | None = None,
     ) -> Outcome:
@@ -567,10 +567,17 @@ class TableService:
         :meth:`act` takes it, in one transaction: one click that is several moves of the
         game (Fortunes' "Roll with best keep": set dice aside, then roll) is saved whole
         or not at all, with one commit. `expected_ply` is checked before the first. The
-        outcome is the last one's, with every action's events."""
-        assert actions, "at least one action"
+        outcome is the last one's, with every action's events.
+
+        `actions` may be a function of the engine's state giving them: it is called in
+        the transaction, on the state the actions are then played on (a move decided from
+        the table, like the best keep, needs no read of its own before). The log holds the
+        actions it gave, as if they had been sent: replay and /verify see no difference."""
         events: list[BaseModel] = []
         async with self._write(table_id) as tx:
+            if callable(actions):
+                actions = actions(await self._state_at(tx, table_id, expected_ply))
+            assert actions, "at least one action"
             ply = expected_ply
             for action in actions:
                 outcome = await self._play.act(tx, table_id, actor, action, ply)
@@ -584,6 +591,19 @@ class TableService:
             gone = self.turn_notices.settled(notices, table_id)
             outcome = replace(outcome, notices_gone=tuple(gone))
         return self._kick(self._saved(outcome, MEMBER))
+
+    async def _state_at(self, tx: Transaction, table_id: int, expected_ply: int | None) -> Any:
+        """The engine's state of a running table in the caller's transaction, at
+        `expected_ply` (a stale click is refused before anything is decided from it)."""
+        row = await self._steps.row(tx, table_id)
+        if row.state_json is None:
+            raise NotAllowed("The game has not started yet.")
+        state = self._steps.registry.get(row.game).engine.state_model.model_validate_json(
+            row.state_json
+        )
+        if expected_ply is not None and int(state.ply) != expected_ply:
+            raise StaleAction()
+        return state
 
     async def act_as_computer(
         self,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeAlias
 
 import discord
@@ -143,13 +143,23 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
         return await self.set_aside_and_roll(interaction, cid, picked)
 
     async def set_aside_and_roll(
-        self, interaction: Any, cid: ComponentId, dice: Sequence[str]
+        self,
+        interaction: Any,
+        cid: ComponentId,
+        dice: Sequence[str] | Callable[[fw.State], Sequence[str]],
     ) -> Answer:
         """Set ``dice`` aside (if any), then roll: the engine's own two actions, saved
-        together in one transaction (both or neither), at the click's ply."""
-        actions: list[BaseModel] = [fw.Roll()]
-        if dice:
-            actions.insert(0, fw.SetAside.model_validate({"dice": list(dice)}))
+        together in one transaction (both or neither), at the click's ply. ``dice`` may be
+        worked out from the table's state in that transaction (the best keep)."""
+        actions: list[BaseModel] | Callable[[fw.State], list[BaseModel]]
+        if callable(dice):
+            decide = dice
+
+            def actions(state: fw.State) -> list[BaseModel]:
+                return keep_then_roll(decide(state))
+
+        else:
+            actions = keep_then_roll(dice)
         try:
             outcome = await self.service.act_in_turn(
                 cid.table, actor_of(interaction), actions, expected_ply=cid.ply
@@ -170,11 +180,10 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
         self, interaction: Any, cid: ComponentId, values: Sequence[str]
     ) -> Answer:
         """One click for the hint: set aside the engine's best keep from the table as the
-        button showed it (the click's ply), then roll — the engine's own two actions."""
-        snapshot: Snapshot = await self.service.snapshot(cid.table)
-        if cid.ply != snapshot.game.ply:
-            raise StaleAction()
-        return await self.set_aside_and_roll(interaction, cid, fw.best_keep(snapshot.game))
+        button showed it (the click's ply), then roll — the engine's own two actions. The
+        keep is worked out in the action's transaction, from the state it is played on:
+        no read of the table before it."""
+        return await self.set_aside_and_roll(interaction, cid, fw.best_keep)
 
     async def best_keep(self, interaction: Any, cid: ComponentId, values: Sequence[str]) -> None:
         state = (await self.service.snapshot(cid.table)).game
@@ -213,3 +222,10 @@ class FortunesUI(Game, record=FORTUNES_WINDS):
         step = fw.whole_pays_step(kind)  # type: ignore[arg-type]
         least = max(1, s.rules.min_stake - held)
         return -(-least // step) * step, most - most % step
+
+
+def keep_then_roll(dice: Sequence[str]) -> list[BaseModel]:
+    """Set ``dice`` aside (if any), then roll: the engine's own actions for one click."""
+    if not dice:
+        return [fw.Roll()]
+    return [fw.SetAside.model_validate({"dice": list(dice)}), fw.Roll()]

@@ -22,21 +22,28 @@ def simcord_bot(bot_factory: Any, dice: ScriptedDice) -> Any:
 
 @contextmanager
 def counted(env: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, list[Any]]]:
-    """The write transactions the bot opens and the requests it sends Discord meanwhile."""
+    """The write transactions the bot opens, its reads outside them, and the requests it
+    sends Discord meanwhile."""
     db = env.bot.db
-    real = db.transaction
-    seen: dict[str, list[Any]] = {"transactions": [], "requests": []}
+    real, real_reading = db.transaction, db.reading
+    seen: dict[str, list[Any]] = {"transactions": [], "reads": [], "requests": []}
 
     def transaction(*args: Any, **kwargs: Any) -> Any:
         seen["transactions"].append(args)
         return real(*args, **kwargs)
 
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        seen["reads"].append(args)
+        return real_reading(*args, **kwargs)
+
     monkeypatch.setattr(db, "transaction", transaction)
+    monkeypatch.setattr(db, "reading", reading)
     before = len(env.http_requests)
     try:
         yield seen
     finally:
         monkeypatch.setattr(db, "transaction", real)
+        monkeypatch.setattr(db, "reading", real_reading)
         seen["requests"].extend(env.http_requests[before:])
 
 
@@ -112,8 +119,10 @@ async def test_roll_with_best_keep_saves_the_keep_and_the_roll_in_one_transactio
     before = (await simcord_env.bot.tables.snapshot(1)).state
     assert before.phase == "rolling" and before.roll_number == 1, "a turn to keep from"
     dice.extend([NORTH] * 5)
+    message = await table_message(world)
     with counted(simcord_env, monkeypatch) as seen:
-        answered(await alice.click(await table_message(world), label="Roll with best keep"))
+        answered(await alice.click(message, label="Roll with best keep"))
     after = (await simcord_env.bot.tables.snapshot(1)).state
     assert after.roll_number == 2 or after.phase != "rolling", "it rolled"
     assert len(seen["transactions"]) == 1, "set aside and roll: one commit"
+    assert seen["reads"] == [], "the keep is worked out in the action's transaction"

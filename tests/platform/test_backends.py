@@ -259,6 +259,39 @@ async def test_raises_from_two_processes_on_one_table_each_apply_once(
     await money_balances(first._db)
 
 
+async def test_a_move_decided_from_the_state_is_decided_on_the_state_it_is_played_on(
+    two_processes: tuple[TableService, TableService],
+) -> None:
+    # Fortunes' best keep is worked out inside the action's transaction from a function
+    # of the state (act_in_turn): here each raise takes Bob's stake 9 above it again, and
+    # eight race from two processes. Decided on a state read before the lock, two of them
+    # would raise from the same stake and the pot would miss the doubling.
+    first, second = two_processes
+    opened = await first.open(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        game="coinflip",
+        host_id=ALICE,
+        rules=coinflip.Rules(stake=10),
+    )
+    table = opened.snapshot.id
+    await second.join(table, Actor(BOB))
+    await first.start(table, Actor(ALICE))
+
+    def from_the_stake(state: Any) -> list[Any]:
+        return [coinflip.Raise(amount=state.stakes[BOB] - 9)]
+
+    raises = [
+        service.act_in_turn(table, Actor(BOB), from_the_stake) for service in (first, second) * 4
+    ]
+    results = await asyncio.gather(*raises, return_exceptions=True)
+    assert all(not isinstance(r, BaseException) for r in results), results
+    after = await second.snapshot(table)
+    # 10 → 11 → 13 → 17 → 25 → 41 → 73 → 137 → 265: each from the stake it was played on.
+    assert after.state.stakes[BOB] == 265
+    await money_balances(first._db)
+
+
 async def test_joins_from_two_processes_never_overfill_or_double_charge(
     two_processes: tuple[TableService, TableService],
 ) -> None:

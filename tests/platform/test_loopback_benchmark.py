@@ -21,8 +21,8 @@ from loopback_discord import LoopbackDiscord  # noqa: E402
 
 def test_a_small_run_of_every_game_is_valid(capsys: pytest.CaptureFixture[str]) -> None:
     # Exit 0 only if every click of every game was answered and taken (Raise, Throw, Roll,
-    # Roll with best keep, the duel's Accept and DM bids, the floor and bare clicks) and no
-    # route was missing.
+    # Roll with best keep, the duel's Accept and DM bids, the floor, payload floor and bare
+    # clicks) and no route was missing.
     code = loopback_latency.main(
         [
             "--tables=6",
@@ -49,6 +49,8 @@ def test_a_small_run_of_every_game_is_valid(capsys: pytest.CaptureFixture[str]) 
         "sequential p99 × floor",
         "burst of 3 p50 × floor",
         "burst of 3 p99 × floor",
+        "× payload floor",
+        "the payload floor's answer",
         "throughput ceiling",
         "garbage collection in its",
         "CPU by step, ms a click",
