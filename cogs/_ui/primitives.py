@@ -9,6 +9,7 @@ text helpers, so any of them may import it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -16,7 +17,7 @@ import logging
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Self, TypeAlias
 
 import discord
 
@@ -136,14 +137,21 @@ def button(
     disabled: bool = False,
     row: int | None = None,
 ) -> TableComponent:
-    return TableButton(
+    return TableButton.drawn(
         label=label,
         style=style,
-        emoji=emoji,
+        emoji=None if emoji is None else _emoji(emoji),
         disabled=disabled,
         custom_id=component_id(table, ply, verb, arg),
         row=row,
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _emoji(text: str) -> discord.PartialEmoji:
+    """A button's emoji, parsed once: a table draws the same few on every answer, and
+    nothing changes an emoji once made."""
+    return discord.PartialEmoji.from_str(text)
 
 
 def select(
@@ -165,7 +173,33 @@ def select(
 
 class TableView(discord.ui.View):
     """A table message's components. A failure is logged by table and verb only: the
-    library's default names the item, and a button's label can be a bid."""
+    library's default names the item, and a button's label can be a bid.
+
+    Its components are turned into Discord's form once (:meth:`to_components`): the
+    answer to a click sends them and the message's fingerprint digests them, and nothing
+    changes a drawn component (only adding or removing one, which draws them again)."""
+
+    _drawn: list[dict[str, Any]] | None = None
+
+    def to_components(self) -> list[dict[str, Any]]:
+        if self._drawn is None:
+            self._drawn = super().to_components()
+        return self._drawn
+
+    def add_item(self, item: discord.ui.Item[Any]) -> Self:
+        self._drawn = None
+        super().add_item(item)
+        return self
+
+    def remove_item(self, item: discord.ui.Item[Any]) -> Self:
+        self._drawn = None
+        super().remove_item(item)
+        return self
+
+    def clear_items(self) -> Self:
+        self._drawn = None
+        super().clear_items()
+        return self
 
     async def on_error(
         self,
@@ -215,6 +249,37 @@ class TableButton(discord.ui.Button[Any]):
     message's whole view for each click, to call a callback that does nothing) and a view
     of these is not dispatchable (discord.py would keep every table message's view in
     memory, to call the same nothing)."""
+
+    @classmethod
+    def drawn(
+        cls,
+        *,
+        label: str,
+        style: discord.ButtonStyle,
+        emoji: discord.PartialEmoji | None,
+        disabled: bool,
+        custom_id: str,
+        row: int | None,
+    ) -> TableButton:
+        """The button ``TableButton(label=…, …)`` makes, made without its checks and its
+        generic copying (a third of a table's render, 13 buttons a Hazard answer): the
+        arguments here are always a labelled button's. tests/cogs/test_table_components.py
+        holds it equal to discord.py's own, component for component, over played games."""
+        self = cls.__new__(cls)
+        discord.ui.Item.__init__(self)  # type: ignore[no-untyped-call]
+        self._provided_custom_id = True
+        component = discord.components.Button.__new__(discord.components.Button)
+        component.style = style
+        component.custom_id = custom_id
+        component.url = None
+        component.disabled = disabled
+        component.label = label
+        component.emoji = emoji
+        component.sku_id = None
+        component.id = None
+        self._underlying = component
+        self.row = row
+        return self
 
     def is_dispatchable(self) -> bool:
         return False

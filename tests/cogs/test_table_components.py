@@ -1,0 +1,143 @@
+"""A table message's components, drawn the quick way (issue 36), are the ones discord.py
+would have made: every game played out by its engine, every table message's controls in
+English and in Japanese, compared as Discord receives them (JSON, byte for byte) with the
+same buttons made by ``discord.ui.Button`` in a plain ``discord.ui.View``."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import discord
+import pytest
+from pydantic import BaseModel
+
+from bot.games import fortunes_winds as fw
+from bot.games.common import Deadline
+from bot.i18n import use_locale
+from cogs._ui.lobby import with_watch
+from cogs._ui.primitives import TableButton, TableSelect, TableView, button, view_of
+from cogs.fortunes_winds.ui import FortunesUI
+from cogs.hazard.ui import HazardUI
+from cogs.nihakyu.ui import NihakyuUI
+from cogs.strength_duel.ui import DuelUI
+from tests.cogs.test_dice_games_japanese import (
+    A,
+    B,
+    C,
+    CyclingDice,
+    D,
+    duel_session,
+    hazard_session,
+    hub,
+    nihakyu_session,
+    snapshot,
+)
+
+Steps = list[tuple[Any, list[BaseModel]]]
+
+
+def fortunes_session() -> Steps:
+    """Three players at a house-banked table, seeded legal moves (bets, keeps, rolls, new
+    turns) and the table's deadlines, to the end or 400 moves."""
+    dice = CyclingDice(11)
+    pick = random.Random(5)
+    state = fw.ENGINE.start(fw.Rules(), [A, B, C], dice)
+    steps: Steps = []
+    for _ in range(400):
+        if state.finished:
+            break
+        movers = [p for p in state.seats if fw.ENGINE.legal_actions(state, p)]
+        if not movers:
+            state, events = fw.ENGINE.act(state, None, Deadline(), dice)
+        else:
+            player = pick.choice(movers)
+            action = pick.choice(fw.ENGINE.legal_actions(state, player))
+            state, events = fw.ENGINE.act(state, player, action, dice)
+        steps.append((state, events))
+    return steps
+
+
+def stock_select(item: TableSelect) -> discord.ui.Select[Any]:
+    return discord.ui.Select(
+        custom_id=item.custom_id,
+        placeholder=item.placeholder,
+        options=list(item.options),
+        min_values=item.min_values,
+        max_values=item.max_values,
+        disabled=item.disabled,
+        row=item.row,
+    )
+
+
+def stock_components(view: discord.ui.View, stock: dict[int, discord.ui.Button[Any]]) -> str:
+    """``view``'s components as discord.py's own items in its own view would send them."""
+    expected = discord.ui.View(timeout=None)
+    for item in view.children:
+        if isinstance(item, TableButton):
+            expected.add_item(stock[id(item)])
+        else:
+            assert isinstance(item, TableSelect)
+            expected.add_item(stock_select(item))
+    return json.dumps(expected.to_components())
+
+
+@pytest.mark.parametrize(
+    ("ui_class", "session"),
+    [
+        (HazardUI, hazard_session),
+        (NihakyuUI, nihakyu_session),
+        (FortunesUI, fortunes_session),
+        (DuelUI, lambda: duel_session("duel", [A, B])),
+        (DuelUI, lambda: duel_session("forbidden", [A, B])),
+        (DuelUI, lambda: duel_session("tag", [A, B, C, D])),
+    ],
+    ids=["hazard", "nihakyu", "fortunes_winds", "duel", "forbidden", "tag"],
+)
+async def test_a_played_table_draws_the_components_discord_py_would(
+    ui_class: Any, session: Callable[[], Steps], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stock: dict[int, discord.ui.Button[Any]] = {}
+    quick = TableButton.drawn.__func__  # type: ignore[attr-defined]
+
+    def drawn_beside_stock(cls: type[TableButton], **kwargs: Any) -> TableButton:
+        made: TableButton = quick(cls, **kwargs)
+        emoji = kwargs.pop("emoji")
+        # The emoji as the game wrote it (text), parsed by discord.py itself.
+        stock[id(made)] = discord.ui.Button(emoji=None if emoji is None else str(emoji), **kwargs)
+        return made
+
+    monkeypatch.setattr(TableButton, "drawn", classmethod(drawn_beside_stock))
+    ui = ui_class(hub())
+    steps = session()
+    compared = 0
+    for locale in ("en", "ja"):
+        with use_locale(locale):
+            for state, events in steps:
+                snap = snapshot(state, events)
+                payload = ui.render_game(snap, events)
+                if payload.view is not None:
+                    payload.view.to_components()  # drawn once before the Watch button
+                view = with_watch(payload.view, snap.id)  # as the hub draws a live table
+                assert view is not None
+                assert json.dumps(view.to_components()) == stock_components(view, stock)
+                compared += len(view.children)
+    assert compared >= 2 * len(steps) > 0, "every step of both languages was compared"
+
+
+async def test_a_views_components_are_drawn_again_when_its_items_change() -> None:
+    first = button(7, 3, "throw", "Throw", emoji="🎲", row=1)
+    view = view_of(first)
+    assert isinstance(view, TableView)
+    drawn = view.to_components()
+    assert view.to_components() is drawn, "drawn once"
+    second = button(7, 3, "ready", "Ready", row=2)
+    for change in (
+        lambda: view.add_item(second),
+        lambda: view.remove_item(first),
+        lambda: view.clear_items(),
+    ):
+        change()
+        assert view.to_components() == discord.ui.View.to_components(view)
