@@ -3,7 +3,9 @@
 Each game is played out by its engine (the seeded playouts of the tests,
 tests/cogs/test_dice_games_japanese.py and test_table_components.py: Hazard, Nihakyu,
 Fortunes and Winds, the Strength Duel), and every table message along the way is drawn
-as a click's answer draws it, in English and in Japanese, ``--repeat`` times over. No
+as a click's answer draws it — its latest events the same objects from one message to the
+next, as the table service keeps them — in English and in Japanese, ``--repeat`` times
+over. No
 Discord, no database: the CPU of the three steps the loopback benchmark calls render,
 view and answer, apart:
 
@@ -50,9 +52,8 @@ from tests.cogs.test_dice_games_japanese import (
     hazard_session,
     hub,
     nihakyu_session,
-    snapshot,
 )
-from tests.cogs.test_table_components import fortunes_session
+from tests.cogs.test_table_components import as_served, fortunes_session
 
 GAMES: dict[str, tuple[Any, Callable[[], Any]]] = {
     "hazard": (HazardUI, hazard_session),
@@ -66,11 +67,12 @@ STEPS = ("render", "view", "answer")
 def one_game(ui_class: Any, session: Callable[[], Any], repeat: int) -> dict[str, float]:
     """Microseconds a table message, by step, over the game's playout."""
     ui = ui_class(hub())
-    snaps = [(snapshot(state, events), events) for state, events in session()]
     spent = dict.fromkeys(STEPS, 0.0)
     drawn = 0
     clock = time.thread_time
     for _ in range(repeat):
+        # A new playout each time (untimed): new event objects, none remembered yet.
+        snaps = as_served(session())
         for locale in ("en", "ja"):
             with use_locale(locale):
                 for snap, events in snaps:

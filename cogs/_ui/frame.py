@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import discord
 from pydantic import BaseModel
 
-from bot.i18n import _
+from bot.i18n import _, current_locale
 from bot.service import TableSnapshot
 from cogs._ui import render
 
@@ -132,12 +132,46 @@ class _Formatter(string.Formatter):
 
 
 class Sentences:
-    """Event type → sentence; an event of no listed type says nothing."""
+    """Event type → sentence; an event of no listed type says nothing.
 
-    def __init__(self, table: Mapping[type[Any], EventText]) -> None:
+    ``remember``: each event's sentence is kept and shown again while the event is among
+    the table's latest (the table service keeps their objects from click to click), so
+    a table message does not write its eight latest sentences anew on every answer. Only
+    for a game whose sentences read nothing of the table but its currency, its seats and
+    its rules (besides the event and the language); ``reads_table`` lists the event types
+    whose sentence reads more (the state now), which are written every time."""
+
+    REMEMBERED = 4096
+    """Sentences kept at most (for all tables); all are dropped when there are more."""
+
+    def __init__(
+        self,
+        table: Mapping[type[Any], EventText],
+        *,
+        remember: bool = False,
+        reads_table: Sequence[type[Any]] = (),
+    ) -> None:
         self.table = dict(table)
+        self.remember = remember
+        self.reads_table = tuple(reads_table)
+        self._said: dict[tuple[int, str, str], tuple[BaseModel, str | None]] = {}
+        """(the event's id, language, currency) → (the event, kept alive so that its id
+        names no other, and its sentence)."""
 
     def __call__(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None:
+        if not self.remember or isinstance(event, self.reads_table):
+            return self._written(event, snapshot)
+        key = (id(event), current_locale(), snapshot.currency)
+        said = self._said.get(key)
+        if said is not None and said[0] is event:
+            return said[1]
+        text = self._written(event, snapshot)
+        if len(self._said) >= self.REMEMBERED:
+            self._said.clear()
+        self._said[key] = (event, text)
+        return text
+
+    def _written(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None:
         for kind in type(event).__mro__:
             text = self.table.get(kind)
             if text is None:

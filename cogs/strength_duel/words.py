@@ -176,7 +176,8 @@ SENTENCES = Sentences(
         duel.Aborted: aborted,
         duel.SettledAtValue: settled_at_value,
         duel.GameOver: game_over,
-    }
+    },
+    remember=True,
 )
 CONFIRMATIONS = Sentences(
     {

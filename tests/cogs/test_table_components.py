@@ -1,7 +1,8 @@
-"""A table message's components, drawn the quick way (issue 36), are the ones discord.py
-would have made: every game played out by its engine, every table message's controls in
-English and in Japanese, compared as Discord receives them (JSON, byte for byte) with the
-same buttons made by ``discord.ui.Button`` in a plain ``discord.ui.View``."""
+"""A table message drawn the quick way (issue 36) is the one drawn the long way: every
+game played out by its engine, every table message in English and in Japanese, compared
+as Discord receives it (JSON, byte for byte) — its components with the same buttons made
+by ``discord.ui.Button`` in a plain ``discord.ui.View``, its embed with remembered event
+sentences against the same embed with every sentence written anew."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ import pytest
 from pydantic import BaseModel
 
 from bot.games import fortunes_winds as fw
-from bot.games.common import Deadline
+from bot.games.common import Deadline, is_public
 from bot.i18n import use_locale
+from bot.service.snapshots import RECENT_LOG_ROWS
+from cogs._ui.frame import frame_of
 from cogs._ui.lobby import with_watch
 from cogs._ui.primitives import TableButton, TableSelect, TableView, button, view_of
 from cogs.fortunes_winds.ui import FortunesUI
@@ -39,25 +42,48 @@ from tests.cogs.test_dice_games_japanese import (
 Steps = list[tuple[Any, list[BaseModel]]]
 
 
+DICE_FIRST = ("SetAside", "Roll", "NewTurn", "Ready", "Bet")
+"""The moves a Fortunes playout prefers, first first (a table's bets come a few a turn)."""
+
+
 def fortunes_session() -> Steps:
-    """Three players at a house-banked table, seeded legal moves (bets, keeps, rolls, new
-    turns) and the table's deadlines, to the end or 400 moves."""
+    """Three players at a house-banked table, seeded legal moves, mostly the dice (keeps,
+    rolls, new turns, bets now and then), and the table's deadlines, to the end or 400
+    moves."""
     dice = CyclingDice(11)
     pick = random.Random(5)
     state = fw.ENGINE.start(fw.Rules(), [A, B, C], dice)
     steps: Steps = []
+
+    def rank(move: tuple[int, Any]) -> int:
+        name = type(move[1]).__name__
+        return DICE_FIRST.index(name) if name in DICE_FIRST else len(DICE_FIRST)
+
     for _ in range(400):
         if state.finished:
             break
-        movers = [p for p in state.seats if fw.ENGINE.legal_actions(state, p)]
-        if not movers:
+        moves = [(p, a) for p in state.seats for a in fw.ENGINE.legal_actions(state, p)]
+        if not moves:
             state, events = fw.ENGINE.act(state, None, Deadline(), dice)
         else:
-            player = pick.choice(movers)
-            action = pick.choice(fw.ENGINE.legal_actions(state, player))
+            best = min(rank(move) for move in moves)
+            player, action = pick.choice(
+                [move for move in moves if rank(move) == best or pick.random() < 0.15]
+            )
             state, events = fw.ENGINE.act(state, player, action, dice)
         steps.append((state, events))
     return steps
+
+
+def as_served(steps: Steps) -> list[tuple[Any, list[BaseModel]]]:
+    """Each step's snapshot as the table service builds it after an action: the public
+    events of the latest actions, the same objects from one snapshot to the next."""
+    served = []
+    for index, (state, _events) in enumerate(steps):
+        window = steps[max(0, index + 1 - RECENT_LOG_ROWS) : index + 1]
+        recent = [event for _state, events in window for event in events if is_public(event)]
+        served.append((snapshot(state, recent), recent))
+    return served
 
 
 def stock_select(item: TableSelect) -> discord.ui.Select[Any]:
@@ -84,7 +110,7 @@ def stock_components(view: discord.ui.View, stock: dict[int, discord.ui.Button[A
     return json.dumps(expected.to_components())
 
 
-@pytest.mark.parametrize(
+SESSIONS = pytest.mark.parametrize(
     ("ui_class", "session"),
     [
         (HazardUI, hazard_session),
@@ -96,6 +122,9 @@ def stock_components(view: discord.ui.View, stock: dict[int, discord.ui.Button[A
     ],
     ids=["hazard", "nihakyu", "fortunes_winds", "duel", "forbidden", "tag"],
 )
+
+
+@SESSIONS
 async def test_a_played_table_draws_the_components_discord_py_would(
     ui_class: Any, session: Callable[[], Steps], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -141,3 +170,25 @@ async def test_a_views_components_are_drawn_again_when_its_items_change() -> Non
     ):
         change()
         assert view.to_components() == discord.ui.View.to_components(view)
+
+
+@SESSIONS
+async def test_remembered_event_sentences_read_as_written_anew(
+    ui_class: Any, session: Callable[[], Steps]
+) -> None:
+    ui = ui_class(hub())
+    sentences = ui.sentences
+    assert sentences.remember, "the game's table sentences are remembered"
+    compared = 0
+    for snap, recent in as_served(session()):
+        for locale in ("en", "ja"):
+            with use_locale(locale):
+                remembered = json.dumps(frame_of(ui, snap, recent).embed().to_dict())
+                sentences.remember = False
+                try:
+                    written = json.dumps(frame_of(ui, snap, recent).embed().to_dict())
+                finally:
+                    sentences.remember = True
+            assert remembered == written
+            compared += len(recent)
+    assert compared > 20
