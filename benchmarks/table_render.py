@@ -3,9 +3,8 @@
 Each game is played out by its engine (the seeded playouts of the tests,
 tests/cogs/test_dice_games_japanese.py and test_table_components.py: Hazard, Nihakyu,
 Fortunes and Winds, the Strength Duel), and every table message along the way is drawn
-as a click's answer draws it — its latest events the same objects from one message to the
-next, as the table service keeps them — in English and in Japanese, ``--repeat`` times
-over. No
+as a click's answer draws it — its latest events read back from the log, as the table
+service serves them — in English and in Japanese, ``--repeat`` times over. No
 Discord, no database: the CPU of the three steps the loopback benchmark calls render,
 view and answer, apart:
 
@@ -71,8 +70,10 @@ def one_game(ui_class: Any, session: Callable[[], Any], repeat: int) -> dict[str
     drawn = 0
     clock = time.thread_time
     for _ in range(repeat):
-        # A new playout each time (untimed): new event objects, none remembered yet.
+        # Each time anew (untimed): no sentence remembered from the last time (a checkout
+        # before issue 36 remembers none).
         snaps = as_served(session())
+        getattr(ui.sentences, "_said", {}).clear()
         for locale in ("en", "ja"):
             with use_locale(locale):
                 for snap, events in snaps:

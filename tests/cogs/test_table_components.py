@@ -76,12 +76,17 @@ def fortunes_session() -> Steps:
 
 
 def as_served(steps: Steps) -> list[tuple[Any, list[BaseModel]]]:
-    """Each step's snapshot as the table service builds it after an action: the public
-    events of the latest actions, the same objects from one snapshot to the next."""
+    """Each step's snapshot as the table service serves it: the public events of the
+    latest actions, read back from the log (new objects for each snapshot)."""
     served = []
     for index, (state, _events) in enumerate(steps):
         window = steps[max(0, index + 1 - RECENT_LOG_ROWS) : index + 1]
-        recent = [event for _state, events in window for event in events if is_public(event)]
+        recent = [
+            event.model_copy(deep=True)
+            for _state, events in window
+            for event in events
+            if is_public(event)
+        ]
         served.append((snapshot(state, recent), recent))
     return served
 
