@@ -14,6 +14,7 @@ import hashlib
 import io
 import json
 import logging
+import marshal
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -117,12 +118,16 @@ class Payload:
         """A digest of everything the message shows: kept per live table (so small) and
         sent to the other processes sharing the database."""
         view = self.view.to_components() if self.view is not None else []
-        shown = json.dumps(
-            [self.content, self.embed.to_dict(), view, self.picture_key],
-            sort_keys=True,
-            default=str,
-        )
-        return hashlib.blake2b(shown.encode(), digest_size=16).hexdigest()
+        shown = [self.content, self.embed.to_dict(), view, self.picture_key]
+        try:
+            # A sixth of JSON's time (a click's answer digests its message). Version 2:
+            # equal values are written alike whatever their identity (version 3 and later
+            # refer back to an object met before); the dicts' order is the one their
+            # builders always give (discord.py's to_dict, the components' dicts).
+            data = marshal.dumps(shown, 2)
+        except ValueError:  # a value marshal does not write (a str subclass): JSON, sorted
+            data = json.dumps(shown, sort_keys=True, default=str).encode()
+        return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def button(

@@ -21,7 +21,7 @@ from bot.i18n import use_locale
 from bot.service.snapshots import RECENT_LOG_ROWS
 from cogs._ui.frame import frame_of
 from cogs._ui.lobby import with_watch
-from cogs._ui.primitives import TableButton, TableSelect, TableView, button, view_of
+from cogs._ui.primitives import Payload, TableButton, TableSelect, TableView, button, view_of
 from cogs.fortunes_winds.ui import FortunesUI
 from cogs.hazard.ui import HazardUI
 from cogs.nihakyu.ui import NihakyuUI
@@ -197,3 +197,53 @@ async def test_remembered_event_sentences_read_as_written_anew(
             assert remembered == written
             compared += len(recent)
     assert compared > 20
+
+
+@SESSIONS
+async def test_a_fingerprint_is_the_same_for_the_same_message_and_only_for_it(
+    ui_class: Any, session: Callable[[], Steps]
+) -> None:
+    """Two renders of one table (new objects each, the sentences written anew the second
+    time) digest alike, and two messages digest alike only if they show the same thing:
+    an edit that changes nothing visible is skipped, and no other."""
+    ui = ui_class(hub())
+    by_content: dict[str, str] = {}
+    with use_locale("en"):
+        for snap, recent in as_served(session()):
+            payloads = []
+            for remember in (True, False):
+                ui.sentences.remember = remember
+                try:
+                    payload = ui.render_game(snap, recent)
+                finally:
+                    ui.sentences.remember = True
+                payload.view = with_watch(payload.view, snap.id)
+                payload.content = ""
+                payloads.append(payload)
+            first, second = (payload.fingerprint() for payload in payloads)
+            assert first == second
+            shown = json.dumps(
+                [payloads[0].embed.to_dict(), payloads[0].view.to_components()], sort_keys=True
+            )
+            assert by_content.setdefault(first, shown) == shown, "one digest, two messages"
+    assert len(by_content) > 5
+
+
+def test_a_message_with_a_value_marshal_does_not_write_is_still_digested() -> None:
+    class Word(str):
+        pass
+
+    embed = discord.Embed(title="Hazard")
+    worded = Payload(embed, None, Word("hello"))
+    other = Payload(embed, None, Word("bye"))
+    assert worded.fingerprint() == Payload(embed, None, Word("hello")).fingerprint()
+    assert worded.fingerprint() != other.fingerprint()
+
+
+def test_equal_messages_digest_alike_whatever_objects_hold_their_words() -> None:
+    word = "".join(["Sea", "ts"])  # made at run time: not interned
+    shared = discord.Embed(title="Hazard")
+    shared.add_field(name=word, value=word)
+    apart = discord.Embed(title="Hazard")
+    apart.add_field(name="".join(["Se", "ats"]), value="".join(["Seat", "s"]))
+    assert Payload(shared, None, "").fingerprint() == Payload(apart, None, "").fingerprint()
