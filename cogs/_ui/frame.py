@@ -134,13 +134,13 @@ class _Formatter(string.Formatter):
 class Sentences:
     """Event type → sentence; an event of no listed type says nothing.
 
-    ``remember``: each sentence is kept, by its table and the event's content, and shown
-    again while the event is among the table's latest, so a table message does not write
-    its eight latest sentences anew on every answer (the events are read back from the
-    log as new objects, so they are known by their content). Only for a game whose
-    sentences read nothing of the table but its currency, its seats and its rules
-    (besides the event and the language); ``reads_table`` lists the event types whose
-    sentence reads more (the state now), which are written every time."""
+    ``remember``: each sentence is kept, by the event's content, and shown again while
+    the event is among the table's latest, so a table message does not write its eight
+    latest sentences anew on every answer (the events are read back from the log as new
+    objects, so they are known by their content). Only for a game whose sentences read
+    nothing but the event, the table's currency and the language; ``reads_table`` lists
+    the event types whose sentence reads more (the state now, the rules, the seats),
+    which are written every time."""
 
     REMEMBERED = 4096
     """Sentences kept at most (for all tables); all are dropped when there are more."""
@@ -155,14 +155,14 @@ class Sentences:
         self.table = dict(table)
         self.remember = remember
         self.reads_table = tuple(reads_table)
-        self._said: dict[tuple[int, type[Any], bytes, str, str], str | None] = {}
-        """(table, the event's type and JSON, language, currency) → its sentence."""
+        self._said: dict[tuple[type[Any], bytes, str, str], str | None] = {}
+        """(the event's type and JSON, language, currency) → its sentence."""
 
     def __call__(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None:
         if not self.remember or isinstance(event, self.reads_table):
             return self._written(event, snapshot)
         content = event.__pydantic_serializer__.to_json(event)
-        key = (snapshot.id, type(event), content, current_locale(), snapshot.currency)
+        key = (type(event), content, current_locale(), snapshot.currency)
         if key in self._said:  # a remembered sentence may be None: the event says nothing
             return self._said[key]
         text = self._written(event, snapshot)

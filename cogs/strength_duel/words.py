@@ -178,6 +178,7 @@ SENTENCES = Sentences(
         duel.GameOver: game_over,
     },
     remember=True,
+    reads_table=(duel.GameOver,),  # the pot: the stake and the seats
 )
 CONFIRMATIONS = Sentences(
     {

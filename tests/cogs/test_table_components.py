@@ -247,3 +247,24 @@ def test_equal_messages_digest_alike_whatever_objects_hold_their_words() -> None
     apart = discord.Embed(title="Hazard")
     apart.add_field(name="".join(["Se", "ats"]), value="".join(["Seat", "s"]))
     assert Payload(shared, None, "").fingerprint() == Payload(apart, None, "").fingerprint()
+
+
+async def test_a_remembered_sentence_is_not_another_tables() -> None:
+    """The end of a duel at a table of another stake (the same events word for word)
+    says its own pot: a sentence that reads the table is written every time."""
+    ui = DuelUI(hub())
+    last = duel_session("duel", [A, B])[-1:]
+    small, recent = as_served(last)[0]
+    large, _recent = as_served(last)[0]
+    state = last[0][0]
+    large.rules = state.rules.model_copy(update={"stake": state.rules.stake * 7})
+    with use_locale("en"):
+        frame_of(ui, small, recent)
+        remembered = frame_of(ui, large, recent).events
+        ui.sentences.remember = False
+        try:
+            written = frame_of(ui, large, recent).events
+        finally:
+            ui.sentences.remember = True
+    assert any("pot" in line for line in written)
+    assert remembered == written
