@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any, Self, TypeAlias
 
 import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
 
 from bot.i18n import N_, _, use_locale
 from bot.interactions import note_failure, respond
@@ -128,6 +130,27 @@ class Payload:
         except ValueError:  # a value marshal does not write (a str subclass): JSON, sorted
             data = json.dumps(shown, sort_keys=True, default=str).encode()
         return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+async def edit_message(message: discord.PartialMessage, **fields: Any) -> None:
+    """``message.edit(**fields)`` (content, embed, attachments, view) without building a
+    :class:`discord.Message` from Discord's copy of the edited message, which nothing here
+    reads: its embeds and a dozen components parsed on every refresh of a table message
+    and every private panel redrawn (issue 36). The request and its failures are
+    discord.py's own (``handle_message_parameters`` and ``HTTPClient.edit_message``: its
+    rate limits, its ``NotFound`` and ``Forbidden``)."""
+    state = message._state
+    view = fields.get("view", MISSING)
+    if view is not MISSING:
+        state.prevent_view_updates_for(message.id)
+    with handle_message_parameters(
+        **fields,
+        # As Message.edit: the client's allowed mentions merged in when text is sent.
+        previous_allowed_mentions=state.allowed_mentions if "content" in fields else None,
+    ) as params:
+        await state.http.edit_message(message.channel.id, message.id, params=params)
+    if view and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message.id)
 
 
 def button(
