@@ -107,13 +107,15 @@ def N_(message: str) -> str:
 
 def _(message: str, /, **params: Any) -> str:
     """``message`` in the locale in effect, its placeholders filled in."""
-    return translate(message, current_locale(), **params)
+    # The context variable read here, not through current_locale(): a table message asks
+    # this some forty times a render.
+    return translate(message, _current.get(), **params)
 
 
 def translate(message: str, locale: str, /, **params: Any) -> str:
     if not params:
         return _looked_up(message, locale)
-    if all(type(value) in _PLAIN for value in params.values()):
+    if _PLAIN.issuperset(map(type, params.values())):
         return _filled(message, locale, tuple(params.items()))
     return fill(_looked_up(message, locale), locale, params)
 

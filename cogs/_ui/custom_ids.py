@@ -23,6 +23,7 @@ The buttons of a command's private or paged answer, each its own ``DynamicItem``
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -63,7 +64,28 @@ class ComponentId:
 
 
 def component_id(table: int, ply: int, verb: str, arg: str | int | None = None) -> str:
-    return str(ComponentId(table, ply, verb, None if arg is None else str(arg)))
+    """``tz:<table>:<ply>:<verb>[:<arg>]``, checked as :class:`ComponentId` checks it; the
+    verb and argument's check is remembered (a table message writes a dozen ids an answer,
+    the same verbs every time)."""
+    arg_text = None if arg is None else str(arg)
+    if type(table) is int and type(ply) is int and 0 <= table < 10**19 and 0 <= ply < 10**9:
+        tail = _checked_tail(verb, arg_text)
+        if tail is not None:
+            text = f"{PREFIX}:{table}:{ply}{tail}"
+            if len(text) <= MAX_LENGTH:
+                return text
+    return str(ComponentId(table, ply, verb, arg_text))  # the long way: it says what is wrong
+
+
+_TAIL = re.compile(r"^:[a-z_]{1,24}(?::[A-Za-z0-9_\-]{1,40})?$")
+"""The verb and argument of :data:`TEMPLATE`, checked as :data:`_PATTERN` checks them."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _checked_tail(verb: str, arg: str | None) -> str | None:
+    """``:<verb>[:<arg>]`` if the grammar allows it, else ``None``."""
+    tail = f":{verb}" if arg is None else f":{verb}:{arg}"
+    return tail if _TAIL.match(tail) else None
 
 
 TABLES_TEMPLATE = r"tz-tables:(?P<verb>page|close|confirm):(?P<arg>[0-9]+)"

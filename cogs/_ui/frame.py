@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import discord
 from pydantic import BaseModel
 
-from bot.i18n import _
+from bot.i18n import _, current_locale
 from bot.service import TableSnapshot
 from cogs._ui import render
 
@@ -132,12 +132,46 @@ class _Formatter(string.Formatter):
 
 
 class Sentences:
-    """Event type → sentence; an event of no listed type says nothing."""
+    """Event type → sentence; an event of no listed type says nothing.
 
-    def __init__(self, table: Mapping[type[Any], EventText]) -> None:
+    ``remember``: each sentence is kept, by the event's content, and shown again while
+    the event is among the table's latest, so a table message does not write its eight
+    latest sentences anew on every answer (the events are read back from the log as new
+    objects, so they are known by their content). Only for a game whose sentences read
+    nothing but the event, the table's currency and the language; ``reads_table`` lists
+    the event types whose sentence reads more (the state now, the rules, the seats),
+    which are written every time."""
+
+    REMEMBERED = 4096
+    """Sentences kept at most (for all tables); all are dropped when there are more."""
+
+    def __init__(
+        self,
+        table: Mapping[type[Any], EventText],
+        *,
+        remember: bool = False,
+        reads_table: Sequence[type[Any]] = (),
+    ) -> None:
         self.table = dict(table)
+        self.remember = remember
+        self.reads_table = tuple(reads_table)
+        self._said: dict[tuple[type[Any], bytes, str, str], str | None] = {}
+        """(the event's type and JSON, language, currency) → its sentence."""
 
     def __call__(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None:
+        if not self.remember or isinstance(event, self.reads_table):
+            return self._written(event, snapshot)
+        content = event.__pydantic_serializer__.to_json(event)
+        key = (type(event), content, current_locale(), snapshot.currency)
+        if key in self._said:  # a remembered sentence may be None: the event says nothing
+            return self._said[key]
+        text = self._written(event, snapshot)
+        if len(self._said) >= self.REMEMBERED:
+            self._said.clear()
+        self._said[key] = text
+        return text
+
+    def _written(self, event: BaseModel, snapshot: TableSnapshot[Any, Any]) -> str | None:
         for kind in type(event).__mro__:
             text = self.table.get(kind)
             if text is None:

@@ -26,6 +26,7 @@ from bot.i18n import use_locale
 from bot.panels import PrivatePanels
 from bot.safe_log import log_failure
 from bot.signals import PANEL
+from cogs._ui.primitives import edit_message
 
 if TYPE_CHECKING:
     from bot.service import Outcome, TableSnapshot
@@ -102,7 +103,9 @@ async def show_panel(
                 channel = host.bot.get_partial_messageable(
                     where[0], type=discord.ChannelType.private
                 )
-                await channel.get_partial_message(where[1]).edit(content=content, view=view)
+                await edit_message(
+                    channel.get_partial_message(where[1]), content=content, view=view
+                )
                 return PanelResult("edited", *where)
             except discord.NotFound:
                 log.info("a private panel at table %s is gone; sending a new one", table_id)

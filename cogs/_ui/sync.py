@@ -22,7 +22,7 @@ from bot.interactions import update_message
 from bot.safe_log import log_failure
 from bot.service import TableService, TableSnapshot
 from bot.signals import SHOWN
-from cogs._ui.primitives import NO_PICTURE, Payload
+from cogs._ui.primitives import NO_PICTURE, Payload, edit_message
 
 if TYPE_CHECKING:
     from bot.app import TanzakuBot
@@ -253,7 +253,9 @@ class MessageSync:
             try:
                 # Built afresh for each attempt: an upload's file is read once.
                 shown = self._pictures.get(snapshot.id)
-                await message.edit(**payload.edit_kwargs(shown, ended=not snapshot.row.live))
+                await edit_message(
+                    message, **payload.edit_kwargs(shown, ended=not snapshot.row.live)
+                )
                 break
             except discord.NotFound:
                 await self._repost(snapshot, payload)

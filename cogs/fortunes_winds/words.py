@@ -251,7 +251,9 @@ SENTENCES = Sentences(
         ),
         fw.Closed: lambda e, s: _(CLOSE_REASONS[e.reason]),
         fw.Aborted: aborted,
-    }
+    },
+    remember=True,
+    reads_table=(fw.DiceSetAside,),
 )
 
 

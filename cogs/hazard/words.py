@@ -178,7 +178,8 @@ SENTENCES = Sentences(
             net=render.signed_coins(e.net, s.currency),
         ),
         hazard.Closed: lambda e, s: _("The table closes."),
-    }
+    },
+    remember=True,
 )
 
 

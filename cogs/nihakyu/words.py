@@ -146,7 +146,8 @@ SENTENCES = Sentences(
         Honour: lambda e, s: _(
             "🏅 {player} earns *{name}*!", player=render.mention(e.player), name=_(e.name)
         ),
-    }
+    },
+    remember=True,
 )
 
 

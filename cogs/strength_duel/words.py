@@ -176,7 +176,9 @@ SENTENCES = Sentences(
         duel.Aborted: aborted,
         duel.SettledAtValue: settled_at_value,
         duel.GameOver: game_over,
-    }
+    },
+    remember=True,
+    reads_table=(duel.GameOver,),  # the pot: the stake and the seats
 )
 CONFIRMATIONS = Sentences(
     {

@@ -50,3 +50,41 @@ def test_no_component_writes_its_custom_id_inline() -> None:
         if inline.search(line)
     ]
     assert found == []
+
+
+@pytest.mark.parametrize("table", [0, 7, 10**19 - 1, 10**19, -1, True, "7"])
+@pytest.mark.parametrize("ply", [0, 3, 10**9 - 1, 10**9, -2])
+@pytest.mark.parametrize(
+    ("verb", "arg"),
+    [
+        ("throw", None),
+        ("bet", "with"),
+        ("bet", 100),
+        ("die", "p03"),
+        ("x" * 24, "a" * 40),
+        ("x" * 25, None),
+        ("bet", "a" * 41),
+        ("Bet", None),
+        ("bet", "a b"),
+        ("bet", "x\n"),
+        ("bet", ""),
+        ("", None),
+        ("bet", -5),
+    ],
+)
+def test_a_table_component_id_is_written_and_checked_as_the_grammar_says(
+    table: object, ply: object, verb: str, arg: object
+) -> None:
+    """component_id's quick way (its verb and argument checked once) writes what
+    ComponentId writes, and refuses what it refuses."""
+    arg_text = None if arg is None else str(arg)
+    try:
+        expected: str | type[ValueError] = str(ids.ComponentId(table, ply, verb, arg_text))  # type: ignore[arg-type]
+    except ValueError:
+        expected = ValueError
+    for _ in range(2):  # the second time from the remembered check
+        if expected is ValueError:
+            with pytest.raises(ValueError):
+                ids.component_id(table, ply, verb, arg)  # type: ignore[arg-type]
+        else:
+            assert ids.component_id(table, ply, verb, arg) == expected  # type: ignore[arg-type]

@@ -537,3 +537,32 @@ async def test_a_click_answered_while_a_refresh_is_in_flight_is_not_overwritten(
     assert reads == [0, 1], "one more edit, from a fresh read"
     shown = world.channel.last_message.embeds[0].description
     assert f"To call: <@{bob.id}>" in shown
+
+
+async def test_edits_of_a_table_message_and_panels_parse_no_message(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round of DM bids refreshes the table message and redraws both panels, and none
+    of these edits goes through ``PartialMessage.edit``, which parses Discord's copy of
+    the edited message into a ``discord.Message`` that nothing reads (issue 36)."""
+    world = await make_world(simcord_env, "alice", "bob")
+    alice, bob = world["alice"], world["bob"]
+    challenge = answered(await alice.slash(world.channel, "duel challenge", member=bob, stake=10))
+    answered(await bob.click(challenge.response.message, label="Accept"))
+    parsed: list[int] = []
+    edit = discord.PartialMessage.edit
+
+    async def noted(self: discord.PartialMessage, **fields: Any) -> discord.Message:
+        parsed.append(self.id)
+        return await edit(self, **fields)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", noted)
+    sync = simcord_env.bot.table_hub.sync
+    edits = sync.edits_sent
+    for member, bid in ((alice, 3), (bob, 2)):
+        panel = member.user.dm_channel.last_message
+        answered(await member.user.click(panel, label=str(bid)))
+    assert sync.edits_sent > edits, "the table message was refreshed"
+    for member in (alice, bob):
+        assert "round 2" in (member.user.dm_channel.last_message.content or ""), "panel redrawn"
+    assert parsed == []
