@@ -351,15 +351,14 @@ class EventService:
                 split=split,
                 now=self._clock(),
             )
-            await self._economy.transfer(
+            await self._move(
                 tx,
                 guild_id,
+                event_id,
                 HOUSE_ACCOUNT,
                 event_account(event_id),
                 house_prize,
-                kind="event",
-                event_id=event_id,
-                memo="event prize from the house",
+                "event prize from the house",
             )
             return await self._view(tx, await self._row(tx, event_id))
 
@@ -408,22 +407,22 @@ class EventService:
             for entrant in await eq.entrants(tx, event_id):
                 await self._move(
                     tx,
-                    row,
+                    row.guild_id,
+                    row.id,
                     event_account(row.id),
-                    entrant.user_id,
+                    wallet_account(entrant.user_id),
                     entrant.fee_paid,
                     "event cancelled: entry fee back",
                 )
             left = (await self._row(tx, event_id)).escrow
-            await self._economy.transfer(
+            await self._move(
                 tx,
                 row.guild_id,
+                row.id,
                 event_account(row.id),
                 HOUSE_ACCOUNT,
                 left,
-                kind="event",
-                event_id=row.id,
-                memo="event cancelled: prize back to the house",
+                "event cancelled: prize back to the house",
             )
             await eq.update_event(
                 tx, event_id, now=self._clock(), status=EventStatus.CANCELLED, clear_due=True
@@ -463,15 +462,14 @@ class EventService:
                 await self._economy.check_stake(tx, row.guild_id, user_id, row.entry_fee)
             await self._economy.ensure_wallet(tx, row.guild_id, user_id)
             await eq.add_entrant(tx, event_id, user_id, row.entry_fee, self._clock())
-            await self._economy.transfer(
+            await self._move(
                 tx,
                 row.guild_id,
+                row.id,
                 wallet_account(user_id),
                 event_account(row.id),
                 row.entry_fee,
-                kind="event",
-                event_id=row.id,
-                memo="event entry fee",
+                "event entry fee",
             )
             await eq.update_event(tx, event_id, now=self._clock())
             opened: list[Outcome] = []
@@ -498,9 +496,10 @@ class EventService:
             await eq.remove_entrant(tx, event_id, user_id)
             await self._move(
                 tx,
-                row,
+                row.guild_id,
+                row.id,
                 event_account(row.id),
-                user_id,
+                wallet_account(user_id),
                 entrant.fee_paid,
                 "left the event: entry fee back",
             )
@@ -731,35 +730,44 @@ class EventService:
         pool = row.escrow
         prizes = split_prizes(pool, split, ranked)
         for member, amount in sorted(prizes.items()):
-            await self._move(tx, row, event_account(row.id), member, amount, eq.PRIZE_MEMO)
+            await self._move(
+                tx,
+                row.guild_id,
+                row.id,
+                event_account(row.id),
+                wallet_account(member),
+                amount,
+                eq.PRIZE_MEMO,
+            )
         left = pool - sum(prizes.values())
         # Only when the core cannot place every share (never with the split above).
-        await self._economy.transfer(
+        await self._move(
             tx,
             row.guild_id,
+            row.id,
             event_account(row.id),
             HOUSE_ACCOUNT,
             left,
-            kind="event",
-            event_id=row.id,
-            memo="event prize not awarded",
+            "event prize not awarded",
         )
         await eq.update_event(
             tx, row.id, now=self._clock(), status=EventStatus.FINISHED, clear_due=True
         )
 
     async def _move(
-        self, tx: Transaction, row: EventRow, source: str, member: int, amount: int, memo: str
+        self,
+        tx: Transaction,
+        guild_id: int,
+        event_id: int,
+        source: str,
+        destination: str,
+        amount: int,
+        memo: str,
     ) -> None:
+        """Every coin an event moves (fees, the house's prize, prizes, refunds): one ledger
+        row of kind ``event``, marked with the event."""
         await self._economy.transfer(
-            tx,
-            row.guild_id,
-            source,
-            wallet_account(member),
-            amount,
-            kind="event",
-            event_id=row.id,
-            memo=memo,
+            tx, guild_id, source, destination, amount, kind="event", event_id=event_id, memo=memo
         )
 
     # -- the unit of work ------------------------------------------------------------------
